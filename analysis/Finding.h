@@ -1,0 +1,91 @@
+#pragma once
+// Findings: the common result type of every analysis (gap analysis of stormlog traces,
+// budget-log rules). Plain C++, no Qt, so the CLI, the GUI and the exporters share it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gapscope {
+
+enum class Severity { Info, Warning, Critical };
+
+enum class Classification {
+    // stormlog hidden-memory gap analysis (upstream names, see stormlog-telemetry.md section 4)
+    TransientSpike,
+    PersistentDrift,
+    FragmentationLike,
+    // memory-budget tick-log rules (our own; see budget-snapshots.md)
+    LeakOutsideCaches,
+    AllocatorRetention,
+    UnattributedGrowth,
+    WedgedBudget,
+    OverTarget,
+    OsAllocatorSpike,
+    OsAllocatorDrift,
+    CacheThrash,
+};
+
+// What an evidence number measures; decides its unit in text reports and in the GUI.
+enum class EvidenceUnit { Count, Bytes, BytesPerSecond, Ratio, ZScore, Probability, Ticks, Seconds };
+
+struct EvidenceValue
+{
+    std::string key;  // upstream field name, e.g. "max_gap_bytes"
+    double value = 0; // already rounded as upstream rounds it
+    bool isInteger = false; // printed without a fraction (counts)
+    EvidenceUnit unit = EvidenceUnit::Count;
+};
+
+enum class PhaseResolution { Unique, Ambiguous };
+
+struct PhaseSummary
+{
+    std::string phasePath;
+    std::string source;
+};
+
+// The attribution payload of section 5; optional members are left out of JSON when empty.
+struct PhaseAttribution
+{
+    PhaseResolution resolution = PhaseResolution::Unique;
+    std::vector<std::string> phasePaths;
+    std::optional<std::string> source;    // exact | thread_local | heuristic (unique only)
+    std::optional<std::string> phasePath; // unique only
+    std::optional<std::string> scopeId;
+    std::optional<int64_t> threadId;
+    std::optional<std::string> threadName;
+    std::optional<PhaseSummary> summary; // ambiguous with >= 2 labels
+};
+
+struct Finding
+{
+    Classification classification = Classification::TransientSpike;
+    Severity severity = Severity::Info;
+    double confidence = 0;
+    std::vector<EvidenceValue> evidence;
+    int64_t evidenceTimestampNs = 0;
+    // Index of the evidence record in the analysed input (row in the caller's columns).
+    uint32_t evidenceRow = 0;
+    std::optional<PhaseAttribution> phase;
+    std::string description;
+    std::vector<std::string> remediation;
+
+    const EvidenceValue* findEvidence(std::string_view key) const
+    {
+        for (const auto& e : evidence)
+            if (e.key == key)
+                return &e;
+        return nullptr;
+    }
+};
+
+std::string_view toString(Severity severity);
+std::string_view toString(Classification classification);
+std::string_view toString(PhaseResolution resolution);
+std::optional<Classification> classificationFromString(std::string_view name);
+std::optional<Severity> severityFromString(std::string_view name);
+
+} // namespace gapscope

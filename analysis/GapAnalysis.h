@@ -1,0 +1,73 @@
+#pragma once
+// Hidden-memory gap analysis (stormlog-telemetry.md section 4), reproduced exactly.
+// Pure functions over columnar data: the caller passes the columns of one session/rank
+// and the rows of its usable samples (event_type "sample" and device_total > 0), in
+// timestamp order.
+
+#include "Finding.h"
+#include "Thresholds.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace gapscope {
+
+// Null marker for nullable integer columns (device_total_bytes may be null).
+inline constexpr int64_t kNullInt = std::numeric_limits<int64_t>::min();
+
+struct GapInput
+{
+    std::span<const int64_t> timestampNs;
+    std::span<const int64_t> allocated; // allocator_allocated_bytes
+    std::span<const int64_t> reserved;  // allocator_reserved_bytes
+    std::span<const int64_t> used;      // device_used_bytes
+    std::span<const int64_t> total;     // device_total_bytes (kNullInt = null)
+    std::span<const uint32_t> rows;     // usable rows, ascending timestamp
+
+    size_t size() const { return rows.size(); }
+    int64_t gapAt(size_t i) const { return used[rows[i]] - reserved[rows[i]]; }
+};
+
+// Everything the chart needs beside the findings: regression line, threshold band.
+struct GapStatistics
+{
+    size_t sampleCount = 0;
+    double maxAbsGapRatio = 0; // max |gap / total|
+    bool belowRatioThreshold = true;
+    // transient spike statistics (ddof = 1)
+    double meanGap = 0;
+    double stdGap = 0;
+    size_t spikeCount = 0;
+    double maxZScore = 0;
+    std::optional<size_t> maxGapIndex; // index into rows (first argmax)
+    // least squares of gap on (t - t0) in ns, population moments (scipy linregress)
+    bool hasFit = false;
+    int64_t fitOriginNs = 0;
+    double slopePerNs = 0;
+    double intercept = 0;
+    double r = 0;
+    double pValue = 1;
+    // fragmentation
+    size_t fragmentationCount = 0;
+    double avgFragmentation = 0;
+    double maxFragmentation = 0;
+    std::optional<size_t> maxFragmentationIndex; // index into rows
+    double avgGap = 0; // mean of the signed gaps
+};
+
+// Rows whose event is usable for the gap analysis must be chosen by the caller; this
+// helper does it for callers holding an event-type predicate result per row.
+GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& thresholds);
+
+// The upstream findings in upstream order (spike, drift, fragmentation, then stable sort
+// by severity and descending confidence). Texts and phase attribution are left empty:
+// see Remediation.h and Phases.h.
+std::vector<Finding> analyzeGaps(const GapInput& input, const GapThresholds& thresholds);
+
+// scipy 1.10 linregress two-sided p-value for correlation r with n samples.
+double linregressPValue(double r, size_t n);
+
+} // namespace gapscope

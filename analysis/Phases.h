@@ -1,0 +1,77 @@
+#pragma once
+// Phase replay and attribution (stormlog-telemetry.md section 5).
+
+#include "Finding.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapscope {
+
+enum class PhaseAction { Enter, Exit };
+
+// One phase_enter / phase_exit event with a valid metadata.phase_scope.
+struct PhaseBoundary
+{
+    std::string sessionId; // events without a string session_id do not take part
+    int64_t rank = 0;
+    int64_t timestampNs = 0;
+    PhaseAction action = PhaseAction::Enter;
+    int64_t sequence = 0;
+    std::string scopeId;
+    std::optional<std::string> parentScopeId;
+    std::string name;
+    std::vector<std::string> path;
+    int64_t depth = 0;
+    int64_t threadId = 0;
+    std::string threadName;
+    std::string attributesJson; // raw JSON object text, empty when absent
+    uint32_t eventRow = 0;      // row of the boundary event in the caller's store
+};
+
+struct PhaseSpan
+{
+    std::string sessionId;
+    int64_t rank = 0;
+    std::string scopeId;
+    std::optional<std::string> parentScopeId;
+    std::string name;
+    std::vector<std::string> path;
+    std::string label; // path joined with " / "
+    int64_t depth = 0;
+    int64_t threadId = 0;
+    std::string threadName;
+    int64_t sequence = 0; // of the enter boundary
+    int64_t startNs = 0;
+    int64_t endNs = 0; // inclusive
+    bool syntheticEnd = false;
+    std::string attributesJson;
+
+    bool contains(int64_t ts) const { return startNs <= ts && ts <= endNs; }
+};
+
+// Replays boundaries (any order) into spans, sorted by (session, rank, start, sequence, scope).
+// lastTimestampNs(session, rank) closes scopes still open at the end (synthetic_end).
+struct SessionRankEnd
+{
+    std::string sessionId;
+    int64_t rank = 0;
+    int64_t lastTimestampNs = 0;
+};
+std::vector<PhaseSpan> replayPhases(std::vector<PhaseBoundary> boundaries,
+                                    const std::vector<SessionRankEnd>& ends);
+
+struct EventOrigin
+{
+    std::optional<std::string> phaseScopeId; // metadata.origin_phase_scope_id
+    std::optional<int64_t> threadId;         // metadata.origin_thread_id
+};
+
+// Attribution of one event among `spans` (those of its session and rank). nullopt when no
+// span contains the timestamp.
+std::optional<PhaseAttribution> attributePhase(const std::vector<PhaseSpan>& spans, int64_t timestampNs,
+                                               const EventOrigin& origin);
+
+} // namespace gapscope

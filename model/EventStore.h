@@ -1,0 +1,112 @@
+#pragma once
+// Columnar store of stormlog events. One row per event; numeric columns are contiguous
+// arrays, strings are interned. Rows are grouped by partition (session, rank) and sorted
+// by timestamp within a partition (stable: file order breaks ties).
+
+#include "analysis/GapAnalysis.h" // kNullInt, GapInput
+#include "analysis/Phases.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace gapscope {
+
+// Interned strings: id 0 is the empty/null string.
+class StringPool
+{
+public:
+    StringPool();
+    uint32_t intern(std::string_view s);
+    const std::string& at(uint32_t id) const { return m_strings[id]; }
+    size_t size() const { return m_strings.size(); }
+
+private:
+    std::deque<std::string> m_strings; // deque: stable addresses for the views in m_index
+    std::unordered_map<std::string_view, uint32_t> m_index;
+};
+
+enum class EventType : uint8_t {
+    Other = 0, // event_type kept verbatim in the eventTypeName column
+    Sample,
+    Allocation,
+    Deallocation,
+    Peak,
+    Warning,
+    Critical,
+    Error,
+    Start,
+    Stop,
+    CollectorDegraded,
+    CollectorRecovered,
+    PhaseEnter,
+    PhaseExit,
+    Collective,
+};
+EventType eventTypeFromString(std::string_view trimmedLower);
+std::string_view toString(EventType type);
+
+// Per-event fields that are constant over long runs (one id per row).
+struct EventSource
+{
+    uint32_t sessionId = 0; // pool id; 0 = no session_id (schema 2)
+    uint32_t collector = 0;
+    uint32_t host = 0;
+    uint32_t jobId = 0;
+    int64_t pid = 0;
+    int64_t rank = 0;
+    int64_t localRank = 0;
+    int64_t worldSize = 1;
+    int64_t deviceId = 0;
+    int64_t samplingIntervalMs = 0;
+    int64_t schemaVersion = 0;
+    bool operator==(const EventSource&) const = default;
+};
+
+struct Partition
+{
+    uint32_t sessionIndex = 0; // into TraceData::sessions
+    int64_t rank = 0;
+    uint32_t begin = 0; // rows [begin, end)
+    uint32_t end = 0;
+    size_t size() const { return end - begin; }
+};
+
+class EventStore
+{
+public:
+    // numeric columns, kNullInt = null
+    std::vector<int64_t> timestampNs;
+    std::vector<int64_t> allocated;
+    std::vector<int64_t> reserved;
+    std::vector<int64_t> active;
+    std::vector<int64_t> inactive;
+    std::vector<int64_t> change;
+    std::vector<int64_t> used;
+    std::vector<int64_t> free;
+    std::vector<int64_t> total;
+    std::vector<EventType> type;
+    std::vector<uint32_t> typeName; // pool id of the verbatim event_type
+    std::vector<uint32_t> source;   // index into sources
+    std::vector<uint32_t> context;  // pool id
+    std::vector<uint32_t> metadata; // pool id of the compact metadata JSON ("{}" -> 0)
+
+    // Sparse per-event attributes (only events that carry them).
+    std::unordered_map<uint32_t, EventOrigin> origins; // row -> origin ids
+
+    std::vector<EventSource> sources;
+    StringPool strings;
+
+    size_t size() const { return timestampNs.size(); }
+    const std::string& str(uint32_t id) const { return strings.at(id); }
+    // Approximate resident bytes of the columns (for the benchmark and the status bar).
+    size_t memoryBytes() const;
+};
+
+} // namespace gapscope

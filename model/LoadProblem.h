@@ -1,0 +1,49 @@
+#pragma once
+#include <QString>
+#include <QStringList>
+#include <QtGlobal>
+
+#include <vector>
+
+namespace gapscope {
+
+// One record that could not be used (Error: rejected) or was loaded with a remark
+// (Warning: e.g. an unknown key ignored). line is 1-based; for a JSON array it is the
+// line where the element starts and `index` is its array index (-1 otherwise).
+struct LoadProblem
+{
+    enum class Level { Warning, Error };
+    Level level = Level::Error;
+    QString file;
+    qint64 line = 0;
+    qint64 index = -1;
+    QString reason;
+
+    // "file:line: reason" (with "[index N]" for array elements)
+    QString toString() const;
+};
+
+// Problems are counted in full, but only the first kMaxKept are kept in detail so a
+// garbage file of millions of lines cannot exhaust memory.
+class ProblemLog
+{
+public:
+    static constexpr size_t kMaxKept = 10000;
+
+    void add(LoadProblem problem);
+    void addError(const QString& file, qint64 line, const QString& reason, qint64 index = -1);
+    void addWarning(const QString& file, qint64 line, const QString& reason, qint64 index = -1);
+    void merge(const ProblemLog& other);
+
+    const std::vector<LoadProblem>& kept() const { return m_kept; }
+    qint64 errorCount() const { return m_errors; }
+    qint64 warningCount() const { return m_warnings; }
+    bool empty() const { return m_errors == 0 && m_warnings == 0; }
+
+private:
+    std::vector<LoadProblem> m_kept;
+    qint64 m_errors = 0;
+    qint64 m_warnings = 0;
+};
+
+} // namespace gapscope

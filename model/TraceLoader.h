@@ -1,0 +1,35 @@
+#pragma once
+// Loads every stormlog trace form (stormlog-telemetry.md section 2). The form is detected
+// from content (first non-blank bytes, manifest), not only from the extension.
+
+#include "TraceData.h"
+
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace gapscope {
+
+struct LoadControl
+{
+    // called with (bytes read so far, total bytes); may be called from a worker thread
+    std::function<void(qint64, qint64)> progress;
+    // polled often; when set the loader stops and returns what it has, with cancelled = true
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct LoadOutcome
+{
+    std::shared_ptr<const TraceData> data; // null when the input is unusable
+    QString fatalError;                    // why data is null ("path: reason")
+    bool cancelled = false;
+};
+
+// Detects the form of a path (directory = sink). nullopt when it is not a trace.
+std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot = nullptr);
+
+LoadOutcome loadTrace(const QString& path, const LoadControl& control = {});
+
+} // namespace gapscope
