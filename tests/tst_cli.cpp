@@ -1,0 +1,202 @@
+// End-to-end: the real `gapscope analyze` binary on the parity vectors and on bad input.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    struct Run
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    static Run run(const QStringList& args)
+    {
+        QProcess process;
+        process.setProgram(QStringLiteral(GAPSCOPE_BINARY));
+        process.setArguments(args);
+        // headless subcommands must not need a display
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.remove(QStringLiteral("DISPLAY"));
+        process.setProcessEnvironment(env);
+        process.start();
+        if (!process.waitForFinished(120000))
+            return {};
+        return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    }
+
+    static QString parity(const QString& name)
+    {
+        return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name;
+    }
+
+private slots:
+    void parityVectors_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"drift", "frag", "mixed", "phases", "phasespike", "quiet", "spikes"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void parityVectors()
+    {
+        QFETCH(QString, name);
+        const Run r = run({QStringLiteral("analyze"), parity(name + QStringLiteral(".jsonl")), QStringLiteral("--format"),
+                           QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError error;
+        const QJsonObject report = QJsonDocument::fromJson(r.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+
+        QFile expectedFile(parity(name + QStringLiteral(".expected.json")));
+        QVERIFY(expectedFile.open(QIODevice::ReadOnly));
+        const QJsonObject expected = QJsonDocument::fromJson(expectedFile.readAll()).object();
+
+        QCOMPARE(report.value(QStringLiteral("event_count")).toInteger(),
+                 expected.value(QStringLiteral("event_count")).toInteger());
+        const QJsonArray got = report.value(QStringLiteral("gap_analysis")).toArray();
+        const QJsonArray want = expected.value(QStringLiteral("gap_analysis")).toArray();
+        QCOMPARE(got.size(), want.size());
+        for (qsizetype i = 0; i < want.size(); ++i) {
+            const QJsonObject g = got[i].toObject();
+            const QJsonObject w = want[i].toObject();
+            for (const char* key : {"classification", "severity", "confidence", "evidence", "phase_attribution"})
+                QCOMPARE(g.value(QLatin1String(key)), w.value(QLatin1String(key)));
+            // ns timestamps exceed 2^53: compare the text, not a double
+            const QByteArray stamp = "\"evidence_timestamp_ns\": " +
+                                     QByteArray::number(w.value(QStringLiteral("evidence_timestamp_ns")).toInteger());
+            QVERIFY2(r.out.contains(stamp), stamp.constData());
+            QVERIFY(!g.value(QStringLiteral("description")).toString().isEmpty());
+            QVERIFY(!g.value(QStringLiteral("remediation")).toArray().isEmpty());
+        }
+        const QJsonObject session = report.value(QStringLiteral("session")).toObject();
+        QCOMPARE(session.value(QStringLiteral("selected")).toString(),
+                 QStringLiteral("6513270e-269e-0d37-f2a7-4de452e6b438"));
+        QCOMPARE(report.value(QStringLiteral("input")).toObject().value(QStringLiteral("records_rejected")).toInt(), 0);
+    }
+
+    void evidenceNumbersKeepPythonSpelling()
+    {
+        // upstream writes "max_gap_bytes": 11308576161.0 and "spike_count": 7
+        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("spikes.jsonl")), QStringLiteral("--format"),
+                           QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("\"max_gap_bytes\": 11308576161.0"));
+        QVERIFY(r.out.contains("\"spike_count\": 7,"));
+        QVERIFY(r.out.contains("\"confidence\": 1.0"));
+    }
+
+    void thresholdOverride()
+    {
+        // a z threshold above every z-score leaves no spike finding
+        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("spikes.jsonl")), QStringLiteral("--format"),
+                           QStringLiteral("json"), QStringLiteral("--set"), QStringLiteral("gap_spike_zscore=10")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(report.value(QStringLiteral("gap_analysis")).toArray().size(), 0);
+        QCOMPARE(report.value(QStringLiteral("thresholds")).toObject().value(QStringLiteral("gap_spike_zscore")).toDouble(),
+                 10.0);
+    }
+
+    void otherFormats_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("mustContain");
+        QTest::newRow("markdown") << QStringLiteral("markdown") << QStringLiteral("# gapscope report");
+        QTest::newRow("text") << QStringLiteral("text") << QStringLiteral("CRITICAL  transient_spike");
+    }
+
+    void otherFormats()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, mustContain);
+        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("phasespike.jsonl")),
+                           QStringLiteral("--format"), format});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(QString::fromUtf8(r.out).contains(mustContain), r.out.left(400).constData());
+    }
+
+    void outputFile()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("report.json"));
+        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("drift.jsonl")), QStringLiteral("--format"),
+                           QStringLiteral("json"), QStringLiteral("--output"), file});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.isEmpty());
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("persistent_drift"));
+    }
+
+    void badInvocations_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("reason");
+        const QString drift = parity(QStringLiteral("drift.jsonl"));
+        QTest::newRow("missing path") << QStringList{QStringLiteral("analyze")} << QStringLiteral("needs a PATH");
+        QTest::newRow("no such file") << QStringList{QStringLiteral("analyze"), QStringLiteral("/nonexistent/x.jsonl")}
+                                      << QStringLiteral("/nonexistent/x.jsonl");
+        QTest::newRow("unknown threshold")
+            << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--set"), QStringLiteral("bogus=1")}
+            << QStringLiteral("unknown threshold 'bogus'");
+        QTest::newRow("bad threshold value")
+            << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--set"), QStringLiteral("gap_spike_zscore=x")}
+            << QStringLiteral("NAME=VALUE");
+        QTest::newRow("unknown format") << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--format"),
+                                                       QStringLiteral("xml")}
+                                        << QStringLiteral("unknown format");
+        QTest::newRow("unknown session") << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--session"),
+                                                        QStringLiteral("nope")}
+                                         << QStringLiteral("no session 'nope'");
+        QTest::newRow("unknown rank") << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--rank"),
+                                                     QStringLiteral("7")}
+                                      << QStringLiteral("no rank 7");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--bogus")}
+                                        << QStringLiteral("unknown option --bogus");
+    }
+
+    void badInvocations()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        const Run r = run(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains(reason), qPrintable(err));
+        QCOMPARE(err.trimmed().count(QLatin1Char('\n')), 0); // one line
+    }
+
+    void unusableInputs_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("not json") << QByteArray("hello world\nthis is not a trace\n");
+    }
+
+    void unusableInputs()
+    {
+        QFETCH(QByteArray, content);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("bad.jsonl"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        const Run r = run({QStringLiteral("analyze"), file});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(file), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
