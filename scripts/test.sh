@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Configure, build and run every test. Usage: scripts/test.sh [build-dir]
+# Builds and runs every test. Usage: scripts/test.sh [build-dir] [extra cmake args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build "$build" --parallel "$(nproc)"
+bash scripts/build.sh "$@"
 ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)"
