@@ -1,0 +1,62 @@
+#pragma once
+// The findings of one analysis as a table. Qt Core only: severity colours and icons are
+// added on the widgets side from SeverityRole.
+
+#include "AnalysisRunner.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace gapscope {
+
+// Times in the GUI are shown relative to the first event of the analysed (session, rank),
+// like the reports do.
+int64_t analysisOriginNs(const AnalysisResult& result);
+
+// "train / step", "ambiguous: a, b (most recent a)", or empty without attribution.
+QString phaseAttributionText(const std::optional<PhaseAttribution>& attribution);
+
+// "Transient spike" for transient_spike.
+QString classificationTitle(Classification classification);
+QString severityTitle(Severity severity);
+
+class FindingsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        SeverityColumn,
+        ClassificationColumn,
+        ConfidenceColumn,
+        PhaseColumn,
+        TimeColumn,
+        ColumnCount
+    };
+    enum Role
+    {
+        SeverityRole = Qt::UserRole + 1, // int(Severity)
+        ClassificationKeyRole,           // upstream name, e.g. "transient_spike"
+        EvidenceTimeRole,                // qint64 absolute ns
+        FindingIndexRole,                // int index into AnalysisResult::findings
+        SortRole,                        // raw value of the column for sorting
+    };
+
+    explicit FindingsModel(QObject* parent = nullptr);
+
+    void setAnalysis(std::shared_ptr<const AnalysisResult> result);
+    std::shared_ptr<const AnalysisResult> analysis() const { return m_result; }
+    const Finding* finding(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const AnalysisResult> m_result;
+    int64_t m_originNs = 0;
+};
+
+} // namespace gapscope

@@ -1,0 +1,87 @@
+#pragma once
+// Background loading and re-analysis for the GUI. Work runs on a private thread pool; results
+// and progress come back to the object's thread through queued calls. Every start() bumps a
+// generation counter: a newer job supersedes an older one (which is told to cancel), and a
+// result whose generation is no longer current is dropped, so results of two traces or two
+// requests can never mix.
+
+#include "AnalysisRunner.h"
+#include "TraceLoader.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+
+#include <atomic>
+#include <memory>
+
+namespace gapscope {
+
+class LoadJob : public QObject
+{
+    Q_OBJECT
+public:
+    explicit LoadJob(QObject* parent = nullptr);
+    // Cancels the running load and waits for the worker: no callback outlives the job.
+    ~LoadJob() override;
+
+    // Starts loading path in the background; returns the new generation. A load still
+    // running is cancelled and its result will be dropped.
+    quint64 start(const QString& path);
+    // Cancels the current load. The cancelled() signal follows once the worker has stopped.
+    void cancel();
+    bool isRunning() const { return m_running; }
+    quint64 generation() const { return m_generation; }
+    QString currentPath() const { return m_path; }
+
+    // Blocks until the current load has delivered its result (tests, screenshots).
+    void waitForDone();
+
+signals:
+    void started(quint64 generation, const QString& path);
+    // bytesRead of totalBytes (totalBytes may be 0 when unknown). Throttled.
+    void progress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
+    void loaded(quint64 generation, std::shared_ptr<const gapscope::TraceData> data);
+    void failed(quint64 generation, const QString& error);
+    void cancelled(quint64 generation);
+
+private:
+    void deliver(quint64 generation, const LoadOutcome& outcome);
+    void deliverProgress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
+
+    QThreadPool m_pool;
+    quint64 m_generation = 0;
+    bool m_running = false;
+    QString m_path;
+    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
+};
+
+class AnalysisJob : public QObject
+{
+    Q_OBJECT
+public:
+    explicit AnalysisJob(QObject* parent = nullptr);
+    ~AnalysisJob() override;
+
+    // Runs the analysis in the background; returns the new generation. The result of any
+    // earlier request is dropped when it arrives.
+    quint64 start(std::shared_ptr<const TraceData> trace, const AnalysisRequest& request);
+    // Drops the result of the running request (runAnalysis itself cannot be interrupted).
+    void discard();
+    bool isRunning() const { return m_running; }
+    quint64 generation() const { return m_generation; }
+    void waitForDone();
+
+signals:
+    void finished(quint64 generation, std::shared_ptr<const gapscope::AnalysisResult> result);
+    void failed(quint64 generation, const QString& error);
+
+private:
+    void deliver(quint64 generation, std::shared_ptr<const AnalysisResult> result, const QString& error);
+
+    QThreadPool m_pool;
+    quint64 m_generation = 0;
+    bool m_running = false;
+};
+
+} // namespace gapscope
