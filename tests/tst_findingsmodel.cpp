@@ -1,0 +1,183 @@
+#include "model/FindingsModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace gapscope;
+
+namespace {
+
+// A trace of one partition whose first event is at originNs, with the given findings.
+std::shared_ptr<const AnalysisResult> makeResult(int64_t originNs, std::vector<Finding> findings)
+{
+    auto trace = std::make_shared<TraceData>();
+    trace->store.timestampNs = {originNs, originNs + 1'000'000'000, originNs + 2'000'000'000};
+    trace->sessions.push_back(SessionInfo{});
+    Partition partition;
+    partition.begin = 0;
+    partition.end = 3;
+    trace->partitions.push_back(partition);
+
+    auto result = std::make_shared<AnalysisResult>();
+    result->trace = trace;
+    result->partition = partition;
+    result->findings = std::move(findings);
+    return result;
+}
+
+Finding makeFinding(Classification c, Severity s, double confidence, int64_t ts)
+{
+    Finding f;
+    f.classification = c;
+    f.severity = s;
+    f.confidence = confidence;
+    f.evidenceTimestampNs = ts;
+    f.description = "description of " + std::string(toString(c));
+    return f;
+}
+
+} // namespace
+
+class TestFindingsModel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void emptyModel()
+    {
+        FindingsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(model.columnCount(), int(FindingsModel::ColumnCount));
+        QVERIFY(model.finding(0) == nullptr);
+        model.setAnalysis(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void columns_data()
+    {
+        QTest::addColumn<int>("classification");
+        QTest::addColumn<int>("severity");
+        QTest::addColumn<double>("confidence");
+        QTest::addColumn<qint64>("offsetNs");
+        QTest::addColumn<QString>("severityText");
+        QTest::addColumn<QString>("classificationKey");
+        QTest::addColumn<QString>("confidenceText");
+        QTest::addColumn<QString>("timeText");
+
+        QTest::newRow("critical spike") << int(Classification::TransientSpike) << int(Severity::Critical)
+                                        << 1.0 << qint64(10'800'000'000) << "Critical"
+                                        << "transient_spike"
+                                        << "100.0 %"
+                                        << "+10.800 s";
+        QTest::newRow("warning drift") << int(Classification::PersistentDrift) << int(Severity::Warning)
+                                       << 0.619 << qint64(30'000'000'000) << "Warning"
+                                       << "persistent_drift"
+                                       << "61.9 %"
+                                       << "+30.000 s";
+        QTest::newRow("info fragmentation")
+            << int(Classification::FragmentationLike) << int(Severity::Info) << 0.5 << qint64(0) << "Info"
+            << "fragmentation_like"
+            << "50.0 %"
+            << "+0.000 s";
+    }
+
+    void columns()
+    {
+        QFETCH(int, classification);
+        QFETCH(int, severity);
+        QFETCH(double, confidence);
+        QFETCH(qint64, offsetNs);
+        QFETCH(QString, severityText);
+        QFETCH(QString, classificationKey);
+        QFETCH(QString, confidenceText);
+        QFETCH(QString, timeText);
+
+        const int64_t origin = 1'796'000'000'000'000'000;
+        FindingsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setAnalysis(makeResult(origin, {makeFinding(Classification(classification), Severity(severity),
+                                                          confidence, origin + offsetNs)}));
+        QCOMPARE(model.rowCount(), 1);
+        const auto at = [&](int column) { return model.index(0, column); };
+        QCOMPARE(at(FindingsModel::SeverityColumn).data().toString(), severityText);
+        QCOMPARE(at(FindingsModel::SeverityColumn).data(FindingsModel::SeverityRole).toInt(), severity);
+        QCOMPARE(
+            at(FindingsModel::ClassificationColumn).data(FindingsModel::ClassificationKeyRole).toString(),
+            classificationKey);
+        QCOMPARE(at(FindingsModel::ClassificationColumn).data().toString(),
+                 classificationTitle(Classification(classification)));
+        QCOMPARE(at(FindingsModel::ConfidenceColumn).data().toString(), confidenceText);
+        QCOMPARE(at(FindingsModel::TimeColumn).data().toString(), timeText);
+        QCOMPARE(at(FindingsModel::TimeColumn).data(FindingsModel::EvidenceTimeRole).toLongLong(),
+                 origin + offsetNs);
+        QCOMPARE(at(FindingsModel::TimeColumn).data(FindingsModel::SortRole).toLongLong(), origin + offsetNs);
+        QCOMPARE(at(FindingsModel::PhaseColumn).data(FindingsModel::FindingIndexRole).toInt(), 0);
+        QCOMPARE(at(FindingsModel::SeverityColumn).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("description of ") + classificationKey);
+    }
+
+    void phaseText_data()
+    {
+        QTest::addColumn<bool>("unique");
+        QTest::addColumn<QStringList>("paths");
+        QTest::addColumn<QString>("summary");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unique") << true << QStringList{"train / step"} << QString() << "train / step";
+        QTest::newRow("ambiguous") << false << QStringList{"a", "b"} << QString() << "ambiguous: a, b";
+        QTest::newRow("ambiguous with summary") << false << QStringList{"a", "b"} << "b"
+                                                << "ambiguous: a, b (most recent b)";
+    }
+
+    void phaseText()
+    {
+        QFETCH(bool, unique);
+        QFETCH(QStringList, paths);
+        QFETCH(QString, summary);
+        QFETCH(QString, expected);
+        PhaseAttribution a;
+        a.resolution = unique ? PhaseResolution::Unique : PhaseResolution::Ambiguous;
+        for (const QString& p : paths)
+            a.phasePaths.push_back(p.toStdString());
+        if (unique)
+            a.phasePath = paths.front().toStdString();
+        if (!summary.isEmpty())
+            a.summary = PhaseSummary{summary.toStdString(), "heuristic"};
+        Finding f = makeFinding(Classification::TransientSpike, Severity::Warning, 0.5, 5);
+        f.phase = a;
+        FindingsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setAnalysis(makeResult(0, {f}));
+        QCOMPARE(model.index(0, FindingsModel::PhaseColumn).data().toString(), expected);
+        QCOMPARE(phaseAttributionText(std::nullopt), QString());
+    }
+
+    void resetKeepsTesterHappy()
+    {
+        FindingsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        model.setAnalysis(
+            makeResult(0, {makeFinding(Classification::TransientSpike, Severity::Critical, 1, 1),
+                           makeFinding(Classification::PersistentDrift, Severity::Warning, 0.7, 2)}));
+        QCOMPARE(model.rowCount(), 2);
+        QVERIFY(model.finding(1)->classification == Classification::PersistentDrift);
+        model.setAnalysis(makeResult(0, {}));
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(resets.count(), 2);
+        QVERIFY(!model.index(0, 0).isValid());
+        QVERIFY(!model.data(model.index(5, 0)).isValid());
+    }
+
+    void headers()
+    {
+        FindingsModel model;
+        QStringList headers;
+        for (int c = 0; c < model.columnCount(); ++c)
+            headers << model.headerData(c, Qt::Horizontal).toString();
+        QCOMPARE(headers, (QStringList{"Severity", "Classification", "Confidence", "Phase", "Time"}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFindingsModel)
+#include "tst_findingsmodel.moc"
