@@ -87,5 +87,11 @@ std::string_view toString(Classification classification);
 std::string_view toString(PhaseResolution resolution);
 std::optional<Classification> classificationFromString(std::string_view name);
 std::optional<Severity> severityFromString(std::string_view name);
+std::optional<PhaseResolution> phaseResolutionFromString(std::string_view name);
+
+// transient_spike, persistent_drift and fragmentation_like (the stormlog gap analysis).
+bool isGapClassification(Classification classification);
+// Upstream sort order: critical 0, warning 1, info 2.
+int severityRank(Severity severity);
 
 } // namespace gapscope
