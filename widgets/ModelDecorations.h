@@ -1,0 +1,43 @@
+#pragma once
+// Colours, icons and fonts for the Qt Core item models of model/: those models may not use
+// QtGui, so the widgets side adds the look here as identity proxies.
+
+#include <QColor>
+#include <QIcon>
+#include <QIdentityProxyModel>
+
+namespace gapscope {
+
+enum class Severity;
+
+QColor severityColor(Severity severity);
+QIcon severityIcon(Severity severity);
+
+// FindingsModel: severity icon and colour in the severity column.
+class FindingsDecorationProxy : public QIdentityProxyModel
+{
+    Q_OBJECT
+public:
+    explicit FindingsDecorationProxy(QObject* parent = nullptr);
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+};
+
+// PhasesModel: spans with attributed findings are bold with a marker icon.
+class PhasesDecorationProxy : public QIdentityProxyModel
+{
+    Q_OBJECT
+public:
+    explicit PhasesDecorationProxy(QObject* parent = nullptr);
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+};
+
+// ProblemsModel: level icon.
+class ProblemsDecorationProxy : public QIdentityProxyModel
+{
+    Q_OBJECT
+public:
+    explicit ProblemsDecorationProxy(QObject* parent = nullptr);
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+};
+
+} // namespace gapscope
