@@ -1,0 +1,120 @@
+#pragma once
+// Diagnosis rules for memory-budget tick logs (budget-snapshots.md, "Diagnosis"). Our own
+// rules, not an upstream reproduction: each returns at most one Finding (cache thrash: one
+// per cache) with typed evidence, the tick it points at, and description and remediation in
+// the project's words. Plain C++, no Qt.
+
+#include "BudgetTicks.h"
+#include "Finding.h"
+#include "Thresholds.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace gapscope {
+
+inline constexpr int64_t kMiB = int64_t{1} << 20;
+
+struct BudgetThresholds
+{
+    // --- trend tests (leak outside caches, allocator retention, unattributed growth) ---
+    // A least-squares line of a bucket on time; growth means all of: positive slope,
+    // r^2 >= growthRSquared, p < growthPValue, fitted growth over the log >= minGrowthBytes,
+    // and at least minTrendTicks ticks.
+    // 12 ticks = one minute at the crate's default 5 s tick: fewer points give r^2 by luck.
+    size_t minTrendTicks = 12;
+    // The same bar as the gap analysis' persistent-drift rule, so "drift" means one thing.
+    double growthRSquared = 0.6;
+    double growthPValue = 0.01;
+    // Buckets of a budgeted process are hundreds of MiB to GiB; 64 MiB of fitted growth is
+    // well above tick-to-tick noise (a few MiB) and small enough to catch a leak early.
+    int64_t minGrowthBytes = 64 * kMiB;
+    // A bucket is "flat" when its fitted change over the log is at most
+    // max(flatToleranceBytes, flatToleranceShare x its mean): allocator noise, not a trend.
+    int64_t flatToleranceBytes = 32 * kMiB;
+    double flatToleranceShare = 0.05;
+    // Allocator retention needs the retained bucket (non_cache - non_cache_live) to carry at
+    // least this share of the non_cache growth; otherwise live memory explains it (a leak).
+    double retentionShareOfGrowth = 0.5;
+    // Critical when the trend is this clean (r^2 > 0.85, as the drift rule) and its fitted
+    // growth is at least this share of the configured target.
+    double criticalRSquared = 0.85;
+    double criticalGrowthShareOfTarget = 0.10;
+
+    // --- wedged budget ---
+    // Skip-shrink ticks within one over-target episode: 6 ticks = 30 s at 5 s ticks, long
+    // enough that one refusal between two shrinks is not a wedge.
+    int64_t wedgeSkipTicks = 6;
+
+    // --- over target ---
+    // rss above the effective target on at least this share of the tick slots (missing ticks
+    // count as not over): a quarter of the time is a chronic, not a transient, overshoot.
+    double overTargetShare = 0.25;
+    // MEMORY_BUDGET_HARD_CEILING_MIB is not in the log; when the caller knows it, rss at or
+    // above hardCeilingApproachShare x ceiling is reported (the process aborts at 1.0).
+    std::optional<int64_t> hardCeilingBytes;
+    double hardCeilingApproachShare = 0.9;
+
+    // --- cache thrash ---
+    // Cap direction changes (shrink<->grow) of one cache within a window of ticks:
+    // 4 reversals in 12 ticks (one minute) means the policy is chasing its own tail.
+    int64_t thrashAlternations = 4;
+    size_t thrashWindowTicks = 12;
+    // A cache that misses half its lookups while holding a quarter of the budget costs
+    // more memory than it saves work.
+    double lowHitRate = 0.5;
+    double lowHitRateBudgetShare = 0.25;
+    size_t minHitRateTicks = 3; // hit rates of at least this many ticks before judging
+
+    // --- OS-vs-allocator gap: the gap analysis' spike and drift classifiers ---
+    GapThresholds osGap;
+};
+
+// All rules, ordered by severity (critical first), then by descending confidence.
+std::vector<Finding> analyzeBudget(const BudgetTicks& ticks, const BudgetThresholds& thresholds = {});
+
+// The rules one by one (same results as analyzeBudget, unsorted); buckets from
+// computeBudgetBuckets(ticks).
+std::optional<Finding> findLeakOutsideCaches(const BudgetTicks& ticks, const BudgetBuckets& buckets,
+                                             const BudgetThresholds& thresholds);
+std::optional<Finding> findAllocatorRetention(const BudgetTicks& ticks, const BudgetBuckets& buckets,
+                                              const BudgetThresholds& thresholds);
+std::optional<Finding> findUnattributedGrowth(const BudgetTicks& ticks, const BudgetBuckets& buckets,
+                                              const BudgetThresholds& thresholds);
+std::optional<Finding> findWedgedBudget(const BudgetTicks& ticks, const BudgetBuckets& buckets,
+                                        const BudgetThresholds& thresholds);
+std::optional<Finding> findOverTarget(const BudgetTicks& ticks, const BudgetThresholds& thresholds);
+std::vector<Finding> findOsAllocatorGap(const BudgetTicks& ticks, const BudgetThresholds& thresholds);
+std::vector<Finding> findCacheThrash(const BudgetTicks& ticks, const BudgetThresholds& thresholds);
+
+// Least-squares trend of one per-tick series on time in seconds.
+struct BudgetTrend
+{
+    size_t count = 0;
+    double slopeBytesPerSecond = 0;
+    double intercept = 0; // at the first tick
+    double rSquared = 0;
+    double pValue = 1;
+    double fittedChangeBytes = 0; // slope x (last - first timestamp)
+    double mean = 0;
+};
+BudgetTrend fitBudgetTrend(const BudgetTicks& ticks, const std::vector<int64_t>& series);
+bool isGrowing(const BudgetTrend& trend, const BudgetThresholds& thresholds);
+bool isFlat(const BudgetTrend& trend, const BudgetThresholds& thresholds);
+
+// An over-target episode: consecutive tick slots whose verdict is shrink or skip-shrink-*
+// (the policy found rss above the shrink band). Slots are tick periods from the first tick;
+// verdicts of missing slots are recovered from logged streaks and verdict-run-ended lines.
+struct WedgeEpisode
+{
+    int64_t firstSlot = 0;
+    int64_t lastSlot = 0;
+    int64_t skipShrinkTicks = 0;
+    int64_t shrinkTicks = 0;
+    std::vector<uint32_t> loggedTicks; // tick rows inside the episode
+    bool endsLog = false;              // still running at the last slot of the log
+};
+std::vector<WedgeEpisode> findWedgeEpisodes(const BudgetTicks& ticks);
+
+} // namespace gapscope
