@@ -1,1 +1,454 @@
-// placeholder: implemented by its owner
+#include "Remediation.h"
+
+#include "Units.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+namespace gapscope {
+
+namespace {
+
+std::string lowerTrimmed(std::string_view text)
+{
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+        text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.remove_suffix(1);
+    std::string lowered(text);
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lowered;
+}
+
+bool contains(const std::string& text, std::string_view part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+std::string printf1(const char* format, double value)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
+std::string percent(double ratio)
+{
+    return printf1("%.1f%%", ratio * 100.0);
+}
+
+std::string pValueText(double p)
+{
+    // p_value is rounded to 6 decimals upstream: 0 means "below 5e-7".
+    if (p < 1e-6)
+        return "p < 1e-6";
+    return printf1("p = %.6g", p);
+}
+
+// The allocator whose bookkeeping the gap is measured against, as the user knows it.
+std::string allocatorName(Backend backend)
+{
+    switch (backend) {
+    case Backend::PyTorch:
+        return "PyTorch's caching allocator";
+    case Backend::TensorFlow:
+        return "TensorFlow's BFC allocator";
+    case Backend::Jax:
+        return "the XLA client allocator";
+    case Backend::Cpu:
+        return "the tracked heap";
+    case Backend::Unknown:
+        break;
+    }
+    return "the framework's allocator";
+}
+
+std::string phaseSuffix(const Finding& finding)
+{
+    if (!finding.phase)
+        return {};
+    const PhaseAttribution& phase = *finding.phase;
+    if (phase.resolution == PhaseResolution::Unique && phase.phasePath)
+        return " It happened during phase \"" + *phase.phasePath + "\".";
+    if (phase.summary)
+        return " It happened while several phases were active, most likely \"" + phase.summary->phasePath +
+               "\".";
+    if (!phase.phasePaths.empty())
+        return " It happened during phase \"" + phase.phasePaths.front() + "\" on several threads.";
+    return {};
+}
+
+// Evidence lookup: every number the description quotes must be present, otherwise the
+// description falls back to a sentence without numbers.
+struct Numbers
+{
+    const Finding& finding;
+    bool complete = true;
+    double operator()(std::string_view key)
+    {
+        if (const EvidenceValue* value = finding.findEvidence(key))
+            return value->value;
+        complete = false;
+        return 0;
+    }
+};
+
+std::string describeSpike(const Finding& finding, Backend backend)
+{
+    Numbers number{finding};
+    const double count = number("spike_count");
+    const double maxGap = number("max_gap_bytes");
+    const double z = number("max_zscore");
+    const double mean = number("mean_gap_bytes");
+    const double deviation = number("std_gap_bytes");
+    if (!number.complete)
+        return "Short-lived surges of memory held outside " + allocatorName(backend) + "." +
+               phaseSuffix(finding);
+    const std::string spikes = count == 1 ? "1 transient spike" : printf1("%.0f transient spikes", count);
+    return spikes + " in the memory held outside " + allocatorName(backend) +
+           ": the gap between device usage and reserved memory peaked at " + formatBytes(maxGap) + ", " +
+           printf1("%.2f", z) + " standard deviations (z-score) above its mean of " + formatBytes(mean) +
+           " (standard deviation " + formatBytes(deviation) + ")." + phaseSuffix(finding);
+}
+
+std::string describeDrift(const Finding& finding, Backend backend)
+{
+    Numbers number{finding};
+    const double slope = number("slope_bytes_per_sec");
+    const double rSquared = number("r_squared");
+    const double p = number("p_value");
+    const double start = number("gap_start_bytes");
+    const double end = number("gap_end_bytes");
+    if (!number.complete)
+        return "The memory held outside " + allocatorName(backend) + " grows steadily." +
+               phaseSuffix(finding);
+    return "The memory held outside " + allocatorName(backend) + " grows steadily at " +
+           formatBytesPerSecond(slope) + " (about " + formatBytes(slope * 3600.0) +
+           " per hour; r\u00b2 = " + printf1("%.4f", rSquared) + ", " + pValueText(p) + "): from " +
+           formatBytes(start) + " at the first sample to " + formatBytes(end) + " at the last." +
+           phaseSuffix(finding);
+}
+
+std::string describeFragmentation(const Finding& finding, Backend backend)
+{
+    Numbers number{finding};
+    const double average = number("avg_fragmentation_ratio");
+    const double maximum = number("max_fragmentation_ratio");
+    const double averageGap = number("avg_gap_bytes");
+    const double samples = number("sample_count");
+    const std::string holder = backend == Backend::Cpu ? "live objects" : "tensors";
+    if (!number.complete)
+        return "Much of the memory reserved by " + allocatorName(backend) + " is not allocated to " + holder +
+               "." + phaseSuffix(finding);
+    return "On average " + percent(average) + " of the memory reserved by " + allocatorName(backend) +
+           " is not allocated to " + holder + " (at most " + percent(maximum) + ", over " +
+           printf1("%.0f", samples) +
+           " samples); the gap between device usage and reserved memory averages " + formatBytes(averageGap) +
+           "." + phaseSuffix(finding);
+}
+
+std::vector<std::string> spikeSteps(Backend backend)
+{
+    switch (backend) {
+    case Backend::PyTorch:
+        return {
+            "Find what else allocates device memory at this moment: NCCL communicator set-up (the first "
+            "collective or "
+            "a new process group), cuDNN algorithm search with torch.backends.cudnn.benchmark=True, and "
+            "libraries "
+            "that call cudaMalloc directly (CuPy, TensorRT, custom extensions) all bypass the caching "
+            "allocator.",
+            "Rule out another process on the GPU: compare nvidia-smi --query-compute-apps=pid,used_memory "
+            "with "
+            "torch.cuda.memory_reserved() at the same time.",
+            "Bound kernel workspaces: set CUBLAS_WORKSPACE_CONFIG=:4096:8 and try "
+            "torch.backends.cudnn.benchmark=False "
+            "for the spiking step; workspaces taken during algorithm search are released afterwards and look "
+            "exactly "
+            "like a short-lived gap.",
+            "Create NCCL process groups once at start-up, and lower NCCL_BUFFSIZE if communication buffers "
+            "are the "
+            "cause; each new communicator holds its own buffers outside PyTorch.",
+            "If the spike ends in an out-of-memory error, leave headroom for memory PyTorch cannot see with "
+            "torch.cuda.set_per_process_memory_fraction(0.9).",
+        };
+    case Backend::TensorFlow:
+        return {
+            "Read tf.config.experimental.get_memory_info('GPU:0') ('current' and 'peak') around this step: "
+            "if they "
+            "stay flat while device usage jumps, the memory is taken outside the BFC allocator.",
+            "cuDNN autotuning allocates scratch workspaces beside the allocator; run once with "
+            "TF_CUDNN_USE_AUTOTUNE=0 to see whether the spike disappears.",
+            "XLA compiles new shapes with temporary buffers: warm up with the final shapes, or pin them with "
+            "tf.function(input_signature=...) / reduce_retracing=True to avoid recompiles mid-run.",
+            "Leave headroom for memory outside the allocator by capping TensorFlow with "
+            "tf.config.set_logical_device_configuration(gpu, "
+            "[tf.config.LogicalDeviceConfiguration(memory_limit=...)]).",
+        };
+    case Backend::Jax:
+        return {
+            "Check for a recompilation at this moment (jax.config.update('jax_log_compiles', True)): "
+            "compiling and "
+            "autotuning a new shape allocates temporary buffers outside the arrays JAX tracks.",
+            "Compare jax.live_arrays() and jax.profiler.save_device_memory_profile() at the spike with "
+            "device usage; "
+            "what they do not list belongs to the XLA runtime (executables, autotuning, collectives).",
+            "Lower XLA_PYTHON_CLIENT_MEM_FRACTION (default 0.75) to leave room for memory the client "
+            "allocator does "
+            "not manage, such as cuDNN workspaces and NCCL buffers.",
+            "Donate the inputs of jitted steps (jax.jit(step, donate_argnums=...)) so a step does not hold "
+            "its old and "
+            "new state at once.",
+        };
+    case Backend::Cpu:
+        return {
+            "Compare the process RSS with the tracked heap at this moment in /proc/<pid>/smaps_rollup (Rss, "
+            "Anonymous, "
+            "Private_Dirty): a jump in file-backed or shared memory is not a heap spike.",
+            "Look for short-lived large buffers from native code around this time: NumPy temporaries, "
+            "decompression, "
+            "data-loader workers and their shared-memory segments in /dev/shm.",
+            "Large blocks above glibc's mmap threshold are mapped and unmapped on every use; for repeated "
+            "bursts of the "
+            "same size pin the threshold with GLIBC_TUNABLES=glibc.malloc.mmap_threshold=<bytes>.",
+            "With many threads, per-thread malloc arenas each absorb bursts: bound them with "
+            "MALLOC_ARENA_MAX=2.",
+        };
+    case Backend::Unknown:
+        break;
+    }
+    return {
+        "Find which component allocates device memory outside the framework's allocator at this moment: "
+        "communication libraries, kernel workspaces, compilers and other processes on the same device.",
+        "Compare the framework's own memory counters with the device's used memory around the spike to "
+        "confirm "
+        "the memory is outside the allocator.",
+        "Leave headroom below the device capacity for memory the allocator does not manage.",
+    };
+}
+
+std::vector<std::string> driftSteps(Backend backend)
+{
+    switch (backend) {
+    case Backend::PyTorch:
+        return {
+            "Confirm the growth is outside PyTorch: sample "
+            "torch.cuda.memory_stats()['reserved_bytes.all.current'] and "
+            "torch.cuda.mem_get_info() together; reserved memory staying flat while device usage climbs "
+            "points at "
+            "native code.",
+            "Look for objects created every step that hold device memory until destroyed: CUDA streams and "
+            "events, "
+            "cuBLAS/cuDNN handles (one per thread that touches the GPU), NCCL communicators from new process "
+            "groups.",
+            "CUDA graphs: every torch.cuda.graph or torch.compile(mode='reduce-overhead') capture keeps its "
+            "private "
+            "memory pool alive, and re-capturing for new shapes adds pools; share one with "
+            "torch.cuda.graph_pool_handle() or bound the number of shapes.",
+            "Record a short run with torch.cuda.memory._record_memory_history() and "
+            "torch.cuda.memory._dump_snapshot(); "
+            "if the snapshot stays flat while this drift continues, bisect the native extensions and "
+            "libraries in use.",
+        };
+    case Backend::TensorFlow:
+        return {
+            "Watch for tf.function retracing: every new input shape or Python argument value builds another "
+            "concrete "
+            "function; fix input_signature or set reduce_retracing=True and heed the retracing warnings.",
+            "Compare tf.config.experimental.get_memory_info('GPU:0')['current'] with device usage over time: "
+            "flat "
+            "allocator usage under a growing device total points at custom ops or per-thread cuDNN/cuBLAS "
+            "handles.",
+            "Call tf.keras.backend.clear_session() between models built in a loop; old graphs and their "
+            "resources stay "
+            "alive otherwise.",
+            "Try the stream-ordered allocator (TF_GPU_ALLOCATOR=cuda_malloc_async): it returns memory to the "
+            "driver "
+            "and makes the remaining growth easier to attribute.",
+        };
+    case Backend::Jax:
+        return {
+            "Every new shape or static argument compiles an executable that stays cached: log compiles with "
+            "jax_log_compiles and release the caches with jax.clear_caches() where shapes change by design.",
+            "Track len(jax.live_arrays()) and their total size over time; arrays kept alive by Python "
+            "references "
+            "(metric lists, accumulated outputs) grow steadily. Move metrics to the host with "
+            "jax.device_get.",
+            "Run once with XLA_PYTHON_CLIENT_ALLOCATOR=platform (allocate and free on demand, slow): device "
+            "usage then "
+            "follows live data, and a drift that remains is a real leak.",
+            "Take jax.profiler.save_device_memory_profile() at two points and compare them with pprof "
+            "--diff_base.",
+        };
+    case Backend::Cpu:
+        return {
+            "glibc malloc keeps freed memory in per-thread arenas: set MALLOC_ARENA_MAX=2 and see whether "
+            "the drift "
+            "flattens; calling malloc_trim(0) (ctypes.CDLL('libc.so.6').malloc_trim(0)) shows how much is "
+            "reclaimable.",
+            "Try jemalloc or tcmalloc through LD_PRELOAD (libjemalloc.so.2, libtcmalloc_minimal.so.4): both "
+            "return "
+            "memory to the system more eagerly, and their heap profilers (jeprof, HEAPPROFILE) name the "
+            "growing call "
+            "sites.",
+            "Separate Python objects from native memory with tracemalloc snapshots; if they stay flat while "
+            "RSS grows, "
+            "the growth is in native extensions or in the allocator itself.",
+            "Check file-backed and shared mappings (memory-mapped datasets, /dev/shm of data-loader workers) "
+            "in "
+            "/proc/<pid>/smaps_rollup: they count in RSS but not in the heap.",
+        };
+    case Backend::Unknown:
+        break;
+    }
+    return {
+        "Sample the framework's own memory counters next to device usage: if they stay flat while the device "
+        "total "
+        "grows, the growth is outside the allocator.",
+        "Look for resources created every step and never released: streams, library handles, communicators, "
+        "compiled programs.",
+        "Shorten the run and bisect the libraries and extensions in use until the drift disappears.",
+    };
+}
+
+std::vector<std::string> fragmentationSteps(Backend backend)
+{
+    switch (backend) {
+    case Backend::PyTorch:
+        return {
+            "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True so the caching allocator grows segments in "
+            "place "
+            "instead of keeping fixed blocks that fragment when tensor sizes vary.",
+            "Where expandable segments are unavailable, stop large cached blocks from being split for small "
+            "requests "
+            "with max_split_size_mb (e.g. PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512) and release idle "
+            "blocks "
+            "early with garbage_collection_threshold:0.8.",
+            "Measure the stranded cache: torch.cuda.memory_stats()['inactive_split_bytes.all.current'] and "
+            "torch.cuda.memory_snapshot() list the segments and the free blocks inside them.",
+            "Call torch.cuda.empty_cache() between phases with very different shapes (evaluation after "
+            "training); it "
+            "returns unused segments to the driver and frees no live tensor.",
+            "Pad variable sequence lengths and batch sizes to a few buckets so allocations reuse the same "
+            "block sizes.",
+        };
+    case Backend::TensorFlow:
+        return {
+            "Without memory growth TensorFlow reserves nearly all device memory at start-up, and this ratio "
+            "is that "
+            "pre-allocation: enable tf.config.experimental.set_memory_growth(gpu, True) or "
+            "TF_FORCE_GPU_ALLOW_GROWTH=true.",
+            "Switch to the stream-ordered CUDA allocator with TF_GPU_ALLOCATOR=cuda_malloc_async; it avoids "
+            "the fixed "
+            "bins of the BFC allocator that fragment with varying sizes.",
+            "Compare 'peak' with 'current' in tf.config.experimental.get_memory_info('GPU:0'): an arena "
+            "sized for an "
+            "old peak stays reserved; tf.config.experimental.reset_memory_stats starts a new measurement.",
+            "Compile the training step with XLA (jit_compile=True) so buffers are planned for the whole "
+            "step, and keep "
+            "shapes stable by padding batches to a few sizes.",
+        };
+    case Backend::Jax:
+        return {
+            "JAX preallocates 75% of device memory by default, and this ratio may be that arena rather than "
+            "fragmentation: set XLA_PYTHON_CLIENT_PREALLOCATE=false to allocate on demand.",
+            "Size the arena with XLA_PYTHON_CLIENT_MEM_FRACTION (e.g. 0.5), especially when several "
+            "processes share "
+            "the device.",
+            "Use XLA_PYTHON_CLIENT_ALLOCATOR=platform on a diagnostic run: memory is freed as soon as arrays "
+            "die, "
+            "which shows what the workload really needs (slower; not for production).",
+            "Keep shapes static (pad to a few buckets) so the allocator reuses the same buffers from step to "
+            "step.",
+        };
+    case Backend::Cpu:
+        return {
+            "Fewer malloc arenas fragment less: set MALLOC_ARENA_MAX=2 for multi-threaded workers.",
+            "Return free memory at the top of the heap with malloc_trim(0) at phase boundaries, or lower "
+            "GLIBC_TUNABLES=glibc.malloc.trim_threshold=<bytes>.",
+            "Serve large buffers from mmap so they are returned whole: lower "
+            "GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072.",
+            "jemalloc or tcmalloc (LD_PRELOAD) group allocations by size class and usually fragment less in "
+            "long-running processes.",
+        };
+    case Backend::Unknown:
+        break;
+    }
+    return {
+        "Check whether the allocator pre-allocates an arena at start-up; a high unused share may be that "
+        "arena.",
+        "Release cached memory between phases with very different allocation sizes.",
+        "Keep allocation sizes stable (pad batches to a few sizes) so cached blocks are reused.",
+    };
+}
+
+} // namespace
+
+Backend backendFromTrace(std::string_view collector, std::string_view metadataBackend)
+{
+    const std::string name = lowerTrimmed(collector);
+    const std::string backend = lowerTrimmed(metadataBackend);
+    // The framework trackers name the framework; device trackers and legacy traces leave it
+    // to metadata.backend.
+    if (contains(name, "tensorflow") || contains(name, "tfmemprof"))
+        return Backend::TensorFlow;
+    if (contains(name, "jax"))
+        return Backend::Jax;
+    if (backend == "cuda" || backend == "rocm" || backend == "mps" || backend == "torch" ||
+        backend == "pytorch")
+        return Backend::PyTorch;
+    if (backend == "tensorflow" || backend == "tf")
+        return Backend::TensorFlow;
+    if (backend == "jax")
+        return Backend::Jax;
+    if (backend == "cpu")
+        return Backend::Cpu;
+    if (contains(name, "cuda_tracker") || contains(name, "rocm_tracker") || contains(name, "mps_tracker"))
+        return Backend::PyTorch;
+    if (contains(name, "cpu_tracker"))
+        return Backend::Cpu;
+    return Backend::Unknown;
+}
+
+std::string_view toString(Backend backend)
+{
+    switch (backend) {
+    case Backend::PyTorch:
+        return "PyTorch";
+    case Backend::TensorFlow:
+        return "TensorFlow";
+    case Backend::Jax:
+        return "JAX";
+    case Backend::Cpu:
+        return "CPU";
+    case Backend::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+FindingText describeFinding(const Finding& finding, Backend backend)
+{
+    switch (finding.classification) {
+    case Classification::TransientSpike:
+        return {describeSpike(finding, backend), spikeSteps(backend)};
+    case Classification::PersistentDrift:
+        return {describeDrift(finding, backend), driftSteps(backend)};
+    case Classification::FragmentationLike:
+        return {describeFragmentation(finding, backend), fragmentationSteps(backend)};
+    default:
+        // Budget findings carry their own text, written by the budget rules.
+        return {finding.description, finding.remediation};
+    }
+}
+
+void applyText(Finding& finding, Backend backend)
+{
+    FindingText text = describeFinding(finding, backend);
+    finding.description = std::move(text.description);
+    finding.remediation = std::move(text.remediation);
+}
+
+} // namespace gapscope
