@@ -58,8 +58,11 @@ struct GapStatistics
     double avgGap = 0; // mean of the signed gaps
 };
 
-// Rows whose event is usable for the gap analysis must be chosen by the caller; this
-// helper does it for callers holding an event-type predicate result per row.
+// Rows whose event is usable for the gap analysis must be chosen by the caller (a row
+// with a null or non-positive total that slips in adds no ratio). Statistics are computed
+// for any n >= 1 (spread for n >= 2, p-value for n >= 3), thresholds only decide
+// belowRatioThreshold and spikeCount. O(n) time, one temporary double vector.
+// x of the fit is double(ts) - double(ts0), as upstream converts before subtracting.
 GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& thresholds);
 
 // The upstream findings in upstream order (spike, drift, fragmentation, then stable sort
@@ -67,7 +70,8 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
 // see Remediation.h and Phases.h.
 std::vector<Finding> analyzeGaps(const GapInput& input, const GapThresholds& thresholds);
 
-// scipy 1.10 linregress two-sided p-value for correlation r with n samples.
+// scipy 1.10 linregress two-sided p-value for correlation r with n samples (Student's t,
+// n - 2 degrees of freedom); NaN when n < 3 or r is NaN, 0 for r = +-1.
 double linregressPValue(double r, size_t n);
 
 } // namespace gapscope
