@@ -70,7 +70,8 @@ struct EventOrigin
 };
 
 // Attribution of one event among `spans` (those of its session and rank). nullopt when no
-// span contains the timestamp.
+// span contains the timestamp. As upstream: a span's depth is the length of its path, and
+// "most recent" (thread_local winner, phase_summary) is the largest (sequence, scope_id).
 std::optional<PhaseAttribution> attributePhase(const std::vector<PhaseSpan>& spans, int64_t timestampNs,
                                                const EventOrigin& origin);
 
