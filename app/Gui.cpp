@@ -1,0 +1,91 @@
+#include "Gui.h"
+
+#include "MainWindow.h"
+
+#include <QApplication>
+#include <QFileInfo>
+#include <QIcon>
+#include <QImage>
+#include <QPainter>
+
+namespace gapscope {
+
+namespace {
+
+void setApplicationIdentity()
+{
+    // QSettings (recent files, thresholds, layout) needs these.
+    if (QCoreApplication::organizationName().isEmpty())
+        QCoreApplication::setOrganizationName(QStringLiteral("gapscope"));
+    if (QCoreApplication::applicationName().isEmpty() ||
+        QCoreApplication::applicationName() == QFileInfo(QCoreApplication::applicationFilePath()).fileName())
+        QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
+}
+
+} // namespace
+
+int runGui(QApplication& app, const QStringList& files)
+{
+    setApplicationIdentity();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/gapscope/gapscope.svg")));
+    const QStringList paths = files.isEmpty() ? QStringList{QString()} : files;
+    for (const QString& path : paths) {
+        auto* window = new MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->restoreSettings();
+        window->show();
+        if (!path.isEmpty())
+            window->openPath(path);
+    }
+    return app.exec();
+}
+
+int renderScreenshot(const QString& file, const QString& outPng, QSize size, QString* error)
+{
+    setApplicationIdentity();
+    if (!size.isValid() || size.width() < kMinScreenshotSize.width() ||
+        size.height() < kMinScreenshotSize.height() || size.width() > kMaxScreenshotSize.width() ||
+        size.height() > kMaxScreenshotSize.height()) {
+        if (error)
+            *error = QStringLiteral("invalid size %1x%2: must be between %3x%4 and %5x%6")
+                         .arg(size.width())
+                         .arg(size.height())
+                         .arg(kMinScreenshotSize.width())
+                         .arg(kMinScreenshotSize.height())
+                         .arg(kMaxScreenshotSize.width())
+                         .arg(kMaxScreenshotSize.height());
+        return 2;
+    }
+    if (outPng.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("no output file given");
+        return 2;
+    }
+
+    MainWindow window;
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    QString loadError;
+    if (!window.showTraceNow(file, &loadError)) {
+        if (error)
+            *error = loadError;
+        return 2;
+    }
+    window.resize(size);
+    window.show();
+    // Let layouts settle and the chart lay out its axes at the final size.
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
+
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(window.palette().color(QPalette::Window));
+    window.render(&image);
+    window.close();
+    if (!image.save(outPng, "PNG")) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write the PNG").arg(outPng);
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace gapscope

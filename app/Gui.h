@@ -1,0 +1,26 @@
+#pragma once
+// Entry points of the desktop application, called by main().
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+class QApplication;
+
+namespace gapscope {
+
+// Opens one main window per path (or one with the welcome page) and runs the event loop.
+int runGui(QApplication& app, const QStringList& files);
+
+// `gapscope --screenshot OUT.png [--size WxH] FILE`: loads FILE and analyses it on this thread,
+// lays the main window out at `size`, renders it and writes a PNG of exactly that size.
+// Returns 0 on success, 2 for bad input (unreadable trace, invalid size) and 1 when the PNG
+// cannot be written; *error says why. main() should select the offscreen platform before it
+// creates the QApplication so nothing flashes on screen.
+int renderScreenshot(const QString& file, const QString& outPng, QSize size, QString* error);
+
+inline constexpr QSize kDefaultScreenshotSize{1400, 900};
+inline constexpr QSize kMinScreenshotSize{320, 240};
+inline constexpr QSize kMaxScreenshotSize{8192, 8192};
+
+} // namespace gapscope
