@@ -1,1 +1,88 @@
-// placeholder: implemented by its owner
+#include "EventStore.h"
+
+#include <array>
+#include <utility>
+
+namespace gapscope {
+
+StringPool::StringPool()
+{
+    m_strings.emplace_back();
+    m_index.emplace(std::string_view(m_strings.front()), 0u);
+}
+
+uint32_t StringPool::intern(std::string_view s)
+{
+    if (s.empty())
+        return 0;
+    if (auto it = m_index.find(s); it != m_index.end())
+        return it->second;
+    const auto id = static_cast<uint32_t>(m_strings.size());
+    m_strings.emplace_back(s);
+    m_index.emplace(std::string_view(m_strings.back()), id);
+    return id;
+}
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, EventType>, 14> kEventTypeNames{{
+    {"sample", EventType::Sample},
+    {"allocation", EventType::Allocation},
+    {"deallocation", EventType::Deallocation},
+    {"peak", EventType::Peak},
+    {"warning", EventType::Warning},
+    {"critical", EventType::Critical},
+    {"error", EventType::Error},
+    {"start", EventType::Start},
+    {"stop", EventType::Stop},
+    {"collector_degraded", EventType::CollectorDegraded},
+    {"collector_recovered", EventType::CollectorRecovered},
+    {"phase_enter", EventType::PhaseEnter},
+    {"phase_exit", EventType::PhaseExit},
+    {"collective", EventType::Collective},
+}};
+
+} // namespace
+
+EventType eventTypeFromString(std::string_view trimmedLower)
+{
+    for (const auto& [name, type] : kEventTypeNames) {
+        if (name == trimmedLower)
+            return type;
+    }
+    return EventType::Other;
+}
+
+std::string_view toString(EventType type)
+{
+    for (const auto& [name, known] : kEventTypeNames) {
+        if (known == type)
+            return name;
+    }
+    return "other";
+}
+
+size_t EventStore::memoryBytes() const
+{
+    auto bytesOf = [](const auto& column) { return column.capacity() * sizeof(column[0]); };
+    size_t bytes = bytesOf(timestampNs) + bytesOf(allocated) + bytesOf(reserved) + bytesOf(active) +
+                   bytesOf(inactive) + bytesOf(change) + bytesOf(used) + bytesOf(free) + bytesOf(total) +
+                   bytesOf(type) + bytesOf(typeName) + bytesOf(source) + bytesOf(context) +
+                   bytesOf(metadata) + bytesOf(sources);
+    // unordered_map node: key + value + next pointer + cached hash, roughly.
+    for (const auto& [row, origin] : origins) {
+        bytes += sizeof(row) + sizeof(origin) + 2 * sizeof(void*);
+        if (origin.phaseScopeId)
+            bytes += origin.phaseScopeId->capacity();
+    }
+    bytes += origins.bucket_count() * sizeof(void*);
+    for (size_t id = 0; id < strings.size(); ++id) {
+        const std::string& s = strings.at(static_cast<uint32_t>(id));
+        // the pool's index holds a string_view and an id per string
+        bytes += sizeof(std::string) + s.capacity() + sizeof(std::string_view) + sizeof(uint32_t) +
+                 2 * sizeof(void*);
+    }
+    return bytes;
+}
+
+} // namespace gapscope

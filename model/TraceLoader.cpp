@@ -1,1 +1,731 @@
-// placeholder: implemented by its owner
+#include "TraceLoader.h"
+
+#include "JsonEventReader.h"
+#include "TraceParsers.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace gapscope {
+
+using detail::EventChunk;
+using detail::EventRecordParser;
+using detail::RangeControl;
+
+namespace {
+
+constexpr qint64 kDetectionPrefixBytes = 1 << 20;
+constexpr const char* kSinkFormat = "stormlog.append_only_telemetry_sink";
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// How the bytes are laid out, beside the user-facing TraceForm.
+enum class Container
+{
+    Document,
+    Lines,
+    Csv,
+    Timeline,
+    Sink
+};
+
+struct Detection
+{
+    TraceForm form = TraceForm::JsonLines;
+    Container container = Container::Document;
+};
+
+// Keys of the object starting at text[start] == '{' (depth-1 keys only, raw spelling), as
+// far as text reaches. *end is one past the closing brace, or npos when it is not in text.
+std::vector<std::string> objectKeys(std::string_view text, size_t start, size_t* end)
+{
+    std::vector<std::string> keys;
+    int depth = 0;
+    *end = std::string_view::npos;
+    for (size_t i = start; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            const size_t open = i++;
+            while (i < text.size() && text[i] != '"') {
+                if (text[i] == '\\')
+                    ++i;
+                ++i;
+            }
+            if (i >= text.size())
+                return keys;
+            if (depth == 1) {
+                size_t after = i + 1;
+                while (after < text.size() && isBlank(text[after]))
+                    ++after;
+                if (after < text.size() && text[after] == ':')
+                    keys.emplace_back(text.substr(open + 1, i - open - 1));
+            }
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (--depth == 0) {
+                *end = i + 1;
+                return keys;
+            }
+        }
+    }
+    return keys;
+}
+
+bool hasKey(const std::vector<std::string>& keys, std::string_view key)
+{
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// Event records without schema_version but with the legacy fields.
+bool looksLegacy(const std::vector<std::string>& keys)
+{
+    return !hasKey(keys, "schema_version") && (hasKey(keys, "timestamp") || hasKey(keys, "memory_allocated"));
+}
+
+bool looksLikeEvent(const std::vector<std::string>& keys)
+{
+    return hasKey(keys, "schema_version") || hasKey(keys, "timestamp_ns") || hasKey(keys, "event_type") ||
+           looksLegacy(keys);
+}
+
+QString keyList(const std::vector<std::string>& keys)
+{
+    QStringList names;
+    for (size_t i = 0; i < keys.size() && i < 8; ++i)
+        names << qs(keys[i]);
+    return names.join(QStringLiteral(", "));
+}
+
+std::optional<Detection> detectFile(const QString& path, QString* whyNot)
+{
+    auto fail = [whyNot](const QString& why) -> std::optional<Detection> {
+        if (whyNot)
+            *whyNot = why;
+        return std::nullopt;
+    };
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("cannot open for reading: %1").arg(file.errorString()));
+    const QByteArray prefixBytes = file.read(kDetectionPrefixBytes);
+    std::string_view prefix(prefixBytes.constData(), static_cast<size_t>(prefixBytes.size()));
+    if (prefix.substr(0, 3) == "\xEF\xBB\xBF")
+        prefix.remove_prefix(3);
+    size_t first = 0;
+    while (first < prefix.size() && isBlank(prefix[first]))
+        ++first;
+    if (first == prefix.size())
+        return fail(prefix.empty() ? QStringLiteral("empty file")
+                                   : QStringLiteral("file holds only whitespace"));
+    if (prefix.find('\0') != std::string_view::npos)
+        return fail(QStringLiteral("binary file, not JSON or CSV"));
+
+    const char opening = prefix[first];
+    if (opening == '[') {
+        size_t next = first + 1;
+        while (next < prefix.size() && isBlank(prefix[next]))
+            ++next;
+        if (next < prefix.size() && prefix[next] != '{' && prefix[next] != ']')
+            return fail(QStringLiteral("JSON array whose first element is not an object"));
+        size_t end = 0;
+        const auto keys = next < prefix.size() && prefix[next] == '{' ? objectKeys(prefix, next, &end)
+                                                                      : std::vector<std::string>{};
+        return Detection{looksLegacy(keys) ? TraceForm::Legacy : TraceForm::JsonArray, Container::Document};
+    }
+    if (opening == '{') {
+        size_t end = 0;
+        const auto keys = objectKeys(prefix, first, &end);
+        // JSON lines: line 1 is a complete object and more content follows it.
+        if (end != std::string_view::npos &&
+            prefix.substr(first, end - first).find('\n') == std::string_view::npos) {
+            size_t after = end;
+            while (after < prefix.size() && isBlank(prefix[after]))
+                ++after;
+            if (after < prefix.size() && prefix.substr(end, after - end).find('\n') != std::string_view::npos)
+                return Detection{looksLegacy(keys) ? TraceForm::Legacy : TraceForm::JsonLines,
+                                 Container::Lines};
+        }
+        if (hasKey(keys, "timestamps") && hasKey(keys, "allocated"))
+            return Detection{TraceForm::DiagnoseTimeline, Container::Timeline};
+        if (hasKey(keys, "events"))
+            return Detection{TraceForm::JsonArray, Container::Document};
+        if (looksLikeEvent(keys))
+            return Detection{looksLegacy(keys) ? TraceForm::Legacy : TraceForm::JsonArray,
+                             Container::Document};
+        return fail(QStringLiteral("JSON object without event fields (keys: %1)").arg(keyList(keys)));
+    }
+    const size_t lineEnd = prefix.find('\n', first);
+    if (!detail::csvHeader(prefix.substr(first, lineEnd == std::string_view::npos ? prefix.size() - first
+                                                                                  : lineEnd - first))
+             .empty())
+        return Detection{TraceForm::Csv, Container::Csv};
+    std::string start(prefix.substr(first, std::min<size_t>(24, prefix.size() - first)));
+    std::replace_if(
+        start.begin(), start.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, ' ');
+    return fail(QStringLiteral("not a stormlog trace: neither JSON nor a CSV with event columns (starts with "
+                               "\"%1\")")
+                    .arg(QString::fromUtf8(start.data(), static_cast<qsizetype>(start.size()))));
+}
+
+std::optional<Detection> detect(const QString& path, QString* whyNot)
+{
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        if (whyNot)
+            *whyNot = QStringLiteral("no such file or directory");
+        return std::nullopt;
+    }
+    if (info.isDir()) {
+        if (!QFileInfo(QDir(path).filePath(QStringLiteral("manifest.json"))).isFile()) {
+            if (whyNot)
+                *whyNot = QStringLiteral("directory without manifest.json (not a stormlog sink)");
+            return std::nullopt;
+        }
+        return Detection{TraceForm::SinkDirectory, Container::Sink};
+    }
+    return detectFile(path, whyNot);
+}
+
+// Reads a whole file into simdjson's padded buffer (read-only open).
+bool readFile(const QString& path, simdjson::padded_string& out, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = file.errorString();
+        return false;
+    }
+    const qint64 size = file.size();
+    out = simdjson::padded_string(static_cast<size_t>(size));
+    qint64 done = 0;
+    while (done < size) {
+        const qint64 got = file.read(out.data() + done, size - done);
+        if (got <= 0) {
+            *error = got < 0 ? file.errorString() : QStringLiteral("file shrank while reading");
+            return false;
+        }
+        done += got;
+    }
+    return true;
+}
+
+SessionStatus statusFromString(std::string_view text)
+{
+    if (text == "running")
+        return SessionStatus::Running;
+    if (text == "completed")
+        return SessionStatus::Completed;
+    if (text == "interrupted")
+        return SessionStatus::Interrupted;
+    if (text == "incomplete")
+        return SessionStatus::Incomplete;
+    return SessionStatus::Unknown;
+}
+
+struct ManifestSession
+{
+    std::string id;
+    std::optional<SessionStatus> status;
+    std::optional<int64_t> startedNs, endedNs, pid, rank;
+    std::optional<std::string> host, jobId;
+    int64_t segmentEvents = 0;
+    bool countKnown = false;
+};
+
+struct SinkManifest
+{
+    std::vector<ManifestSession> sessions;
+};
+
+std::optional<int64_t> intMember(simdjson::dom::object object, std::string_view key)
+{
+    int64_t v = 0;
+    simdjson::dom::element e;
+    if (object.at_key(key).get(e) || e.is_bool() || e.get_int64().get(v))
+        return std::nullopt;
+    return v;
+}
+
+std::optional<std::string> stringMember(simdjson::dom::object object, std::string_view key)
+{
+    std::string_view v;
+    if (object.at_key(key).get_string().get(v))
+        return std::nullopt;
+    return std::string(v);
+}
+
+bool isPlainFileName(const std::string& name)
+{
+    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+           name.find('\\') == std::string::npos;
+}
+
+// Reads manifest.json and every segment it names (plus segments it does not name).
+// Returns false when cancelled; *fatal is set when the manifest is unusable.
+bool loadSink(const QString& path, EventChunk& chunk, SinkManifest& manifest, qint64& bytesRead,
+              const LoadControl& control, QString* fatal)
+{
+    const QDir dir(path);
+    const QString manifestPath = dir.filePath(QStringLiteral("manifest.json"));
+    simdjson::padded_string manifestText;
+    QString error;
+    if (!readFile(manifestPath, manifestText, &error)) {
+        *fatal = QStringLiteral("%1: cannot read manifest.json: %2").arg(path, error);
+        return true;
+    }
+    simdjson::dom::parser domParser;
+    simdjson::dom::object root;
+    if (auto e = domParser.parse(manifestText).get_object().get(root)) {
+        *fatal = QStringLiteral("%1: manifest.json is not a JSON object (%2)")
+                     .arg(path, simdjson::error_message(e));
+        return true;
+    }
+    const auto format = stringMember(root, "format");
+    if (format != kSinkFormat) {
+        *fatal = QStringLiteral("%1: manifest.json is not a stormlog sink manifest (format '%2')")
+                     .arg(path, qs(format.value_or("")));
+        return true;
+    }
+
+    std::map<std::string, size_t> sessionIndex;
+    simdjson::dom::array sessions;
+    if (!root.at_key("sessions").get_array().get(sessions)) {
+        for (simdjson::dom::element element : sessions) {
+            simdjson::dom::object object;
+            std::optional<std::string> id;
+            if (element.get_object().get(object) || !(id = stringMember(object, "session_id"))) {
+                chunk.problems.addWarning(
+                    manifestPath, 0, QStringLiteral("manifest session entry without a session_id ignored"));
+                continue;
+            }
+            auto [it, inserted] = sessionIndex.try_emplace(*id, manifest.sessions.size());
+            if (inserted) {
+                manifest.sessions.emplace_back();
+                manifest.sessions.back().id = *id;
+            } else {
+                chunk.problems.addWarning(
+                    manifestPath, 0,
+                    QStringLiteral("session '%1' is listed twice in manifest.json; the later entry wins")
+                        .arg(qs(*id)));
+            }
+            ManifestSession& session = manifest.sessions[it->second];
+            if (auto status = stringMember(object, "status"))
+                session.status = statusFromString(*status);
+            auto keep = [](auto& slot, auto value) {
+                if (value)
+                    slot = value;
+            };
+            keep(session.startedNs, intMember(object, "started_at_ns"));
+            keep(session.endedNs, intMember(object, "ended_at_ns"));
+            keep(session.pid, intMember(object, "pid"));
+            keep(session.rank, intMember(object, "rank"));
+            keep(session.host, stringMember(object, "host"));
+            keep(session.jobId, stringMember(object, "job_id"));
+        }
+    }
+
+    struct Segment
+    {
+        QString file;
+        QString name;
+    };
+    std::vector<Segment> segments;
+    std::set<std::string> named;
+    simdjson::dom::array segmentList;
+    if (!root.at_key("segments").get_array().get(segmentList)) {
+        for (simdjson::dom::element element : segmentList) {
+            simdjson::dom::object object;
+            std::optional<std::string> filename;
+            if (element.get_object().get(object) || !(filename = stringMember(object, "filename"))) {
+                chunk.problems.addWarning(manifestPath, 0,
+                                          QStringLiteral("segment entry without a filename ignored"));
+                continue;
+            }
+            const auto eventCount = intMember(object, "event_count");
+            auto sessionId = stringMember(object, "session_id");
+            if (!sessionId && manifest.sessions.size() == 1)
+                sessionId = manifest.sessions.front().id;
+            if (sessionId && eventCount) {
+                auto it = sessionIndex.find(*sessionId);
+                if (it != sessionIndex.end()) {
+                    manifest.sessions[it->second].segmentEvents += *eventCount;
+                    manifest.sessions[it->second].countKnown = true;
+                }
+            }
+            if (!isPlainFileName(*filename)) {
+                chunk.problems.addError(
+                    manifestPath, 0,
+                    QStringLiteral("segment filename '%1' is not a plain file name; skipped")
+                        .arg(qs(*filename)));
+                continue;
+            }
+            if (!named.insert(*filename).second) {
+                chunk.problems.addWarning(
+                    manifestPath, 0,
+                    QStringLiteral("segment '%1' is listed twice; read once").arg(qs(*filename)));
+                continue;
+            }
+            const QString name = qs(*filename);
+            const QString file = dir.filePath(name);
+            if (!QFileInfo(file).isFile()) {
+                chunk.problems.addWarning(
+                    manifestPath, 0,
+                    QStringLiteral(
+                        "segment '%1' named by the manifest is missing (pruned by retention?); its %2 "
+                        "events are not loaded")
+                        .arg(name, eventCount ? QString::number(*eventCount) : QStringLiteral("unknown")));
+                continue;
+            }
+            segments.push_back({file, name});
+        }
+    }
+    // Segments on disk the manifest does not name (e.g. written after its last update).
+    const QStringList onDisk = dir.entryList({QStringLiteral("segment-*.jsonl")}, QDir::Files, QDir::Name);
+    for (const QString& name : onDisk) {
+        if (named.count(name.toStdString()))
+            continue;
+        chunk.problems.addWarning(dir.filePath(name), 0,
+                                  QStringLiteral("segment not named by manifest.json; loaded"));
+        segments.push_back({dir.filePath(name), name});
+    }
+
+    qint64 totalBytes = 0;
+    for (const Segment& segment : segments)
+        totalBytes += QFileInfo(segment.file).size();
+    qint64 base = 0;
+    for (const Segment& segment : segments) {
+        simdjson::padded_string text;
+        if (!readFile(segment.file, text, &error)) {
+            chunk.problems.addError(segment.file, 0, QStringLiteral("cannot read segment: %1").arg(error));
+            continue;
+        }
+        EventChunk segmentChunk;
+        EventRecordParser parser(segment.file);
+        RangeControl range{control.cancel, nullptr};
+        if (control.progress)
+            range.progress = [&](qint64 done) { control.progress(base + done, totalBytes); };
+        const bool completed =
+            detail::parseJsonLinesRange(text.data(), 0, text.size(), text.size() + simdjson::SIMDJSON_PADDING,
+                                        1, true, parser, segmentChunk, range);
+        chunk.append(std::move(segmentChunk));
+        base += static_cast<qint64>(text.size());
+        bytesRead = base;
+        if (!completed)
+            return false;
+    }
+    return true;
+}
+
+// Status of a session without a manifest entry: completed when it has a `stop` event;
+// interrupted when its last significant event (anything but routine telemetry: samples,
+// allocations, peaks, phase boundaries, collectives) is an `error` or `critical` (an OOM);
+// incomplete otherwise (the writer stopped without a stop event).
+SessionStatus inferStatus(const EventStore& store, const Partition& range, bool hasStop)
+{
+    if (hasStop)
+        return SessionStatus::Completed;
+    for (uint32_t row = range.end; row-- > range.begin;) {
+        switch (store.type[row]) {
+        case EventType::Sample:
+        case EventType::Allocation:
+        case EventType::Deallocation:
+        case EventType::Peak:
+        case EventType::PhaseEnter:
+        case EventType::PhaseExit:
+        case EventType::Collective:
+            continue;
+        case EventType::Error:
+        case EventType::Critical:
+            return SessionStatus::Interrupted;
+        default:
+            return SessionStatus::Incomplete;
+        }
+    }
+    return SessionStatus::Incomplete;
+}
+
+// Sorts the rows into (session, rank) partitions by timestamp and derives sessions and phases.
+void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
+{
+    EventStore& in = chunk.store;
+    const size_t rows = in.size();
+
+    // Sessions ordered by first timestamp (then id) so indexes are stable for a given trace.
+    struct SessionSpan
+    {
+        uint32_t poolId = 0;
+        int64_t first = 0, last = 0;
+    };
+    std::unordered_map<uint32_t, size_t> spanOfPoolId;
+    std::vector<SessionSpan> spans;
+    for (size_t row = 0; row < rows; ++row) {
+        const uint32_t id = in.sources[in.source[row]].sessionId;
+        auto [it, inserted] = spanOfPoolId.try_emplace(id, spans.size());
+        if (inserted)
+            spans.push_back({id, in.timestampNs[row], in.timestampNs[row]});
+        SessionSpan& span = spans[it->second];
+        span.first = std::min(span.first, in.timestampNs[row]);
+        span.last = std::max(span.last, in.timestampNs[row]);
+    }
+    std::vector<size_t> order(spans.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        if (spans[a].first != spans[b].first)
+            return spans[a].first < spans[b].first;
+        return in.str(spans[a].poolId) < in.str(spans[b].poolId);
+    });
+    std::vector<uint32_t> sessionOfSpan(spans.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        sessionOfSpan[order[i]] = static_cast<uint32_t>(i);
+    std::vector<uint32_t> sessionOfSource(in.sources.size());
+    for (size_t s = 0; s < in.sources.size(); ++s) {
+        auto it = spanOfPoolId.find(in.sources[s].sessionId);
+        sessionOfSource[s] = it == spanOfPoolId.end() ? 0 : sessionOfSpan[it->second];
+    }
+
+    std::vector<uint32_t> permutation(rows);
+    std::iota(permutation.begin(), permutation.end(), 0u);
+    std::stable_sort(permutation.begin(), permutation.end(), [&](uint32_t a, uint32_t b) {
+        const uint32_t sa = sessionOfSource[in.source[a]], sb = sessionOfSource[in.source[b]];
+        if (sa != sb)
+            return sa < sb;
+        const int64_t ra = in.sources[in.source[a]].rank, rb = in.sources[in.source[b]].rank;
+        if (ra != rb)
+            return ra < rb;
+        return in.timestampNs[a] < in.timestampNs[b];
+    });
+    std::vector<uint32_t> newRowOf(rows);
+    for (uint32_t i = 0; i < rows; ++i)
+        newRowOf[permutation[i]] = i;
+
+    EventStore& out = data.store;
+    auto permute = [&](auto& dst, const auto& src) {
+        dst.resize(src.size());
+        for (size_t i = 0; i < rows; ++i)
+            dst[i] = src[permutation[i]];
+    };
+    permute(out.timestampNs, in.timestampNs);
+    permute(out.allocated, in.allocated);
+    permute(out.reserved, in.reserved);
+    permute(out.active, in.active);
+    permute(out.inactive, in.inactive);
+    permute(out.change, in.change);
+    permute(out.used, in.used);
+    permute(out.free, in.free);
+    permute(out.total, in.total);
+    permute(out.type, in.type);
+    permute(out.typeName, in.typeName);
+    permute(out.source, in.source);
+    permute(out.context, in.context);
+    permute(out.metadata, in.metadata);
+    for (auto& [row, origin] : in.origins)
+        out.origins.emplace(newRowOf[row], std::move(origin));
+    out.sources = std::move(in.sources);
+    out.strings = std::move(in.strings);
+
+    // Partitions and sessions.
+    data.sessions.assign(spans.size(), SessionInfo{});
+    std::vector<std::map<uint32_t, qint64>> collectorCounts(spans.size());
+    std::vector<bool> hasStop(spans.size(), false);
+    for (uint32_t row = 0; row < rows;) {
+        const EventSource& first = out.sources[out.source[row]];
+        const uint32_t session = sessionOfSource[out.source[row]];
+        Partition partition{session, first.rank, row, row};
+        while (partition.end < rows && sessionOfSource[out.source[partition.end]] == session &&
+               out.sources[out.source[partition.end]].rank == first.rank)
+            ++partition.end;
+        data.partitions.push_back(partition);
+        row = partition.end;
+    }
+    for (size_t s = 0; s < spans.size(); ++s) {
+        SessionInfo& info = data.sessions[sessionOfSpan[s]];
+        info.id = qs(out.str(spans[s].poolId));
+        info.startedNs = spans[s].first;
+        info.endedNs = spans[s].last;
+    }
+    for (const Partition& partition : data.partitions) {
+        SessionInfo& info = data.sessions[partition.sessionIndex];
+        if (info.eventCount == 0) {
+            const EventSource& first = out.sources[out.source[partition.begin]];
+            info.host = qs(out.str(first.host));
+            info.pid = first.pid;
+            info.jobId = qs(out.str(first.jobId));
+        }
+        info.eventCount += static_cast<qint64>(partition.size());
+        info.ranks.push_back(partition.rank);
+        for (uint32_t row = partition.begin; row < partition.end; ++row) {
+            ++collectorCounts[partition.sessionIndex][out.sources[out.source[row]].collector];
+            if (out.type[row] == EventType::Stop)
+                hasStop[partition.sessionIndex] = true;
+        }
+    }
+    for (size_t i = 0; i < data.sessions.size(); ++i) {
+        SessionInfo& info = data.sessions[i];
+        qint64 best = -1;
+        for (const auto& [collector, count] : collectorCounts[i]) {
+            if (count > best) {
+                best = count;
+                info.collector = qs(out.str(collector));
+            }
+        }
+        if (auto it = chunk.backendBySession.find(info.id.toStdString()); it != chunk.backendBySession.end())
+            info.backend = qs(it->second);
+        // Interrupted/incomplete is judged on the session's rank with the latest event.
+        const Partition* latest = nullptr;
+        for (const Partition& partition : data.partitions) {
+            if (partition.sessionIndex == i &&
+                (!latest || out.timestampNs[partition.end - 1] > out.timestampNs[latest->end - 1]))
+                latest = &partition;
+        }
+        info.status = latest ? inferStatus(out, *latest, hasStop[i]) : SessionStatus::Unknown;
+    }
+    // The sink manifest knows better than inference.
+    for (const ManifestSession& entry : manifest.sessions) {
+        auto index = data.findSession(qs(entry.id));
+        if (!index) {
+            data.problems.addWarning(
+                data.path, 0,
+                QStringLiteral("session '%1' named by manifest.json has no loaded events").arg(qs(entry.id)));
+            continue;
+        }
+        SessionInfo& info = data.sessions[*index];
+        if (entry.status)
+            info.status = *entry.status;
+        if (entry.startedNs)
+            info.startedNs = *entry.startedNs;
+        if (entry.endedNs)
+            info.endedNs = *entry.endedNs;
+        if (entry.host)
+            info.host = qs(*entry.host);
+        if (entry.pid)
+            info.pid = *entry.pid;
+        if (entry.jobId)
+            info.jobId = qs(*entry.jobId);
+        if (entry.rank && std::find(info.ranks.begin(), info.ranks.end(), *entry.rank) == info.ranks.end()) {
+            info.ranks.push_back(*entry.rank);
+            std::sort(info.ranks.begin(), info.ranks.end());
+        }
+        if (entry.countKnown)
+            info.manifestEventCount = entry.segmentEvents;
+    }
+
+    // Phases: replay the boundaries of sessions that have a string session_id.
+    std::vector<PhaseBoundary> boundaries = std::move(chunk.boundaries);
+    for (PhaseBoundary& boundary : boundaries)
+        boundary.eventRow = newRowOf[boundary.eventRow];
+    std::vector<SessionRankEnd> ends;
+    for (const Partition& partition : data.partitions) {
+        const std::string& id = out.str(spans[order[partition.sessionIndex]].poolId);
+        if (!id.empty())
+            ends.push_back({id, partition.rank, out.timestampNs[partition.end - 1]});
+    }
+    if (!boundaries.empty())
+        data.phases = replayPhases(std::move(boundaries), ends);
+}
+
+} // namespace
+
+std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot)
+{
+    const auto detection = detect(path, whyNot);
+    if (!detection)
+        return std::nullopt;
+    return detection->form;
+}
+
+LoadOutcome loadTrace(const QString& path, const LoadControl& control)
+{
+    LoadOutcome outcome;
+    QString why;
+    const auto detection = detect(path, &why);
+    if (!detection) {
+        outcome.fatalError = QStringLiteral("%1: %2").arg(path, why);
+        return outcome;
+    }
+    if (control.cancel && control.cancel->load())
+        return LoadOutcome{nullptr, QString(), true};
+    auto data = std::make_shared<TraceData>();
+    data->path = path;
+    data->form = detection->form;
+    EventChunk chunk;
+    SinkManifest manifest;
+    bool completed = true;
+
+    if (detection->container == Container::Sink) {
+        QString fatal;
+        completed = loadSink(path, chunk, manifest, data->bytesRead, control, &fatal);
+        if (!fatal.isEmpty()) {
+            outcome.fatalError = fatal;
+            return outcome;
+        }
+    } else {
+        simdjson::padded_string text;
+        QString error;
+        if (!readFile(path, text, &error)) {
+            outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
+            return outcome;
+        }
+        const auto total = static_cast<qint64>(text.size());
+        RangeControl range{control.cancel, nullptr};
+        if (control.progress)
+            range.progress = [&](qint64 done) { control.progress(done, total); };
+        EventRecordParser parser(path);
+        switch (detection->container) {
+        case Container::Lines:
+            completed = detail::parseJsonLinesRange(text.data(), 0, text.size(),
+                                                    text.size() + simdjson::SIMDJSON_PADDING, 1, true, parser,
+                                                    chunk, range);
+            break;
+        case Container::Csv:
+            completed = detail::parseCsv(std::string_view(text.data(), text.size()), parser, chunk, range);
+            break;
+        case Container::Timeline:
+            detail::parseDiagnoseTimeline(text, path, chunk);
+            break;
+        case Container::Document:
+        case Container::Sink:
+            completed = detail::parseJsonDocument(text, parser, chunk, range);
+            break;
+        }
+        data->bytesRead = total;
+    }
+    outcome.cancelled = !completed;
+
+    if (chunk.store.size() == 0) {
+        if (outcome.cancelled)
+            return outcome;
+        QString detail;
+        if (!chunk.problems.kept().empty())
+            detail = QStringLiteral(" (%1 rejected; first: %2)")
+                         .arg(chunk.problems.errorCount())
+                         .arg(chunk.problems.kept().front().toString());
+        outcome.fatalError = QStringLiteral("%1: no valid event record%2").arg(path, detail);
+        return outcome;
+    }
+    if (detection->container == Container::Document || detection->container == Container::Lines) {
+        const bool allLegacy = chunk.legacyRecords == static_cast<qint64>(chunk.store.size());
+        data->form = allLegacy ? TraceForm::Legacy
+                               : (detection->container == Container::Lines ? TraceForm::JsonLines
+                                                                           : TraceForm::JsonArray);
+    }
+    data->recordsRead = chunk.recordsRead;
+    data->problems = std::move(chunk.problems);
+    finalize(std::move(chunk), manifest, *data);
+    outcome.data = std::move(data);
+    return outcome;
+}
+
+} // namespace gapscope

@@ -1,0 +1,1078 @@
+#include "JsonEventReader.h"
+
+#include "PyLiteral.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+namespace gapscope::detail {
+
+using simdjson::error_code;
+namespace od = simdjson::ondemand;
+
+namespace {
+
+constexpr size_t kProgressStepBytes = 1 << 20; // report progress at least every ~1 MB
+constexpr qint64 kCancelPollRecords = 1024;
+constexpr int kMaxJsonDepth = 512;
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+enum class Field : uint8_t
+{
+    // schema 2/3/4
+    SchemaVersion,
+    SessionId,
+    TimestampNs,
+    EventTypeName,
+    Collector,
+    SamplingIntervalMs,
+    Pid,
+    Host,
+    JobId,
+    Rank,
+    LocalRank,
+    WorldSize,
+    DeviceId,
+    Allocated,
+    Reserved,
+    Active,
+    Inactive,
+    Change,
+    Used,
+    Free,
+    Total,
+    Context,
+    Metadata,
+    // legacy records (no schema_version)
+    LegacyTimestamp,
+    LegacyAllocated,
+    LegacyReserved,
+    LegacyChange,
+    LegacyType,
+    LegacyDevice,
+    LegacyTotalMemory,
+    LegacyDeviceTotal,
+    LegacyTotalBytes,
+    Count,
+};
+constexpr size_t kFieldCount = static_cast<size_t>(Field::Count);
+
+constexpr std::array<std::string_view, kFieldCount> kFieldNames{
+    "schema_version",
+    "session_id",
+    "timestamp_ns",
+    "event_type",
+    "collector",
+    "sampling_interval_ms",
+    "pid",
+    "host",
+    "job_id",
+    "rank",
+    "local_rank",
+    "world_size",
+    "device_id",
+    "allocator_allocated_bytes",
+    "allocator_reserved_bytes",
+    "allocator_active_bytes",
+    "allocator_inactive_bytes",
+    "allocator_change_bytes",
+    "device_used_bytes",
+    "device_free_bytes",
+    "device_total_bytes",
+    "context",
+    "metadata",
+    "timestamp",
+    "memory_allocated",
+    "memory_reserved",
+    "memory_change",
+    "type",
+    "device",
+    "total_memory",
+    "device_total",
+    "total_bytes",
+};
+
+std::string_view nameOf(Field f)
+{
+    return kFieldNames[static_cast<size_t>(f)];
+}
+
+const std::unordered_map<std::string_view, Field>& fieldByName()
+{
+    static const std::unordered_map<std::string_view, Field> map = [] {
+        std::unordered_map<std::string_view, Field> m;
+        for (size_t i = 0; i < kFieldCount; ++i)
+            m.emplace(kFieldNames[i], static_cast<Field>(i));
+        return m;
+    }();
+    return map;
+}
+
+bool isLegacyField(Field f)
+{
+    return f >= Field::LegacyTimestamp;
+}
+
+// Fields a legacy record may carry besides its own.
+bool legacyAccepts(Field f)
+{
+    switch (f) {
+    case Field::SessionId:
+    case Field::Host:
+    case Field::Pid:
+    case Field::JobId:
+    case Field::Rank:
+    case Field::LocalRank:
+    case Field::WorldSize:
+    case Field::DeviceId:
+    case Field::Context:
+    case Field::Metadata:
+        return true;
+    default:
+        return isLegacyField(f);
+    }
+}
+
+struct Scalar
+{
+    enum class Kind : uint8_t
+    {
+        Absent,
+        Null,
+        Bool,
+        Int,
+        Float,
+        String,
+        Object,
+        Array,
+        Invalid
+    };
+    Kind kind = Kind::Absent;
+    int64_t i = 0;
+    double d = 0;
+    std::string_view s; // valid while the document is
+};
+
+const char* kindName(Scalar::Kind kind)
+{
+    switch (kind) {
+    case Scalar::Kind::Absent:
+        return "nothing";
+    case Scalar::Kind::Null:
+        return "null";
+    case Scalar::Kind::Bool:
+        return "a boolean";
+    case Scalar::Kind::Int:
+        return "an integer";
+    case Scalar::Kind::Float:
+        return "a floating-point number";
+    case Scalar::Kind::String:
+        return "a string";
+    case Scalar::Kind::Object:
+        return "an object";
+    case Scalar::Kind::Array:
+        return "an array";
+    case Scalar::Kind::Invalid:
+        return "an invalid or out-of-range value";
+    }
+    return "?";
+}
+
+// Reads one value without judging its type. Value-level problems (a malformed or
+// out-of-range number, a bad escape) make it Invalid; only a broken document is an error.
+error_code readScalar(od::value& value, Scalar& out)
+{
+    od::json_type type;
+    if (auto error = value.type().get(type))
+        return error;
+    out = Scalar{};
+    switch (type) {
+    case od::json_type::null: {
+        bool isNull = false;
+        out.kind = (value.is_null().get(isNull) == simdjson::SUCCESS && isNull) ? Scalar::Kind::Null
+                                                                                : Scalar::Kind::Invalid;
+        break;
+    }
+    case od::json_type::boolean: {
+        bool b = false;
+        out.kind = value.get_bool().get(b) == simdjson::SUCCESS ? Scalar::Kind::Bool : Scalar::Kind::Invalid;
+        out.i = b ? 1 : 0;
+        break;
+    }
+    case od::json_type::number: {
+        od::number_type numberType;
+        if (value.get_number_type().get(numberType) != simdjson::SUCCESS) {
+            out.kind = Scalar::Kind::Invalid;
+        } else if (numberType == od::number_type::floating_point_number) {
+            out.kind = value.get_double().get(out.d) == simdjson::SUCCESS ? Scalar::Kind::Float
+                                                                          : Scalar::Kind::Invalid;
+        } else {
+            out.kind =
+                value.get_int64().get(out.i) == simdjson::SUCCESS ? Scalar::Kind::Int : Scalar::Kind::Invalid;
+        }
+        break;
+    }
+    case od::json_type::string:
+        out.kind =
+            value.get_string().get(out.s) == simdjson::SUCCESS ? Scalar::Kind::String : Scalar::Kind::Invalid;
+        break;
+    case od::json_type::object:
+        out.kind = Scalar::Kind::Object; // left unconsumed: the iteration skips it
+        break;
+    case od::json_type::array:
+        out.kind = Scalar::Kind::Array;
+        break;
+    }
+    return simdjson::SUCCESS;
+}
+
+std::string_view trimmed(std::string_view s)
+{
+    const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!s.empty() && isSpace(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isSpace(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::string lowered(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
+    return out;
+}
+
+// Writes the metadata object canonically while picking out the keys the loader needs.
+error_code writeMetadata(od::value& value, std::string& out, std::string& backend, EventOrigin& origin)
+{
+    od::object object;
+    if (auto error = value.get_object().get(object))
+        return error;
+    out += '{';
+    bool first = true;
+    for (auto fieldResult : object) {
+        od::field field;
+        if (auto error = std::move(fieldResult).get(field))
+            return error;
+        std::string_view key;
+        if (auto error = field.unescaped_key().get(key))
+            return error;
+        if (!first)
+            out += ',';
+        first = false;
+        appendJsonString(out, key);
+        out += ':';
+        od::value& child = field.value();
+        od::json_type type;
+        if (auto error = child.type().get(type))
+            return error;
+        if ((key == "backend" || key == "origin_phase_scope_id") && type == od::json_type::string) {
+            std::string_view text;
+            if (auto error = child.get_string().get(text))
+                return error;
+            appendJsonString(out, text);
+            if (key == "backend")
+                backend.assign(text);
+            else
+                origin.phaseScopeId = std::string(text);
+            continue;
+        }
+        if (key == "origin_thread_id" && type == od::json_type::number) {
+            int64_t thread = 0;
+            if (child.get_int64().get(thread) == simdjson::SUCCESS) {
+                out += std::to_string(thread);
+                origin.threadId = thread;
+                continue;
+            }
+        }
+        if (auto error = writeCanonicalJson(child, out, 1))
+            return error;
+    }
+    out += '}';
+    return simdjson::SUCCESS;
+}
+
+enum class IntRule
+{
+    Required,         // present, not null
+    RequiredNullable, // present; null allowed (stored as kNullInt)
+    Optional,         // absent or null -> the fallback
+    Nullable,         // absent or null -> kNullInt
+};
+
+} // namespace
+
+size_t EventSourceHash::operator()(const EventSource& s) const noexcept
+{
+    size_t h = 1469598103934665603ull;
+    auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    mix(s.sessionId);
+    mix(s.collector);
+    mix(s.host);
+    mix(s.jobId);
+    mix(static_cast<uint64_t>(s.pid));
+    mix(static_cast<uint64_t>(s.rank));
+    mix(static_cast<uint64_t>(s.localRank));
+    mix(static_cast<uint64_t>(s.worldSize));
+    mix(static_cast<uint64_t>(s.deviceId));
+    mix(static_cast<uint64_t>(s.samplingIntervalMs));
+    mix(static_cast<uint64_t>(s.schemaVersion));
+    return h;
+}
+
+uint32_t EventChunk::addSource(const EventSource& source)
+{
+    auto [it, inserted] = m_sourceIndex.try_emplace(source, static_cast<uint32_t>(store.sources.size()));
+    if (inserted)
+        store.sources.push_back(source);
+    return it->second;
+}
+
+void EventChunk::append(EventChunk&& other)
+{
+    const auto rowOffset = static_cast<uint32_t>(store.size());
+    std::vector<uint32_t> stringMap(other.store.strings.size());
+    for (size_t id = 0; id < stringMap.size(); ++id)
+        stringMap[id] = store.strings.intern(other.store.strings.at(static_cast<uint32_t>(id)));
+    std::vector<uint32_t> sourceMap(other.store.sources.size());
+    for (size_t i = 0; i < sourceMap.size(); ++i) {
+        EventSource source = other.store.sources[i];
+        source.sessionId = stringMap[source.sessionId];
+        source.collector = stringMap[source.collector];
+        source.host = stringMap[source.host];
+        source.jobId = stringMap[source.jobId];
+        sourceMap[i] = addSource(source);
+    }
+    EventStore& to = store;
+    EventStore& from = other.store;
+    auto appendColumn = [](auto& dst, const auto& src) { dst.insert(dst.end(), src.begin(), src.end()); };
+    appendColumn(to.timestampNs, from.timestampNs);
+    appendColumn(to.allocated, from.allocated);
+    appendColumn(to.reserved, from.reserved);
+    appendColumn(to.active, from.active);
+    appendColumn(to.inactive, from.inactive);
+    appendColumn(to.change, from.change);
+    appendColumn(to.used, from.used);
+    appendColumn(to.free, from.free);
+    appendColumn(to.total, from.total);
+    appendColumn(to.type, from.type);
+    auto appendMapped = [](std::vector<uint32_t>& dst, const std::vector<uint32_t>& src,
+                           const std::vector<uint32_t>& map) {
+        dst.reserve(dst.size() + src.size());
+        for (uint32_t id : src)
+            dst.push_back(map[id]);
+    };
+    appendMapped(to.typeName, from.typeName, stringMap);
+    appendMapped(to.source, from.source, sourceMap);
+    appendMapped(to.context, from.context, stringMap);
+    appendMapped(to.metadata, from.metadata, stringMap);
+    for (auto& [row, origin] : from.origins)
+        to.origins.emplace(row + rowOffset, std::move(origin));
+    for (PhaseBoundary& boundary : other.boundaries) {
+        boundary.eventRow += rowOffset;
+        boundaries.push_back(std::move(boundary));
+    }
+    for (auto& [session, backend] : other.backendBySession)
+        backendBySession.try_emplace(session, std::move(backend));
+    problems.merge(other.problems);
+    recordsRead += other.recordsRead;
+    legacyRecords += other.legacyRecords;
+    other = EventChunk{};
+}
+
+error_code writeCanonicalJson(od::value value, std::string& out, int depth)
+{
+    if (depth > kMaxJsonDepth)
+        return simdjson::DEPTH_ERROR;
+    od::json_type type;
+    if (auto error = value.type().get(type))
+        return error;
+    switch (type) {
+    case od::json_type::object: {
+        od::object object;
+        if (auto error = value.get_object().get(object))
+            return error;
+        out += '{';
+        bool first = true;
+        for (auto fieldResult : object) {
+            od::field field;
+            if (auto error = std::move(fieldResult).get(field))
+                return error;
+            std::string_view key;
+            if (auto error = field.unescaped_key().get(key))
+                return error;
+            if (!first)
+                out += ',';
+            first = false;
+            appendJsonString(out, key);
+            out += ':';
+            if (auto error = writeCanonicalJson(field.value(), out, depth + 1))
+                return error;
+        }
+        out += '}';
+        return simdjson::SUCCESS;
+    }
+    case od::json_type::array: {
+        od::array array;
+        if (auto error = value.get_array().get(array))
+            return error;
+        out += '[';
+        bool first = true;
+        for (auto elementResult : array) {
+            od::value element;
+            if (auto error = std::move(elementResult).get(element))
+                return error;
+            if (!first)
+                out += ',';
+            first = false;
+            if (auto error = writeCanonicalJson(element, out, depth + 1))
+                return error;
+        }
+        out += ']';
+        return simdjson::SUCCESS;
+    }
+    case od::json_type::string: {
+        std::string_view text;
+        if (auto error = value.get_string().get(text))
+            return error;
+        appendJsonString(out, text);
+        return simdjson::SUCCESS;
+    }
+    case od::json_type::number: {
+        const std::string_view token = trimmed(value.raw_json_token());
+        if (!isJsonNumber(token))
+            return simdjson::NUMBER_ERROR;
+        out += token;
+        return simdjson::SUCCESS;
+    }
+    case od::json_type::boolean: {
+        bool b = false;
+        if (auto error = value.get_bool().get(b))
+            return error;
+        out += b ? "true" : "false";
+        return simdjson::SUCCESS;
+    }
+    case od::json_type::null: {
+        bool isNull = false;
+        if (auto error = value.is_null().get(isNull))
+            return error;
+        if (!isNull)
+            return simdjson::N_ATOM_ERROR;
+        out += "null";
+        return simdjson::SUCCESS;
+    }
+    }
+    return simdjson::INCORRECT_TYPE;
+}
+
+EventRecordParser::EventRecordParser(QString file) : m_file(std::move(file)) {}
+
+EventRecordParser::Outcome EventRecordParser::parse(od::object object, const RecordLocation& where,
+                                                    EventChunk& chunk)
+{
+    ++chunk.recordsRead;
+    std::array<Scalar, kFieldCount> fields{};
+    std::vector<std::string> unknownKeys;
+    std::string reject; // first reason to reject; the object is still read to its end
+    std::string backend;
+    EventOrigin origin;
+    bool metadataSeen = false;
+    m_metadata.clear();
+
+    auto syntax = [this](error_code error) {
+        m_syntaxError = simdjson::error_message(error);
+        return Outcome::SyntaxError;
+    };
+
+    for (auto fieldResult : object) {
+        od::field field;
+        if (auto error = std::move(fieldResult).get(field))
+            return syntax(error);
+        std::string_view key;
+        if (auto error = field.unescaped_key().get(key))
+            return syntax(error);
+        const auto known = fieldByName().find(key);
+        if (known == fieldByName().end()) {
+            unknownKeys.emplace_back(key);
+            continue; // the unread value is skipped by the iteration
+        }
+        od::value& value = field.value();
+        if (known->second == Field::Metadata) {
+            od::json_type type;
+            if (auto error = value.type().get(type))
+                return syntax(error);
+            m_metadata.clear();
+            backend.clear();
+            origin = EventOrigin{};
+            metadataSeen = true;
+            if (type == od::json_type::object) {
+                if (auto error = writeMetadata(value, m_metadata, backend, origin)) {
+                    if (error == simdjson::NUMBER_ERROR || error == simdjson::DEPTH_ERROR ||
+                        error == simdjson::N_ATOM_ERROR) {
+                        if (reject.empty())
+                            reject = std::string("field 'metadata': ") + simdjson::error_message(error);
+                        continue;
+                    }
+                    return syntax(error);
+                }
+            } else if (type != od::json_type::null && reject.empty()) {
+                Scalar scalar;
+                if (auto error = readScalar(value, scalar))
+                    return syntax(error);
+                reject = std::string("field 'metadata': expected an object, got ") + kindName(scalar.kind);
+            }
+            continue;
+        }
+        Scalar& slot = fields[static_cast<size_t>(known->second)];
+        if (auto error = readScalar(value, slot))
+            return syntax(error);
+    }
+
+    auto has = [&](Field f) { return fields[static_cast<size_t>(f)].kind != Scalar::Kind::Absent; };
+    auto get = [&](Field f) -> const Scalar& { return fields[static_cast<size_t>(f)]; };
+    auto rejectOnce = [&reject](std::string why) {
+        if (reject.empty())
+            reject = std::move(why);
+    };
+
+    const bool legacy =
+        !has(Field::SchemaVersion) && (has(Field::LegacyTimestamp) || has(Field::LegacyAllocated));
+    int64_t schemaVersion = 0;
+    if (!legacy) {
+        const Scalar& version = get(Field::SchemaVersion);
+        if (version.kind == Scalar::Kind::Absent)
+            rejectOnce("missing required field 'schema_version' (and no legacy fields 'timestamp', "
+                       "'memory_allocated')");
+        else if (version.kind != Scalar::Kind::Int)
+            rejectOnce(std::string("field 'schema_version': expected an integer, got ") +
+                       kindName(version.kind));
+        else if (version.i < 2 || version.i > 4)
+            rejectOnce("unsupported schema_version " + std::to_string(version.i) + " (2, 3 or 4 expected)");
+        else
+            schemaVersion = version.i;
+    }
+
+    // null counters are only valid from schema 4 on
+    const bool nullCountersAllowed = schemaVersion >= 4;
+    auto takeInt = [&](Field f, IntRule rule, int64_t fallback = 0) -> int64_t {
+        const Scalar& s = get(f);
+        const std::string name(nameOf(f));
+        switch (s.kind) {
+        case Scalar::Kind::Int:
+            return s.i;
+        case Scalar::Kind::Absent:
+            if (rule == IntRule::Required || rule == IntRule::RequiredNullable)
+                rejectOnce("missing required field '" + name + "'");
+            return rule == IntRule::Nullable ? kNullInt : fallback;
+        case Scalar::Kind::Null:
+            if (rule == IntRule::Required)
+                rejectOnce("field '" + name + "' is null" +
+                           (schemaVersion > 0 && !nullCountersAllowed
+                                ? " (null counters need schema_version 4)"
+                                : ""));
+            return (rule == IntRule::Optional) ? fallback : kNullInt;
+        default:
+            rejectOnce("field '" + name + "': expected an integer, got " + kindName(s.kind));
+            return kNullInt;
+        }
+    };
+    auto takeString = [&](Field f, bool required) -> std::string_view {
+        const Scalar& s = get(f);
+        if (s.kind == Scalar::Kind::String)
+            return s.s;
+        if (s.kind == Scalar::Kind::Absent || s.kind == Scalar::Kind::Null) {
+            if (required)
+                rejectOnce("missing required field '" + std::string(nameOf(f)) + "'");
+            return {};
+        }
+        rejectOnce("field '" + std::string(nameOf(f)) + "': expected a string, got " + kindName(s.kind));
+        return {};
+    };
+    auto requireNonNegative = [&](Field f, int64_t v) {
+        if (v != kNullInt && v < 0)
+            rejectOnce("field '" + std::string(nameOf(f)) + "' is negative (" + std::to_string(v) + ")");
+    };
+
+    int64_t timestampNs = 0, allocated = 0, reserved = 0, active = kNullInt, inactive = kNullInt, change = 0,
+            used = 0, freeBytes = kNullInt, total = kNullInt;
+    std::string_view eventTypeText, collector;
+    std::string hostText;
+    EventSource source;
+    source.schemaVersion = schemaVersion;
+
+    // Fields both shapes share.
+    const std::string_view sessionId = takeString(Field::SessionId, schemaVersion == 3);
+    if (get(Field::Host).kind == Scalar::Kind::Int)
+        hostText = std::to_string(get(Field::Host).i); // "int/str" upstream
+    else
+        hostText = std::string(takeString(Field::Host, false));
+    const std::string_view jobId = takeString(Field::JobId, false);
+    const std::string_view context = takeString(Field::Context, false);
+    source.pid = takeInt(Field::Pid, IntRule::Optional, 0);
+    source.rank = takeInt(Field::Rank, IntRule::Optional, 0);
+    source.localRank = takeInt(Field::LocalRank, IntRule::Optional, 0);
+    source.worldSize = takeInt(Field::WorldSize, IntRule::Optional, 1);
+
+    if (legacy) {
+        const Scalar& ts = get(Field::LegacyTimestamp);
+        if (ts.kind == Scalar::Kind::Int)
+            timestampNs = ts.i * 1'000'000'000;
+        else if (ts.kind == Scalar::Kind::Float && std::isfinite(ts.d) && std::abs(ts.d) < 9.2e9)
+            timestampNs = std::llround(ts.d * 1e9);
+        else if (ts.kind == Scalar::Kind::Absent)
+            rejectOnce("missing required field 'timestamp' (legacy record)");
+        else
+            rejectOnce(std::string("field 'timestamp': expected seconds as a number, got ") +
+                       kindName(ts.kind));
+        allocated = takeInt(Field::LegacyAllocated, IntRule::Required);
+        reserved = has(Field::LegacyReserved) ? takeInt(Field::LegacyReserved, IntRule::Optional, allocated)
+                                              : allocated;
+        change = takeInt(Field::LegacyChange, IntRule::Optional, 0);
+        used = allocated; // legacy records know no device counter
+        for (Field f : {Field::LegacyTotalMemory, Field::LegacyDeviceTotal, Field::LegacyTotalBytes}) {
+            if (has(f) && get(f).kind != Scalar::Kind::Null) {
+                total = takeInt(f, IntRule::Nullable);
+                break;
+            }
+        }
+        eventTypeText =
+            has(Field::LegacyType) ? takeString(Field::LegacyType, true) : std::string_view("sample");
+        const Scalar& device = get(Field::LegacyDevice);
+        if (device.kind == Scalar::Kind::Int) {
+            source.deviceId = device.i;
+        } else if (device.kind == Scalar::Kind::String) {
+            const std::string name = lowered(trimmed(device.s));
+            const size_t colon = name.find(':');
+            if (name.rfind("cpu", 0) == 0)
+                source.deviceId = -1;
+            else if (colon != std::string::npos) {
+                int64_t index = 0;
+                const char* begin = name.data() + colon + 1;
+                const char* end = name.data() + name.size();
+                auto [ptr, ec] = std::from_chars(begin, end, index);
+                if (ec == std::errc() && ptr == end)
+                    source.deviceId = index;
+                else
+                    rejectOnce("field 'device': cannot read a device index from '" + std::string(device.s) +
+                               "'");
+            }
+        } else if (has(Field::DeviceId)) {
+            source.deviceId = takeInt(Field::DeviceId, IntRule::Optional, 0);
+        }
+        collector = "legacy.unknown";
+    } else {
+        timestampNs = takeInt(Field::TimestampNs, IntRule::Required);
+        eventTypeText = takeString(Field::EventTypeName, true);
+        collector = takeString(Field::Collector, false);
+        source.samplingIntervalMs = takeInt(Field::SamplingIntervalMs, IntRule::Optional, 0);
+        source.deviceId = takeInt(Field::DeviceId, IntRule::Optional, 0);
+        const IntRule counter = nullCountersAllowed ? IntRule::RequiredNullable : IntRule::Required;
+        allocated = takeInt(Field::Allocated, counter);
+        reserved = takeInt(Field::Reserved, counter);
+        used = takeInt(Field::Used, counter);
+        change = takeInt(Field::Change, nullCountersAllowed ? IntRule::Nullable : IntRule::Optional, 0);
+        active = takeInt(Field::Active, IntRule::Nullable);
+        inactive = takeInt(Field::Inactive, IntRule::Nullable);
+        freeBytes = takeInt(Field::Free, IntRule::Nullable);
+        total = takeInt(Field::Total, IntRule::Nullable);
+    }
+
+    if (reject.empty()) {
+        if (trimmed(eventTypeText).empty())
+            rejectOnce("empty event_type");
+        if (timestampNs < 0)
+            rejectOnce("timestamp is negative (" + std::to_string(timestampNs) + ")");
+        const Field allocatedField = legacy ? Field::LegacyAllocated : Field::Allocated;
+        requireNonNegative(allocatedField, allocated);
+        requireNonNegative(legacy ? Field::LegacyReserved : Field::Reserved, reserved);
+        requireNonNegative(Field::Active, active);
+        requireNonNegative(Field::Inactive, inactive);
+        requireNonNegative(legacy ? allocatedField : Field::Used, used);
+        requireNonNegative(Field::Free, freeBytes);
+        requireNonNegative(legacy ? Field::LegacyTotalMemory : Field::Total, total);
+        if (used != kNullInt && total != kNullInt && used > total)
+            rejectOnce("device_used_bytes (" + std::to_string(used) + ") exceeds device_total_bytes (" +
+                       std::to_string(total) + ")");
+        if (source.rank < 0 || source.localRank < 0)
+            rejectOnce("negative rank or local_rank");
+        else if (source.worldSize < 1 || source.rank >= source.worldSize)
+            rejectOnce("rank " + std::to_string(source.rank) + " is not below world_size " +
+                       std::to_string(source.worldSize));
+    }
+
+    if (!reject.empty()) {
+        chunk.problems.addError(m_file, where.line, qs(reject), where.index);
+        return Outcome::Rejected;
+    }
+
+    for (const std::string& key : unknownKeys)
+        chunk.problems.addWarning(m_file, where.line, QStringLiteral("unknown key '%1' ignored").arg(qs(key)),
+                                  where.index);
+    for (size_t i = 0; i < kFieldCount; ++i) {
+        const auto f = static_cast<Field>(i);
+        if (fields[i].kind != Scalar::Kind::Absent && (legacy ? !legacyAccepts(f) : isLegacyField(f)))
+            chunk.problems.addWarning(m_file, where.line,
+                                      QStringLiteral("unknown key '%1' ignored").arg(qs(nameOf(f))),
+                                      where.index);
+    }
+    if (!metadataSeen)
+        m_metadata = "{}";
+
+    EventStore& store = chunk.store;
+    const auto row = static_cast<uint32_t>(store.size());
+    const EventType type = eventTypeFromString(lowered(trimmed(eventTypeText)));
+    store.timestampNs.push_back(timestampNs);
+    store.allocated.push_back(allocated);
+    store.reserved.push_back(reserved);
+    store.active.push_back(active);
+    store.inactive.push_back(inactive);
+    store.change.push_back(change);
+    store.used.push_back(used);
+    store.free.push_back(freeBytes);
+    store.total.push_back(total);
+    store.type.push_back(type);
+    store.typeName.push_back(store.strings.intern(eventTypeText));
+    source.sessionId = store.strings.intern(sessionId);
+    source.collector = store.strings.intern(collector);
+    source.host = store.strings.intern(hostText);
+    source.jobId = store.strings.intern(jobId);
+    store.source.push_back(chunk.addSource(source));
+    store.context.push_back(store.strings.intern(context));
+    store.metadata.push_back(m_metadata == "{}" ? 0 : store.strings.intern(m_metadata));
+    if (origin.phaseScopeId || origin.threadId)
+        store.origins.emplace(row, std::move(origin));
+    if (!backend.empty())
+        chunk.backendBySession.try_emplace(std::string(sessionId), backend);
+    if (legacy)
+        ++chunk.legacyRecords;
+    if ((type == EventType::PhaseEnter || type == EventType::PhaseExit) && !sessionId.empty())
+        extractPhaseBoundary(m_metadata, sessionId, type, source.rank, timestampNs, row, where, chunk);
+    return Outcome::Loaded;
+}
+
+void EventRecordParser::extractPhaseBoundary(std::string_view metadataJson, std::string_view sessionId,
+                                             EventType type, int64_t rank, int64_t timestampNs, uint32_t row,
+                                             const RecordLocation& where, EventChunk& chunk)
+{
+    auto ignore = [&](const QString& why) {
+        chunk.problems.addWarning(m_file, where.line, QStringLiteral("phase_scope ignored: %1").arg(why),
+                                  where.index);
+    };
+    m_phaseBuffer.assign(metadataJson);
+    m_phaseBuffer.append(simdjson::SIMDJSON_PADDING, ' ');
+    od::document doc;
+    od::object metadata;
+    if (m_phaseParser.iterate(m_phaseBuffer.data(), metadataJson.size(), m_phaseBuffer.size()).get(doc) ||
+        doc.get_object().get(metadata)) {
+        ignore(QStringLiteral("unreadable metadata"));
+        return;
+    }
+    od::object scope;
+    if (metadata.find_field_unordered("phase_scope").get_object().get(scope)) {
+        ignore(QStringLiteral("metadata.phase_scope is missing or not an object"));
+        return;
+    }
+    PhaseBoundary boundary;
+    boundary.sessionId.assign(sessionId);
+    boundary.rank = rank;
+    boundary.timestampNs = timestampNs;
+    boundary.eventRow = row;
+    std::optional<std::string> action, scopeId;
+    std::optional<int64_t> sequence, depth;
+    bool hasPath = false, hasName = false;
+    QString problem;
+    for (auto fieldResult : scope) {
+        od::field field;
+        std::string_view key;
+        if (std::move(fieldResult).get(field) || field.unescaped_key().get(key)) {
+            ignore(QStringLiteral("unreadable phase_scope"));
+            return;
+        }
+        od::value& value = field.value();
+        Scalar scalar;
+        auto wrongType = [&](const char* expected) {
+            if (problem.isEmpty())
+                problem =
+                    QStringLiteral("'%1' is %2, expected %3").arg(qs(key), kindName(scalar.kind), expected);
+        };
+        if (key == "path") {
+            od::array path;
+            if (value.get_array().get(path)) {
+                problem = QStringLiteral("'path' is not a list");
+                continue;
+            }
+            hasPath = true;
+            for (auto elementResult : path) {
+                std::string_view part;
+                if (elementResult.get_string().get(part)) {
+                    problem = QStringLiteral("'path' holds a non-string");
+                    break;
+                }
+                boundary.path.emplace_back(part);
+            }
+            continue;
+        }
+        if (key == "attributes") {
+            od::json_type type;
+            if (!value.type().get(type) && type == od::json_type::object &&
+                !writeCanonicalJson(value, boundary.attributesJson))
+                continue;
+            boundary.attributesJson.clear();
+            continue; // attributes are optional: anything but an object is dropped
+        }
+        if (readScalar(value, scalar)) {
+            ignore(QStringLiteral("unreadable phase_scope"));
+            return;
+        }
+        const bool isString = scalar.kind == Scalar::Kind::String;
+        const bool isInt = scalar.kind == Scalar::Kind::Int;
+        if (key == "action") {
+            isString ? void(action = std::string(scalar.s)) : wrongType("a string");
+        } else if (key == "name") {
+            hasName = isString;
+            isString ? void(boundary.name.assign(scalar.s)) : wrongType("a string");
+        } else if (key == "scope_id") {
+            isString ? void(scopeId = std::string(scalar.s)) : wrongType("a string");
+        } else if (key == "parent_scope_id") {
+            if (isString)
+                boundary.parentScopeId = std::string(scalar.s);
+            else if (scalar.kind != Scalar::Kind::Null)
+                wrongType("a string or null");
+        } else if (key == "depth") {
+            isInt ? void(depth = scalar.i) : wrongType("an integer");
+        } else if (key == "thread_id") {
+            isInt ? void(boundary.threadId = scalar.i) : wrongType("an integer");
+        } else if (key == "thread_name") {
+            if (isString)
+                boundary.threadName.assign(scalar.s);
+            else if (scalar.kind != Scalar::Kind::Null)
+                wrongType("a string or null");
+        } else if (key == "sequence") {
+            isInt ? void(sequence = scalar.i) : wrongType("an integer");
+        }
+    }
+    const std::string_view expected = type == EventType::PhaseEnter ? "enter" : "exit";
+    if (!problem.isEmpty())
+        return ignore(problem);
+    if (!action)
+        return ignore(QStringLiteral("no 'action'"));
+    if (*action != expected)
+        return ignore(
+            QStringLiteral("action '%1' does not match event_type phase_%2").arg(qs(*action), qs(expected)));
+    if (!scopeId)
+        return ignore(QStringLiteral("no 'scope_id'"));
+    if (!sequence)
+        return ignore(QStringLiteral("no 'sequence'"));
+    if (!hasPath)
+        return ignore(QStringLiteral("no 'path'"));
+    boundary.action = type == EventType::PhaseEnter ? PhaseAction::Enter : PhaseAction::Exit;
+    boundary.scopeId = std::move(*scopeId);
+    boundary.sequence = *sequence;
+    boundary.depth = depth.value_or(static_cast<int64_t>(boundary.path.size()));
+    if (!hasName && !boundary.path.empty())
+        boundary.name = boundary.path.back();
+    chunk.boundaries.push_back(std::move(boundary));
+}
+
+qint64 advanceLine(const char* data, size_t from, size_t to, qint64 lineAtFrom)
+{
+    return lineAtFrom + std::count(data + from, data + to, '\n');
+}
+
+bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capacity, qint64 firstLine,
+                         bool endsFile, EventRecordParser& parser, EventChunk& chunk,
+                         const RangeControl& control)
+{
+    od::parser json;
+    size_t pos = begin;
+    qint64 line = firstLine;
+    qint64 sinceCancelPoll = 0;
+    size_t nextProgress = begin + kProgressStepBytes;
+    while (pos < end) {
+        const void* newline = std::memchr(data + pos, '\n', end - pos);
+        const size_t lineEnd = newline ? static_cast<size_t>(static_cast<const char*>(newline) - data) : end;
+        const std::string_view text = trimmed(std::string_view(data + pos, lineEnd - pos));
+        if (!text.empty()) {
+            const size_t start = static_cast<size_t>(text.data() - data);
+            const bool partialLastLine = !newline && endsFile;
+            auto report = [&](const QString& reason) {
+                if (partialLastLine)
+                    chunk.problems.addWarning(
+                        parser.file(), line,
+                        QStringLiteral(
+                            "truncated last line ignored (%1 bytes without a newline; a live writer "
+                            "may be mid-line): %2")
+                            .arg(text.size())
+                            .arg(reason));
+                else
+                    chunk.problems.addError(parser.file(), line, reason);
+            };
+            od::document doc;
+            od::object object;
+            error_code error = json.iterate(data + start, text.size(), capacity - start).get(doc);
+            if (!error)
+                error = doc.get_object().get(object);
+            if (error) {
+                ++chunk.recordsRead;
+                report(text.front() == '{'
+                           ? QStringLiteral("invalid JSON: %1").arg(simdjson::error_message(error))
+                           : QStringLiteral("line is not a JSON object"));
+            } else {
+                const auto outcome = parser.parse(object, RecordLocation{line, -1}, chunk);
+                if (outcome == EventRecordParser::Outcome::SyntaxError) {
+                    report(QStringLiteral("invalid JSON: %1").arg(qs(parser.syntaxError())));
+                } else {
+                    const char* after = nullptr;
+                    if (doc.current_location().get(after) == simdjson::SUCCESS && after != nullptr)
+                        chunk.problems.addWarning(parser.file(), line,
+                                                  QStringLiteral("text after the JSON object ignored"));
+                }
+            }
+        }
+        pos = lineEnd + 1;
+        ++line;
+        if (++sinceCancelPoll >= kCancelPollRecords) {
+            sinceCancelPoll = 0;
+            if (control.cancelled())
+                return false;
+        }
+        if (pos >= nextProgress && control.progress) {
+            control.progress(static_cast<qint64>(std::min(pos, end)));
+            nextProgress = pos + kProgressStepBytes;
+        }
+    }
+    if (control.progress)
+        control.progress(static_cast<qint64>(end));
+    return !control.cancelled();
+}
+
+namespace {
+
+// Elements of an event array; stops at a syntax error (the rest cannot be located).
+bool parseEventArray(od::array& array, const simdjson::padded_string& buffer, EventRecordParser& parser,
+                     EventChunk& chunk, const RangeControl& control)
+{
+    const char* data = buffer.data();
+    size_t lineOffset = 0;
+    qint64 line = 1;
+    qint64 index = 0;
+    size_t nextProgress = kProgressStepBytes;
+    for (auto elementResult : array) {
+        od::value element;
+        if (auto error = std::move(elementResult).get(element)) {
+            chunk.problems.addError(parser.file(), line,
+                                    QStringLiteral("invalid JSON after array element %1: %2; the rest of the "
+                                                   "array is not loaded")
+                                        .arg(index - 1)
+                                        .arg(simdjson::error_message(error)));
+            return true;
+        }
+        const char* location = nullptr;
+        if (element.current_location().get(location) == simdjson::SUCCESS && location >= data + lineOffset) {
+            const auto offset = static_cast<size_t>(location - data);
+            line = advanceLine(data, lineOffset, offset, line);
+            lineOffset = offset;
+        }
+        od::object object;
+        if (element.get_object().get(object)) {
+            ++chunk.recordsRead;
+            chunk.problems.addError(parser.file(), line, QStringLiteral("array element is not a JSON object"),
+                                    index);
+        } else if (parser.parse(object, RecordLocation{line, index}, chunk) ==
+                   EventRecordParser::Outcome::SyntaxError) {
+            chunk.problems.addError(parser.file(), line,
+                                    QStringLiteral("invalid JSON: %1; the rest of the array is not loaded")
+                                        .arg(qs(parser.syntaxError())),
+                                    index);
+            return true;
+        }
+        ++index;
+        if (index % kCancelPollRecords == 0 && control.cancelled())
+            return false;
+        if (lineOffset >= nextProgress && control.progress) {
+            control.progress(static_cast<qint64>(lineOffset));
+            nextProgress = lineOffset + kProgressStepBytes;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser& parser, EventChunk& chunk,
+                       const RangeControl& control)
+{
+    od::parser json;
+    od::document doc;
+    const std::string_view text = trimmed(std::string_view(buffer.data(), buffer.size()));
+    const qint64 firstLine =
+        advanceLine(buffer.data(), 0, static_cast<size_t>(text.data() - buffer.data()), 1);
+    auto broken = [&](error_code error) {
+        chunk.problems.addError(parser.file(), firstLine,
+                                QStringLiteral("invalid JSON: %1").arg(simdjson::error_message(error)));
+        return true;
+    };
+    if (auto error = json.iterate(buffer).get(doc))
+        return broken(error);
+    bool keepGoing = true;
+    if (!text.empty() && text.front() == '[') {
+        od::array array;
+        if (auto error = doc.get_array().get(array))
+            return broken(error);
+        keepGoing = parseEventArray(array, buffer, parser, chunk, control);
+    } else {
+        // An object: either {"events": [...]} or one event. Look at the keys first.
+        od::object root;
+        if (auto error = doc.get_object().get(root))
+            return broken(error);
+        bool wrapper = false;
+        for (auto fieldResult : root) {
+            std::string_view key;
+            if (auto error = fieldResult.unescaped_key().get(key))
+                return broken(error);
+            if (key == "events")
+                wrapper = true;
+        }
+        doc.rewind();
+        if (auto error = doc.get_object().get(root))
+            return broken(error);
+        if (wrapper) {
+            for (auto fieldResult : root) {
+                od::field field;
+                std::string_view key;
+                if (auto error = std::move(fieldResult).get(field))
+                    return broken(error);
+                if (auto error = field.unescaped_key().get(key))
+                    return broken(error);
+                if (key != "events")
+                    continue;
+                od::array array;
+                if (field.value().get_array().get(array)) {
+                    chunk.problems.addError(parser.file(), firstLine,
+                                            QStringLiteral("'events' is not an array"));
+                    return true;
+                }
+                keepGoing = parseEventArray(array, buffer, parser, chunk, control);
+                break;
+            }
+        } else if (parser.parse(root, RecordLocation{firstLine, -1}, chunk) ==
+                   EventRecordParser::Outcome::SyntaxError) {
+            chunk.problems.addError(parser.file(), firstLine,
+                                    QStringLiteral("invalid JSON: %1").arg(qs(parser.syntaxError())));
+        }
+    }
+    if (keepGoing && control.progress)
+        control.progress(static_cast<qint64>(buffer.size()));
+    return keepGoing && !control.cancelled();
+}
+
+} // namespace gapscope::detail

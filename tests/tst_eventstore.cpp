@@ -1,0 +1,112 @@
+#include "model/EventStore.h"
+
+#include <QTest>
+
+using namespace gapscope;
+
+class TestEventStore : public QObject
+{
+    Q_OBJECT
+private slots:
+    void poolIdZeroIsEmpty()
+    {
+        StringPool pool;
+        QCOMPARE(pool.size(), size_t(1));
+        QCOMPARE(pool.intern(""), 0u);
+        QVERIFY(pool.at(0).empty());
+    }
+
+    void poolInternsOnce()
+    {
+        StringPool pool;
+        const uint32_t a = pool.intern("alpha");
+        const uint32_t b = pool.intern("beta");
+        QVERIFY(a != 0 && b != 0 && a != b);
+        QCOMPARE(pool.intern(std::string("alpha")), a);
+        QCOMPARE(pool.size(), size_t(3));
+        QCOMPARE(QString::fromStdString(pool.at(b)), QStringLiteral("beta"));
+    }
+
+    // The index holds views into the storage: they must survive growth.
+    void poolViewsStayValidWhileGrowing()
+    {
+        StringPool pool;
+        std::vector<uint32_t> ids;
+        for (int i = 0; i < 20000; ++i)
+            ids.push_back(pool.intern("string-number-" + std::to_string(i)));
+        for (int i = 0; i < 20000; i += 997) {
+            const std::string s = "string-number-" + std::to_string(i);
+            QCOMPARE(pool.intern(s), ids[size_t(i)]);
+            QCOMPARE(pool.at(ids[size_t(i)]), s);
+        }
+        QCOMPARE(pool.size(), size_t(20001));
+    }
+
+    void eventTypes_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("type");
+        QTest::newRow("sample") << "sample" << int(EventType::Sample);
+        QTest::newRow("allocation") << "allocation" << int(EventType::Allocation);
+        QTest::newRow("deallocation") << "deallocation" << int(EventType::Deallocation);
+        QTest::newRow("peak") << "peak" << int(EventType::Peak);
+        QTest::newRow("warning") << "warning" << int(EventType::Warning);
+        QTest::newRow("critical") << "critical" << int(EventType::Critical);
+        QTest::newRow("error") << "error" << int(EventType::Error);
+        QTest::newRow("start") << "start" << int(EventType::Start);
+        QTest::newRow("stop") << "stop" << int(EventType::Stop);
+        QTest::newRow("collector_degraded") << "collector_degraded" << int(EventType::CollectorDegraded);
+        QTest::newRow("collector_recovered") << "collector_recovered" << int(EventType::CollectorRecovered);
+        QTest::newRow("phase_enter") << "phase_enter" << int(EventType::PhaseEnter);
+        QTest::newRow("phase_exit") << "phase_exit" << int(EventType::PhaseExit);
+        QTest::newRow("collective") << "collective" << int(EventType::Collective);
+    }
+    void eventTypes()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, type);
+        const std::string text = name.toStdString();
+        QCOMPARE(int(eventTypeFromString(text)), type);
+        QCOMPARE(std::string(toString(EventType(type))), text);
+    }
+
+    void unknownEventTypeIsOther()
+    {
+        QVERIFY(eventTypeFromString("custom_marker") == EventType::Other);
+        QVERIFY(eventTypeFromString("Sample") == EventType::Other); // callers pass trimmed lower case
+        QVERIFY(std::string(toString(EventType::Other)) == std::string("other"));
+    }
+
+    void memoryBytesCountsColumnsAndStrings()
+    {
+        EventStore store;
+        const size_t empty = store.memoryBytes();
+        for (int i = 0; i < 1000; ++i) {
+            store.timestampNs.push_back(i);
+            store.allocated.push_back(i);
+            store.reserved.push_back(i);
+            store.active.push_back(kNullInt);
+            store.inactive.push_back(kNullInt);
+            store.change.push_back(0);
+            store.used.push_back(i);
+            store.free.push_back(kNullInt);
+            store.total.push_back(kNullInt);
+            store.type.push_back(EventType::Sample);
+            store.typeName.push_back(store.strings.intern("sample"));
+            store.source.push_back(0);
+            store.context.push_back(0);
+            store.metadata.push_back(0);
+        }
+        QCOMPARE(store.size(), size_t(1000));
+        const size_t columns = store.memoryBytes();
+        // nine int64 columns alone take 72 bytes a row
+        QVERIFY(columns >= empty + 1000 * (9 * sizeof(int64_t) + 4 * sizeof(uint32_t) + 1));
+        store.strings.intern(std::string(10000, 'x'));
+        QVERIFY(store.memoryBytes() >= columns + 10000);
+        store.origins.emplace(3u, EventOrigin{std::string("scope:1"), 42});
+        QVERIFY(store.memoryBytes() > columns + 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEventStore)
+#include "tst_eventstore.moc"
