@@ -880,7 +880,7 @@ QString MainWindow::problemsButtonText() const
 
 QString MainWindow::relativeTime(qint64 ns) const
 {
-    return formatRelativeTime(ns, m_result ? analysisOriginNs(*m_result) : 0);
+    return formatRelativeTime(ns, m_result ? FindingsModel::originNs(*m_result) : 0);
 }
 
 void MainWindow::updateWindowBanner()

@@ -15,14 +15,14 @@ QString qs(std::string_view s)
 
 } // namespace
 
-int64_t analysisOriginNs(const AnalysisResult& result)
+int64_t FindingsModel::originNs(const AnalysisResult& result)
 {
     if (!result.trace || result.partition.size() == 0)
         return 0;
     return result.trace->store.timestampNs[result.partition.begin];
 }
 
-QString phaseAttributionText(const std::optional<PhaseAttribution>& attribution)
+QString FindingsModel::phaseText(const std::optional<PhaseAttribution>& attribution)
 {
     if (!attribution)
         return {};
@@ -40,7 +40,7 @@ QString phaseAttributionText(const std::optional<PhaseAttribution>& attribution)
     return text;
 }
 
-QString classificationTitle(Classification classification)
+QString FindingsModel::classificationText(Classification classification)
 {
     switch (classification) {
     case Classification::TransientSpike:
@@ -69,7 +69,7 @@ QString classificationTitle(Classification classification)
     return qs(toString(classification));
 }
 
-QString severityTitle(Severity severity)
+QString FindingsModel::severityText(Severity severity)
 {
     switch (severity) {
     case Severity::Critical:
@@ -88,7 +88,7 @@ void FindingsModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
 {
     beginResetModel();
     m_result = std::move(result);
-    m_originNs = m_result ? analysisOriginNs(*m_result) : 0;
+    m_originNs = m_result ? originNs(*m_result) : 0;
     endResetModel();
 }
 
@@ -138,11 +138,11 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         case SeverityColumn:
             return int(f->severity);
         case ClassificationColumn:
-            return classificationTitle(f->classification);
+            return classificationText(f->classification);
         case ConfidenceColumn:
             return f->confidence;
         case PhaseColumn:
-            return phaseAttributionText(f->phase);
+            return phaseText(f->phase);
         case TimeColumn:
             return qint64(f->evidenceTimestampNs);
         case ColumnCount:
@@ -152,13 +152,13 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case SeverityColumn:
-            return severityTitle(f->severity);
+            return severityText(f->severity);
         case ClassificationColumn:
-            return classificationTitle(f->classification);
+            return classificationText(f->classification);
         case ConfidenceColumn:
             return QStringLiteral("%1 %").arg(f->confidence * 100.0, 0, 'f', 1);
         case PhaseColumn:
-            return f->phase ? phaseAttributionText(f->phase) : tr("—");
+            return f->phase ? phaseText(f->phase) : tr("—");
         case TimeColumn:
             return formatRelativeTime(f->evidenceTimestampNs, m_originNs);
         case ColumnCount:

@@ -10,17 +10,6 @@
 
 namespace gapscope {
 
-// Times in the GUI are shown relative to the first event of the analysed (session, rank),
-// like the reports do.
-int64_t analysisOriginNs(const AnalysisResult& result);
-
-// "train / step", "ambiguous: a, b (most recent a)", or empty without attribution.
-QString phaseAttributionText(const std::optional<PhaseAttribution>& attribution);
-
-// "Transient spike" for transient_spike.
-QString classificationTitle(Classification classification);
-QString severityTitle(Severity severity);
-
 class FindingsModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -44,6 +33,15 @@ public:
     };
 
     explicit FindingsModel(QObject* parent = nullptr);
+
+    // Times in the GUI are shown relative to the first event of the analysed (session, rank),
+    // like the reports do.
+    static int64_t originNs(const AnalysisResult& result);
+    // "train / step", "ambiguous: a, b (most recent a)", or empty without attribution.
+    static QString phaseText(const std::optional<PhaseAttribution>& attribution);
+    // "Transient spike" for transient_spike.
+    static QString classificationText(Classification classification);
+    static QString severityText(Severity severity);
 
     void setAnalysis(std::shared_ptr<const AnalysisResult> result);
     std::shared_ptr<const AnalysisResult> analysis() const { return m_result; }

@@ -58,7 +58,7 @@ void PhasesModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     m_roots.clear();
     m_originNs = 0;
     if (m_result) {
-        m_originNs = analysisOriginNs(*m_result);
+        m_originNs = FindingsModel::originNs(*m_result);
         const auto& phases = m_result->phases;
         m_nodes.resize(phases.size());
         // scope ids are unique within a (session, rank); the spans here are of one partition,

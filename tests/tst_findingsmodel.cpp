@@ -106,7 +106,7 @@ private slots:
             at(FindingsModel::ClassificationColumn).data(FindingsModel::ClassificationKeyRole).toString(),
             classificationKey);
         QCOMPARE(at(FindingsModel::ClassificationColumn).data().toString(),
-                 classificationTitle(Classification(classification)));
+                 FindingsModel::classificationText(Classification(classification)));
         QCOMPARE(at(FindingsModel::ConfidenceColumn).data().toString(), confidenceText);
         QCOMPARE(at(FindingsModel::TimeColumn).data().toString(), timeText);
         QCOMPARE(at(FindingsModel::TimeColumn).data(FindingsModel::EvidenceTimeRole).toLongLong(),
@@ -149,7 +149,7 @@ private slots:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setAnalysis(makeResult(0, {f}));
         QCOMPARE(model.index(0, FindingsModel::PhaseColumn).data().toString(), expected);
-        QCOMPARE(phaseAttributionText(std::nullopt), QString());
+        QCOMPARE(FindingsModel::phaseText(std::nullopt), QString());
     }
 
     void resetKeepsTesterHappy()

@@ -76,15 +76,15 @@ void FindingDetailView::showFinding(std::shared_ptr<const AnalysisResult> result
 
 QString FindingDetailView::findingHtml(const AnalysisResult& result, const Finding& f) const
 {
-    const int64_t origin = analysisOriginNs(result);
+    const int64_t origin = FindingsModel::originNs(result);
     const QString colour = severityColor(f.severity).name();
     QString html;
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
-                .arg(esc(classificationTitle(f.classification)));
+                .arg(esc(FindingsModel::classificationText(f.classification)));
     html +=
         QStringLiteral("<p style='margin-top:0'><b style='color:%1'>%2</b> &nbsp;·&nbsp; %3 &nbsp;·&nbsp; "
                        "%4 <span style='color:gray'>(%5 ns)</span></p>")
-            .arg(colour, esc(severityTitle(f.severity)),
+            .arg(colour, esc(FindingsModel::severityText(f.severity)),
                  esc(tr("confidence %1").arg(f.confidence, 0, 'f', 3)),
                  esc(tr("at %1").arg(formatRelativeTime(f.evidenceTimestampNs, origin))))
             .arg(f.evidenceTimestampNs);
@@ -104,7 +104,7 @@ QString FindingDetailView::findingHtml(const AnalysisResult& result, const Findi
         html += QStringLiteral("<p>%1</p>").arg(esc(tr("Not inside any phase.")));
     } else {
         const PhaseAttribution& a = *f.phase;
-        html += QStringLiteral("<p><b>%1</b>").arg(esc(phaseAttributionText(f.phase)));
+        html += QStringLiteral("<p><b>%1</b>").arg(esc(FindingsModel::phaseText(f.phase)));
         QStringList details;
         details << (a.resolution == PhaseResolution::Unique ? tr("unique") : tr("ambiguous"));
         if (a.source)
