@@ -143,15 +143,11 @@ int64_t budgetTickPeriodNs(const BudgetTicks& ticks)
     }
     if (deltas.empty())
         return 0;
-    const size_t mid = deltas.size() / 2;
+    // The lower median: with an even count the smaller middle value, never an average
+    // with a gap-inflated delta.
+    const size_t mid = (deltas.size() - 1) / 2;
     std::nth_element(deltas.begin(), deltas.begin() + static_cast<std::ptrdiff_t>(mid), deltas.end());
-    int64_t median = deltas[mid];
-    if (deltas.size() % 2 == 0) {
-        const int64_t lowerMid =
-            *std::max_element(deltas.begin(), deltas.begin() + static_cast<std::ptrdiff_t>(mid));
-        median = lowerMid + (median - lowerMid) / 2;
-    }
-    return median;
+    return deltas[mid];
 }
 
 std::vector<TickGap> findTickGaps(const BudgetTicks& ticks, int64_t periodNs)

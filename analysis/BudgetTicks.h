@@ -139,8 +139,8 @@ struct TickGap
     bool operator==(const TickGap&) const = default;
 };
 
-// The tick period: median of the positive deltas between consecutive ticks (0 when fewer
-// than two distinct timestamps). The median, not the mean, so gaps do not inflate it.
+// The tick period: lower median of the positive deltas between consecutive ticks (0 when
+// fewer than two distinct timestamps). A median, not the mean, so gaps do not inflate it.
 int64_t budgetTickPeriodNs(const BudgetTicks& ticks);
 
 // Gaps of at least one missing period: a delta of d periods rounds to d - 1 missing ticks.

@@ -698,7 +698,7 @@ ParsedBudgetLine BudgetLineParser::Impl::parseJson(std::string_view line)
             } else if (key == "target" && type == json_type::string) {
                 target = std::string(std::string_view(value.get_string()));
             } else if (auto field = scalarField(value)) {
-                setField(top, std::string(key) == "level" ? "level" : canonicalKey(key), std::move(*field));
+                setField(top, canonicalKey(key), std::move(*field));
             }
         }
         if (target) {

@@ -1,0 +1,649 @@
+#include "analysis/BudgetAnalysis.h"
+#include "model/BudgetLoader.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace gapscope;
+
+namespace {
+
+constexpr int64_t kSecond = 1'000'000'000;
+constexpr int64_t kPeriod = 5 * kSecond;
+constexpr int64_t kGiB = int64_t{1} << 30;
+constexpr int64_t kOrigin = int64_t{1'700'000'000} * kSecond;
+
+// One tick as the tests describe it; the builder derives rss and jemalloc from the buckets.
+struct TickSpec
+{
+    int64_t slot = 0; // tick period index (timestamp = origin + slot x 5 s)
+    int64_t target = 4 * kGiB;
+    int64_t lease = 0;
+    int64_t cache = 1 * kGiB;
+    int64_t capDelta = 0;
+    std::optional<double> hitRate = 0.9;
+    int64_t reporter = 500 * kMiB;
+    int64_t other = 300 * kMiB;     // non_cache_other
+    int64_t retention = 100 * kMiB; // non_cache - non_cache_live
+    int64_t osGap = 0;              // rss_sysinfo - rss
+    bool jemalloc = true;
+    std::string verdict = "hold";
+    int64_t streak = 1;
+};
+
+void addTick(BudgetTicks& t, const TickSpec& s)
+{
+    const auto tick = static_cast<uint32_t>(t.size());
+    const int64_t live = s.reporter + s.other;
+    const int64_t allocated = s.cache + s.lease + live;
+    const int64_t rss = allocated + s.retention;
+    t.timestampNs.push_back(kOrigin + s.slot * kPeriod);
+    t.targetBytes.push_back(s.target);
+    t.effectiveTargetBytes.push_back(std::max<int64_t>(s.target - s.lease, 0));
+    t.rssBytes.push_back(rss);
+    t.rssSysinfoBytes.push_back(rss + s.osGap);
+    t.leaseBytesActive.push_back(s.lease);
+    t.jeAllocatedBytes.push_back(s.jemalloc ? allocated : 0);
+    t.jeActiveBytes.push_back(s.jemalloc ? allocated + 10 * kMiB : 0);
+    t.jeMetadataBytes.push_back(s.jemalloc ? 30 * kMiB : 0);
+    t.jeResidentBytes.push_back(s.jemalloc ? rss : 0);
+    t.jeMappedBytes.push_back(s.jemalloc ? rss + 50 * kMiB : 0);
+    t.jeRetainedBytes.push_back(s.jemalloc ? 50 * kMiB + s.retention / 2 : 0);
+    t.verdictLabel.push_back(t.names.intern(s.verdict));
+    t.verdictDetail.push_back(kEmptyName);
+    t.verdictStreak.push_back(s.streak);
+    t.previousVerdictLabel.push_back(kEmptyName);
+    t.previousVerdictStreak.push_back(0);
+    t.level.push_back(BudgetLogLevel::Info);
+    t.sourceLine.push_back(static_cast<int64_t>(tick) + 1);
+    t.caches.push_back(
+        {tick, t.names.intern("c"), s.cache, 2 * kGiB, 2 * kGiB + s.capDelta, s.capDelta, s.hitRate});
+    t.reporters.push_back({tick, t.names.intern("r"), s.reporter});
+}
+
+// Deterministic noise of +-8 MiB, so trends are not perfect lines.
+int64_t noise(int64_t i)
+{
+    return ((i * 7919) % 17 - 8) * kMiB;
+}
+
+// 60 ticks (5 min) where each bucket grows by the given bytes per tick.
+BudgetTicks growthScenario(int64_t reporterPerTick, int64_t otherPerTick, int64_t retentionPerTick,
+                           bool jemalloc = true)
+{
+    BudgetTicks t;
+    for (int64_t i = 0; i < 60; ++i) {
+        TickSpec s;
+        s.slot = i;
+        s.reporter += reporterPerTick * i + noise(i);
+        s.other += otherPerTick * i + noise(i + 5) / 2;
+        s.retention += retentionPerTick * i + noise(i + 11) / 2;
+        s.jemalloc = jemalloc;
+        s.streak = i + 1;
+        addTick(t, s);
+    }
+    return t;
+}
+
+// Enum values as their names, for QCOMPARE messages.
+QString name(Severity s)
+{
+    return QString::fromUtf8(toString(s).data(), qsizetype(toString(s).size()));
+}
+QString name(Classification c)
+{
+    return QString::fromUtf8(toString(c).data(), qsizetype(toString(c).size()));
+}
+
+bool has(const std::vector<Finding>& findings, Classification c)
+{
+    return std::any_of(findings.begin(), findings.end(),
+                       [&](const Finding& f) { return f.classification == c; });
+}
+
+const Finding* get(const std::vector<Finding>& findings, Classification c)
+{
+    for (const auto& f : findings)
+        if (f.classification == c)
+            return &f;
+    return nullptr;
+}
+
+double evidence(const Finding& f, std::string_view key)
+{
+    const EvidenceValue* e = f.findEvidence(key);
+    return e ? e->value : std::numeric_limits<double>::quiet_NaN();
+}
+
+// Ticks with the given verdicts at the given slots (a missing slot is a tick not logged).
+struct VerdictTick
+{
+    int64_t slot;
+    const char* label;
+    int64_t streak;
+};
+BudgetTicks verdictScenario(const std::vector<VerdictTick>& verdicts)
+{
+    BudgetTicks t;
+    for (const auto& v : verdicts) {
+        TickSpec s;
+        s.slot = v.slot;
+        s.verdict = v.label;
+        s.streak = v.streak;
+        const bool acting = std::string_view(v.label) != "hold";
+        s.other += acting ? 3 * kGiB : 0; // acting ticks are over the target
+        addTick(t, s);
+    }
+    return t;
+}
+
+void addRunEnd(BudgetTicks& t, int64_t slot, const char* previous, int64_t streak, const char* next)
+{
+    t.runEnds.push_back(
+        {kOrigin + slot * kPeriod, t.names.intern(previous), streak, t.names.intern(next), 0});
+}
+
+std::shared_ptr<const BudgetData> loadFixture(const char* name)
+{
+    const BudgetLoadOutcome outcome =
+        loadBudgetLog(QString(GAPSCOPE_SHARED_DIR) + "/fixtures/budget/" + name);
+    if (!outcome.data)
+        qWarning("%s", qPrintable(outcome.fatalError));
+    return outcome.data;
+}
+
+} // namespace
+
+class TestBudgetAnalysis : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void bucketsSaturateAtZero()
+    {
+        BudgetTicks t;
+        TickSpec normal;
+        addTick(t, normal);
+        TickSpec odd;
+        odd.slot = 1;
+        addTick(t, odd);
+        // make the second tick inconsistent on purpose: every difference would go negative
+        t.rssBytes[1] = 100 * kMiB;
+        t.rssSysinfoBytes[1] = 50 * kMiB;
+        t.jeAllocatedBytes[1] = 200 * kMiB;
+        t.leaseBytesActive[1] = 10 * kMiB;
+        const BudgetBuckets b = computeBudgetBuckets(t);
+        QCOMPARE(b.cache, (std::vector<int64_t>{kGiB, kGiB}));
+        QCOMPARE(b.capsAfter, (std::vector<int64_t>{2 * kGiB, 2 * kGiB}));
+        QCOMPARE(b.reporter, (std::vector<int64_t>{500 * kMiB, 500 * kMiB}));
+        QCOMPARE(b.nonCacheLive[0], 800 * kMiB);
+        QCOMPARE(b.nonCacheOther[0], 300 * kMiB);
+        QCOMPARE(b.nonCache[0], 900 * kMiB);
+        QCOMPARE(b.allocatorRetention[0], 100 * kMiB);
+        QCOMPARE(b.osGap[0], int64_t(0));
+        QCOMPARE(b.nonCache[1], int64_t(0));
+        QCOMPARE(b.nonCacheLive[1], int64_t(0));
+        QCOMPARE(b.nonCacheOther[1], int64_t(0));
+        QCOMPARE(b.allocatorRetention[1], int64_t(0));
+        QCOMPARE(b.osGap[1], int64_t(0));
+    }
+
+    void periodAndGaps()
+    {
+        BudgetTicks t;
+        for (int64_t slot : {0, 1, 2, 3, 10, 11, 13}) {
+            TickSpec s;
+            s.slot = slot;
+            addTick(t, s);
+        }
+        QCOMPARE(budgetTickPeriodNs(t), kPeriod);
+        const std::vector<TickGap> gaps = findTickGaps(t);
+        QCOMPARE(gaps.size(), size_t(2));
+        QCOMPARE(gaps[0], (TickGap{3, kOrigin + 3 * kPeriod, kOrigin + 10 * kPeriod, 6}));
+        QCOMPARE(gaps[1], (TickGap{5, kOrigin + 11 * kPeriod, kOrigin + 13 * kPeriod, 1}));
+        // an even count of deltas (5 s, 35 s): the lower median, not their average
+        BudgetTicks sparse;
+        for (int64_t slot : {0, 1, 8}) {
+            TickSpec s;
+            s.slot = slot;
+            addTick(sparse, s);
+        }
+        QCOMPARE(budgetTickPeriodNs(sparse), kPeriod);
+        BudgetTicks single;
+        addTick(single, TickSpec{});
+        QCOMPARE(budgetTickPeriodNs(single), int64_t(0));
+        QVERIFY(findTickGaps(single).empty());
+    }
+
+    void leakOutsideCaches()
+    {
+        const auto findings = analyzeBudget(growthScenario(4 * kMiB, 0, 0));
+        const Finding* leak = get(findings, Classification::LeakOutsideCaches);
+        QVERIFY(leak);
+        QVERIFY(!has(findings, Classification::AllocatorRetention));
+        QVERIFY(!has(findings, Classification::UnattributedGrowth));
+        QVERIFY(leak->confidence > 0.9);
+        // 4 MiB per 5 s tick
+        QVERIFY(std::fabs(evidence(*leak, "slope_bytes_per_sec") - 4.0 * kMiB / 5) < 0.05 * kMiB);
+        QVERIFY(evidence(*leak, "non_cache_live_growth_bytes") > 200 * kMiB);
+        QCOMPARE(leak->evidenceRow, uint32_t(59));
+        QCOMPARE(leak->evidenceTimestampNs, kOrigin + 59 * kPeriod);
+        QVERIFY(leak->description.find("reporter 'r'") != std::string::npos);
+        QVERIFY(leak->description.find("MiB") != std::string::npos);
+        QVERIFY(!leak->remediation.empty());
+    }
+
+    void noLeakWhenFlatOrSmall_data()
+    {
+        QTest::addColumn<qint64>("perTick");
+        QTest::newRow("flat") << qint64(0);
+        QTest::newRow("below min growth") << qint64(kMiB / 2);
+        QTest::newRow("shrinking") << qint64(-4 * kMiB);
+    }
+    void noLeakWhenFlatOrSmall()
+    {
+        QFETCH(qint64, perTick);
+        const auto findings = analyzeBudget(growthScenario(perTick, 0, 0));
+        QVERIFY(!has(findings, Classification::LeakOutsideCaches));
+        QVERIFY(!has(findings, Classification::AllocatorRetention));
+        QVERIFY(!has(findings, Classification::UnattributedGrowth));
+    }
+
+    void leakNeedsEnoughTicks()
+    {
+        BudgetTicks t = growthScenario(20 * kMiB, 0, 0);
+        BudgetThresholds th;
+        QVERIFY(findLeakOutsideCaches(t, computeBudgetBuckets(t), th));
+        th.minTrendTicks = 61;
+        QVERIFY(!findLeakOutsideCaches(t, computeBudgetBuckets(t), th));
+    }
+
+    void leakWithoutJemalloc()
+    {
+        const auto findings = analyzeBudget(growthScenario(4 * kMiB, 0, 0, false));
+        const Finding* leak = get(findings, Classification::LeakOutsideCaches);
+        QVERIFY(leak);
+        QVERIFY(leak->findEvidence("non_cache_growth_bytes"));
+        QVERIFY(leak->confidence <= 0.5);
+        QVERIFY(leak->description.find("no jemalloc statistics") != std::string::npos);
+        QVERIFY(!has(findings, Classification::AllocatorRetention)); // would be all of non_cache
+        QVERIFY(!has(findings, Classification::UnattributedGrowth));
+    }
+
+    void allocatorRetention()
+    {
+        const auto findings = analyzeBudget(growthScenario(0, 0, 4 * kMiB));
+        const Finding* retention = get(findings, Classification::AllocatorRetention);
+        QVERIFY(retention);
+        QVERIFY(!has(findings, Classification::LeakOutsideCaches));
+        QVERIFY(retention->confidence > 0.9);
+        QVERIFY(evidence(*retention, "allocator_retention_growth_bytes") > 200 * kMiB);
+        QVERIFY(std::fabs(evidence(*retention, "non_cache_live_growth_bytes")) < 32 * kMiB);
+        QVERIFY(evidence(*retention, "jemalloc_retained_growth_bytes") > 100 * kMiB);
+        QVERIFY(retention->description.find("not a leak") != std::string::npos);
+        const auto& advice = retention->remediation;
+        QVERIFY(std::any_of(advice.begin(), advice.end(), [](const std::string& s) {
+            return s.find("dirty_decay_ms") != std::string::npos;
+        }));
+    }
+
+    void leakIsNotRetention()
+    {
+        // non_cache grows, but all of it is live: not retention
+        const auto t = growthScenario(4 * kMiB, 0, 0);
+        QVERIFY(!findAllocatorRetention(t, computeBudgetBuckets(t), BudgetThresholds{}));
+        // retention dominating a smaller leak is both
+        const auto both = growthScenario(2 * kMiB, 0, 6 * kMiB);
+        const auto findings = analyzeBudget(both);
+        QVERIFY(has(findings, Classification::AllocatorRetention));
+        QVERIFY(has(findings, Classification::LeakOutsideCaches));
+        QVERIFY(get(findings, Classification::AllocatorRetention)->description.find("leak may come on top") !=
+                std::string::npos);
+    }
+
+    void unattributedGrowth()
+    {
+        const auto findings = analyzeBudget(growthScenario(0, 4 * kMiB, 0));
+        const Finding* unattributed = get(findings, Classification::UnattributedGrowth);
+        QVERIFY(unattributed);
+        QVERIFY(has(findings, Classification::LeakOutsideCaches)); // the same bytes are live
+        QVERIFY(std::fabs(evidence(*unattributed, "reporter_growth_bytes")) < 32 * kMiB);
+        QCOMPARE(evidence(*unattributed, "reporter_count"), 1.0);
+        QVERIFY(unattributed->description.find("stayed flat") != std::string::npos);
+        const Finding* leak = get(findings, Classification::LeakOutsideCaches);
+        QVERIFY(leak->description.find("not covered by any registered reporter") != std::string::npos);
+    }
+
+    void reportedGrowthIsNotUnattributed()
+    {
+        const auto t = growthScenario(4 * kMiB, 0, 0);
+        QVERIFY(!findUnattributedGrowth(t, computeBudgetBuckets(t), BudgetThresholds{}));
+    }
+
+    void wedgedLongSkipRun()
+    {
+        std::vector<VerdictTick> v;
+        for (int64_t i = 0; i < 20; ++i)
+            v.push_back({i, "hold", i + 1});
+        for (int64_t i = 0; i < 8; ++i)
+            v.push_back({20 + i, "skip-shrink-flat-caches", i + 1});
+        for (int64_t i = 0; i < 10; ++i)
+            v.push_back({28 + i, "hold", i + 1});
+        const BudgetTicks t = verdictScenario(v);
+        const auto f = findWedgedBudget(t, computeBudgetBuckets(t), BudgetThresholds{});
+        QVERIFY(f);
+        QCOMPARE(evidence(*f, "skip_shrink_ticks"), 8.0);
+        QCOMPARE(evidence(*f, "episode_ticks"), 8.0);
+        QCOMPARE(evidence(*f, "duration_seconds"), 40.0);
+        QCOMPARE(f->evidenceRow, uint32_t(20));
+        QCOMPARE(name(f->severity), name(Severity::Warning));
+        QVERIFY(evidence(*f, "max_overshoot_bytes") > 0);
+        QVERIFY(f->description.find("40 s") != std::string::npos);
+    }
+
+    void shortSkipRunIsNotWedged()
+    {
+        std::vector<VerdictTick> v;
+        for (int64_t i = 0; i < 5; ++i)
+            v.push_back({i, "skip-shrink-lean-caches", i + 1});
+        v.push_back({5, "hold", 1});
+        const BudgetTicks t = verdictScenario(v);
+        QVERIFY(!findWedgedBudget(t, computeBudgetBuckets(t), BudgetThresholds{}));
+        BudgetThresholds lower;
+        lower.wedgeSkipTicks = 5;
+        QVERIFY(findWedgedBudget(t, computeBudgetBuckets(t), lower));
+    }
+
+    void gapInsideRunWhenStreakContinues()
+    {
+        // INFO capture that lost slots 13..16: the streak 8 at slot 17 says the run went on
+        std::vector<VerdictTick> v;
+        for (int64_t i = 0; i < 10; ++i)
+            v.push_back({i, "hold", i + 1});
+        v.push_back({10, "skip-shrink-flat-caches", 1});
+        v.push_back({11, "skip-shrink-flat-caches", 2});
+        v.push_back({12, "skip-shrink-flat-caches", 3});
+        v.push_back({17, "skip-shrink-flat-caches", 8});
+        v.push_back({18, "skip-shrink-flat-caches", 9});
+        v.push_back({19, "hold", 1});
+        const BudgetTicks t = verdictScenario(v);
+        const auto episodes = findWedgeEpisodes(t);
+        QCOMPARE(episodes.size(), size_t(1));
+        QCOMPARE(episodes[0].firstSlot, int64_t(10));
+        QCOMPARE(episodes[0].lastSlot, int64_t(18));
+        QCOMPARE(episodes[0].loggedTicks.size(), size_t(5));
+        const auto f = findWedgedBudget(t, computeBudgetBuckets(t), BudgetThresholds{});
+        QVERIFY(f);
+        QCOMPARE(evidence(*f, "skip_shrink_ticks"), 9.0);
+    }
+
+    void gapOfHeldTicksBreaksRun()
+    {
+        // the same capture, but the run-ended lines say the missing slots held
+        std::vector<VerdictTick> v;
+        v.push_back({10, "skip-shrink-flat-caches", 1});
+        v.push_back({11, "skip-shrink-flat-caches", 2});
+        v.push_back({12, "skip-shrink-flat-caches", 3});
+        v.push_back({17, "skip-shrink-flat-caches", 1});
+        v.push_back({18, "skip-shrink-flat-caches", 2});
+        v.push_back({19, "skip-shrink-flat-caches", 3});
+        BudgetTicks t = verdictScenario(v);
+        addRunEnd(t, 13, "skip-shrink-flat-caches", 3, "hold");
+        addRunEnd(t, 17, "hold", 4, "skip-shrink-flat-caches");
+        QVERIFY(!findWedgedBudget(t, computeBudgetBuckets(t), BudgetThresholds{}));
+        // without run-ended lines the missing slots are unknown: still no evidence of a wedge
+        BudgetTicks unknown = verdictScenario(v);
+        QCOMPARE(findWedgeEpisodes(unknown).size(), size_t(2));
+        QVERIFY(!findWedgedBudget(unknown, computeBudgetBuckets(unknown), BudgetThresholds{}));
+    }
+
+    void runEndedLineRevealsRunLength()
+    {
+        // only the first skip tick is logged; the run-ended line says it lasted 7 ticks
+        std::vector<VerdictTick> v{{0, "hold", 1}, {1, "skip-shrink-flat-caches", 1}, {8, "hold", 1}};
+        BudgetTicks t = verdictScenario(v);
+        addRunEnd(t, 8, "skip-shrink-flat-caches", 7, "hold");
+        const auto f = findWedgedBudget(t, computeBudgetBuckets(t), BudgetThresholds{});
+        QVERIFY(f);
+        QCOMPARE(evidence(*f, "skip_shrink_ticks"), 7.0);
+    }
+
+    void shrinksBetweenSkipsDoNotEndTheWedge()
+    {
+        std::vector<VerdictTick> v{{0, "hold", 1},
+                                   {1, "skip-shrink-flat-caches", 1},
+                                   {2, "shrink", 1},
+                                   {3, "skip-shrink-flat-caches", 1},
+                                   {4, "shrink", 1},
+                                   {5, "skip-shrink-flat-caches", 1},
+                                   {6, "skip-shrink-flat-caches", 2},
+                                   {7, "skip-shrink-flat-caches", 3},
+                                   {8, "skip-shrink-flat-caches", 4}};
+        const BudgetTicks t = verdictScenario(v);
+        const auto f = findWedgedBudget(t, computeBudgetBuckets(t), BudgetThresholds{});
+        QVERIFY(f);
+        QCOMPARE(evidence(*f, "skip_shrink_ticks"), 6.0);
+        QCOMPARE(evidence(*f, "shrink_ticks"), 2.0);
+        QCOMPARE(name(f->severity), name(Severity::Critical)); // still wedged when the log ends
+        QVERIFY(f->description.find("still wedged") != std::string::npos);
+    }
+
+    void overTarget()
+    {
+        BudgetTicks t;
+        for (int64_t i = 0; i < 60; ++i) {
+            TickSpec s;
+            s.slot = i;
+            s.other += i >= 20 ? 3 * kGiB : 0; // rss above the 4 GiB target from tick 20
+            addTick(t, s);
+        }
+        const auto f = findOverTarget(t, BudgetThresholds{});
+        QVERIFY(f);
+        QCOMPARE(evidence(*f, "over_target_ticks"), 40.0);
+        QCOMPARE(evidence(*f, "tick_slots"), 60.0);
+        QCOMPARE(evidence(*f, "longest_over_target_ticks"), 40.0);
+        QCOMPARE(name(f->severity), name(Severity::Warning));
+        QVERIFY(f->evidenceRow >= 20);
+    }
+
+    void briefOvershootIsNotOverTarget()
+    {
+        BudgetTicks t;
+        for (int64_t i = 0; i < 60; ++i) {
+            TickSpec s;
+            s.slot = i;
+            s.other += i < 5 ? 3 * kGiB : 0;
+            addTick(t, s);
+        }
+        QVERIFY(!findOverTarget(t, BudgetThresholds{}));
+        // but near a known hard ceiling it is critical
+        BudgetThresholds th;
+        th.hardCeilingBytes = 5 * kGiB;
+        const auto f = findOverTarget(t, th);
+        QVERIFY(f);
+        QCOMPARE(name(f->severity), name(Severity::Critical));
+        QVERIFY(evidence(*f, "max_rss_share_of_ceiling") >= 0.9);
+        QCOMPARE(evidence(*f, "hard_ceiling_bytes"), double(5 * kGiB));
+        th.hardCeilingBytes = 16 * kGiB;
+        QVERIFY(!findOverTarget(t, th));
+    }
+
+    void osAllocatorSpike()
+    {
+        BudgetTicks t;
+        for (int64_t i = 0; i < 40; ++i) {
+            TickSpec s;
+            s.slot = i;
+            s.osGap = (i % 3) * 4 * kMiB + (i == 25 ? kGiB : 0);
+            addTick(t, s);
+        }
+        const auto findings = findOsAllocatorGap(t, BudgetThresholds{});
+        QCOMPARE(findings.size(), size_t(1));
+        QCOMPARE(name(findings[0].classification), name(Classification::OsAllocatorSpike));
+        QCOMPARE(findings[0].evidenceRow, uint32_t(25));
+        QVERIFY(!findings[0].description.empty());
+    }
+
+    void osAllocatorDrift()
+    {
+        BudgetTicks t;
+        for (int64_t i = 0; i < 40; ++i) {
+            TickSpec s;
+            s.slot = i;
+            s.osGap = i * 16 * kMiB + noise(i) / 4;
+            addTick(t, s);
+        }
+        const auto findings = findOsAllocatorGap(t, BudgetThresholds{});
+        QVERIFY(has(findings, Classification::OsAllocatorDrift));
+        QVERIFY(!has(findings, Classification::OsAllocatorSpike));
+        QVERIFY(!get(findings, Classification::OsAllocatorDrift)->remediation.empty());
+    }
+
+    void noOsGapWhenReadingsAgree()
+    {
+        const BudgetTicks t = growthScenario(4 * kMiB, 0, 0);
+        QVERIFY(findOsAllocatorGap(t, BudgetThresholds{}).empty());
+    }
+
+    void cacheThrash()
+    {
+        BudgetTicks t;
+        for (int64_t i = 0; i < 30; ++i) {
+            TickSpec s;
+            s.slot = i;
+            s.capDelta = (i >= 10 && i < 20) ? ((i % 2) ? 100 * kMiB : -100 * kMiB) : 0;
+            addTick(t, s);
+        }
+        const auto findings = findCacheThrash(t, BudgetThresholds{});
+        QCOMPARE(findings.size(), size_t(1));
+        QCOMPARE(name(findings[0].classification), name(Classification::CacheThrash));
+        QVERIFY(evidence(findings[0], "cap_reversals") >= 4);
+        QVERIFY(findings[0].description.find("'c'") != std::string::npos);
+    }
+
+    void steadyCapsAreNotThrash()
+    {
+        BudgetTicks t;
+        for (int64_t i = 0; i < 30; ++i) {
+            TickSpec s;
+            s.slot = i;
+            s.capDelta = i < 15 ? 50 * kMiB : -50 * kMiB; // one reversal only
+            addTick(t, s);
+        }
+        QVERIFY(findCacheThrash(t, BudgetThresholds{}).empty());
+    }
+
+    void lowHitRateCache_data()
+    {
+        QTest::addColumn<double>("hitRate");
+        QTest::addColumn<qint64>("cacheBytes");
+        QTest::addColumn<bool>("expected");
+        QTest::newRow("low hit, large") << 0.3 << qint64(1536 * kMiB) << true;
+        QTest::newRow("high hit, large") << 0.9 << qint64(1536 * kMiB) << false;
+        QTest::newRow("low hit, small") << 0.3 << qint64(100 * kMiB) << false;
+    }
+    void lowHitRateCache()
+    {
+        QFETCH(double, hitRate);
+        QFETCH(qint64, cacheBytes);
+        QFETCH(bool, expected);
+        BudgetTicks t;
+        for (int64_t i = 0; i < 20; ++i) {
+            TickSpec s;
+            s.slot = i;
+            s.cache = cacheBytes;
+            s.hitRate = i == 0 ? std::nullopt : std::optional<double>(hitRate);
+            addTick(t, s);
+        }
+        const auto findings = findCacheThrash(t, BudgetThresholds{});
+        QCOMPARE(findings.size(), size_t(expected ? 1 : 0));
+        if (expected) {
+            QVERIFY(std::fabs(evidence(findings[0], "mean_hit_rate") - hitRate) < 1e-9);
+            QVERIFY(evidence(findings[0], "budget_share") > 0.25);
+            QCOMPARE(evidence(findings[0], "tick_count"), 19.0);
+        }
+    }
+
+    void findingsAreOrdered()
+    {
+        const auto findings = analyzeBudget(growthScenario(kMiB, 4 * kMiB, 8 * kMiB));
+        QVERIFY(findings.size() >= 3);
+        const auto rank = [](Severity s) {
+            return s == Severity::Critical ? 0 : s == Severity::Warning ? 1 : 2;
+        };
+        for (size_t i = 1; i < findings.size(); ++i) {
+            QVERIFY(rank(findings[i - 1].severity) <= rank(findings[i].severity));
+            if (findings[i - 1].severity == findings[i].severity)
+                QVERIFY(findings[i - 1].confidence >= findings[i].confidence);
+        }
+        QVERIFY(analyzeBudget(BudgetTicks{}).empty());
+    }
+
+    void leakFixturesInAllForms()
+    {
+        const auto text = loadFixture("leak.text");
+        const auto json = loadFixture("leak.json");
+        const auto jsonl = loadFixture("leak.jsonl");
+        QVERIFY(text && json && jsonl);
+        const auto fromText = analyzeBudget(text->ticks);
+        const auto fromJson = analyzeBudget(json->ticks);
+        const auto fromJsonl = analyzeBudget(jsonl->ticks);
+        QVERIFY(has(fromText, Classification::LeakOutsideCaches));
+        QVERIFY(!has(fromText, Classification::AllocatorRetention));
+        for (const auto* other : {&fromJson, &fromJsonl}) {
+            QCOMPARE(other->size(), fromText.size());
+            for (size_t i = 0; i < fromText.size(); ++i) {
+                const Finding& a = fromText[i];
+                const Finding& b = (*other)[i];
+                QCOMPARE(name(a.classification), name(b.classification));
+                QCOMPARE(name(a.severity), name(b.severity));
+                QCOMPARE(a.confidence, b.confidence);
+                QCOMPARE(a.evidenceRow, b.evidenceRow);
+                QCOMPARE(a.evidenceTimestampNs, b.evidenceTimestampNs);
+                QCOMPARE(a.description, b.description);
+                QCOMPARE(a.remediation, b.remediation);
+                QCOMPARE(a.evidence.size(), b.evidence.size());
+                for (size_t k = 0; k < a.evidence.size(); ++k) {
+                    QCOMPARE(a.evidence[k].key, b.evidence[k].key);
+                    QCOMPARE(a.evidence[k].value, b.evidence[k].value);
+                }
+            }
+        }
+    }
+
+    void retentionFixture()
+    {
+        const auto data = loadFixture("retention.text");
+        QVERIFY(data);
+        const auto findings = analyzeBudget(data->ticks);
+        QVERIFY(has(findings, Classification::AllocatorRetention));
+        QVERIFY(!has(findings, Classification::LeakOutsideCaches));
+        QVERIFY(!has(findings, Classification::UnattributedGrowth));
+    }
+
+    void wedgeFixture()
+    {
+        const auto data = loadFixture("wedge_info_only.text");
+        QVERIFY(data);
+        const auto findings = analyzeBudget(data->ticks);
+        const Finding* wedge = get(findings, Classification::WedgedBudget);
+        QVERIFY(wedge);
+        // the first over-target episode, 09:05:00 .. 09:05:55, refused to shrink 6 times
+        QCOMPARE(evidence(*wedge, "skip_shrink_ticks"), 6.0);
+        QCOMPARE(evidence(*wedge, "episode_ticks"), 12.0);
+        QCOMPARE(wedge->evidenceRow, uint32_t(8));
+        // the non-cache growth of this run has no reporter
+        QVERIFY(has(findings, Classification::UnattributedGrowth));
+    }
+
+    void otherFixturesAreNotWedged()
+    {
+        const auto data = loadFixture("leak.text");
+        QVERIFY(data);
+        QVERIFY(!has(analyzeBudget(data->ticks), Classification::WedgedBudget));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBudgetAnalysis)
+#include "tst_budgetanalysis.moc"
