@@ -180,7 +180,7 @@ private slots:
         QFETCH(qint64, relative);
         QFETCH(qint64, step);
         QFETCH(QString, label);
-        QCOMPARE(formatRelativeTime(relative, step), label);
+        QCOMPARE(formatTimeTick(relative, step), label);
     }
 
     void byteTicks_data()

@@ -12,7 +12,8 @@
 
 namespace gapscope {
 
-enum class ChartOverlay {
+enum class ChartOverlay
+{
     Allocated,
     Reserved,
     DeviceUsed,
@@ -55,6 +56,9 @@ signals:
     void cursorRequested(qint64 ns);                  // user clicked a time
     void rangeSelected(qint64 beginNs, qint64 endNs); // Shift+drag: analyse this window
     void hoveredTime(qint64 ns);
+
+protected:
+    void changeEvent(QEvent* event) override; // follows palette and font changes (dark themes)
 
 private:
     class Private;

@@ -182,7 +182,7 @@ std::vector<int64_t> timeTicksNs(int64_t beginNs, int64_t endNs, int64_t originN
     return ticks;
 }
 
-QString formatRelativeTime(int64_t relativeNs, int64_t stepNs)
+QString formatTimeTick(int64_t relativeNs, int64_t stepNs)
 {
     const int decimals = secondDecimals(std::max<int64_t>(stepNs, 1));
     const bool negative = relativeNs < 0;

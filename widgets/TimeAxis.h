@@ -47,7 +47,7 @@ std::vector<int64_t> timeTicksNs(int64_t beginNs, int64_t endNs, int64_t originN
 
 // A relative time label: "0 s", "1.25 s", "0.000050 s", "2 min 30 s", "1 h 5 min". stepNs
 // decides the number of decimals so that neighbouring ticks always read differently.
-QString formatRelativeTime(int64_t relativeNs, int64_t stepNs);
+QString formatTimeTick(int64_t relativeNs, int64_t stepNs);
 
 // A power-of-two byte step (1 B .. 2^62 B) giving at most maxTicks ticks over span bytes.
 double niceByteStep(double spanBytes, int maxTicks);

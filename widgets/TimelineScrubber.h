@@ -22,9 +22,9 @@ public:
     QSize sizeHint() const override;
 
 public slots:
-    void setCursorTime(qint64 ns);                    // does not emit cursorMoved
+    void setCursorTime(qint64 ns); // does not emit cursorMoved
     void setVisibleRange(qint64 beginNs, qint64 endNs);
-    void stepCursor(int samples);                     // +-N usable samples, emits cursorMoved
+    void stepCursor(int samples); // +-N usable samples, emits cursorMoved
 
 signals:
     void cursorMoved(qint64 ns); // user dragged/clicked/stepped
@@ -34,6 +34,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override; // rich tooltip: time, phase and findings under the mouse
 
 private:
     class Private;

@@ -1,0 +1,439 @@
+// GapChartView on a synthetic 100k-sample run: decimation budget, zoom, cursor, findings,
+// overlays, rendering and mouse/keyboard interaction (offscreen).
+#include "SyntheticAnalysis.h"
+#include "widgets/GapChartView.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QTest>
+#include <QValueAxis>
+
+#include <set>
+
+using namespace gapscope;
+using namespace gapscope::testing;
+
+namespace {
+
+QXYSeries* seriesNamed(QChart* chart, const QString& prefix)
+{
+    for (QAbstractSeries* series : chart->series()) {
+        if (series->name().startsWith(prefix))
+            return qobject_cast<QXYSeries*>(series);
+    }
+    return nullptr;
+}
+
+QAbstractSeries* anySeriesNamed(QChart* chart, const QString& prefix)
+{
+    for (QAbstractSeries* series : chart->series()) {
+        if (series->name().startsWith(prefix))
+            return series;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestGapChartView : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<GapChartView> m_view;
+    std::shared_ptr<AnalysisResult> m_result;
+    QChartView* m_chartView = nullptr;
+
+    QChart* chart() const { return m_chartView->chart(); }
+    int pointBudget() const { return 2 * int(chart()->plotArea().width()) + 2; }
+    int64_t dataBegin() const { return m_result->trace->store.timestampNs.front(); }
+    int64_t dataEnd() const { return m_result->trace->store.timestampNs.back(); }
+    QPoint viewPointAt(int64_t ns) const
+    {
+        const QRectF plot = chart()->plotArea();
+        const double f =
+            double(ns - m_view->visibleBeginNs()) / double(m_view->visibleEndNs() - m_view->visibleBeginNs());
+        const QPointF scene = chart()->mapToScene(QPointF(plot.left() + f * plot.width(), plot.center().y()));
+        return m_chartView->mapFromScene(scene);
+    }
+
+private slots:
+    void init()
+    {
+        m_result = makeSyntheticAnalysis();
+        m_view = std::make_unique<GapChartView>();
+        m_view->resize(1200, 500);
+        m_view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+        m_chartView = m_view->findChild<QChartView*>();
+        QVERIFY(m_chartView);
+        m_view->setAnalysis(m_result);
+        QCoreApplication::processEvents();
+    }
+    void cleanup()
+    {
+        m_view.reset();
+        m_result.reset();
+    }
+
+    void decimatesToPlotWidth()
+    {
+        QCOMPARE(m_view->analysis(), std::shared_ptr<const AnalysisResult>(m_result));
+        QCOMPARE(m_view->visibleBeginNs(), dataBegin());
+        QCOMPARE(m_view->visibleEndNs(), dataEnd());
+        QVERIFY(chart()->plotArea().width() > 600);
+        const int drawn = m_view->drawnGapPointCount();
+        QVERIFY2(drawn > int(chart()->plotArea().width()), qPrintable(QString::number(drawn)));
+        QVERIFY2(drawn <= pointBudget(), qPrintable(QStringLiteral("%1 > %2").arg(drawn).arg(pointBudget())));
+        QXYSeries* gap = seriesNamed(chart(), QStringLiteral("Gap"));
+        QVERIFY(gap);
+        QCOMPARE(gap->count(), drawn);
+        // no series ever holds more than the budget
+        for (QAbstractSeries* series : chart()->series()) {
+            if (auto* xy = qobject_cast<QXYSeries*>(series))
+                QVERIFY2(xy->count() <= pointBudget(), qPrintable(series->name()));
+        }
+        // the extremes survive decimation: the largest spike is among the drawn points
+        const EventStore& s = m_result->trace->store;
+        const uint32_t maxRow = m_result->usableRows[*m_result->statistics.maxGapIndex];
+        double drawnMax = -1e300;
+        for (const QPointF& p : gap->points())
+            drawnMax = std::max(drawnMax, p.y());
+        QCOMPARE(drawnMax, double(s.used[maxRow] - s.reserved[maxRow]));
+    }
+
+    void resizeKeepsBudget()
+    {
+        m_view->resize(500, 300);
+        QTRY_VERIFY(chart()->plotArea().width() < 500);
+        QTRY_VERIFY(m_view->drawnGapPointCount() <= pointBudget());
+        QVERIFY(m_view->drawnGapPointCount() > 0);
+    }
+
+    void zoomWithSetVisibleRange()
+    {
+        QSignalSpy spy(m_view.get(), &GapChartView::visibleRangeChanged);
+        const int64_t begin = dataBegin() + 100'000'000'000; // 100 s
+        const int64_t end = dataBegin() + 130'000'000'000;
+        m_view->setVisibleRange(begin, end);
+        QCOMPARE(m_view->visibleBeginNs(), begin);
+        QCOMPARE(m_view->visibleEndNs(), end);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toLongLong(), begin);
+        QCOMPARE(spy.at(0).at(1).toLongLong(), end);
+        // 3000 samples in 30 s: still decimated to the width
+        QVERIFY(m_view->drawnGapPointCount() > 0);
+        QVERIFY(m_view->drawnGapPointCount() <= pointBudget());
+        // every drawn point lies in the range or is the neighbour just outside it
+        QXYSeries* gap = seriesNamed(chart(), QStringLiteral("Gap"));
+        const double x0 = double(begin - dataBegin()) / 1e9 - 0.0101;
+        const double x1 = double(end - dataBegin()) / 1e9 + 0.0101;
+        for (const QPointF& p : gap->points())
+            QVERIFY(p.x() >= x0 && p.x() <= x1);
+
+        m_view->setVisibleRange(begin, end); // unchanged: no signal
+        QCOMPARE(spy.count(), 1);
+
+        // a range reaching before the data is moved inside, keeping its span
+        m_view->setVisibleRange(dataBegin() - 50'000'000'000, dataBegin() + 10'000'000'000);
+        QCOMPARE(m_view->visibleBeginNs(), dataBegin());
+        QCOMPARE(m_view->visibleEndNs(), dataBegin() + 60'000'000'000);
+        QCOMPARE(spy.count(), 2);
+
+        m_view->resetZoom();
+        QCOMPARE(m_view->visibleBeginNs(), dataBegin());
+        QCOMPARE(m_view->visibleEndNs(), dataEnd());
+        QCOMPARE(spy.count(), 3);
+    }
+
+    void zoomToFewSamplesShowsAll()
+    {
+        // 11 samples in view: nothing to decimate, plus the neighbours at both sides
+        m_view->setVisibleRange(dataBegin() + 50 * kIntervalNs, dataBegin() + 60 * kIntervalNs);
+        QCOMPARE(m_view->drawnGapPointCount(), 13);
+    }
+
+    void cursor()
+    {
+        const int64_t t = dataBegin() + 123 * kIntervalNs;
+        m_view->setCursorTime(t);
+        QCOMPARE(m_view->cursorTime(), t);
+    }
+
+    void highlightFinding()
+    {
+        m_view->setVisibleRange(dataBegin() + 10'000'000'000, dataBegin() + 900'000'000'000);
+        const int64_t begin = m_view->visibleBeginNs();
+        const int64_t end = m_view->visibleEndNs();
+        auto* regression = seriesNamed(chart(), QStringLiteral("Drift fit"));
+        auto* maxSpike = qobject_cast<QScatterSeries*>(seriesNamed(chart(), QStringLiteral("Largest spike")));
+        auto* samples =
+            qobject_cast<QScatterSeries*>(seriesNamed(chart(), QStringLiteral("Finding samples")));
+        QVERIFY(regression && maxSpike && samples);
+        const double plainWidth = regression->pen().widthF();
+        const double plainSize = maxSpike->markerSize();
+        QCOMPARE(m_view->highlightedFinding(), -1);
+
+        m_view->highlightFinding(0); // spike
+        QCOMPARE(m_view->highlightedFinding(), 0);
+        QVERIFY(maxSpike->markerSize() > plainSize);
+        QCOMPARE(regression->pen().widthF(), plainWidth);
+
+        m_view->highlightFinding(1); // drift
+        QVERIFY(regression->pen().widthF() > plainWidth);
+        QCOMPARE(maxSpike->markerSize(), plainSize);
+
+        m_view->highlightFinding(2); // fragmentation: the samples at the largest ratio
+        QVERIFY(samples->count() > 0);
+        QVERIFY(samples->isVisible());
+        const EventStore& s = m_result->trace->store;
+        const uint32_t fragRow = m_result->findings[2].evidenceRow;
+        const double fragX = double(s.timestampNs[fragRow] - dataBegin()) / 1e9;
+        const QList<QPointF> marked = samples->points();
+        QVERIFY(std::any_of(marked.begin(), marked.end(),
+                            [&](const QPointF& p) { return std::abs(p.x() - fragX) < 1e-9; }));
+        QCOMPARE(regression->pen().widthF(), plainWidth);
+
+        // nothing else moved
+        QCOMPARE(m_view->visibleBeginNs(), begin);
+        QCOMPARE(m_view->visibleEndNs(), end);
+
+        m_view->highlightFinding(99);
+        QCOMPARE(m_view->highlightedFinding(), -1);
+        QCOMPARE(samples->count(), 0);
+    }
+
+    void overlaysToggle()
+    {
+        QVERIFY(!m_view->isOverlayVisible(ChartOverlay::Allocated));
+        QVERIFY(!m_view->isOverlayVisible(ChartOverlay::Reserved));
+        QVERIFY(!m_view->isOverlayVisible(ChartOverlay::DeviceUsed));
+        QVERIFY(!m_view->isOverlayVisible(ChartOverlay::DeviceTotal));
+        QVERIFY(m_view->isOverlayVisible(ChartOverlay::Spikes));
+        QVERIFY(m_view->isOverlayVisible(ChartOverlay::Regression));
+        QXYSeries* allocated = seriesNamed(chart(), QStringLiteral("Allocated"));
+        QVERIFY(allocated);
+        QVERIFY(!allocated->isVisible());
+        QCOMPARE(allocated->count(), 0);
+
+        for (ChartOverlay overlay : {ChartOverlay::Allocated, ChartOverlay::Reserved,
+                                     ChartOverlay::DeviceUsed, ChartOverlay::DeviceTotal})
+            m_view->setOverlayVisible(overlay, true);
+        QVERIFY(m_view->isOverlayVisible(ChartOverlay::Allocated));
+        QVERIFY(allocated->isVisible());
+        QVERIFY(allocated->count() > 0);
+        QVERIFY(allocated->count() <= pointBudget());
+        // device total (16 GiB) now sets the top of the y axis
+        const QList<QAbstractAxis*> vertical = chart()->axes(Qt::Vertical);
+        QCOMPARE(vertical.size(), 1);
+        auto* yAxis = qobject_cast<QValueAxis*>(vertical.front());
+        QVERIFY(yAxis);
+        QVERIFY(yAxis->max() >= 16 * kGiB);
+
+        m_view->setOverlayVisible(ChartOverlay::Allocated, false);
+        QVERIFY(!allocated->isVisible());
+        m_view->setOverlayVisible(ChartOverlay::Spikes, false);
+        QVERIFY(!seriesNamed(chart(), QStringLiteral("Spikes"))->isVisible());
+        m_view->setOverlayVisible(ChartOverlay::ThresholdBand, false);
+        QVERIFY(!anySeriesNamed(chart(), QStringLiteral("Spike threshold"))->isVisible());
+        m_view->setOverlayVisible(ChartOverlay::ThresholdBand, true);
+        QVERIFY(anySeriesNamed(chart(), QStringLiteral("Spike threshold"))->isVisible());
+    }
+
+    void noDriftNoRegression()
+    {
+        SyntheticOptions options;
+        options.drift = false;
+        m_view->setAnalysis(makeSyntheticAnalysis(options));
+        QVERIFY(!seriesNamed(chart(), QStringLiteral("Drift fit"))->isVisible());
+        QVERIFY(m_view->isOverlayVisible(ChartOverlay::Regression)); // the toggle itself is kept
+    }
+
+    void windowAnalysisShowsTheRunAround()
+    {
+        SyntheticOptions options;
+        options.window = TimeWindow{kStartNs + 200'000'000'000, kStartNs + 400'000'000'000};
+        auto windowed = makeSyntheticAnalysis(options);
+        m_view->setAnalysis(windowed);
+        QCOMPARE(m_view->visibleBeginNs(), kStartNs); // the whole partition
+        QCOMPARE(m_view->visibleEndNs(), windowed->trace->store.timestampNs.back());
+        QXYSeries* outside = seriesNamed(chart(), QStringLiteral("Outside window"));
+        QVERIFY(outside && outside->isVisible());
+        QVERIFY(outside->count() > 0);
+        QVERIFY(outside->count() <= pointBudget());
+        QVERIFY(m_view->drawnGapPointCount() > 0);
+    }
+
+    void emptyAndNull()
+    {
+        auto empty = std::make_shared<AnalysisResult>();
+        empty->trace = std::make_shared<TraceData>();
+        m_view->setAnalysis(empty);
+        QCOMPARE(m_view->drawnGapPointCount(), 0);
+        m_view->setVisibleRange(0, 100); // nothing to show: ignored
+        m_view->highlightFinding(0);
+        QCOMPARE(m_view->highlightedFinding(), -1);
+        m_view->setAnalysis(nullptr);
+        QCOMPARE(m_view->drawnGapPointCount(), 0);
+        QVERIFY(!m_view->grab().isNull());
+    }
+
+    void rendersSomething()
+    {
+        m_view->setCursorTime(dataBegin() + 250'000'000'000);
+        m_view->highlightFinding(0);
+        QCoreApplication::processEvents();
+        const QPixmap pixmap = m_view->grab();
+        QVERIFY(!pixmap.isNull());
+        QCOMPARE(pixmap.size(), QSize(1200, 500));
+        const QImage image = pixmap.toImage();
+        std::set<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+        pixmap.save(QStringLiteral("/tmp/chart.png"));
+        m_view->setOverlayVisible(ChartOverlay::Reserved, true);
+        m_view->setOverlayVisible(ChartOverlay::DeviceUsed, true);
+        m_view->highlightFinding(1);
+        m_view->setVisibleRange(dataBegin() + 380'000'000'000, dataBegin() + 760'000'000'000);
+        QCoreApplication::processEvents();
+        m_view->grab().save(QStringLiteral("/tmp/chart-zoomed.png"));
+    }
+
+    void followsDarkPalette()
+    {
+        QPalette dark = m_view->palette();
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+        dark.setColor(QPalette::Text, QColor(0xdf, 0xe1, 0xe5));
+        dark.setColor(QPalette::WindowText, QColor(0xdf, 0xe1, 0xe5));
+        m_view->setPalette(dark);
+        m_view->setOverlayVisible(ChartOverlay::DeviceTotal, true);
+        m_view->highlightFinding(1);
+        QCoreApplication::processEvents();
+        const QImage image = m_view->grab().toImage();
+        // no white background anywhere at the corners: the palette's base colour is used
+        QCOMPARE(QColor(image.pixel(1, 1)), dark.color(QPalette::Base));
+        QCOMPARE(QColor(image.pixel(image.width() - 2, image.height() - 2)), dark.color(QPalette::Base));
+        // the axis labels are drawn in the palette's text colour (light on dark)
+        auto* yAxis = qobject_cast<QValueAxis*>(chart()->axes(Qt::Vertical).front());
+        QCOMPARE(yAxis->labelsBrush().color(), dark.color(QPalette::Text));
+        image.save(QStringLiteral("/tmp/chart-dark.png"));
+    }
+
+    void shiftDragSelectsRange()
+    {
+        QSignalSpy selected(m_view.get(), &GapChartView::rangeSelected);
+        QSignalSpy zoomed(m_view.get(), &GapChartView::visibleRangeChanged);
+        const int64_t a = dataBegin() + 200'000'000'000;
+        const int64_t b = dataBegin() + 500'000'000'000;
+        const QPoint from = viewPointAt(a);
+        const QPoint to = viewPointAt(b);
+        QWidget* viewport = m_chartView->viewport();
+        QTest::mousePress(viewport, Qt::LeftButton, Qt::ShiftModifier, from);
+        QTest::mouseMove(viewport, (from + to) / 2);
+        QTest::mouseMove(viewport, to);
+        QTest::mouseRelease(viewport, Qt::LeftButton, Qt::ShiftModifier, to);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(zoomed.count(), 0); // selecting does not zoom
+        const int64_t nsPerPixel = (dataEnd() - dataBegin()) / int64_t(chart()->plotArea().width());
+        QVERIFY(std::abs(selected.at(0).at(0).toLongLong() - a) <= 2 * nsPerPixel);
+        QVERIFY(std::abs(selected.at(0).at(1).toLongLong() - b) <= 2 * nsPerPixel);
+    }
+
+    void dragZoomsAndClickRequestsCursor()
+    {
+        QSignalSpy zoomed(m_view.get(), &GapChartView::visibleRangeChanged);
+        QSignalSpy cursor(m_view.get(), &GapChartView::cursorRequested);
+        QWidget* viewport = m_chartView->viewport();
+        const int64_t a = dataBegin() + 300'000'000'000;
+        const int64_t b = dataBegin() + 400'000'000'000;
+        const QPoint from = viewPointAt(a);
+        const QPoint to = viewPointAt(b);
+        QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, from);
+        QTest::mouseMove(viewport, to);
+        QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, to);
+        QCOMPARE(zoomed.count(), 1);
+        const int64_t nsPerPixel = (dataEnd() - dataBegin()) / int64_t(chart()->plotArea().width());
+        QVERIFY(std::abs(m_view->visibleBeginNs() - a) <= 2 * nsPerPixel);
+        QVERIFY(std::abs(m_view->visibleEndNs() - b) <= 2 * nsPerPixel);
+        QCOMPARE(cursor.count(), 0);
+
+        const int64_t c = dataBegin() + 350'000'000'000;
+        QTest::mouseClick(viewport, Qt::LeftButton, Qt::NoModifier, viewPointAt(c));
+        QCOMPARE(cursor.count(), 1);
+        QVERIFY(std::abs(cursor.at(0).at(0).toLongLong() - c) <=
+                2 * (b - a) / int64_t(chart()->plotArea().width()));
+        QCOMPARE(zoomed.count(), 1);
+
+        QTest::mouseDClick(viewport, Qt::LeftButton, Qt::NoModifier, viewPointAt(c));
+        QCOMPARE(m_view->visibleBeginNs(), dataBegin());
+        QCOMPARE(m_view->visibleEndNs(), dataEnd());
+    }
+
+    void ctrlDragPans()
+    {
+        m_view->setVisibleRange(dataBegin() + 300'000'000'000, dataBegin() + 400'000'000'000);
+        const int64_t span = m_view->visibleEndNs() - m_view->visibleBeginNs();
+        QWidget* viewport = m_chartView->viewport();
+        const QPoint from = viewPointAt(dataBegin() + 350'000'000'000);
+        QTest::mousePress(viewport, Qt::LeftButton, Qt::ControlModifier, from);
+        QTest::mouseMove(viewport, from + QPoint(100, 0));
+        QTest::mouseRelease(viewport, Qt::LeftButton, Qt::ControlModifier, from + QPoint(100, 0));
+        // content follows the mouse: earlier times come into view
+        QVERIFY(m_view->visibleBeginNs() < dataBegin() + 300'000'000'000);
+        QCOMPARE(m_view->visibleEndNs() - m_view->visibleBeginNs(), span);
+    }
+
+    void wheelZoomsAboutTheMouse()
+    {
+        const int64_t anchor = dataBegin() + 250'000'000'000;
+        const QPoint at = viewPointAt(anchor);
+        const int64_t spanBefore = m_view->visibleEndNs() - m_view->visibleBeginNs();
+        QWheelEvent wheel(at, m_chartView->viewport()->mapToGlobal(at), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(m_chartView->viewport(), &wheel);
+        const int64_t spanAfter = m_view->visibleEndNs() - m_view->visibleBeginNs();
+        QVERIFY(spanAfter < spanBefore);
+        QVERIFY(std::abs(double(spanAfter) / double(spanBefore) - 0.8) < 0.01);
+        // the time under the mouse stays there
+        const double fBefore = double(anchor - dataBegin()) / double(spanBefore);
+        const double fAfter = double(anchor - m_view->visibleBeginNs()) / double(spanAfter);
+        QVERIFY(std::abs(fBefore - fAfter) < 0.005);
+    }
+
+    void keyboard()
+    {
+        m_view->setVisibleRange(dataBegin() + 300'000'000'000, dataBegin() + 400'000'000'000);
+        m_chartView->setFocus();
+        const int64_t before = m_view->visibleBeginNs();
+        QTest::keyClick(m_chartView, Qt::Key_Right);
+        QVERIFY(m_view->visibleBeginNs() > before);
+        QTest::keyClick(m_chartView, Qt::Key_Left);
+        QCOMPARE(m_view->visibleBeginNs(), before);
+        QTest::keyClick(m_chartView, Qt::Key_Plus);
+        QVERIFY(m_view->visibleEndNs() - m_view->visibleBeginNs() < 100'000'000'000);
+        QTest::keyClick(m_chartView, Qt::Key_Home);
+        QCOMPARE(m_view->visibleBeginNs(), dataBegin());
+        QCOMPARE(m_view->visibleEndNs(), dataEnd());
+    }
+
+    void hoverEmitsSampleTime()
+    {
+        QSignalSpy hovered(m_view.get(), &GapChartView::hoveredTime);
+        const int64_t t = dataBegin() + 123'456'789'000;
+        QTest::mouseMove(m_chartView->viewport(), viewPointAt(t));
+        QCOMPARE(hovered.count(), 1);
+        const int64_t sample = hovered.at(0).at(0).toLongLong();
+        QCOMPARE((sample - dataBegin()) % kIntervalNs, 0); // snapped to a sample
+        const int64_t nsPerPixel = (dataEnd() - dataBegin()) / int64_t(chart()->plotArea().width());
+        QVERIFY(std::abs(sample - t) <= 2 * nsPerPixel);
+    }
+};
+
+QTEST_MAIN(TestGapChartView)
+#include "tst_gapchartview.moc"
