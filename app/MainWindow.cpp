@@ -183,33 +183,39 @@ void MainWindow::createActions()
         m_overlayActions.emplace_back(info.overlay, action);
     }
 
-    const auto makeNav = [this](const QString& text, const QKeySequence& key, auto slot) {
+    const auto makeNav = [this](const QString& objectName, const QString& text, const QKeySequence& key,
+                                auto slot) {
         auto* action = new QAction(text, this);
+        action->setObjectName(objectName);
         action->setShortcut(key);
         connect(action, &QAction::triggered, this, slot);
         return action;
     };
-    m_nextFindingAction = makeNav(tr("Next &Finding"), QKeySequence(Qt::Key_F8), [this] { stepFinding(+1); });
-    m_prevFindingAction =
-        makeNav(tr("Previous F&inding"), QKeySequence(Qt::SHIFT | Qt::Key_F8), [this] { stepFinding(-1); });
-    m_nextPhaseAction = makeNav(tr("Next &Phase"), QKeySequence(Qt::Key_F7), [this] { stepPhase(+1); });
-    m_prevPhaseAction =
-        makeNav(tr("Previous P&hase"), QKeySequence(Qt::SHIFT | Qt::Key_F7), [this] { stepPhase(-1); });
-    m_stepForwardAction = makeNav(tr("Step Cursor &Forward"), QKeySequence(Qt::ALT | Qt::Key_Right),
-                                  [this] { stepCursor(+1); });
-    m_stepBackAction =
-        makeNav(tr("Step Cursor &Back"), QKeySequence(Qt::ALT | Qt::Key_Left), [this] { stepCursor(-1); });
+    m_nextFindingAction = makeNav(QStringLiteral("nextFindingAction"), tr("Next &Finding"),
+                                  QKeySequence(Qt::Key_F8), [this] { stepFinding(+1); });
+    m_prevFindingAction = makeNav(QStringLiteral("previousFindingAction"), tr("Previous F&inding"),
+                                  QKeySequence(Qt::SHIFT | Qt::Key_F8), [this] { stepFinding(-1); });
+    m_nextPhaseAction = makeNav(QStringLiteral("nextPhaseAction"), tr("Next &Phase"),
+                                QKeySequence(Qt::Key_F7), [this] { stepPhase(+1); });
+    m_prevPhaseAction = makeNav(QStringLiteral("previousPhaseAction"), tr("Previous P&hase"),
+                                QKeySequence(Qt::SHIFT | Qt::Key_F7), [this] { stepPhase(-1); });
+    m_stepForwardAction = makeNav(QStringLiteral("stepForwardAction"), tr("Step Cursor &Forward"),
+                                  QKeySequence(Qt::ALT | Qt::Key_Right), [this] { stepCursor(+1); });
+    m_stepBackAction = makeNav(QStringLiteral("stepBackAction"), tr("Step Cursor &Back"),
+                               QKeySequence(Qt::ALT | Qt::Key_Left), [this] { stepCursor(-1); });
     m_stepForwardFastAction =
-        makeNav(tr("Step Cursor 10 Forward"), QKeySequence(Qt::ALT | Qt::SHIFT | Qt::Key_Right),
-                [this] { stepCursor(+10); });
+        makeNav(QStringLiteral("stepForwardFastAction"), tr("Step Cursor 10 Forward"),
+                QKeySequence(Qt::ALT | Qt::SHIFT | Qt::Key_Right), [this] { stepCursor(+10); });
     m_stepBackFastAction =
-        makeNav(tr("Step Cursor 10 Back"), QKeySequence(Qt::ALT | Qt::SHIFT | Qt::Key_Left),
-                [this] { stepCursor(-10); });
+        makeNav(QStringLiteral("stepBackFastAction"), tr("Step Cursor 10 Back"),
+                QKeySequence(Qt::ALT | Qt::SHIFT | Qt::Key_Left), [this] { stepCursor(-10); });
 
     m_thresholdsAction = new QAction(tr("&Thresholds..."), this);
+    m_thresholdsAction->setObjectName(QStringLiteral("thresholdsAction"));
     m_thresholdsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     connect(m_thresholdsAction, &QAction::triggered, this, &MainWindow::showThresholdsDialog);
     m_resetWindowAction = new QAction(tr("&Reset Window Analysis"), this);
+    m_resetWindowAction->setObjectName(QStringLiteral("resetWindowAction"));
     m_resetWindowAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     connect(m_resetWindowAction, &QAction::triggered, this, &MainWindow::resetWindowAnalysis);
 }

@@ -1,0 +1,501 @@
+#include "app/Gui.h"
+#include "app/MainWindow.h"
+#include "model/FindingsModel.h"
+#include "model/PhasesModel.h"
+#include "model/ProblemsModel.h"
+#include "model/SessionsModel.h"
+#include "widgets/FindingDetailView.h"
+#include "widgets/GapChartView.h"
+#include "widgets/ProblemsPanel.h"
+#include "widgets/SessionPicker.h"
+#include "widgets/ThresholdsDialog.h"
+#include "widgets/TimelineScrubber.h"
+#include "widgets/WelcomePage.h"
+
+#include <QAbstractProxyModel>
+#include <QAction>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFont>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSet>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeView>
+
+using namespace gapscope;
+
+namespace {
+
+constexpr int kLoadTimeoutMs = 30000;
+
+QString parityPath(const QString& name)
+{
+    return QString(GAPSCOPE_SHARED_DIR) + QStringLiteral("/fixtures/stormlog/parity/") + name;
+}
+
+// The upstream reference output next to a parity fixture.
+QJsonArray expectedFindings(const QString& name)
+{
+    QFile file(parityPath(name + QStringLiteral(".expected.json")));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("gap_analysis")).toArray();
+}
+
+bool waitIdle(MainWindow& window)
+{
+    return QTest::qWaitFor([&] { return !window.isBusy() && window.analysis() != nullptr; }, kLoadTimeoutMs);
+}
+
+QPoint rowCenter(QAbstractItemView* view, const QModelIndex& index)
+{
+    return view->visualRect(index).center();
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QSettings().clear();
+    }
+
+    void init() { QSettings().clear(); }
+
+    void welcomeWithoutFile()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.isWelcomeShown());
+        QVERIFY(!window.analysis());
+        QVERIFY(window.windowBannerText().isEmpty());
+    }
+
+    void findingsOfFixture_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("phasespike") << "phasespike";
+        QTest::newRow("mixed") << "mixed";
+    }
+
+    void findingsOfFixture()
+    {
+        QFETCH(QString, name);
+        const QJsonArray expected = expectedFindings(name);
+        QVERIFY2(!expected.isEmpty(), "reference output missing");
+
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        const QString path = parityPath(name + QStringLiteral(".jsonl"));
+        window.openPath(path);
+        QVERIFY(window.isLoading());
+        QVERIFY(!window.progressBar()->isHidden());
+        QVERIFY(waitIdle(window));
+        QVERIFY(!window.isWelcomeShown());
+        QVERIFY(window.progressBar()->isHidden());
+        QVERIFY(window.windowTitle().contains(name));
+        QCOMPARE(window.recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+
+        QTableView* view = window.findingsView();
+        QCOMPARE(view->model()->rowCount(), int(expected.size()));
+        for (int row = 0; row < expected.size(); ++row) {
+            const QJsonObject e = expected[row].toObject();
+            const QModelIndex severity = view->model()->index(row, FindingsModel::SeverityColumn);
+            QCOMPARE(severity.data(FindingsModel::ClassificationKeyRole).toString(),
+                     e.value(QStringLiteral("classification")).toString());
+            QCOMPARE(severity.data().toString().toLower(), e.value(QStringLiteral("severity")).toString());
+            QCOMPARE(severity.data(FindingsModel::EvidenceTimeRole).toLongLong(),
+                     e.value(QStringLiteral("evidence_timestamp_ns")).toInteger());
+            // the widgets side adds the severity icon and colour
+            QVERIFY(severity.data(Qt::DecorationRole).isValid());
+            QVERIFY(severity.data(Qt::ForegroundRole).isValid());
+        }
+        // the most severe finding of a new trace is selected and explained
+        QCOMPARE(view->currentIndex().row(), 0);
+        QCOMPARE(window.detailView()->findingIndex(), 0);
+        QVERIFY(window.detailView()->plainText().contains(
+            FindingsModel::classificationText(window.analysis()->findings[0].classification)));
+    }
+
+    void clickFindingMovesCursor()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(parityPath(QStringLiteral("mixed.jsonl")));
+        QVERIFY(waitIdle(window));
+        const auto result = window.analysis();
+        QVERIFY(result->findings.size() >= 2);
+
+        GapChartView* chart = window.chart();
+        // zoom to the first tenth so the evidence of the last finding is off screen
+        const qint64 begin = chart->visibleBeginNs();
+        const qint64 end = chart->visibleEndNs();
+        chart->setVisibleRange(begin, begin + (end - begin) / 10);
+
+        const int row = int(result->findings.size()) - 1;
+        const qint64 evidence = result->findings[size_t(row)].evidenceTimestampNs;
+        QTableView* view = window.findingsView();
+        const QModelIndex index = view->model()->index(row, FindingsModel::ClassificationColumn);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rowCenter(view, index));
+        QCOMPARE(view->currentIndex().row(), row);
+        QCOMPARE(chart->cursorTime(), evidence);
+        QCOMPARE(window.scrubber()->cursorTime(), evidence);
+        QCOMPARE(chart->highlightedFinding(), row);
+        QVERIFY(chart->visibleBeginNs() <= evidence);
+        QVERIFY(chart->visibleEndNs() >= evidence);
+        QCOMPARE(window.detailView()->findingIndex(), row);
+        // the status bar shows the values at the cursor, in IEC units
+        const QString values = window.cursorValuesText();
+        QVERIFY2(values.contains(QStringLiteral("gap ")) && values.contains(QStringLiteral("iB")),
+                 qPrintable(values));
+        QVERIFY(values.contains(formatRelativeTimeForTest(result, evidence)));
+
+        // Navigate > Previous Finding
+        auto* previous = window.findChild<QAction*>(QStringLiteral("previousFindingAction"));
+        QVERIFY(previous);
+        previous->trigger();
+        QCOMPARE(view->currentIndex().row(), row - 1);
+        QCOMPARE(chart->cursorTime(), result->findings[size_t(row - 1)].evidenceTimestampNs);
+
+        // stepping the cursor moves it to a neighbouring sample
+        auto* step = window.findChild<QAction*>(QStringLiteral("stepForwardAction"));
+        QVERIFY(step);
+        const qint64 before = chart->cursorTime();
+        step->trigger();
+        QVERIFY(chart->cursorTime() != before);
+        QCOMPARE(chart->cursorTime(), window.scrubber()->cursorTime());
+    }
+
+    void selectPhaseZoomsChart()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(parityPath(QStringLiteral("phasespike.jsonl")));
+        QVERIFY(waitIdle(window));
+        PhasesModel* phases = window.phasesModel();
+        QVERIFY(phases->spanCount() > 0);
+
+        // the span the reference attributes the spike to is marked in the tree
+        const QJsonObject attribution = expectedFindings(QStringLiteral("phasespike"))[0]
+                                            .toObject()
+                                            .value(QStringLiteral("phase_attribution"))
+                                            .toObject();
+        const QString scope = attribution.value(QStringLiteral("scope_id")).toString();
+        const qint64 evidence = expectedFindings(QStringLiteral("phasespike"))[0]
+                                    .toObject()
+                                    .value(QStringLiteral("evidence_timestamp_ns"))
+                                    .toInteger();
+        int marked = -1;
+        for (size_t i = 0; i < phases->spanCount(); ++i) {
+            const QModelIndex index = phases->indexOfSpan(i);
+            const PhaseSpan* span = phases->spanAt(index);
+            if (QString::fromStdString(span->scopeId) == scope && span->contains(evidence))
+                marked = int(i);
+            QCOMPARE(index.data(PhasesModel::FindingCountRole).toInt() > 0, marked == int(i));
+        }
+        QVERIFY(marked >= 0);
+        auto* proxy = qobject_cast<QAbstractProxyModel*>(window.phasesView()->model());
+        QVERIFY(proxy);
+        const QModelIndex markedInView = proxy->mapFromSource(phases->indexOfSpan(size_t(marked)));
+        QVERIFY(markedInView.data(Qt::FontRole).value<QFont>().bold());
+
+        // click the marked span in the tree
+        QTreeView* tree = window.phasesView();
+        tree->expandAll();
+        const QModelIndex viewIndex = markedInView;
+        tree->scrollTo(viewIndex);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, rowCenter(tree, viewIndex));
+        const PhaseSpan* span = phases->spanAt(phases->indexOfSpan(size_t(marked)));
+        GapChartView* chart = window.chart();
+        const qint64 duration = span->endNs - span->startNs;
+        QVERIFY(chart->visibleBeginNs() <= span->startNs);
+        QVERIFY(chart->visibleEndNs() >= span->endNs);
+        // only a small margin either side
+        QVERIFY2(chart->visibleEndNs() - chart->visibleBeginNs() <= duration + duration / 10 + 2'000'000,
+                 qPrintable(QStringLiteral("%1..%2 for %3..%4")
+                                .arg(chart->visibleBeginNs())
+                                .arg(chart->visibleEndNs())
+                                .arg(span->startNs)
+                                .arg(span->endNs)));
+
+        // Navigate > Next Phase walks the spans in time order
+        auto* next = window.findChild<QAction*>(QStringLiteral("nextPhaseAction"));
+        QVERIFY(next);
+        next->trigger();
+        if (size_t(marked) + 1 < phases->spanCount()) {
+            const PhaseSpan* following = phases->spanAt(phases->indexOfSpan(size_t(marked) + 1));
+            QVERIFY(chart->visibleBeginNs() <= following->startNs);
+            QVERIFY(chart->visibleEndNs() >= following->endNs);
+        }
+    }
+
+    void windowAnalysisBanner()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(parityPath(QStringLiteral("mixed.jsonl")));
+        QVERIFY(waitIdle(window));
+        const auto full = window.analysis();
+        const qint64 origin = FindingsModel::originNs(*full);
+        const qint64 begin = origin + 5'000'000'000;
+        const qint64 end = origin + 15'000'000'000;
+
+        emit window.chart()->rangeSelected(begin, end);
+        QVERIFY(window.isWindowAnalysis());
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.analysis() != full);
+        QVERIFY(window.analysis()->request.window.has_value());
+        QCOMPARE(window.analysis()->request.window->beginNs, begin);
+        QCOMPARE(window.analysis()->request.window->endNs, end);
+        QVERIFY(window.analysis()->usableRows.size() < full->usableRows.size());
+        const QString banner = window.windowBannerText();
+        QVERIFY2(banner.startsWith(QStringLiteral("Window analysis: +5.000 s – +15.000 s")),
+                 qPrintable(banner));
+        QCOMPARE(window.findingsView()->model()->rowCount(), int(window.analysis()->findings.size()));
+
+        auto* reset = window.findChild<QPushButton*>(QStringLiteral("resetWindowButton"));
+        QVERIFY(reset);
+        QVERIFY(reset->isVisible());
+        QTest::mouseClick(reset, Qt::LeftButton);
+        QVERIFY(waitIdle(window));
+        QVERIFY(!window.isWindowAnalysis());
+        QVERIFY(window.windowBannerText().isEmpty());
+        QVERIFY(!window.analysis()->request.window);
+        QCOMPARE(window.findingsView()->model()->rowCount(), int(full->findings.size()));
+    }
+
+    void thresholdsRerunAndPersist()
+    {
+        MainWindow window;
+        window.show();
+        window.openPath(parityPath(QStringLiteral("mixed.jsonl")));
+        QVERIFY(waitIdle(window));
+        const size_t before = window.analysis()->findings.size();
+        QVERIFY(before > 0);
+
+        ThresholdsDialog dialog;
+        QObject::connect(&dialog, &ThresholdsDialog::thresholdsChanged, &window, &MainWindow::setThresholds);
+        dialog.setThresholds(window.thresholds());
+        // a gap ratio no gap reaches: no findings at all
+        QDoubleSpinBox* ratio = dialog.spinBox("gap_ratio_threshold");
+        QVERIFY(ratio);
+        ratio->setValue(1.0);
+        QCOMPARE(window.thresholds().gapRatio, 1.0);
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.analysis()->request.thresholds.gapRatio, 1.0);
+        QCOMPARE(window.findingsView()->model()->rowCount(), 0);
+        QVERIFY(window.detailView()->plainText().contains(QStringLiteral("No hidden-memory findings")));
+        {
+            QSettings settings;
+            QCOMPARE(ThresholdsDialog::loadThresholds(settings).gapRatio, 1.0);
+        }
+        // a new window starts with the persisted thresholds
+        MainWindow second;
+        QCOMPARE(second.thresholds().gapRatio, 1.0);
+
+        dialog.restoreDefaults();
+        QCOMPARE(ratio->value(), GapThresholds{}.gapRatio);
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.findingsView()->model()->rowCount(), int(before));
+        QSettings settings;
+        QVERIFY(ThresholdsDialog::loadThresholds(settings) == GapThresholds{});
+    }
+
+    void newerLoadSupersedesOlder()
+    {
+        MainWindow window;
+        window.show();
+        window.openPath(parityPath(QStringLiteral("mixed.jsonl")));
+        window.openPath(parityPath(QStringLiteral("phasespike.jsonl")));
+        QVERIFY(waitIdle(window));
+        // give a stale result every chance to arrive
+        QTest::qWait(200);
+        QCOMPARE(QFileInfo(window.trace()->path).fileName(), QStringLiteral("phasespike.jsonl"));
+        QCOMPARE(window.analysis()->trace, window.trace());
+        QCOMPARE(window.findingsView()->model()->rowCount(),
+                 int(expectedFindings(QStringLiteral("phasespike")).size()));
+    }
+
+    void cancelLoad()
+    {
+        // a large trace so the load is still running when Cancel is pressed
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile source(parityPath(QStringLiteral("mixed.jsonl")));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray lines = source.readAll();
+        const QString bigPath = dir.filePath(QStringLiteral("big.jsonl"));
+        QFile big(bigPath);
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 200; ++i)
+            big.write(lines);
+        big.close();
+
+        MainWindow window;
+        window.show();
+        window.openPath(bigPath);
+        QVERIFY(window.isLoading());
+        auto* cancel = window.findChild<QToolButton*>(QStringLiteral("cancelLoadButton"));
+        QVERIFY(cancel && !cancel->isHidden());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+        QVERIFY(window.progressBar()->isHidden());
+        QVERIFY(!window.trace()); // nothing half-loaded is shown
+        QVERIFY(window.isWelcomeShown());
+    }
+
+    void missingRecentFileIsCleared()
+    {
+        const QString missing = QDir::tempPath() + QStringLiteral("/gapscope-missing-trace.jsonl");
+        QFile::remove(missing);
+        QSettings().setValue(QStringLiteral("recentFiles"), QStringList{missing});
+        MainWindow window;
+        window.show();
+        QCOMPARE(window.recentFiles(), QStringList{missing});
+        window.openPath(missing);
+        QVERIFY(window.recentFiles().isEmpty());
+        QVERIFY(window.welcomePage()->message().contains(missing));
+        QVERIFY(!window.isLoading());
+    }
+
+    void bundledSample()
+    {
+        MainWindow window;
+        window.show();
+        window.openSample();
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.windowTitle().contains(QStringLiteral("sample")));
+        QCOMPARE(window.findingsView()->model()->rowCount(),
+                 int(expectedFindings(QStringLiteral("phasespike")).size()));
+        // the temporary copy is not a recent file
+        QVERIFY(window.recentFiles().isEmpty());
+    }
+
+    void rejectedRecordsInProblemsPanel()
+    {
+        QTemporaryDir dir;
+        QFile source(parityPath(QStringLiteral("phasespike.jsonl")));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QList<QByteArray> lines = source.readAll().split('\n');
+        lines.insert(5, "this is not json");
+        lines.insert(9, "{\"schema_version\": 3, \"event_type\": ");
+        const QString path = dir.filePath(QStringLiteral("partly-bad.jsonl"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(lines.join('\n'));
+        out.close();
+
+        MainWindow window;
+        window.show();
+        window.openPath(path);
+        QVERIFY(waitIdle(window));
+        const qint64 errors = window.trace()->problems.errorCount();
+        QVERIFY(errors >= 2);
+        QVERIFY2(
+            window.problemsButtonText().startsWith(QString::number(errors) + QStringLiteral(" rejected")),
+            qPrintable(window.problemsButtonText()));
+        ProblemsModel* problems = window.problemsPanel()->problemsModel();
+        QCOMPARE(problems->rowCount(), int(window.trace()->problems.kept().size()));
+        QList<qint64> lineNumbers;
+        for (int row = 0; row < problems->rowCount(); ++row)
+            lineNumbers << problems->problem(row)->line;
+        QVERIFY(lineNumbers.contains(6));
+        QCOMPARE(problems->index(0, ProblemsModel::FileColumn).data().toString(),
+                 QStringLiteral("partly-bad.jsonl"));
+
+        window.problemsPanel()->hide();
+        auto* button = window.findChild<QToolButton*>(QStringLiteral("problemsButton"));
+        QVERIFY(button);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(window.problemsPanel()->isVisible());
+        QVERIFY(!window.problemsPanel()->isFloating() || window.problemsPanel()->isVisible());
+    }
+
+    void sessionsOfSinkDirectory()
+    {
+        MainWindow window;
+        window.show();
+        const QString sink =
+            QString(GAPSCOPE_SHARED_DIR) + QStringLiteral("/fixtures/stormlog/real/cpu_sink");
+        window.openPath(sink);
+        QVERIFY(waitIdle(window));
+        const auto trace = window.trace();
+        QCOMPARE(window.sessionPicker()->sessionsModel()->rowCount(), int(trace->sessions.size()));
+        QCOMPARE(size_t(window.sessionPicker()->sessionIndex()), window.analysis()->sessionIndex);
+        QCOMPARE(window.analysis()->sessionIndex, trace->defaultSessionIndex().value());
+        // a CPU trace has no device total: no gap findings, and the detail says why
+        QCOMPARE(window.findingsView()->model()->rowCount(), 0);
+        QVERIFY(window.detailView()->plainText().contains(QStringLiteral("No hidden-memory findings")));
+    }
+
+    void screenshot()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("window.png"));
+        QString error;
+        QCOMPARE(
+            renderScreenshot(parityPath(QStringLiteral("phasespike.jsonl")), png, QSize(1024, 700), &error),
+            0);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1024, 700));
+        // not a blank image: the window drew something
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY(colours.size() > 20);
+    }
+
+    void screenshotBadInput_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("missing file") << "/nonexistent/trace.jsonl" << QSize(800, 600);
+        QTest::newRow("size too small") << parityPath(QStringLiteral("phasespike.jsonl")) << QSize(10, 10);
+        QTest::newRow("size invalid") << parityPath(QStringLiteral("phasespike.jsonl")) << QSize(-1, 600);
+    }
+
+    void screenshotBadInput()
+    {
+        QFETCH(QString, file);
+        QFETCH(QSize, size);
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("bad.png"));
+        QString error;
+        QCOMPARE(renderScreenshot(file, png, size, &error), 2);
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!QFile::exists(png));
+    }
+
+private:
+    static QString formatRelativeTimeForTest(const std::shared_ptr<const AnalysisResult>& result, qint64 ns)
+    {
+        const double seconds = double(ns - FindingsModel::originNs(*result)) / 1e9;
+        return QStringLiteral("+%1 s").arg(seconds, 0, 'f', 3);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
