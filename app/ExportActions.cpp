@@ -1,0 +1,221 @@
+#include "ExportActions.h"
+
+#include "CliOptions.h"
+#include "model/ReportWriters.h"
+#include "widgets/ChartExport.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QMimeData>
+
+namespace gapscope {
+
+ExportActions::ExportActions(QWidget* parent, ResultProvider result, ChartProvider chart,
+                             FindingProvider finding)
+    : QObject(parent), m_parent(parent), m_result(std::move(result)), m_chart(std::move(chart)),
+      m_finding(std::move(finding))
+{
+    m_exportReport = new QAction(tr("&Export Report..."), this);
+    m_exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportReport->setStatusTip(
+        tr("Write the findings report as JSON, Markdown, HTML, PDF, CSV, PNG or SVG"));
+    connect(m_exportReport, &QAction::triggered, this, &ExportActions::exportReportInteractively);
+
+    m_saveChart = new QAction(tr("Save Chart &As..."), this);
+    m_saveChart->setStatusTip(tr("Save the chart as shown as PNG or SVG, or its series as CSV"));
+    connect(m_saveChart, &QAction::triggered, this, &ExportActions::saveChartInteractively);
+
+    m_copyFinding = new QAction(tr("Copy Finding as &Markdown"), this);
+    m_copyFinding->setStatusTip(tr("Copy the selected finding with its evidence and remediation"));
+    connect(m_copyFinding, &QAction::triggered, this, &ExportActions::copyFinding);
+
+    if (parent)
+        parent->addActions({m_exportReport, m_saveChart, m_copyFinding});
+    updateEnabled();
+}
+
+void ExportActions::updateEnabled()
+{
+    const bool hasResult = m_result && m_result();
+    m_exportReport->setEnabled(hasResult);
+    m_saveChart->setEnabled(hasResult);
+    m_copyFinding->setEnabled(hasResult && m_finding && !selectedFindingMarkdown().isEmpty());
+}
+
+QString ExportActions::nameFilter(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::Json:
+        return tr("JSON report (*.json)");
+    case ExportFormat::Markdown:
+        return tr("Markdown report (*.md)");
+    case ExportFormat::Html:
+        return tr("HTML report (*.html *.htm)");
+    case ExportFormat::Pdf:
+        return tr("PDF report (*.pdf)");
+    case ExportFormat::Csv:
+        return tr("CSV of the chart series (*.csv)");
+    case ExportFormat::FindingsCsv:
+        return tr("CSV of the findings (*.csv)");
+    case ExportFormat::Png:
+        return tr("PNG chart image (*.png)");
+    case ExportFormat::Svg:
+        return tr("SVG chart image (*.svg)");
+    }
+    return {};
+}
+
+std::optional<ExportFormat> ExportActions::formatForFilter(const QString& filter)
+{
+    for (ExportFormat format : allExportFormats())
+        if (nameFilter(format) == filter)
+            return format;
+    return std::nullopt;
+}
+
+QString ExportActions::withSuffix(const QString& file, ExportFormat format)
+{
+    return QFileInfo(file).suffix().isEmpty() ? file + QLatin1Char('.') + exportFormatSuffix(format) : file;
+}
+
+bool ExportActions::writeReport(const QString& file, ExportFormat format, QSize chartSize, bool replace,
+                                QString* error) const
+{
+    const ExportOutcome outcome = renderExport(m_result ? m_result() : nullptr, format, chartSize);
+    if (!outcome.error.isEmpty()) {
+        *error = outcome.error;
+        return false;
+    }
+    *error = writeOutput(file, outcome.data, replace);
+    return error->isEmpty();
+}
+
+bool ExportActions::writeChart(const QString& file, ExportFormat format, bool replace, QString* error) const
+{
+    const auto result = m_result ? m_result() : nullptr;
+    QWidget* chart = m_chart ? m_chart() : nullptr;
+    if (!result) {
+        *error = tr("no analysis to export");
+        return false;
+    }
+    if (!chart || format == ExportFormat::Csv || format == ExportFormat::FindingsCsv ||
+        format == ExportFormat::Json || format == ExportFormat::Markdown || format == ExportFormat::Html ||
+        format == ExportFormat::Pdf)
+        return writeReport(file, format, chart ? chart->size() : kDefaultChartSize, replace, error);
+    const QByteArray data = format == ExportFormat::Svg ? chartSvg(chart, chart->size(), tr("Gap over time"))
+                                                        : chartPng(chart, chart->size());
+    *error = writeOutput(file, data, replace);
+    return error->isEmpty();
+}
+
+QString ExportActions::selectedFindingMarkdown() const
+{
+    const auto result = m_result ? m_result() : nullptr;
+    const int index = m_finding ? m_finding() : -1;
+    if (!result || index < 0 || size_t(index) >= result->findings.size())
+        return {};
+    return reportFindingMarkdown(buildReportContent(*result), size_t(index));
+}
+
+namespace {
+
+// File names and error texts can hold markup characters: never let a message box read them
+// as rich text.
+int showMessage(QWidget* parent, QMessageBox::Icon icon, const QString& title, const QString& text,
+                QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton)
+{
+    QMessageBox box(icon, title, text, buttons, parent);
+    box.setTextFormat(Qt::PlainText);
+    box.setDefaultButton(defaultButton);
+    return box.exec();
+}
+
+} // namespace
+
+bool ExportActions::confirmReplace(const QString& file) const
+{
+    if (!QFileInfo::exists(file))
+        return true;
+    return showMessage(m_parent, QMessageBox::Question, tr("Replace File"),
+                       tr("%1 already exists.\nDo you want to replace it?").arg(QFileInfo(file).fileName()),
+                       QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
+}
+
+void ExportActions::exportReportInteractively()
+{
+    const auto result = m_result ? m_result() : nullptr;
+    if (!result)
+        return;
+    QStringList filters;
+    for (ExportFormat format : allExportFormats())
+        filters << nameFilter(format);
+    QString selected = nameFilter(ExportFormat::Html);
+    const QString base = QFileInfo(result->trace->path).completeBaseName() + QStringLiteral("-report");
+    QString file =
+        QFileDialog::getSaveFileName(m_parent, tr("Export Report"), base, filters.join(QStringLiteral(";;")),
+                                     &selected, QFileDialog::DontConfirmOverwrite);
+    if (file.isEmpty())
+        return;
+    const ExportFormat format = formatForFilter(selected).value_or(ExportFormat::Html);
+    file = withSuffix(file, format);
+    if (!confirmReplace(file))
+        return;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    QString error;
+    const bool ok = writeReport(file, format, kDefaultChartSize, true, &error);
+    QApplication::restoreOverrideCursor();
+    if (!ok) {
+        showMessage(m_parent, QMessageBox::Warning, tr("Export Report"),
+                    tr("The report could not be written.\n\n%1").arg(error), QMessageBox::Ok,
+                    QMessageBox::Ok);
+        return;
+    }
+    emit exported(file);
+}
+
+void ExportActions::saveChartInteractively()
+{
+    if (!m_result || !m_result())
+        return;
+    const QStringList filters{nameFilter(ExportFormat::Png), nameFilter(ExportFormat::Svg),
+                              nameFilter(ExportFormat::Csv)};
+    QString selected = filters.front();
+    QString file = QFileDialog::getSaveFileName(
+        m_parent, tr("Save Chart As"),
+        QFileInfo(m_result()->trace->path).completeBaseName() + QStringLiteral("-gap"),
+        filters.join(QStringLiteral(";;")), &selected, QFileDialog::DontConfirmOverwrite);
+    if (file.isEmpty())
+        return;
+    ExportFormat format = formatForFilter(selected).value_or(ExportFormat::Png);
+    // a typed suffix wins over the filter
+    if (const auto bySuffix = exportFormatFromString(QFileInfo(file).suffix());
+        bySuffix == ExportFormat::Png || bySuffix == ExportFormat::Svg || bySuffix == ExportFormat::Csv)
+        format = *bySuffix;
+    file = withSuffix(file, format);
+    if (!confirmReplace(file))
+        return;
+    QString error;
+    if (!writeChart(file, format, true, &error)) {
+        showMessage(m_parent, QMessageBox::Warning, tr("Save Chart As"),
+                    tr("The chart could not be saved.\n\n%1").arg(error), QMessageBox::Ok, QMessageBox::Ok);
+        return;
+    }
+    emit exported(file);
+}
+
+void ExportActions::copyFinding()
+{
+    const QString markdown = selectedFindingMarkdown();
+    if (markdown.isEmpty())
+        return;
+    auto* mime = new QMimeData;
+    mime->setText(markdown);
+    mime->setData(QStringLiteral("text/markdown"), markdown.toUtf8());
+    QApplication::clipboard()->setMimeData(mime);
+}
+
+} // namespace gapscope

@@ -1,0 +1,76 @@
+#pragma once
+// The app's export actions: "Export Report..." (Ctrl+E; JSON, Markdown, HTML, PDF, CSV, PNG,
+// SVG chosen by the file dialog's name filter), "Save Chart As..." (for the chart's context
+// menu) and "Copy Finding as Markdown". The reports are the bytes `gapscope export` writes for
+// the same analysis. Existing files are replaced only after confirmation; errors are shown in
+// a message box; writes are atomic.
+
+#include "ExportCommand.h"
+
+#include <QObject>
+#include <QSize>
+
+#include <functional>
+#include <memory>
+
+class QAction;
+class QWidget;
+
+namespace gapscope {
+
+class ExportActions : public QObject
+{
+    Q_OBJECT
+public:
+    using ResultProvider = std::function<std::shared_ptr<const AnalysisResult>()>;
+    using ChartProvider = std::function<QWidget*()>; // the chart on screen; may return nullptr
+    using FindingProvider = std::function<int()>;    // selected finding index, -1 for none
+
+    // The actions are added to parent (so their shortcuts work in its window) and owned by
+    // this object, a child of parent.
+    ExportActions(QWidget* parent, ResultProvider result, ChartProvider chart = {},
+                  FindingProvider finding = {});
+
+    QAction* exportReportAction() const { return m_exportReport; }
+    QAction* saveChartAction() const { return m_saveChart; }
+    QAction* copyFindingAction() const { return m_copyFinding; }
+
+    // Enables the actions for the current result and selection; call when either changes.
+    void updateEnabled();
+
+    // File dialog filters: "HTML report (*.html)" ...
+    static QString nameFilter(ExportFormat format);
+    static std::optional<ExportFormat> formatForFilter(const QString& filter);
+    // The file name with the format's suffix appended when it has none.
+    static QString withSuffix(const QString& file, ExportFormat format);
+
+    // The non-interactive part of "Export Report...": renders and writes atomically. Refuses
+    // to replace an existing file unless replace is true. false with *error on failure.
+    bool writeReport(const QString& file, ExportFormat format, QSize chartSize, bool replace,
+                     QString* error) const;
+    // The non-interactive part of "Save Chart As...": PNG/SVG of the chart on screen at its
+    // current size (what the user sees, zoom included), CSV of its series.
+    bool writeChart(const QString& file, ExportFormat format, bool replace, QString* error) const;
+    // The Markdown "Copy Finding as Markdown" puts on the clipboard (empty without one).
+    QString selectedFindingMarkdown() const;
+
+signals:
+    void exported(const QString& file);
+
+private:
+    void exportReportInteractively();
+    void saveChartInteractively();
+    void copyFinding();
+    // Asks before replacing; false when the user declines.
+    bool confirmReplace(const QString& file) const;
+
+    QWidget* m_parent;
+    ResultProvider m_result;
+    ChartProvider m_chart;
+    FindingProvider m_finding;
+    QAction* m_exportReport;
+    QAction* m_saveChart;
+    QAction* m_copyFinding;
+};
+
+} // namespace gapscope

@@ -1,0 +1,192 @@
+#include "ExportCommand.h"
+
+#include "Cli.h"
+#include "CliOptions.h"
+#include "model/ReportWriters.h"
+#include "model/TraceLoader.h"
+#include "widgets/ChartExport.h"
+#include "widgets/GapChartView.h"
+#include "widgets/PdfReport.h"
+
+#include <QApplication>
+
+namespace gapscope {
+
+namespace {
+
+const char* const kGapChartTitle = "Gap over time";
+const char* const kGapChartCaption = "Device used minus allocator reserved (the hidden memory) over the "
+                                     "analysed samples, with the drift line, "
+                                     "the spike band and the findings marked.";
+
+} // namespace
+
+const std::vector<ExportFormat>& allExportFormats()
+{
+    static const std::vector<ExportFormat> formats{
+        ExportFormat::Json, ExportFormat::Markdown,    ExportFormat::Html, ExportFormat::Pdf,
+        ExportFormat::Csv,  ExportFormat::FindingsCsv, ExportFormat::Png,  ExportFormat::Svg};
+    return formats;
+}
+
+QString exportFormatName(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::Json:
+        return QStringLiteral("json");
+    case ExportFormat::Markdown:
+        return QStringLiteral("markdown");
+    case ExportFormat::Html:
+        return QStringLiteral("html");
+    case ExportFormat::Pdf:
+        return QStringLiteral("pdf");
+    case ExportFormat::Csv:
+        return QStringLiteral("csv");
+    case ExportFormat::FindingsCsv:
+        return QStringLiteral("findings-csv");
+    case ExportFormat::Png:
+        return QStringLiteral("png");
+    case ExportFormat::Svg:
+        return QStringLiteral("svg");
+    }
+    return {};
+}
+
+QString exportFormatSuffix(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::Markdown:
+        return QStringLiteral("md");
+    case ExportFormat::FindingsCsv:
+        return QStringLiteral("csv");
+    default:
+        return exportFormatName(format);
+    }
+}
+
+std::optional<ExportFormat> exportFormatFromString(const QString& name)
+{
+    const QString n = name.trimmed().toLower();
+    if (n == QLatin1String("md"))
+        return ExportFormat::Markdown;
+    if (n == QLatin1String("htm"))
+        return ExportFormat::Html;
+    for (ExportFormat format : allExportFormats())
+        if (exportFormatName(format) == n)
+            return format;
+    return std::nullopt;
+}
+
+bool exportFormatNeedsWidgets(ExportFormat format)
+{
+    return format == ExportFormat::Html || format == ExportFormat::Pdf || format == ExportFormat::Png ||
+           format == ExportFormat::Svg;
+}
+
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize)
+{
+    if (!result)
+        return {{}, QStringLiteral("no analysis to export")};
+    if (exportFormatNeedsWidgets(format) && !qobject_cast<QApplication*>(QCoreApplication::instance()))
+        return {
+            {},
+            QStringLiteral("%1 export draws charts and needs a QApplication").arg(exportFormatName(format))};
+    if (!chartSize.isValid() || chartSize.isEmpty())
+        chartSize = kDefaultChartSize;
+
+    const ReportContent content = buildReportContent(*result);
+    switch (format) {
+    case ExportFormat::Json:
+        return {reportJson(content), {}};
+    case ExportFormat::Markdown:
+        return {reportMarkdown(content).toUtf8(), {}};
+    case ExportFormat::FindingsCsv:
+        return {reportFindingsCsv(content), {}};
+    case ExportFormat::Csv:
+        return {chartSeriesCsv(*result), {}};
+    case ExportFormat::Png:
+    case ExportFormat::Svg:
+    case ExportFormat::Html:
+    case ExportFormat::Pdf:
+        break;
+    }
+
+    const auto chart = createExportGapChart(result, chartSize);
+    const QString title = QString::fromLatin1(kGapChartTitle);
+    switch (format) {
+    case ExportFormat::Png:
+        return {chartPng(chart.get(), chartSize), {}};
+    case ExportFormat::Svg:
+        return {chartSvg(chart.get(), chartSize, title), {}};
+    case ExportFormat::Html: {
+        ReportImage image{title, QString::fromLatin1(kGapChartCaption), QStringLiteral("image/svg+xml"),
+                          chartSvg(chart.get(), chartSize, title), chartSize};
+        return {reportHtml(content, {image}).toUtf8(), {}};
+    }
+    case ExportFormat::Pdf: {
+        // twice the pixels: the page prints the chart about 7 inches wide at 300 dpi
+        PdfChart pdfChart{title, QString::fromLatin1(kGapChartCaption),
+                          renderChartImage(chart.get(), chartSize, 2.0)};
+        QString error;
+        QByteArray pdf = reportPdf(content, {pdfChart}, &error);
+        return {pdf, error};
+    }
+    default:
+        break;
+    }
+    return {{}, QStringLiteral("unsupported format")};
+}
+
+int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
+{
+    const QString prefix = QStringLiteral("gapscope export: ");
+    CommonOptions options;
+    options.format.clear();
+    if (const QString why = parseOptions(QStringLiteral("export"), args, &options); !why.isEmpty()) {
+        printLine(err, prefix + why);
+        return kExitUsage;
+    }
+    QStringList names;
+    for (ExportFormat f : allExportFormats())
+        names << exportFormatName(f);
+    const auto format = exportFormatFromString(options.format);
+    if (!format) {
+        printLine(err, prefix + (options.format.isEmpty()
+                                     ? QStringLiteral("--format is required (%1)")
+                                     : QStringLiteral("unknown format '%1' (%2)").arg(options.format))
+                                    .arg(names.join(QStringLiteral(", "))));
+        return kExitUsage;
+    }
+    if (options.output.isEmpty()) {
+        printLine(err, prefix + QStringLiteral("--output FILE is required"));
+        return kExitUsage;
+    }
+    // Checked before the (possibly long) load; writeOutput checks again before the rename.
+    if (!options.force && QFile::exists(options.output)) {
+        printLine(err, prefix + QStringLiteral("%1: exists (use --force to replace it)").arg(options.output));
+        return kExitUsage;
+    }
+    const LoadOutcome loaded = loadTrace(options.path);
+    if (!loaded.data) {
+        printLine(err, prefix + loaded.fatalError);
+        return kExitUsage;
+    }
+    QString error;
+    const auto result = analyzeWithOptions(loaded.data, options, &error);
+    if (!result) {
+        printLine(err, prefix + error);
+        return kExitUsage;
+    }
+    const ExportOutcome exported = renderExport(result, *format, options.size.value_or(kDefaultChartSize));
+    if (!exported.error.isEmpty()) {
+        printLine(err, prefix + exported.error);
+        return kExitFailure;
+    }
+    if (const QString why = writeOutput(options.output, exported.data, options.force); !why.isEmpty()) {
+        printLine(err, prefix + why);
+        return QFile::exists(options.output) && !options.force ? kExitUsage : kExitFailure;
+    }
+    return kExitOk;
+}
+
+} // namespace gapscope
