@@ -10,6 +10,7 @@
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <set>
@@ -265,6 +266,8 @@ private slots:
         QVERIFY(outside->count() > 0);
         QVERIFY(outside->count() <= pointBudget());
         QVERIFY(m_view->drawnGapPointCount() > 0);
+        QCoreApplication::processEvents(); // the legend relabels itself from queued signals
+        m_view->grab().save(QStringLiteral("/tmp/chart-window.png"));
     }
 
     void emptyAndNull()
@@ -420,6 +423,27 @@ private slots:
         QTest::keyClick(m_chartView, Qt::Key_Home);
         QCOMPARE(m_view->visibleBeginNs(), dataBegin());
         QCOMPARE(m_view->visibleEndNs(), dataEnd());
+    }
+
+    void toolTipNamesTimeValuesAndPhase()
+    {
+        m_view->setOverlayVisible(ChartOverlay::Reserved, true);
+        // 30 % into the run lies in "train / epoch 1"
+        const int64_t t = dataBegin() + (dataEnd() - dataBegin()) * 3 / 10;
+        const QPoint at = viewPointAt(t);
+        QHelpEvent help(QEvent::ToolTip, at, m_chartView->viewport()->mapToGlobal(at));
+        QTest::ignoreMessage(QtWarningMsg, "This plugin does not support raise()"); // offscreen platform
+        QCoreApplication::sendEvent(m_chartView->viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        const QString text = QToolTip::text();
+        QVERIFY2(text.contains(QStringLiteral("Gap")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("MiB")) || text.contains(QStringLiteral("GiB")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Reserved")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("Allocated")), qPrintable(text)); // hidden overlay
+        QVERIFY2(text.contains(QStringLiteral("train / epoch 1")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("UTC")), qPrintable(text)); // absolute time
+        QToolTip::hideText();
     }
 
     void hoverEmitsSampleTime()

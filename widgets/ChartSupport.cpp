@@ -45,6 +45,15 @@ AnalysisTimeRange timeRangeOf(const AnalysisResult& result)
     return range;
 }
 
+int64_t shallowestPhaseDepth(const std::vector<PhaseSpan>& phases)
+{
+    if (phases.empty())
+        return 0;
+    return std::min_element(phases.begin(), phases.end(),
+                            [](const PhaseSpan& a, const PhaseSpan& b) { return a.depth < b.depth; })
+        ->depth;
+}
+
 std::optional<size_t> nearestUsableSample(const AnalysisResult& result, int64_t ns)
 {
     const auto& rows = result.usableRows;

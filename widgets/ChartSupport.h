@@ -33,6 +33,10 @@ inline int64_t gapOfRow(const EventStore& store, uint32_t row)
     return store.used[row] - store.reserved[row];
 }
 
+// Lane of a phase span: its depth counted from the shallowest span (traces number depths from
+// 0 or from 1), so the top lane is never empty.
+int64_t shallowestPhaseDepth(const std::vector<PhaseSpan>& phases);
+
 // Position in result.usableRows of the usable sample nearest to ns; nullopt without samples.
 std::optional<size_t> nearestUsableSample(const AnalysisResult& result, int64_t ns);
 

@@ -162,6 +162,7 @@ public:
     std::vector<uint32_t> spikeRows;   // store rows with z > threshold, ascending time
     std::vector<uint32_t> outsideRows; // usable samples of the partition outside the window
     std::optional<uint32_t> maxSpikeRow;
+    int64_t phaseBaseDepth = 0;
     bool hasDrift = false;
     double bandLow = 0, bandHigh = 0;
     bool hasBand = false;
@@ -309,7 +310,7 @@ int GapChartView::Private::phaseLaneCount() const
     int64_t maxDepth = -1;
     for (const PhaseSpan& span : result->phases) {
         if (span.endNs >= visibleBeginNs && span.startNs <= visibleEndNs)
-            maxDepth = std::max(maxDepth, span.depth);
+            maxDepth = std::max(maxDepth, span.depth - phaseBaseDepth);
     }
     return int(std::min<int64_t>(maxDepth + 1, kMaxPhaseLanes));
 }
@@ -409,7 +410,7 @@ void GapChartView::Private::updateLegendVisibility()
 {
     auto visible = [&](ChartOverlay overlay) { return overlayVisible[size_t(overlayIndex(overlay))]; };
     const bool data = hasData();
-    gap->setVisible(data);
+    gap->setVisible(data && !result->usableRows.empty());
     outside->setVisible(data && !outsideRows.empty());
     allocated->setVisible(data && visible(ChartOverlay::Allocated));
     reserved->setVisible(data && visible(ChartOverlay::Reserved));
@@ -421,10 +422,19 @@ void GapChartView::Private::updateLegendVisibility()
     maxSpike->setVisible(data && maxSpikeRow.has_value() && visible(ChartOverlay::Spikes));
     emphasis->setVisible(data && emphasis->count() > 0);
 
+    bool markersChanged = false;
     for (QAbstractSeries* series : chart->series()) {
-        const bool hiddenFromLegend = series == emphasis;
-        for (QLegendMarker* marker : chart->legend()->markers(series))
-            marker->setVisible(series->isVisible() && !hiddenFromLegend);
+        const bool shown = series->isVisible() && series != emphasis;
+        for (QLegendMarker* marker : chart->legend()->markers(series)) {
+            markersChanged |= marker->isVisible() != shown;
+            marker->setVisible(shown);
+        }
+    }
+    // the legend does not lay itself out again when a marker changes visibility
+    if (markersChanged && chart->legend()->layout()) {
+        chart->legend()->layout()->invalidate();
+        chart->legend()->layout()->activate();
+        chart->layout()->invalidate(); // the legend may need another row
     }
 }
 
@@ -480,8 +490,9 @@ void GapChartView::Private::rebuildStaticSeries()
         };
         regression->replace(QList<QPointF>{{xOf(range.analysedBeginNs), fit(range.analysedBeginNs)},
                                            {xOf(range.analysedEndNs), fit(range.analysedEndNs)}});
-        regression->setName(GapChartView::tr("Drift fit (%1)")
-                                .arg(QString::fromStdString(formatBytesPerSecond(stats.slopePerNs * 1e9))));
+        const QString slope = QString::fromStdString(formatBytesPerSecond(stats.slopePerNs * 1e9));
+        regression->setName(
+            GapChartView::tr("Drift fit (%1)").arg(stats.slopePerNs > 0 ? QLatin1Char('+') + slope : slope));
     } else {
         regression->clear();
     }
@@ -654,7 +665,8 @@ void GapChartView::Private::updateAxes(const YExtent& extent)
         low = 0;
     if (high < 0 && -high < (high - low) * 0.35)
         high = 0;
-    const double topPx = phaseLaneCount() * phaseLaneHeight() + 8;
+    // room for the phase labels plus half the largest marker above the highest point
+    const double topPx = phaseLaneCount() * phaseLaneHeight() + 14;
     const double bottomPx = 6;
     const double perPixel = (high - low) / std::max(plotHeight - topPx - bottomPx, 10.0);
     const double yMin = (low == 0 ? 0 : low - bottomPx * perPixel);
@@ -778,7 +790,7 @@ void GapChartView::Private::Canvas::drawBackground(QPainter* painter, const QRec
     // Spans shaded behind the series; neighbours and nesting levels alternate colours.
     std::vector<int> siblingIndex(kMaxPhaseLanes + 1, 0);
     for (const PhaseSpan& span : d->result->phases) {
-        const int depth = int(std::clamp<int64_t>(span.depth, 0, kMaxPhaseLanes));
+        const int depth = int(std::clamp<int64_t>(span.depth - d->phaseBaseDepth, 0, kMaxPhaseLanes));
         const int order = siblingIndex[size_t(depth)]++;
         if (span.endNs < d->visibleBeginNs || span.startNs > d->visibleEndNs)
             continue;
@@ -798,6 +810,14 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
     const QRectF plot = d->plotRect();
     const TimeAxis axis = d->pixelAxis();
     const ChartColors& colors = d->colors;
+    if (d->result->usableRows.empty()) {
+        QColor hint = colors.text;
+        hint.setAlpha(170);
+        painter->setPen(hint);
+        painter->drawText(plot, Qt::AlignCenter | Qt::TextWordWrap,
+                          GapChartView::tr("No usable samples in this partition: the gap needs events of "
+                                           "type \"sample\" with a device total above zero."));
+    }
     painter->save();
     painter->setClipRect(plot.adjusted(-1, -1, 1, 1));
     painter->setRenderHint(QPainter::Antialiasing, true);
@@ -828,13 +848,12 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
         QColor labelBackground = colors.background;
         labelBackground.setAlpha(170);
         for (const PhaseSpan& span : d->result->phases) {
-            if (span.depth < 0 || span.depth >= lanes || span.endNs < d->visibleBeginNs ||
-                span.startNs > d->visibleEndNs)
+            const int64_t lane = span.depth - d->phaseBaseDepth;
+            if (lane < 0 || lane >= lanes || span.endNs < d->visibleBeginNs || span.startNs > d->visibleEndNs)
                 continue;
             const double left = std::max(axis.toPixel(span.startNs), plot.left());
             const double right = std::min(axis.toPixel(span.endNs), plot.right());
-            const QRectF box(left, plot.top() + 1 + double(span.depth * laneHeight), right - left,
-                             laneHeight - 1);
+            const QRectF box(left, plot.top() + 1 + double(lane * laneHeight), right - left, laneHeight - 1);
             if (box.width() < 14)
                 continue;
             const QString text =
@@ -864,6 +883,7 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
             QPen pen(tint, 1.5, Qt::DashLine);
             painter->setPen(pen);
             painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+            std::optional<QPointF> ringCentre;
             const EventStore& s = d->store();
             if (finding.evidenceRow < s.size() && s.used[finding.evidenceRow] != kNullInt &&
                 s.reserved[finding.evidenceRow] != kNullInt) {
@@ -872,14 +892,19 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
                 painter->setPen(QPen(tint, 2.5));
                 painter->setBrush(Qt::NoBrush);
                 painter->drawEllipse(p, 9, 9);
+                ringCentre = p;
             }
             const QString label = findingBadgeText(finding.classification);
             const QFontMetrics metrics(font());
             const double width = metrics.horizontalAdvance(label) + 10;
-            const double top = plot.top() + lanes * d->phaseLaneHeight() + 4;
-            QRectF box(x + 4, top, width, metrics.height() + 2);
+            const double height = metrics.height() + 2;
+            // beside the evidence sample, clear of its ring; else at the top of the plot
+            QPointF anchor(x, plot.top() + lanes * d->phaseLaneHeight() + 4 + height / 2);
+            if (ringCentre)
+                anchor.setY(std::clamp(ringCentre->y(), plot.top() + height, plot.bottom() - height));
+            QRectF box(anchor.x() + 14, anchor.y() - height / 2, width, height);
             if (box.right() > plot.right())
-                box.moveRight(x - 4);
+                box.moveRight(anchor.x() - 14);
             painter->setPen(Qt::NoPen);
             painter->setBrush(tint);
             painter->drawRoundedRect(box, 3, 3);
@@ -1124,6 +1149,7 @@ void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     d->drag = Private::Drag::None;
     if (d->cursorNs && (!d->range.valid || *d->cursorNs < d->range.beginNs || *d->cursorNs > d->range.endNs))
         d->cursorNs.reset();
+    d->phaseBaseDepth = d->result ? shallowestPhaseDepth(d->result->phases) : 0;
     d->rebuildStaticSeries();
     d->updateEmphasis();
     const TimeAxis full = TimeAxis{d->range.beginNs, d->range.endNs, 0, 0}.clampedTo(

@@ -51,7 +51,8 @@ public:
     std::vector<int64_t> phaseStarts; // sorted, unique
     double gapMin = 0;                // sparkline scale
     double gapMax = 0;
-    int64_t maxDepth = -1;
+    int64_t maxDepth = -1; // deepest lane
+    int64_t baseDepth = 0; // depth of the top lane
 };
 
 int TimelineScrubber::Private::laneCount() const
@@ -139,9 +140,10 @@ void TimelineScrubber::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     d->maxDepth = -1;
     d->gapMin = d->gapMax = 0;
     if (d->hasData()) {
+        d->baseDepth = shallowestPhaseDepth(d->result->phases);
         for (const PhaseSpan& span : d->result->phases) {
             d->phaseStarts.push_back(span.startNs);
-            d->maxDepth = std::max(d->maxDepth, span.depth);
+            d->maxDepth = std::max(d->maxDepth, span.depth - d->baseDepth);
         }
         std::sort(d->phaseStarts.begin(), d->phaseStarts.end());
         d->phaseStarts.erase(std::unique(d->phaseStarts.begin(), d->phaseStarts.end()), d->phaseStarts.end());
@@ -250,7 +252,7 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
     // phase lane: boxes by depth, labels elided to the box
     std::vector<int> siblingIndex(kMaxPhaseLanes + 1, 0);
     for (const PhaseSpan& span : d->result->phases) {
-        const int depth = int(std::clamp<int64_t>(span.depth, 0, kMaxPhaseLanes));
+        const int depth = int(std::clamp<int64_t>(span.depth - d->baseDepth, 0, kMaxPhaseLanes));
         const int order = siblingIndex[size_t(depth)]++;
         if (depth >= lanes)
             continue;
