@@ -112,7 +112,7 @@ std::vector<std::pair<QString, QString>> reportInputRows(const ReportContent& c)
                           .arg(c.recordsRejected)
                           .arg(c.warnings));
     if (c.firstTimestampNs && c.lastTimestampNs)
-        rows.emplace_back(QStringLiteral("Time range"), QStringLiteral("%1 to %2 UTC")
+        rows.emplace_back(QStringLiteral("Time range"), QStringLiteral("%1 to %2")
                                                             .arg(formatUtcTime(*c.firstTimestampNs))
                                                             .arg(formatUtcTime(*c.lastTimestampNs)));
     if (c.window)
@@ -557,7 +557,7 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
 
     s << "<footer>Written by gapscope. Times are relative to the first event analysed ("
       << h(formatUtcTime(c.originNs))
-      << " UTC); byte sizes in IEC units (1 GiB = 1024<sup>3</sup> bytes).</footer>\n";
+      << "); byte sizes in IEC units (1 GiB = 1024<sup>3</sup> bytes).</footer>\n";
     s << "</main>\n</body>\n</html>\n";
     return out;
 }

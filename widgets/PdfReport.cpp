@@ -171,7 +171,7 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
     s << "<p style=\"color: " << kMuted
       << "; font-size: 7.5pt; margin-top: 14px;\">Times are relative to the "
       << "first event analysed (" << h(formatUtcTime(c.originNs))
-      << " UTC); byte sizes in IEC units (1 GiB = 1024&#179; bytes).</p>";
+      << "); byte sizes in IEC units (1 GiB = 1024&#179; bytes).</p>";
     s << "</body></html>";
     return out;
 }

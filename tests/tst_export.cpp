@@ -1,0 +1,452 @@
+// Export end to end: every format of a trace whose strings are hostile, image sizes, PDF
+// pages, the `gapscope export` command (--force, atomic writes, no display) and the app's
+// export actions writing the same bytes.
+#include "app/ExportActions.h"
+#include "app/ExportCommand.h"
+#include "model/AnalysisReport.h"
+#include "model/TraceLoader.h"
+#include "widgets/ChartExport.h"
+#include "widgets/GapChartView.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace gapscope;
+
+namespace {
+
+const QString kScriptPhase = QStringLiteral("<script>alert(1)</script>");
+const QString kFormulaHost = QStringLiteral("=cmd|' /C calc'!A0");
+
+QString parity(const QString& name)
+{
+    return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+std::shared_ptr<const AnalysisResult> analyse(const QString& path)
+{
+    const LoadOutcome loaded = loadTrace(path);
+    return loaded.data ? runAnalysis(loaded.data, AnalysisRequest{}) : nullptr;
+}
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runBinary(const QStringList& args)
+{
+    QProcess process;
+    process.setProgram(QStringLiteral(GAPSCOPE_BINARY));
+    process.setArguments(args);
+    // headless: no display, no platform chosen by the caller
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    process.setProcessEnvironment(env);
+    process.start();
+    if (!process.waitForFinished(120000))
+        return {};
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+// stderr without Qt's own environment remarks (XDG_RUNTIME_DIR on CI containers)
+QString errorLines(const QByteArray& err)
+{
+    QStringList lines;
+    for (const QString& line : QString::fromUtf8(err).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        if (!line.startsWith(QLatin1String("QStandardPaths:")))
+            lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
+qsizetype pdfPageCount(const QByteArray& pdf)
+{
+    // "/Type /Page" also prefixes "/Type /Pages": count only the page objects
+    qsizetype count = 0;
+    for (qsizetype at = pdf.indexOf("/Type /Page"); at >= 0; at = pdf.indexOf("/Type /Page", at + 1))
+        if (at + 11 >= pdf.size() || pdf[at + 11] != 's')
+            ++count;
+    return count;
+}
+
+QSize svgSize(const QByteArray& svg, QString* error)
+{
+    QXmlStreamReader xml(svg);
+    QSize size;
+    while (!xml.atEnd()) {
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("svg") &&
+            !size.isValid())
+            size = QSize(xml.attributes().value(QLatin1String("width")).toInt(),
+                         xml.attributes().value(QLatin1String("height")).toInt());
+    }
+    if (xml.hasError())
+        *error = xml.errorString();
+    return size;
+}
+
+} // namespace
+
+class TestExport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_hostileTrace;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        // phasespike.jsonl with its "train" phase renamed to markup and its host to a formula
+        QByteArray text = readFile(parity(QStringLiteral("phasespike")));
+        QVERIFY(text.contains("\"train\""));
+        text.replace("train", kScriptPhase.toUtf8());
+        text.replace("\"host\": \"gpu-node-7\"", "\"host\": \"" + kFormulaHost.toUtf8() + "\"");
+        m_hostileTrace = m_dir.filePath(QStringLiteral("hostile.jsonl"));
+        QFile f(m_hostileTrace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+    }
+
+    void everyFormatEscapesTraceStrings_data()
+    {
+        QTest::addColumn<QString>("format");
+        for (ExportFormat format : allExportFormats())
+            QTest::newRow(qPrintable(exportFormatName(format))) << exportFormatName(format);
+    }
+
+    void everyFormatEscapesTraceStrings()
+    {
+        QFETCH(QString, format);
+        const auto result = analyse(m_hostileTrace);
+        QVERIFY(result);
+        QVERIFY(!result->findings.empty());
+        QCOMPARE(result->trace->sessions.front().host, kFormulaHost);
+        const QSize size(900, 420);
+        const ExportOutcome out = renderExport(result, *exportFormatFromString(format), size);
+        QVERIFY2(out.error.isEmpty(), qPrintable(out.error));
+        QVERIFY(!out.data.isEmpty());
+        const QString text = QString::fromUtf8(out.data);
+        const QString phasePath = kScriptPhase + QStringLiteral(" / step");
+
+        switch (*exportFormatFromString(format)) {
+        case ExportFormat::Json: {
+            QJsonParseError error;
+            const QJsonObject json = QJsonDocument::fromJson(out.data, &error).object();
+            QCOMPARE(error.error, QJsonParseError::NoError);
+            const QJsonObject attribution = json.value(QStringLiteral("gap_analysis"))
+                                                .toArray()
+                                                .first()
+                                                .toObject()
+                                                .value(QStringLiteral("phase_attribution"))
+                                                .toObject();
+            QCOMPARE(attribution.value(QStringLiteral("phase_path")).toString(), phasePath);
+            QCOMPARE(json.value(QStringLiteral("session"))
+                         .toObject()
+                         .value(QStringLiteral("sessions"))
+                         .toArray()
+                         .first()
+                         .toObject()
+                         .value(QStringLiteral("host"))
+                         .toString(),
+                     kFormulaHost);
+            break;
+        }
+        case ExportFormat::Markdown:
+            // every < is escaped
+            QVERIFY(!text.contains(QRegularExpression(QStringLiteral("(?<!\\\\)<"))));
+            QVERIFY(text.contains(QLatin1String("\\<script\\>alert\\(1\\)\\</script\\> / step")));
+            QVERIFY(text.contains(QLatin1String("\\=cmd\\|' /C calc'\\!A0")));
+            break;
+        case ExportFormat::Html: {
+            QVERIFY(!text.contains(QLatin1String("<script"), Qt::CaseInsensitive));
+            QVERIFY(!text.contains(QLatin1String("http://")) && !text.contains(QLatin1String("https://")));
+            QVERIFY(text.contains(QLatin1String("&lt;script&gt;alert(1)&lt;/script&gt; / step")));
+            QVERIFY(text.contains(QLatin1String("=cmd|&#39; /C calc&#39;!A0")));
+            QVERIFY(text.contains(QLatin1String("data:image/svg+xml;base64,")));
+            QXmlStreamReader xml(text);
+            while (!xml.atEnd())
+                xml.readNext();
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+            break;
+        }
+        case ExportFormat::FindingsCsv:
+            QVERIFY(text.contains(QLatin1String("\"'=cmd|' /C calc'!A0\"")));
+            QVERIFY(text.contains(phasePath));
+            break;
+        case ExportFormat::Csv: {
+            const QStringList lines = text.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+            QCOMPARE(lines.front(),
+                     QStringLiteral("time_ns,relative_s,gap,allocated,reserved,used,total,phase"));
+            QCOMPARE(lines.size() - 1, qsizetype(result->usableRows.size()));
+            QVERIFY(text.contains(QLatin1Char(',') + kScriptPhase + QStringLiteral("\r\n")));
+            for (const QString& line : lines.mid(1)) {
+                const QStringList cells = line.split(QLatin1Char(','));
+                QCOMPARE(cells.size(), 8);
+                bool ok = false;
+                cells[0].toLongLong(&ok);
+                QVERIFY(ok);
+                // gap = used - reserved
+                QCOMPARE(cells[2].toLongLong(), cells[5].toLongLong() - cells[4].toLongLong());
+            }
+            break;
+        }
+        case ExportFormat::Pdf:
+            QVERIFY(out.data.startsWith("%PDF-"));
+            QVERIFY(pdfPageCount(out.data) >= 1);
+            break;
+        case ExportFormat::Png: {
+            const QImage image = QImage::fromData(out.data, "PNG");
+            QCOMPARE(image.size(), size);
+            break;
+        }
+        case ExportFormat::Svg: {
+            QString error;
+            QCOMPARE(svgSize(out.data, &error), size);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QVERIFY(!text.contains(QLatin1String("<script"), Qt::CaseInsensitive));
+            break;
+        }
+        }
+    }
+
+    void pdfHasPagesForLongReports()
+    {
+        const auto result = analyse(parity(QStringLiteral("mixed")));
+        QVERIFY(result);
+        const ExportOutcome out = renderExport(result, ExportFormat::Pdf, kDefaultChartSize);
+        QVERIFY(out.data.startsWith("%PDF-"));
+        // summary, chart and two findings with their remediation do not fit on one A4 page
+        QVERIFY2(pdfPageCount(out.data) >= 2, qPrintable(QString::number(pdfPageCount(out.data))));
+    }
+
+    void cliWritesEveryFormatHeadless_data()
+    {
+        QTest::addColumn<QString>("format");
+        for (ExportFormat format : allExportFormats())
+            QTest::newRow(qPrintable(exportFormatName(format))) << exportFormatName(format);
+    }
+
+    void cliWritesEveryFormatHeadless()
+    {
+        QFETCH(QString, format);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("out.") + format);
+        const Run r = runBinary({QStringLiteral("export"), parity(QStringLiteral("phasespike")),
+                                 QStringLiteral("--format"), format, QStringLiteral("--output"), file,
+                                 QStringLiteral("--size"), QStringLiteral("640x360")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(errorLines(r.err).isEmpty(), r.err.constData());
+        // atomic: the temporary file is gone, only the output is left
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("out.") + format});
+        const QByteArray data = readFile(file);
+        const ExportFormat f = *exportFormatFromString(format);
+        if (f == ExportFormat::Png)
+            QCOMPARE(QImage::fromData(data, "PNG").size(), QSize(640, 360));
+        if (f == ExportFormat::Svg) {
+            QString error;
+            QCOMPARE(svgSize(data, &error), QSize(640, 360));
+        }
+        // same content as the app's export for the same inputs (text formats compare bytes)
+        if (f == ExportFormat::Json || f == ExportFormat::Markdown || f == ExportFormat::Csv ||
+            f == ExportFormat::FindingsCsv || f == ExportFormat::Html) {
+            const auto result = analyse(parity(QStringLiteral("phasespike")));
+            QCOMPARE(data, renderExport(result, f, QSize(640, 360)).data);
+        }
+    }
+
+    void cliJsonIsTheAnalyzeObject()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("r.json"));
+        const QStringList common{QStringLiteral("--set"), QStringLiteral("gap_spike_zscore=3"),
+                                 QStringLiteral("--from"), QStringLiteral("1796000005000000000")};
+        const Run exported = runBinary(QStringList{QStringLiteral("export"), parity(QStringLiteral("mixed")),
+                                                   QStringLiteral("--format"), QStringLiteral("json"),
+                                                   QStringLiteral("--output"), file} +
+                                       common);
+        QCOMPARE(exported.exitCode, 0);
+        const Run analysed = runBinary(QStringList{QStringLiteral("analyze"), parity(QStringLiteral("mixed")),
+                                                   QStringLiteral("--format"), QStringLiteral("json")} +
+                                       common);
+        QCOMPARE(analysed.exitCode, 0);
+        QCOMPARE(readFile(file), analysed.out);
+        QVERIFY(analysed.out.contains("\"begin_ns\": 1796000005000000000"));
+    }
+
+    void cliForce()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("report.md"));
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("keep me");
+        }
+        const QStringList args{QStringLiteral("export"),   parity(QStringLiteral("drift")),
+                               QStringLiteral("--format"), QStringLiteral("markdown"),
+                               QStringLiteral("--output"), file};
+        const Run refused = runBinary(args);
+        QCOMPARE(refused.exitCode, 2);
+        const QString err = errorLines(refused.err);
+        QVERIFY2(err.contains(QLatin1String("--force")) && err.contains(file), qPrintable(err));
+        QCOMPARE(err.count(QLatin1Char('\n')), 0);
+        QCOMPARE(readFile(file), QByteArray("keep me"));
+
+        const Run forced = runBinary(args + QStringList{QStringLiteral("--force")});
+        QCOMPARE(forced.exitCode, 0);
+        QVERIFY(readFile(file).startsWith("# gapscope report"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("report.md")});
+    }
+
+    void cliBadInvocations_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("reason");
+        const QString drift = parity(QStringLiteral("drift"));
+        const QString out = QStringLiteral("/nonexistent-dir/x.json");
+        QTest::newRow("no format") << QStringList{QStringLiteral("export"), drift, QStringLiteral("--output"),
+                                                  out}
+                                   << QStringLiteral("--format is required");
+        QTest::newRow("unknown format") << QStringList{QStringLiteral("export"),   drift,
+                                                       QStringLiteral("--format"), QStringLiteral("docx"),
+                                                       QStringLiteral("--output"), out}
+                                        << QStringLiteral("unknown format 'docx'");
+        QTest::newRow("no output") << QStringList{QStringLiteral("export"), drift, QStringLiteral("--format"),
+                                                  QStringLiteral("json")}
+                                   << QStringLiteral("--output FILE is required");
+        QTest::newRow("bad size") << QStringList{QStringLiteral("export"),   drift,
+                                                 QStringLiteral("--format"), QStringLiteral("png"),
+                                                 QStringLiteral("--output"), out,
+                                                 QStringLiteral("--size"),   QStringLiteral("10x")}
+                                  << QStringLiteral("--size needs WxH");
+        QTest::newRow("unknown session") << QStringList{QStringLiteral("export"),    drift,
+                                                        QStringLiteral("--format"),  QStringLiteral("json"),
+                                                        QStringLiteral("--output"),  out,
+                                                        QStringLiteral("--session"), QStringLiteral("nope")}
+                                         << QStringLiteral("no session 'nope'");
+        QTest::newRow("missing trace")
+            << QStringList{QStringLiteral("export"),   QStringLiteral("/nonexistent/t.jsonl"),
+                           QStringLiteral("--format"), QStringLiteral("json"),
+                           QStringLiteral("--output"), out}
+            << QStringLiteral("/nonexistent/t.jsonl");
+        QTest::newRow("size is export only")
+            << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--size"),
+                           QStringLiteral("100x100")}
+            << QStringLiteral("unknown option --size");
+    }
+
+    void cliBadInvocations()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        const Run r = runBinary(args);
+        QCOMPARE(r.exitCode, 2);
+        const QString err = errorLines(r.err);
+        QVERIFY2(err.contains(reason), qPrintable(err));
+        QCOMPARE(err.count(QLatin1Char('\n')), 0);
+    }
+
+    void cliUnwritableOutput()
+    {
+        const Run r = runBinary({QStringLiteral("export"), parity(QStringLiteral("drift")),
+                                 QStringLiteral("--format"), QStringLiteral("json"),
+                                 QStringLiteral("--output"), QStringLiteral("/nonexistent-dir/x.json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(errorLines(r.err).contains(QLatin1String("/nonexistent-dir/x.json")));
+    }
+
+    void appActionsWriteTheSameBytes()
+    {
+        const auto result = analyse(parity(QStringLiteral("phasespike")));
+        QVERIFY(result);
+        QWidget window;
+        auto chart = createExportGapChart(result, QSize(700, 300));
+        int selected = -1;
+        ExportActions actions(
+            &window, [&] { return result; }, [&]() -> QWidget* { return chart.get(); },
+            [&] { return selected; });
+        QVERIFY(actions.exportReportAction()->isEnabled());
+        QCOMPARE(actions.exportReportAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+        QVERIFY(window.actions().contains(actions.saveChartAction()));
+        QVERIFY(!actions.copyFindingAction()->isEnabled());
+        selected = 0;
+        actions.updateEnabled();
+        QVERIFY(actions.copyFindingAction()->isEnabled());
+        const QString markdown = actions.selectedFindingMarkdown();
+        QVERIFY(markdown.startsWith(QLatin1String("### 1. Transient spike")));
+        QVERIFY(markdown.contains(QLatin1String("gpu\\-node\\-7")));
+
+        for (ExportFormat format : allExportFormats())
+            QVERIFY(ExportActions::formatForFilter(ExportActions::nameFilter(format)) == format);
+        QCOMPARE(ExportActions::withSuffix(QStringLiteral("/tmp/r"), ExportFormat::Markdown),
+                 QStringLiteral("/tmp/r.md"));
+        QCOMPARE(ExportActions::withSuffix(QStringLiteral("/tmp/r.txt"), ExportFormat::Json),
+                 QStringLiteral("/tmp/r.txt"));
+
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("r.json"));
+        QString error;
+        QVERIFY2(actions.writeReport(file, ExportFormat::Json, kDefaultChartSize, false, &error),
+                 qPrintable(error));
+        QCOMPARE(readFile(file), analysisReportJson(*result));
+        // an existing file is only replaced when the user confirmed
+        QVERIFY(!actions.writeReport(file, ExportFormat::Markdown, kDefaultChartSize, false, &error));
+        QVERIFY(error.contains(QLatin1String("exists")));
+        QVERIFY(readFile(file).startsWith("{"));
+        QVERIFY(actions.writeReport(file, ExportFormat::Markdown, kDefaultChartSize, true, &error));
+        QVERIFY(readFile(file).startsWith("# gapscope report"));
+
+        // "Save Chart As..." draws the chart as shown, at its size
+        const QString png = dir.filePath(QStringLiteral("c.png"));
+        QVERIFY2(actions.writeChart(png, ExportFormat::Png, false, &error), qPrintable(error));
+        QCOMPARE(QImage(png).size(), QSize(700, 300));
+        const QString svg = dir.filePath(QStringLiteral("c.svg"));
+        QVERIFY(actions.writeChart(svg, ExportFormat::Svg, false, &error));
+        QCOMPARE(svgSize(readFile(svg), &error), QSize(700, 300));
+        const QString csv = dir.filePath(QStringLiteral("c.csv"));
+        QVERIFY(actions.writeChart(csv, ExportFormat::Csv, false, &error));
+        QCOMPARE(readFile(csv), chartSeriesCsv(*result));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);
+    }
+
+    void noAnalysisNoExport()
+    {
+        QWidget window;
+        ExportActions actions(&window, [] { return std::shared_ptr<const AnalysisResult>(); });
+        QVERIFY(!actions.exportReportAction()->isEnabled());
+        QVERIFY(!actions.saveChartAction()->isEnabled());
+        QString error;
+        QVERIFY(!actions.writeReport(QDir::temp().filePath(QStringLiteral("never.json")), ExportFormat::Json,
+                                     kDefaultChartSize, false, &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!QFile::exists(QDir::temp().filePath(QStringLiteral("never.json"))));
+    }
+};
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"

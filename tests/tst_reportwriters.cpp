@@ -1,0 +1,333 @@
+// Report writers: golden JSON and Markdown of the parity vectors, HTML that parses and is
+// self-contained, findings CSV, and hostile strings escaped by every writer.
+#include "model/AnalysisReport.h"
+#include "model/ReportWriters.h"
+#include "model/TraceLoader.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace gapscope;
+
+namespace {
+
+const QString kSharedDir = QStringLiteral(GAPSCOPE_SHARED_DIR);
+const QString kScriptPhase = QStringLiteral("<script>alert(1)</script>");
+const QString kFormulaHost = QStringLiteral("=cmd|' /C calc'!A0");
+
+QString parity(const QString& name)
+{
+    return kSharedDir + QStringLiteral("/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
+}
+
+std::shared_ptr<const AnalysisResult> analyse(const QString& path)
+{
+    const LoadOutcome loaded = loadTrace(path);
+    if (!loaded.data)
+        return nullptr;
+    return runAnalysis(loaded.data, AnalysisRequest{});
+}
+
+// Goldens hold "$SHARED" where the checkout's absolute fixture path goes.
+QByteArray normalisePaths(QByteArray text)
+{
+    return text.replace(kSharedDir.toUtf8(), "$SHARED");
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A report with every trace-provided string hostile, independent of the loader.
+ReportContent hostileContent()
+{
+    ReportContent c;
+    c.path = QStringLiteral("/tmp/<b>trace</b>|x.jsonl");
+    c.form = QStringLiteral("JSON lines");
+    c.sessionId = QStringLiteral("@session\"1");
+    c.sessionStatus = QStringLiteral("completed");
+    c.host = kFormulaHost;
+    c.sessions.push_back({c.sessionId, c.sessionStatus, c.host, 1, QStringLiteral("+job"), {0}, 3});
+    c.samples = 2;
+    c.eventCount = 3;
+    c.firstTimestampNs = 1000;
+    c.lastTimestampNs = 2000;
+    c.peakGapBytes = -5;
+    c.peakGapTimestampNs = 1500;
+    ReportFinding f;
+    f.severity = Severity::Critical;
+    f.classification = Classification::TransientSpike;
+    f.confidence = 1.0;
+    f.timestampNs = 1500;
+    f.relativeTime = QStringLiteral("+0.000 s");
+    PhaseAttribution a;
+    a.phasePaths = {kScriptPhase.toStdString()};
+    a.phasePath = kScriptPhase.toStdString();
+    f.phase = a;
+    f.phaseText = kScriptPhase;
+    f.description = QStringLiteral("spike in phase \"%1\"\n# not a heading").arg(kScriptPhase);
+    f.evidence.push_back({"max_gap_bytes", 1024.0, false, EvidenceUnit::Bytes, QStringLiteral("1.00 KiB")});
+    f.remediation << QStringLiteral("-run this: =HYPERLINK(\"x\")");
+    c.findings.push_back(f);
+    c.problems.push_back({c.path, 7, -1, true, QStringLiteral("bad <tag> & \"quote\"")});
+    c.recordsRejected = 1;
+    c.thresholds.push_back({"gap_spike_zscore", 2.0});
+    return c;
+}
+
+// Parses RFC 4180 text into records of fields.
+QList<QStringList> parseCsv(const QString& text)
+{
+    QList<QStringList> records;
+    QStringList record;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
+                field += c;
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            record << field;
+            field.clear();
+        } else if (c == QLatin1Char('\r') && i + 1 < text.size() && text[i + 1] == QLatin1Char('\n')) {
+            record << field;
+            field.clear();
+            records << record;
+            record.clear();
+            ++i;
+        } else {
+            field += c;
+        }
+    }
+    return records;
+}
+
+} // namespace
+
+class TestReportWriters : public QObject
+{
+    Q_OBJECT
+
+    static void checkHtml(const QString& html)
+    {
+        QXmlStreamReader xml(html);
+        int elements = 0;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement)
+                ++elements;
+        }
+        QVERIFY2(!xml.hasError(),
+                 qPrintable(QStringLiteral("line %1: %2").arg(xml.lineNumber()).arg(xml.errorString())));
+        QVERIFY(elements > 20);
+        QVERIFY(!html.contains(QLatin1String("<script"), Qt::CaseInsensitive));
+        QVERIFY(!html.contains(QLatin1String("http://"), Qt::CaseInsensitive));
+        QVERIFY(!html.contains(QLatin1String("https://"), Qt::CaseInsensitive));
+        QVERIFY(html.contains(QLatin1String("prefers-color-scheme: dark")));
+    }
+
+private slots:
+    void goldens_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"drift", "frag", "mixed", "phases", "phasespike", "quiet", "spikes"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void goldens()
+    {
+        QFETCH(QString, name);
+        const auto result = analyse(parity(name));
+        QVERIFY(result);
+        const ReportContent content = buildReportContent(*result);
+        const QByteArray json = normalisePaths(reportJson(content));
+        const QByteArray markdown = normalisePaths(reportMarkdown(content).toUtf8());
+        const QString base =
+            QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/export_") + name + QStringLiteral(".golden.");
+        if (qEnvironmentVariableIsSet("GAPSCOPE_UPDATE_GOLDENS")) {
+            for (const auto& [suffix, bytes] :
+                 {std::pair{QStringLiteral("json"), json}, {QStringLiteral("md"), markdown}}) {
+                QFile f(base + suffix);
+                QVERIFY(f.open(QIODevice::WriteOnly));
+                f.write(bytes);
+            }
+        }
+        QCOMPARE(json, readFile(base + QStringLiteral("json")));
+        QCOMPARE(markdown, readFile(base + QStringLiteral("md")));
+        // `gapscope analyze` prints the same object
+        QCOMPARE(analysisReportJson(*result), reportJson(content));
+    }
+
+    void jsonAgreesWithUpstreamFields()
+    {
+        const auto result = analyse(parity(QStringLiteral("phasespike")));
+        QVERIFY(result);
+        const QByteArray json = reportJson(buildReportContent(*result));
+        QJsonParseError error;
+        const QJsonObject report = QJsonDocument::fromJson(json, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonObject expected =
+            QJsonDocument::fromJson(
+                readFile(kSharedDir + QStringLiteral("/fixtures/stormlog/parity/phasespike.expected.json")))
+                .object();
+        QCOMPARE(report.value(QStringLiteral("gap_analysis"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("evidence")),
+                 expected.value(QStringLiteral("gap_analysis"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("evidence")));
+        QVERIFY(json.contains("\"max_gap_bytes\": 11229105877.0"));
+    }
+
+    void htmlIsWellFormedAndSelfContained_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"mixed", "phasespike", "quiet"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void htmlIsWellFormedAndSelfContained()
+    {
+        QFETCH(QString, name);
+        const auto result = analyse(parity(name));
+        QVERIFY(result);
+        const ReportContent content = buildReportContent(*result);
+        // an image whose bytes would be a URL and markup if they were not encoded
+        const ReportImage image{QStringLiteral("Gap <over> time"), QStringLiteral("caption & more"),
+                                QStringLiteral("image/svg+xml"),
+                                QByteArray("<svg xmlns=\"http://www.w3.org/2000/svg\"><script/></svg>"),
+                                QSize(640, 320)};
+        const QString html = reportHtml(content, {image});
+        checkHtml(html);
+        QCOMPARE(html.count(QLatin1String("<article class=\"finding ")), qsizetype(content.findings.size()));
+        QVERIFY(html.contains(QLatin1String("src=\"data:image/svg+xml;base64,")));
+        QVERIFY(html.contains(QLatin1String("width=\"640\" height=\"320\"")));
+        QVERIFY(html.contains(QLatin1String("Gap &lt;over&gt; time")));
+        for (const ReportFinding& f : content.findings)
+            QVERIFY(html.contains(QString::number(f.timestampNs)));
+    }
+
+    void findingsCsv()
+    {
+        const auto result = analyse(parity(QStringLiteral("mixed")));
+        QVERIFY(result);
+        const ReportContent content = buildReportContent(*result);
+        const QList<QStringList> rows = parseCsv(QString::fromUtf8(reportFindingsCsv(content)));
+        QCOMPARE(rows.size(), qsizetype(content.findings.size()) + 1);
+        for (const QStringList& row : rows)
+            QCOMPARE(row.size(), rows.front().size());
+        QCOMPARE(rows[1][rows.front().indexOf(QStringLiteral("classification"))],
+                 QString::fromUtf8(toString(content.findings.front().classification).data()));
+        QCOMPARE(rows[1][rows.front().indexOf(QStringLiteral("evidence_timestamp_ns"))],
+                 QString::number(content.findings.front().timestampNs));
+    }
+
+    void hostileStringsEscapedByEveryWriter()
+    {
+        const ReportContent c = hostileContent();
+
+        const QString html = reportHtml(c);
+        checkHtml(html);
+        QVERIFY(html.contains(QLatin1String("&lt;script&gt;alert(1)&lt;/script&gt;")));
+        QVERIFY(html.contains(QLatin1String("=cmd|&#39; /C calc&#39;!A0")));
+        QVERIFY(!html.contains(QLatin1String("<b>trace")));
+
+        const QString md = reportMarkdown(c);
+        QVERIFY(md.contains(QLatin1String("\\<script\\>alert\\(1\\)\\</script\\>")));
+        QVERIFY(!md.contains(QRegularExpression(QStringLiteral("(?<!\\\\)<"))));
+        QVERIFY(md.contains(QLatin1String("\\=cmd\\|' /C calc'\\!A0")));
+        // the newline in the description cannot start a heading
+        QVERIFY(!md.contains(QLatin1String("\n# not a heading")));
+        // every table row still has its cells (no unescaped | from the trace)
+        for (const QString& line : md.split(QLatin1Char('\n')))
+            if (line.startsWith(QLatin1String("| Host")))
+                QCOMPARE(line.count(QRegularExpression(QStringLiteral("(?<!\\\\)\\|"))), 3);
+
+        const QString copied = reportFindingMarkdown(c, 0);
+        QVERIFY(copied.contains(QLatin1String("\\=cmd\\|")));
+        QVERIFY(!copied.contains(QRegularExpression(QStringLiteral("(?<!\\\\)<"))));
+
+        const QByteArray csv = reportFindingsCsv(c);
+        QVERIFY(csv.contains("\"'=cmd|' /C calc'!A0\""));
+        QVERIFY(csv.contains("\"'@session\"\"1\""));
+        QVERIFY(csv.contains("\"'-run this: =HYPERLINK(\"\"x\"\")\""));
+        const QList<QStringList> rows = parseCsv(QString::fromUtf8(csv));
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[1][1], QLatin1Char('\'') + kFormulaHost);
+
+        QJsonParseError error;
+        const QJsonObject json = QJsonDocument::fromJson(reportJson(c), &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonObject session = json.value(QStringLiteral("session")).toObject();
+        QCOMPARE(session.value(QStringLiteral("sessions"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("host"))
+                     .toString(),
+                 kFormulaHost);
+        QCOMPARE(json.value(QStringLiteral("gap_analysis"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("phase_attribution"))
+                     .toObject()
+                     .value(QStringLiteral("phase_path"))
+                     .toString(),
+                 kScriptPhase);
+        QCOMPARE(json.value(QStringLiteral("input")).toObject().value(QStringLiteral("path")).toString(),
+                 c.path);
+    }
+
+    void emptyReport()
+    {
+        ReportContent c;
+        c.path = QStringLiteral("empty.jsonl");
+        checkHtml(reportHtml(c));
+        QVERIFY(reportMarkdown(c).contains(QLatin1String("No hidden-memory findings.")));
+        QCOMPARE(reportFindingsCsv(c).count("\r\n"), 1);
+        QCOMPARE(reportFindingMarkdown(c, 0), QString());
+        QJsonParseError error;
+        QJsonDocument::fromJson(reportJson(c), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+    }
+
+    void durations_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("sub-second") << qint64(250000000) << QStringLiteral("0.250 s");
+        QTest::newRow("minutes") << qint64(125500000000) << QStringLiteral("2 min 05.500 s");
+        QTest::newRow("hours") << qint64(3723000000000) << QStringLiteral("1 h 02 min 03.000 s");
+        QTest::newRow("negative") << qint64(-1500000000) << QStringLiteral("-1.500 s");
+    }
+
+    void durations()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(QString, text);
+        QCOMPARE(formatReportDuration(ns), text);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportWriters)
+#include "tst_reportwriters.moc"
