@@ -59,6 +59,13 @@ namespace gapscope {
 
 namespace {
 
+// Qt resolves "%n ...(s)" plurals only through a translation; without one, English is
+// written out here.
+QString englishPlural(QString text, qint64 n)
+{
+    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
+}
+
 const QString kSampleResource = QStringLiteral(":/gapscope/sample.jsonl");
 const QString kIconResource = QStringLiteral(":/gapscope/gapscope.svg");
 
@@ -428,7 +435,10 @@ void MainWindow::createDocks()
     m_problemsPanel = new ProblemsPanel(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_problemsPanel);
     m_problemsPanel->hide();
-    resizeDocks({m_phasesDock}, {380}, Qt::Horizontal);
+    resizeDocks({m_phasesDock}, {470}, Qt::Horizontal);
+    connect(m_phasesDock->toggleViewAction(), &QAction::triggered, this,
+            [this](bool visible) { m_phasesDockWanted = visible; });
+    m_phasesDock->hide(); // the welcome page comes first
 }
 
 void MainWindow::createStatusBar()
@@ -436,7 +446,8 @@ void MainWindow::createStatusBar()
     m_cursorLabel = new QLabel(statusBar());
     m_cursorLabel->setObjectName(QStringLiteral("cursorValues"));
     m_cursorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    statusBar()->addWidget(m_cursorLabel, 1);
+    // permanent: transient messages (left) must not cover the values at the cursor
+    statusBar()->addPermanentWidget(m_cursorLabel);
 
     m_problemsButton = new QToolButton(statusBar());
     m_problemsButton->setObjectName(QStringLiteral("problemsButton"));
@@ -483,6 +494,8 @@ void MainWindow::restoreSettings()
     m_mainSplitter->restoreState(settings.value(QStringLiteral("mainWindow/mainSplitter")).toByteArray());
     m_findingsSplitter->restoreState(
         settings.value(QStringLiteral("mainWindow/findingsSplitter")).toByteArray());
+    m_phasesDockWanted = settings.value(QStringLiteral("mainWindow/phasesDock"), true).toBool();
+    showPage(m_stack->currentWidget());
     for (const auto& [overlay, action] : m_overlayActions) {
         const QVariant on = settings.value(QStringLiteral("chart/overlay/") + action->data().toString());
         if (on.isValid())
@@ -497,6 +510,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("mainWindow/state"), saveState());
     settings.setValue(QStringLiteral("mainWindow/mainSplitter"), m_mainSplitter->saveState());
     settings.setValue(QStringLiteral("mainWindow/findingsSplitter"), m_findingsSplitter->saveState());
+    settings.setValue(QStringLiteral("mainWindow/phasesDock"), m_phasesDockWanted);
     for (const auto& [overlay, action] : m_overlayActions)
         settings.setValue(QStringLiteral("chart/overlay/") + action->data().toString(), action->isChecked());
 }
@@ -666,7 +680,7 @@ void MainWindow::closeTrace()
     m_problemsPanel->hide();
     m_cursorLabel->clear();
     m_displayPath.clear();
-    m_stack->setCurrentWidget(m_welcome);
+    showPage(m_welcome);
     updateWindowBanner();
     updateProblemsButton();
     updateActions();
@@ -733,7 +747,9 @@ bool MainWindow::acceptTrace(std::shared_ptr<const TraceData> data, QString* err
         if (error) {
             QString why = tr("%1: no events could be loaded").arg(data->path);
             if (!data->problems.kept().empty())
-                why += tr(" (%n record(s) rejected; first: %1)", nullptr, int(data->problems.errorCount()))
+                why += englishPlural(tr(" (%n record(s) rejected; first: %1)", nullptr,
+                                        int(data->problems.errorCount())),
+                                     data->problems.errorCount())
                            .arg(data->problems.kept().front().toString());
             *error = why;
         }
@@ -811,7 +827,7 @@ void MainWindow::applyResult(std::shared_ptr<const AnalysisResult> result, bool 
     m_detail->showFinding(m_result, -1);
     m_sessionPicker->setTrace(m_trace, m_result->sessionIndex, m_result->rank);
     m_sessionPickerAction->setVisible(m_sessionPicker->hasChoice());
-    m_stack->setCurrentWidget(m_analysisPage);
+    showPage(m_analysisPage);
     m_cursorNs = m_scrubber->cursorTime();
     updateCursorValues();
     updateWindowBanner();
@@ -821,8 +837,10 @@ void MainWindow::applyResult(std::shared_ptr<const AnalysisResult> result, bool 
     if (freshTrace && m_findingsModel->rowCount() > 0)
         selectFinding(0);
     const qsizetype findings = qsizetype(m_result->findings.size());
-    statusBar()->showMessage(
-        findings == 0 ? tr("No hidden-memory findings") : tr("%n finding(s)", nullptr, int(findings)), 4000);
+    statusBar()->showMessage(findings == 0
+                                 ? tr("No hidden-memory findings")
+                                 : englishPlural(tr("%n finding(s)", nullptr, int(findings)), findings),
+                             4000);
 }
 
 void MainWindow::showError(const QString& message)
@@ -848,6 +866,18 @@ void MainWindow::setLoadingUi(bool loading, const QString& path)
 
 // ---------------------------------------------------------------------------------------------
 // state shown
+
+void MainWindow::showPage(QWidget* page)
+{
+    m_stack->setCurrentWidget(page);
+    const bool analysis = page == m_analysisPage;
+    // a trace without phases gives the chart the room of an empty tree
+    const bool hasPhases = m_result && !m_result->phases.empty();
+    m_phasesDock->setVisible(analysis && hasPhases && m_phasesDockWanted);
+    m_phasesDock->toggleViewAction()->setEnabled(analysis);
+    if (!analysis)
+        m_problemsPanel->hide();
+}
 
 bool MainWindow::isLoading() const
 {
@@ -903,7 +933,8 @@ void MainWindow::updateWindowBanner()
     if (m_pendingWindow)
         text += tr("  (analysing...)");
     else if (m_result)
-        text += tr("  ·  %n finding(s) in %1 samples", nullptr, int(m_result->findings.size()))
+        text += englishPlural(tr("  ·  %n finding(s) in %1 samples", nullptr, int(m_result->findings.size())),
+                              qint64(m_result->findings.size()))
                     .arg(m_result->usableRows.size());
     m_windowBannerLabel->setText(text);
     m_windowBanner->show();
@@ -917,10 +948,10 @@ void MainWindow::updateProblemsButton()
         m_problemsButton->hide();
         return;
     }
-    QString text = errors > 0 ? tr("%n rejected record(s)", nullptr, int(errors))
-                              : tr("%n warning(s)", nullptr, int(warnings));
+    QString text = errors > 0 ? englishPlural(tr("%n rejected record(s)", nullptr, int(errors)), errors)
+                              : englishPlural(tr("%n warning(s)", nullptr, int(warnings)), warnings);
     if (errors > 0 && warnings > 0)
-        text += tr(", %n warning(s)", nullptr, int(warnings));
+        text += englishPlural(tr(", %n warning(s)", nullptr, int(warnings)), warnings);
     m_problemsButton->setText(text);
     m_problemsButton->setIcon(
         style()->standardIcon(errors > 0 ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation));

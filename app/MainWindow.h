@@ -140,6 +140,8 @@ private:
     void updateProblemsButton();
     void updateActions();
     void updateTitle();
+    // The stack page, with the docks that belong to it (none on the welcome page).
+    void showPage(QWidget* page);
 
     void onFindingCurrentChanged(const QModelIndex& current);
     void onPhaseCurrentChanged(const QModelIndex& current);
@@ -168,6 +170,7 @@ private:
     QString m_samplePath;
     std::unique_ptr<QTemporaryDir> m_sampleDir;
     qint64 m_cursorNs = 0;
+    bool m_phasesDockWanted = true; // the user's choice; the welcome page hides it regardless
 
     // widgets
     QStackedWidget* m_stack = nullptr;

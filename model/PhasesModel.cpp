@@ -11,6 +11,13 @@ namespace gapscope {
 
 namespace {
 
+// Qt resolves "%n ...(s)" plurals only through a translation; without one, English is
+// written out here.
+QString englishPlural(QString text, qint64 n)
+{
+    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
+}
+
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
@@ -179,9 +186,12 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
     case FindingCountRole:
         return findings;
     case Qt::ToolTipRole: {
+        if (index.column() == ThreadColumn)
+            return tr("Thread %1 (id %2)").arg(qs(s->threadName)).arg(s->threadId);
         QString tip = qs(s->label);
         if (findings > 0)
-            tip += QLatin1Char('\n') + tr("%n finding(s) attributed", nullptr, findings);
+            tip += QLatin1Char('\n') +
+                   englishPlural(tr("%n finding(s) attributed", nullptr, findings), findings);
         if (s->syntheticEnd)
             tip += QLatin1Char('\n') + tr("Never exited: closed at the last event of the trace");
         return tip;
@@ -218,9 +228,8 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
         case DurationColumn:
             return formatDuration(s->endNs - s->startNs);
         case ThreadColumn:
-            if (s->threadName.empty())
-                return QString::number(s->threadId);
-            return QStringLiteral("%1 (%2)").arg(qs(s->threadName)).arg(s->threadId);
+            // the id is in the tooltip of the thread cell
+            return s->threadName.empty() ? QString::number(s->threadId) : qs(s->threadName);
         case SyntheticEndColumn:
             return s->syntheticEnd ? tr("yes") : QString();
         case FindingsColumn:

@@ -94,7 +94,7 @@ private slots:
         QCOMPARE(model.index(1, PhasesModel::DurationColumn, train).data().toString(),
                  QStringLiteral("4.000 s"));
         QCOMPARE(model.index(1, PhasesModel::ThreadColumn, train).data().toString(),
-                 QStringLiteral("MainThread (1)"));
+                 QStringLiteral("MainThread"));
         QCOMPARE(stepB.data(PhasesModel::StartNsRole).toLongLong(), kOrigin + 5 * kSecond);
         QCOMPARE(stepB.data(PhasesModel::EndNsRole).toLongLong(), kOrigin + 9 * kSecond);
         QCOMPARE(model.index(1, PhasesModel::SyntheticEndColumn).data().toString(), QStringLiteral("yes"));

@@ -12,6 +12,13 @@ namespace gapscope {
 
 namespace {
 
+// Qt resolves "%n ...(s)" plurals only through a translation; without one, English is
+// written out here.
+QString englishPlural(QString text, qint64 n)
+{
+    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
+}
+
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
@@ -134,18 +141,20 @@ QString FindingDetailView::summaryHtml(const AnalysisResult& result) const
         html += QStringLiteral("<h3>%1</h3>").arg(esc(tr("No hidden-memory findings")));
         if (st.sampleCount < 3)
             html += QStringLiteral("<p>%1</p>")
-                        .arg(esc(
-                            tr("%n usable sample(s): the gap analysis needs at least 3 samples with a device "
-                               "total.",
-                               nullptr, int(st.sampleCount))));
+                        .arg(esc(englishPlural(
+                            tr("%n usable sample(s): the gap analysis needs at least 3 samples with a "
+                               "device total.",
+                               nullptr, int(st.sampleCount)),
+                            qint64(st.sampleCount))));
         else if (st.belowRatioThreshold)
             html += QStringLiteral("<p>%1</p>")
                         .arg(esc(tr("The largest gap is %1 % of device memory, below the %2 % threshold.")
                                      .arg(st.maxAbsGapRatio * 100.0, 0, 'f', 2)
                                      .arg(result.request.thresholds.gapRatio * 100.0, 0, 'f', 2)));
     } else {
-        html +=
-            QStringLiteral("<h3>%1</h3>").arg(esc(tr("%n finding(s)", nullptr, int(result.findings.size()))));
+        html += QStringLiteral("<h3>%1</h3>")
+                    .arg(esc(englishPlural(tr("%n finding(s)", nullptr, int(result.findings.size())),
+                                           qint64(result.findings.size()))));
         html +=
             QStringLiteral("<p>%1</p>").arg(esc(tr("Select a finding to see its evidence and what to do.")));
     }

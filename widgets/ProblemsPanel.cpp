@@ -13,6 +13,17 @@
 
 namespace gapscope {
 
+namespace {
+
+// Qt resolves "%n ...(s)" plurals only through a translation; without one, English is
+// written out here.
+QString englishPlural(QString text, qint64 n)
+{
+    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
+}
+
+} // namespace
+
 ProblemsPanel::ProblemsPanel(QWidget* parent) : QDockWidget(tr("Load Problems"), parent)
 {
     setObjectName(QStringLiteral("problemsDock"));
@@ -62,9 +73,11 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QDockWidget(tr("Load Problems"),
 void ProblemsPanel::setProblems(const ProblemLog& log)
 {
     m_model->setProblems(log);
-    QString text = tr("%n record(s) rejected", nullptr, int(m_model->errorCount()));
+    QString text = englishPlural(tr("%n record(s) rejected", nullptr, int(m_model->errorCount())),
+                                 m_model->errorCount());
     if (m_model->warningCount() > 0)
-        text += tr(", %n warning(s)", nullptr, int(m_model->warningCount()));
+        text += englishPlural(tr(", %n warning(s)", nullptr, int(m_model->warningCount())),
+                              m_model->warningCount());
     if (m_model->totalCount() > m_model->rowCount())
         text += tr(" (the first %1 are listed)").arg(m_model->rowCount());
     m_summary->setText(text);
