@@ -765,8 +765,11 @@ bool MainWindow::acceptTrace(std::shared_ptr<const TraceData> data, QString* err
     m_displayPath = m_trace->path == m_samplePath ? tr("Bundled sample (phasespike.jsonl)") : m_trace->path;
     m_welcome->setMessage({});
     m_problemsPanel->setProblems(m_trace->problems);
-    if (m_trace->problems.errorCount() > 0)
+    if (m_trace->problems.errorCount() > 0 && m_problemsPanel->isHidden()) {
         m_problemsPanel->show();
+        // a strip under the chart, not half the window
+        resizeDocks({m_problemsPanel}, {170}, Qt::Vertical);
+    }
     updateProblemsButton();
     updateTitle();
     return true;

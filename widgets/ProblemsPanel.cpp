@@ -60,6 +60,7 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QDockWidget(tr("Load Problems"),
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_view->horizontalHeader()->setSectionResizeMode(ProblemsModel::LevelColumn,
                                                      QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setSectionResizeMode(ProblemsModel::LineColumn,
