@@ -125,7 +125,8 @@ TimelineScrubber::TimelineScrubber(QWidget* parent) : QWidget(parent), d(std::ma
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(false);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    // the size hint (all phase lanes) is what it wants at most; paint drops lanes below it
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(tr("Timeline: click or drag to move the cursor"));
 }
@@ -172,6 +173,11 @@ QSize TimelineScrubber::sizeHint() const
 {
     const int lanes = std::max(d->laneCount(), 1);
     return QSize(600, 2 + lanes * d->laneHeight() + kFindingLaneHeight + kTrackMinHeight + d->axisHeight());
+}
+
+QSize TimelineScrubber::minimumSizeHint() const
+{
+    return QSize(120, 2 + d->laneHeight() + kFindingLaneHeight + kTrackMinHeight + d->axisHeight());
 }
 
 void TimelineScrubber::setCursorTime(qint64 ns)

@@ -20,6 +20,8 @@ public:
     void setAnalysis(std::shared_ptr<const AnalysisResult> result);
     qint64 cursorTime() const;
     QSize sizeHint() const override;
+    // constant, so loading a trace with more phase lanes never changes the window's minimum
+    QSize minimumSizeHint() const override;
 
 public slots:
     void setCursorTime(qint64 ns); // does not emit cursorMoved
