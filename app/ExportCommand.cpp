@@ -2,6 +2,7 @@
 
 #include "Cli.h"
 #include "CliOptions.h"
+#include "model/BudgetLoader.h"
 #include "model/ReportWriters.h"
 #include "model/TraceLoader.h"
 #include "widgets/ChartExport.h"
@@ -9,6 +10,7 @@
 #include "widgets/PdfReport.h"
 
 #include <QApplication>
+#include <QFileInfo>
 
 namespace gapscope {
 
@@ -137,6 +139,94 @@ ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportF
     return {{}, QStringLiteral("unsupported format")};
 }
 
+bool budgetExportSupports(ExportFormat format)
+{
+    return format != ExportFormat::Png && format != ExportFormat::Svg;
+}
+
+ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format)
+{
+    if (!input.data)
+        return {{}, QStringLiteral("no budget log to export")};
+    if (!budgetExportSupports(format))
+        return {{}, QStringLiteral("budget logs have no chart image yet (%1)").arg(exportFormatName(format))};
+    const ReportContent content = buildBudgetReportContent(*input.data, input.findings, input.thresholds);
+    switch (format) {
+    case ExportFormat::Json:
+        return {reportJson(content), {}};
+    case ExportFormat::Markdown:
+        return {reportMarkdown(content).toUtf8(), {}};
+    case ExportFormat::FindingsCsv:
+        return {reportFindingsCsv(content), {}};
+    case ExportFormat::Csv:
+        return {budgetSeriesCsv(*input.data), {}};
+    case ExportFormat::Html:
+        return {reportHtml(content).toUtf8(), {}};
+    case ExportFormat::Pdf: {
+        QString error;
+        QByteArray pdf = reportPdf(content, {}, &error);
+        return {pdf, error};
+    }
+    case ExportFormat::Png:
+    case ExportFormat::Svg:
+        break;
+    }
+    return {{}, QStringLiteral("unsupported format")};
+}
+
+namespace {
+
+bool isBudgetLog(const QString& path)
+{
+    if (!QFileInfo(path).isFile())
+        return false;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    return looksLikeBudgetLog(file.read(64 * 1024));
+}
+
+// `gapscope export` of a memory-budget log: the gap thresholds given with --set apply to its
+// OS-vs-allocator gap rule; session, rank and window do not exist in budget logs.
+int exportBudgetLog(const CommonOptions& options, ExportFormat format, FILE* err)
+{
+    const QString prefix = QStringLiteral("gapscope export: ");
+    if (options.session || options.rank || options.fromNs || options.toNs) {
+        printLine(
+            err, prefix + QStringLiteral("%1: --session, --rank, --from and --to do not apply to budget logs")
+                              .arg(options.path));
+        return kExitUsage;
+    }
+    if (!budgetExportSupports(format)) {
+        printLine(
+            err, prefix + QStringLiteral("%1: budget logs have no chart image yet; use json, markdown, html, "
+                                         "pdf, csv or findings-csv")
+                              .arg(options.path));
+        return kExitUsage;
+    }
+    const BudgetLoadOutcome loaded = loadBudgetLog(options.path);
+    if (!loaded.data) {
+        printLine(err, prefix + loaded.fatalError);
+        return kExitUsage;
+    }
+    BudgetExportInput input;
+    input.data = loaded.data;
+    input.thresholds.osGap = options.thresholds;
+    input.findings = analyzeBudget(loaded.data->ticks, input.thresholds);
+    const ExportOutcome exported = renderBudgetExport(input, format);
+    if (!exported.error.isEmpty()) {
+        printLine(err, prefix + exported.error);
+        return kExitFailure;
+    }
+    if (const QString why = writeOutput(options.output, exported.data, options.force); !why.isEmpty()) {
+        printLine(err, prefix + why);
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+} // namespace
+
 int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
 {
     const QString prefix = QStringLiteral("gapscope export: ");
@@ -166,6 +256,8 @@ int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
         printLine(err, prefix + QStringLiteral("%1: exists (use --force to replace it)").arg(options.output));
         return kExitUsage;
     }
+    if (isBudgetLog(options.path))
+        return exportBudgetLog(options, *format, err);
     const LoadOutcome loaded = loadTrace(options.path);
     if (!loaded.data) {
         printLine(err, prefix + loaded.fatalError);
@@ -184,7 +276,7 @@ int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
     }
     if (const QString why = writeOutput(options.output, exported.data, options.force); !why.isEmpty()) {
         printLine(err, prefix + why);
-        return QFile::exists(options.output) && !options.force ? kExitUsage : kExitFailure;
+        return kExitFailure;
     }
     return kExitOk;
 }

@@ -2,7 +2,9 @@
 // `gapscope export` and the one export pipeline the app's "Export Report..." shares with it,
 // so both write the same bytes for the same inputs.
 
+#include "analysis/BudgetAnalysis.h"
 #include "model/AnalysisRunner.h"
+#include "model/BudgetData.h"
 
 #include <QByteArray>
 #include <QSize>
@@ -46,7 +48,20 @@ struct ExportOutcome
 ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format,
                            QSize chartSize);
 
-// args: {"export", PATH, options...}. Exit codes as Cli.h.
+// A memory-budget log with the findings of analyzeBudget.
+struct BudgetExportInput
+{
+    std::shared_ptr<const BudgetData> data;
+    std::vector<Finding> findings;
+    BudgetThresholds thresholds;
+};
+
+// Budget logs have no chart widget yet: PNG and SVG are refused, HTML and PDF carry no image.
+bool budgetExportSupports(ExportFormat format);
+ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format);
+
+// args: {"export", PATH, options...}. Exit codes as Cli.h. PATH may be a stormlog trace or
+// a memory-budget log (detected from content).
 int runExportCommand(const QStringList& args, FILE* out, FILE* err);
 
 } // namespace gapscope

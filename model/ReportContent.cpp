@@ -1,5 +1,7 @@
 #include "ReportContent.h"
 
+#include "BudgetData.h"
+#include "analysis/BudgetAnalysis.h"
 #include "analysis/Units.h"
 
 #include <cmath>
@@ -11,6 +13,28 @@ namespace {
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+} // namespace
+
+namespace {
+
+ReportFinding toReportFinding(const Finding& f, int64_t originNs)
+{
+    ReportFinding rf;
+    rf.severity = f.severity;
+    rf.classification = f.classification;
+    rf.confidence = f.confidence;
+    rf.timestampNs = f.evidenceTimestampNs;
+    rf.relativeTime = formatRelativeTime(f.evidenceTimestampNs, originNs);
+    rf.phase = f.phase;
+    rf.phaseText = phaseAttributionText(f.phase);
+    rf.description = qs(f.description);
+    for (const auto& e : f.evidence)
+        rf.evidence.push_back({e.key, e.value, e.isInteger, e.unit, formatEvidenceValue(e)});
+    for (const auto& step : f.remediation)
+        rf.remediation << qs(step);
+    return rf;
 }
 
 } // namespace
@@ -135,24 +159,73 @@ ReportContent buildReportContent(const AnalysisResult& result)
         c.peakGapTimestampNs = store.timestampNs[peak];
     }
 
-    for (const Finding& f : result.findings) {
-        ReportFinding rf;
-        rf.severity = f.severity;
-        rf.classification = f.classification;
-        rf.confidence = f.confidence;
-        rf.timestampNs = f.evidenceTimestampNs;
-        rf.relativeTime = formatRelativeTime(f.evidenceTimestampNs, c.originNs);
-        rf.phase = f.phase;
-        rf.phaseText = phaseAttributionText(f.phase);
-        rf.description = qs(f.description);
-        for (const auto& e : f.evidence)
-            rf.evidence.push_back({e.key, e.value, e.isInteger, e.unit, formatEvidenceValue(e)});
-        for (const auto& step : f.remediation)
-            rf.remediation << qs(step);
-        c.findings.push_back(std::move(rf));
-    }
+    for (const Finding& f : result.findings)
+        c.findings.push_back(toReportFinding(f, c.originNs));
     for (auto name : GapThresholds::names())
         c.thresholds.push_back({std::string(name), *result.request.thresholds.get(name)});
+    return c;
+}
+
+ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector<Finding>& findings,
+                                       const BudgetThresholds& thresholds)
+{
+    const BudgetTicks& ticks = data.ticks;
+    ReportContent c;
+    c.kind = ReportKind::BudgetLog;
+    c.path = data.path;
+    c.form = QString::fromLatin1(toString(data.form));
+    c.recordsRead = data.linesRead;
+    c.recordsLoaded = data.linesUsed;
+    c.recordsRejected = data.problems.errorCount();
+    c.warnings = data.problems.warningCount();
+    for (size_t i = 0; i < std::min(kReportedProblems, data.problems.kept().size()); ++i) {
+        const LoadProblem& p = data.problems.kept()[i];
+        c.problems.push_back({p.file, p.line, p.index, p.level == LoadProblem::Level::Error, p.reason});
+    }
+    c.eventCount = qint64(ticks.size());
+    c.sampleNoun = QStringLiteral("ticks");
+    c.backend = ticks.empty() || !ticks.hasJemalloc(0) ? QStringLiteral("system allocator")
+                                                       : QStringLiteral("jemalloc");
+    c.samples = ticks.size();
+    if (!ticks.empty()) {
+        c.originNs = ticks.timestampNs.front();
+        c.firstTimestampNs = ticks.timestampNs.front();
+        c.lastTimestampNs = ticks.timestampNs.back();
+        size_t peak = 0;
+        for (size_t i = 1; i < ticks.size(); ++i)
+            if (ticks.rssBytes[i] > ticks.rssBytes[peak])
+                peak = i;
+        c.peakRssBytes = ticks.rssBytes[peak];
+        c.peakRssTimestampNs = ticks.timestampNs[peak];
+    }
+    if (data.tickPeriodNs > 0)
+        c.tickPeriodNs = data.tickPeriodNs;
+    for (const Finding& f : findings)
+        c.findings.push_back(toReportFinding(f, c.originNs));
+    const BudgetThresholds& t = thresholds;
+    c.thresholds = {
+        {"min_trend_ticks", double(t.minTrendTicks)},
+        {"growth_r_squared", t.growthRSquared},
+        {"growth_p_value", t.growthPValue},
+        {"min_growth_bytes", double(t.minGrowthBytes)},
+        {"flat_tolerance_bytes", double(t.flatToleranceBytes)},
+        {"flat_tolerance_share", t.flatToleranceShare},
+        {"retention_share_of_growth", t.retentionShareOfGrowth},
+        {"critical_r_squared", t.criticalRSquared},
+        {"critical_growth_share_of_target", t.criticalGrowthShareOfTarget},
+        {"wedge_skip_ticks", double(t.wedgeSkipTicks)},
+        {"over_target_share", t.overTargetShare},
+        {"hard_ceiling_approach_share", t.hardCeilingApproachShare},
+        {"thrash_alternations", double(t.thrashAlternations)},
+        {"thrash_window_ticks", double(t.thrashWindowTicks)},
+        {"low_hit_rate", t.lowHitRate},
+        {"low_hit_rate_budget_share", t.lowHitRateBudgetShare},
+        {"min_hit_rate_ticks", double(t.minHitRateTicks)},
+    };
+    if (t.hardCeilingBytes)
+        c.thresholds.push_back({"hard_ceiling_bytes", double(*t.hardCeilingBytes)});
+    for (auto name : GapThresholds::names())
+        c.thresholds.push_back({"os_gap." + std::string(name), *t.osGap.get(name)});
     return c;
 }
 

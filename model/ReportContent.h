@@ -106,6 +106,7 @@ struct ReportContent
     std::optional<int64_t> peakGapTimestampNs;
     std::optional<int64_t> peakRssBytes; // budget logs
     std::optional<int64_t> peakRssTimestampNs;
+    std::optional<int64_t> tickPeriodNs; // budget logs: median time between ticks
 
     std::vector<ReportFinding> findings;
     std::vector<ReportThreshold> thresholds;
@@ -121,6 +122,13 @@ struct ReportContent
 inline constexpr size_t kReportedProblems = 20;
 
 ReportContent buildReportContent(const AnalysisResult& result);
+
+struct BudgetData;
+struct BudgetThresholds;
+// A memory-budget log's report: ticks, duration, peak rss, the rules' findings (from
+// analyzeBudget) and the thresholds they ran with.
+ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector<Finding>& findings,
+                                       const BudgetThresholds& thresholds);
 
 // One evidence value with its unit in words ("1.50 GiB", "0.9992 (99.9 %)", "214.6 MB/s").
 QString formatEvidenceValue(const EvidenceValue& value);

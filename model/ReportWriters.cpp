@@ -130,9 +130,12 @@ std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
     std::vector<ReportSummaryFigure> figures;
     QString noun = c.sampleNoun;
     noun[0] = noun[0].toUpper();
-    figures.push_back(
-        {noun + QStringLiteral(" analysed"), countText(c.samples),
-         QStringLiteral("of %1 events").arg(countText(uint64_t(std::max<qint64>(0, c.eventCount))))});
+    QString detail =
+        QStringLiteral("of %1 events").arg(countText(uint64_t(std::max<qint64>(0, c.eventCount))));
+    if (c.kind == ReportKind::BudgetLog)
+        detail = c.tickPeriodNs ? QStringLiteral("one every %1").arg(formatReportDuration(*c.tickPeriodNs))
+                                : QString();
+    figures.push_back({noun + QStringLiteral(" analysed"), countText(c.samples), detail});
     if (auto duration = c.durationNs())
         figures.push_back({QStringLiteral("Duration"), formatReportDuration(*duration), QString()});
     if (c.peakGapBytes)
@@ -307,7 +310,9 @@ QString reportFindingMarkdown(const ReportContent& c, size_t index, bool standal
     if (standalone && c.kind == ReportKind::StormlogTrace)
         s << "- Session: " << md(sessionText(c)) << ", rank " << c.rank << ", host " << md(c.host) << "\n";
     s << "- Time: " << md(f.relativeTime) << " (" << f.timestampNs << " ns)\n";
-    s << "- Phase: " << md(f.phaseText) << "\n\n";
+    if (c.kind == ReportKind::StormlogTrace)
+        s << "- Phase: " << md(f.phaseText) << "\n";
+    s << "\n";
     if (!f.evidence.empty()) {
         s << "| Evidence | Value |\n|---|---|\n";
         for (const auto& e : f.evidence)
@@ -341,7 +346,7 @@ QString reportMarkdown(const ReportContent& c)
 
     s << "\n## Findings\n\n";
     if (c.findings.empty())
-        s << "No hidden-memory findings.\n\n";
+        s << (c.kind == ReportKind::BudgetLog ? "No budget findings.\n\n" : "No hidden-memory findings.\n\n");
     for (size_t i = 0; i < c.findings.size(); ++i)
         s << reportFindingMarkdown(c, i, false);
 
@@ -508,7 +513,9 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
 
     s << "<h2>Findings</h2>\n";
     if (c.findings.empty())
-        s << "<p class=\"none\">No hidden-memory findings.</p>\n";
+        s << "<p class=\"none\">"
+          << (c.kind == ReportKind::BudgetLog ? "No budget findings." : "No hidden-memory findings.")
+          << "</p>\n";
     int index = 1;
     for (const ReportFinding& f : c.findings) {
         const QString severity = qs(toString(f.severity));
@@ -517,7 +524,10 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
           << "</h3><code>" << h(qs(toString(f.classification))) << "</code></div>\n";
         s << "<div class=\"meta\"><span>Confidence <strong>" << h(confidenceText(f.confidence))
           << "</strong></span><span>At <strong>" << h(f.relativeTime) << "</strong> (" << f.timestampNs
-          << " ns)</span><span>Phase <strong>" << h(f.phaseText) << "</strong></span></div>\n";
+          << " ns)</span>";
+        if (c.kind == ReportKind::StormlogTrace)
+            s << "<span>Phase <strong>" << h(f.phaseText) << "</strong></span>";
+        s << "</div>\n";
         s << "<p>" << h(f.description) << "</p>\n";
         if (!f.evidence.empty()) {
             s << "<table>\n<thead><tr><th>Evidence</th><th>Value</th></tr></thead>\n<tbody>\n";

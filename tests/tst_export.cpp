@@ -4,6 +4,7 @@
 #include "app/ExportActions.h"
 #include "app/ExportCommand.h"
 #include "model/AnalysisReport.h"
+#include "model/BudgetLoader.h"
 #include "model/TraceLoader.h"
 #include "widgets/ChartExport.h"
 #include "widgets/GapChartView.h"
@@ -432,6 +433,108 @@ private slots:
         QVERIFY(actions.writeChart(csv, ExportFormat::Csv, false, &error));
         QCOMPARE(readFile(csv), chartSeriesCsv(*result));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);
+    }
+
+    void budgetLogEveryFormat_data()
+    {
+        QTest::addColumn<QString>("format");
+        for (ExportFormat format : allExportFormats())
+            QTest::newRow(qPrintable(exportFormatName(format))) << exportFormatName(format);
+    }
+
+    void budgetLogEveryFormat()
+    {
+        QFETCH(QString, format);
+        // leak.text with its reporter named in markup and one verdict label a formula
+        QByteArray text = readFile(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/leak.text"));
+        QVERIFY(text.contains("reporter=\"reasoner\""));
+        text.replace("reporter=\"reasoner\"", "reporter=\"" + kScriptPhase.toUtf8() + "\"");
+        text.replace("verdict=\"grow\"", "verdict=\"" + kFormulaHost.toUtf8() + "\"");
+        const QString path = m_dir.filePath(QStringLiteral("hostile-budget.log"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        }
+        const BudgetLoadOutcome loaded = loadBudgetLog(path);
+        QVERIFY2(loaded.data, qPrintable(loaded.fatalError));
+        BudgetExportInput input{loaded.data, analyzeBudget(loaded.data->ticks), BudgetThresholds{}};
+        QVERIFY(!input.findings.empty());
+        const ExportFormat f = *exportFormatFromString(format);
+
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("budget.") + format);
+        const Run r = runBinary({QStringLiteral("export"), path, QStringLiteral("--format"), format,
+                                 QStringLiteral("--output"), file});
+        if (!budgetExportSupports(f)) {
+            // no breakdown chart widget yet: refused with a usage error, nothing written
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY(errorLines(r.err).contains(QLatin1String("no chart image")));
+            QVERIFY(!QFile::exists(file));
+            QVERIFY(!renderBudgetExport(input, f).error.isEmpty());
+            return;
+        }
+        QCOMPARE(r.exitCode, 0);
+        const ExportOutcome out = renderBudgetExport(input, f);
+        QVERIFY2(out.error.isEmpty(), qPrintable(out.error));
+        if (f != ExportFormat::Pdf) // PDFs carry a creation date
+            QCOMPARE(readFile(file), out.data);
+        const QString data = QString::fromUtf8(out.data);
+        switch (f) {
+        case ExportFormat::Json: {
+            QJsonParseError error;
+            const QJsonObject json = QJsonDocument::fromJson(out.data, &error).object();
+            QCOMPARE(error.error, QJsonParseError::NoError);
+            QCOMPARE(json.value(QStringLiteral("kind")).toString(), QStringLiteral("budget_log"));
+            const QJsonObject summary = json.value(QStringLiteral("summary")).toObject();
+            QCOMPARE(summary.value(QStringLiteral("ticks")).toInteger(), qint64(loaded.data->ticks.size()));
+            QVERIFY(summary.contains(QStringLiteral("peak_rss_bytes")));
+            QVERIFY(summary.contains(QStringLiteral("duration_ns")));
+            QCOMPARE(json.value(QStringLiteral("gap_analysis")).toArray().size(),
+                     qsizetype(input.findings.size()));
+            QVERIFY(json.value(QStringLiteral("gap_analysis"))
+                        .toArray()
+                        .first()
+                        .toObject()
+                        .value(QStringLiteral("description"))
+                        .toString()
+                        .contains(kScriptPhase));
+            break;
+        }
+        case ExportFormat::Markdown:
+            QVERIFY(data.contains(QLatin1String("Ticks analysed")));
+            QVERIFY(data.contains(QLatin1String("Peak RSS")));
+            QVERIFY(data.contains(QLatin1String("\\<script\\>alert\\(1\\)\\</script\\>")));
+            QVERIFY(!data.contains(QRegularExpression(QStringLiteral("(?<!\\\\)<"))));
+            break;
+        case ExportFormat::Html: {
+            QVERIFY(data.contains(QLatin1String("&lt;script&gt;alert(1)&lt;/script&gt;")));
+            QVERIFY(!data.contains(QLatin1String("<script")));
+            QXmlStreamReader xml(data);
+            while (!xml.atEnd())
+                xml.readNext();
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+            break;
+        }
+        case ExportFormat::Csv: {
+            const QStringList lines = data.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+            QCOMPARE(lines.size() - 1, qsizetype(loaded.data->ticks.size()));
+            QVERIFY(lines.front().endsWith(QLatin1String(",verdict")));
+            QVERIFY(data.contains(QStringLiteral(",\"'%1\"\r\n").arg(kFormulaHost)));
+            break;
+        }
+        case ExportFormat::FindingsCsv:
+            QVERIFY(data.contains(QLatin1String("leak_outside_caches")));
+            QVERIFY(data.contains(kScriptPhase)); // quoted text, not a formula
+            break;
+        case ExportFormat::Pdf:
+            QVERIFY(out.data.startsWith("%PDF-"));
+            QVERIFY(pdfPageCount(out.data) >= 1);
+            break;
+        case ExportFormat::Png:
+        case ExportFormat::Svg:
+            break;
+        }
     }
 
     void noAnalysisNoExport()

@@ -1,6 +1,7 @@
 #include "ChartExport.h"
 
 #include "GapChartView.h"
+#include "model/BudgetData.h"
 #include "model/TextEscape.h"
 
 #include <QBuffer>
@@ -140,6 +141,33 @@ QByteArray chartSeriesCsv(const AnalysisResult& result)
         out += ',';
         if (innermost)
             out += csvField(QString::fromStdString(innermost->label)).toUtf8();
+        out += "\r\n";
+    }
+    return out;
+}
+
+QByteArray budgetSeriesCsv(const BudgetData& data)
+{
+    const BudgetTicks& ticks = data.ticks;
+    const BudgetBuckets buckets = computeBudgetBuckets(ticks);
+    const int64_t origin = ticks.empty() ? 0 : ticks.timestampNs.front();
+    QByteArray out =
+        "time_ns,relative_s,rss,rss_sysinfo,target,effective_target,lease,cache,non_cache,"
+        "non_cache_live,reporter,non_cache_other,allocator_retention,os_gap,je_retained,verdict\r\n";
+    for (size_t i = 0; i < ticks.size(); ++i) {
+        out += QByteArray::number(qlonglong(ticks.timestampNs[i]));
+        out += ',';
+        out += QByteArray::number(double(ticks.timestampNs[i] - origin) / 1e9, 'f', 9);
+        for (int64_t v :
+             {ticks.rssBytes[i], ticks.rssSysinfoBytes[i], ticks.targetBytes[i],
+              ticks.effectiveTargetBytes[i], ticks.leaseBytesActive[i], buckets.cache[i], buckets.nonCache[i],
+              buckets.nonCacheLive[i], buckets.reporter[i], buckets.nonCacheOther[i],
+              buckets.allocatorRetention[i], buckets.osGap[i], ticks.jeRetainedBytes[i]}) {
+            out += ',';
+            out += QByteArray::number(qlonglong(v));
+        }
+        out += ',';
+        out += csvField(QString::fromStdString(ticks.labelOf(i))).toUtf8();
         out += "\r\n";
     }
     return out;

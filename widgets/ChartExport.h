@@ -38,4 +38,10 @@ QByteArray chartSvg(QWidget* chart, QSize size, const QString& title);
 // the sample, escaped with csvField). relative_s counts from the first event analysed.
 QByteArray chartSeriesCsv(const AnalysisResult& result);
 
+struct BudgetData;
+// The series of a memory-budget log, one row per tick (RFC 4180, CRLF): time_ns, relative_s,
+// rss, rss_sysinfo, target, effective_target, lease, cache, non_cache, non_cache_live,
+// reporter, non_cache_other, allocator_retention, os_gap, je_retained, verdict (escaped).
+QByteArray budgetSeriesCsv(const BudgetData& data);
+
 } // namespace gapscope

@@ -114,7 +114,9 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
 
     heading("Findings");
     if (c.findings.empty())
-        s << "<p style=\"color: " << kMuted << ";\">No hidden-memory findings.</p>";
+        s << "<p style=\"color: " << kMuted << ";\">"
+          << (c.kind == ReportKind::BudgetLog ? "No budget findings." : "No hidden-memory findings.")
+          << "</p>";
     int index = 1;
     for (const ReportFinding& f : c.findings) {
         const QString color = severityColor(f.severity);
@@ -128,8 +130,11 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
           << "</span>&#160;&#160;<span style=\"font-family: monospace; color: " << kMuted << ";\">"
           << h(qs(toString(f.classification))) << "</span></p>";
         s << "<p style=\"color: " << kMuted << "; font-size: 8.5pt; margin-top: 3px;\">Confidence <b>"
-          << h(QString::number(f.confidence, 'g', 4)) << "</b>&#160;&#160;&#160; At <b>" << h(f.relativeTime)
-          << "</b> (" << f.timestampNs << " ns)&#160;&#160;&#160; Phase <b>" << h(f.phaseText) << "</b></p>";
+          << h(QString::fromLatin1(pythonFloatRepr(f.confidence))) << "</b>&#160;&#160;&#160; At <b>"
+          << h(f.relativeTime) << "</b> (" << f.timestampNs << " ns)";
+        if (c.kind == ReportKind::StormlogTrace)
+            s << "&#160;&#160;&#160; Phase <b>" << h(f.phaseText) << "</b>";
+        s << "</p>";
         s << "<p>" << h(f.description) << "</p>";
         if (!f.evidence.empty()) {
             tableStart();
