@@ -24,6 +24,13 @@ struct SyntheticOptions
     std::optional<TimeWindow> window; // rows outside are not usable (as runAnalysis does)
 };
 
+inline SyntheticOptions hundredSamples()
+{
+    SyntheticOptions options;
+    options.samples = 100;
+    return options;
+}
+
 inline std::shared_ptr<AnalysisResult> makeSyntheticAnalysis(const SyntheticOptions& options = {})
 {
     auto trace = std::make_shared<TraceData>();

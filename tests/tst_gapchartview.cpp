@@ -279,6 +279,17 @@ private slots:
         m_view->setVisibleRange(0, 100); // nothing to show: ignored
         m_view->highlightFinding(0);
         QCOMPARE(m_view->highlightedFinding(), -1);
+        // rows beyond the store and columns of different lengths draw nothing instead of crashing
+        auto broken = makeSyntheticAnalysis(hundredSamples());
+        broken->usableRows.push_back(100'000);
+        m_view->setAnalysis(broken);
+        QCOMPARE(m_view->drawnGapPointCount(), 0);
+        auto ragged = makeSyntheticAnalysis(hundredSamples());
+        std::const_pointer_cast<TraceData>(ragged->trace)->store.reserved.resize(50);
+        m_view->setAnalysis(ragged);
+        QCOMPARE(m_view->drawnGapPointCount(), 0);
+        QVERIFY(!m_view->grab().isNull());
+
         m_view->setAnalysis(nullptr);
         QCOMPARE(m_view->drawnGapPointCount(), 0);
         QVERIFY(!m_view->grab().isNull());

@@ -181,6 +181,15 @@ private slots:
         QVERIFY(!empty.grab().isNull());
         m_scrubber->setAnalysis(nullptr);
         QCOMPARE(m_scrubber->cursorTime(), 0);
+
+        // a result whose rows lie outside its store is shown as empty, not read out of bounds
+        auto broken = makeSyntheticAnalysis(hundredSamples());
+        broken->usableRows.push_back(100'000);
+        m_scrubber->setAnalysis(broken);
+        QSignalSpy brokenMoved(m_scrubber.get(), &TimelineScrubber::cursorMoved);
+        QTest::keyClick(m_scrubber.get(), Qt::Key_End);
+        QCOMPARE(brokenMoved.count(), 0);
+        QVERIFY(!m_scrubber->grab().isNull());
     }
 };
 

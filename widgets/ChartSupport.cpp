@@ -16,6 +16,12 @@ AnalysisTimeRange timeRangeOf(const AnalysisResult& result)
         return range;
     const EventStore& store = result.trace->store;
     const auto& time = store.timestampNs;
+    // a store whose columns disagree in length cannot be drawn safely
+    for (size_t length : {store.allocated.size(), store.reserved.size(), store.used.size(),
+                          store.total.size(), store.type.size()}) {
+        if (length != time.size())
+            return range;
+    }
     for (uint32_t row : result.usableRows) {
         if (row >= time.size())
             return range; // a result that does not belong to its store draws nothing
