@@ -1,4 +1,5 @@
 #include "Cli.h"
+#include "Gui.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -6,6 +7,54 @@
 #include <cstring>
 
 using namespace gapscope;
+
+namespace {
+
+// `gapscope --screenshot OUT.png [--size WxH] FILE`: renders the main window headless.
+int runScreenshotCommand(int argc, char** argv, const QStringList& args)
+{
+    QString out;
+    QString file;
+    QSize size = kDefaultScreenshotSize;
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString& arg = args[i];
+        if (arg == QLatin1String("--size") && i + 1 < args.size()) {
+            const QStringList parts = args[++i].toLower().split(QLatin1Char('x'));
+            bool okW = false;
+            bool okH = false;
+            if (parts.size() == 2)
+                size = QSize(parts[0].toInt(&okW), parts[1].toInt(&okH));
+            if (!okW || !okH) {
+                std::fprintf(stderr, "gapscope --screenshot: --size needs WxH, got '%s'\n", qPrintable(args[i]));
+                return kExitUsage;
+            }
+        } else if (i == 1 && !arg.startsWith(QLatin1String("-"))) {
+            out = arg;
+        } else if (file.isEmpty() && !arg.startsWith(QLatin1String("-"))) {
+            file = arg;
+        } else {
+            std::fprintf(stderr, "gapscope --screenshot: unexpected argument '%s'\n", qPrintable(arg));
+            return kExitUsage;
+        }
+    }
+    if (out.isEmpty() || file.isEmpty()) {
+        std::fputs("gapscope --screenshot: usage: gapscope --screenshot OUT.png [--size WxH] FILE\n", stderr);
+        return kExitUsage;
+    }
+    // Nothing is shown on screen: no display is needed.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("gapscope"));
+    QString error;
+    const int status = renderScreenshot(file, out, size, &error);
+    if (status != 0)
+        std::fprintf(stderr, "gapscope --screenshot: %s\n", qPrintable(error));
+    return status;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -32,6 +81,19 @@ int main(int argc, char** argv)
         QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
         return runCli(args);
     }
-    std::fputs("gapscope: the desktop app is not wired yet\n", stderr);
-    return kExitUsage;
+    if (!args.isEmpty() && args.front() == QLatin1String("--screenshot"))
+        return runScreenshotCommand(argc, argv, args);
+
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("gapscope"));
+    QStringList files;
+    for (const QString& arg : args) {
+        if (arg.startsWith(QLatin1String("-"))) {
+            std::fprintf(stderr, "gapscope: unknown option %s\n%s", qPrintable(arg), qPrintable(cliUsage()));
+            return kExitUsage;
+        }
+        files << arg;
+    }
+    return runGui(app, files);
 }
