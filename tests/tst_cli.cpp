@@ -49,8 +49,8 @@ private slots:
     void parityVectors()
     {
         QFETCH(QString, name);
-        const Run r = run({QStringLiteral("analyze"), parity(name + QStringLiteral(".jsonl")), QStringLiteral("--format"),
-                           QStringLiteral("json")});
+        const Run r = run({QStringLiteral("analyze"), parity(name + QStringLiteral(".jsonl")),
+                           QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.exitCode, 0);
         QJsonParseError error;
         const QJsonObject report = QJsonDocument::fromJson(r.out, &error).object();
@@ -68,11 +68,13 @@ private slots:
         for (qsizetype i = 0; i < want.size(); ++i) {
             const QJsonObject g = got[i].toObject();
             const QJsonObject w = want[i].toObject();
-            for (const char* key : {"classification", "severity", "confidence", "evidence", "phase_attribution"})
+            for (const char* key :
+                 {"classification", "severity", "confidence", "evidence", "phase_attribution"})
                 QCOMPARE(g.value(QLatin1String(key)), w.value(QLatin1String(key)));
             // ns timestamps exceed 2^53: compare the text, not a double
-            const QByteArray stamp = "\"evidence_timestamp_ns\": " +
-                                     QByteArray::number(w.value(QStringLiteral("evidence_timestamp_ns")).toInteger());
+            const QByteArray stamp =
+                "\"evidence_timestamp_ns\": " +
+                QByteArray::number(w.value(QStringLiteral("evidence_timestamp_ns")).toInteger());
             QVERIFY2(r.out.contains(stamp), stamp.constData());
             QVERIFY(!g.value(QStringLiteral("description")).toString().isEmpty());
             QVERIFY(!g.value(QStringLiteral("remediation")).toArray().isEmpty());
@@ -80,14 +82,18 @@ private slots:
         const QJsonObject session = report.value(QStringLiteral("session")).toObject();
         QCOMPARE(session.value(QStringLiteral("selected")).toString(),
                  QStringLiteral("6513270e-269e-0d37-f2a7-4de452e6b438"));
-        QCOMPARE(report.value(QStringLiteral("input")).toObject().value(QStringLiteral("records_rejected")).toInt(), 0);
+        QCOMPARE(report.value(QStringLiteral("input"))
+                     .toObject()
+                     .value(QStringLiteral("records_rejected"))
+                     .toInt(),
+                 0);
     }
 
     void evidenceNumbersKeepPythonSpelling()
     {
         // upstream writes "max_gap_bytes": 11308576161.0 and "spike_count": 7
-        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("spikes.jsonl")), QStringLiteral("--format"),
-                           QStringLiteral("json")});
+        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("spikes.jsonl")),
+                           QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("\"max_gap_bytes\": 11308576161.0"));
         QVERIFY(r.out.contains("\"spike_count\": 7,"));
@@ -97,12 +103,16 @@ private slots:
     void thresholdOverride()
     {
         // a z threshold above every z-score leaves no spike finding
-        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("spikes.jsonl")), QStringLiteral("--format"),
-                           QStringLiteral("json"), QStringLiteral("--set"), QStringLiteral("gap_spike_zscore=10")});
+        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("spikes.jsonl")),
+                           QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--set"),
+                           QStringLiteral("gap_spike_zscore=10")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject report = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(report.value(QStringLiteral("gap_analysis")).toArray().size(), 0);
-        QCOMPARE(report.value(QStringLiteral("thresholds")).toObject().value(QStringLiteral("gap_spike_zscore")).toDouble(),
+        QCOMPARE(report.value(QStringLiteral("thresholds"))
+                     .toObject()
+                     .value(QStringLiteral("gap_spike_zscore"))
+                     .toDouble(),
                  10.0);
     }
 
@@ -128,8 +138,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("report.json"));
-        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("drift.jsonl")), QStringLiteral("--format"),
-                           QStringLiteral("json"), QStringLiteral("--output"), file});
+        const Run r =
+            run({QStringLiteral("analyze"), parity(QStringLiteral("drift.jsonl")), QStringLiteral("--format"),
+                 QStringLiteral("json"), QStringLiteral("--output"), file});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.isEmpty());
         QFile f(file);
@@ -142,26 +153,30 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("reason");
         const QString drift = parity(QStringLiteral("drift.jsonl"));
-        QTest::newRow("missing path") << QStringList{QStringLiteral("analyze")} << QStringLiteral("needs a PATH");
-        QTest::newRow("no such file") << QStringList{QStringLiteral("analyze"), QStringLiteral("/nonexistent/x.jsonl")}
-                                      << QStringLiteral("/nonexistent/x.jsonl");
-        QTest::newRow("unknown threshold")
-            << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--set"), QStringLiteral("bogus=1")}
-            << QStringLiteral("unknown threshold 'bogus'");
+        QTest::newRow("missing path")
+            << QStringList{QStringLiteral("analyze")} << QStringLiteral("needs a PATH");
+        QTest::newRow("no such file")
+            << QStringList{QStringLiteral("analyze"), QStringLiteral("/nonexistent/x.jsonl")}
+            << QStringLiteral("/nonexistent/x.jsonl");
+        QTest::newRow("unknown threshold") << QStringList{QStringLiteral("analyze"), drift,
+                                                          QStringLiteral("--set"), QStringLiteral("bogus=1")}
+                                           << QStringLiteral("unknown threshold 'bogus'");
         QTest::newRow("bad threshold value")
-            << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--set"), QStringLiteral("gap_spike_zscore=x")}
+            << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--set"),
+                           QStringLiteral("gap_spike_zscore=x")}
             << QStringLiteral("NAME=VALUE");
-        QTest::newRow("unknown format") << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--format"),
-                                                       QStringLiteral("xml")}
+        QTest::newRow("unknown format") << QStringList{QStringLiteral("analyze"), drift,
+                                                       QStringLiteral("--format"), QStringLiteral("xml")}
                                         << QStringLiteral("unknown format");
-        QTest::newRow("unknown session") << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--session"),
-                                                        QStringLiteral("nope")}
+        QTest::newRow("unknown session") << QStringList{QStringLiteral("analyze"), drift,
+                                                        QStringLiteral("--session"), QStringLiteral("nope")}
                                          << QStringLiteral("no session 'nope'");
-        QTest::newRow("unknown rank") << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--rank"),
-                                                     QStringLiteral("7")}
-                                      << QStringLiteral("no rank 7");
-        QTest::newRow("unknown option") << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--bogus")}
-                                        << QStringLiteral("unknown option --bogus");
+        QTest::newRow("unknown rank")
+            << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--rank"), QStringLiteral("7")}
+            << QStringLiteral("no rank 7");
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--bogus")}
+            << QStringLiteral("unknown option --bogus");
     }
 
     void badInvocations()
