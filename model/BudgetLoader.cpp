@@ -1,6 +1,7 @@
 #include "BudgetLoader.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <simdjson.h>
 
@@ -1009,6 +1010,11 @@ std::shared_ptr<BudgetData> BudgetLogAssembler::finish()
 BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control)
 {
     BudgetLoadOutcome outcome;
+    // Opening a FIFO, socket or device could block forever or never end: refuse it.
+    if (const QFileInfo info(path); info.exists() && !info.isDir() && !info.isFile()) {
+        outcome.fatalError = path + QStringLiteral(": not a regular file (a FIFO, socket or device); refused");
+        return outcome;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         outcome.fatalError = path + QStringLiteral(": ") + file.errorString();

@@ -186,7 +186,19 @@ std::optional<Detection> detect(const QString& path, QString* whyNot)
     const QFileInfo info(path);
     if (!info.exists()) {
         if (whyNot)
-            *whyNot = QStringLiteral("no such file or directory");
+            *whyNot = info.isSymLink() ? QStringLiteral("dangling symbolic link or symbolic link loop")
+                                       : QStringLiteral("no such file or directory");
+        return std::nullopt;
+    }
+    // Opening a FIFO, socket or device could block forever or never end: refuse it.
+    if (!info.isDir() && !info.isFile()) {
+        if (whyNot)
+            *whyNot = QStringLiteral("not a regular file (a FIFO, socket or device); refused");
+        return std::nullopt;
+    }
+    if (info.isDir() && (!info.isReadable() || !info.isExecutable())) {
+        if (whyNot)
+            *whyNot = QStringLiteral("directory cannot be read (permission denied)");
         return std::nullopt;
     }
     if (info.isDir()) {
