@@ -624,8 +624,10 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
 
     if (legacy) {
         const Scalar& ts = get(Field::LegacyTimestamp);
-        if (ts.kind == Scalar::Kind::Int)
+        if (ts.kind == Scalar::Kind::Int && ts.i > -9'200'000'000 && ts.i < 9'200'000'000) // ns fit int64
             timestampNs = ts.i * 1'000'000'000;
+        else if (ts.kind == Scalar::Kind::Int)
+            rejectOnce("field 'timestamp': " + std::to_string(ts.i) + " seconds is out of range");
         else if (ts.kind == Scalar::Kind::Float && std::isfinite(ts.d) && std::abs(ts.d) < 9.2e9)
             timestampNs = std::llround(ts.d * 1e9);
         else if (ts.kind == Scalar::Kind::Absent)
