@@ -16,7 +16,7 @@ namespace od = simdjson::ondemand;
 namespace {
 
 constexpr size_t kProgressStepBytes = 1 << 20; // report progress at least every ~1 MB
-constexpr qint64 kCancelPollRecords = 1024;
+constexpr qint64 kCancelPollRecords = 64;      // ~20 us of parsing: Cancel answers at once
 constexpr int kMaxJsonDepth = 512;
 
 QString qs(std::string_view s)
@@ -339,6 +339,12 @@ uint32_t EventChunk::addSource(const EventSource& source)
 
 void EventChunk::append(EventChunk&& other)
 {
+    if (store.size() == 0 && store.sources.empty() && store.strings.size() == 1 && boundaries.empty() &&
+        backendBySession.empty() && problems.empty() && recordsRead == 0) {
+        *this = std::move(other); // nothing to remap: take the rows as they are
+        other = EventChunk{};
+        return;
+    }
     const auto rowOffset = static_cast<uint32_t>(store.size());
     std::vector<uint32_t> stringMap(other.store.strings.size());
     for (size_t id = 0; id < stringMap.size(); ++id)
@@ -898,7 +904,7 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
     size_t pos = begin;
     qint64 line = firstLine;
     qint64 sinceCancelPoll = 0;
-    size_t nextProgress = begin + kProgressStepBytes;
+    size_t nextProgress = begin + control.progressStepBytes;
     while (pos < end) {
         const void* newline = std::memchr(data + pos, '\n', end - pos);
         const size_t lineEnd = newline ? static_cast<size_t>(static_cast<const char*>(newline) - data) : end;
@@ -949,7 +955,7 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
         }
         if (pos >= nextProgress && control.progress) {
             control.progress(static_cast<qint64>(std::min(pos, end)));
-            nextProgress = pos + kProgressStepBytes;
+            nextProgress = pos + control.progressStepBytes;
         }
     }
     if (control.progress)

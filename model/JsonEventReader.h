@@ -56,6 +56,7 @@ struct RangeControl
 {
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(qint64 bytesDone)> progress;
+    size_t progressStepBytes = size_t(1) << 20; // progress is called at least this often
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 

@@ -8,9 +8,12 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <set>
+#include <thread>
 
 namespace gapscope {
 
@@ -210,6 +213,108 @@ std::optional<Detection> detect(const QString& path, QString* whyNot)
         return Detection{TraceForm::SinkDirectory, Container::Sink};
     }
     return detectFile(path, whyNot);
+}
+
+// Inputs smaller than this per thread are parsed on fewer threads (thread start-up and the
+// merge would cost more than they save).
+constexpr size_t kMinBytesPerThread = 512 * 1024;
+// Workers report every kWorkerStepBytes; the shared reporter calls the user every
+// kReportStepBytes so that consecutive reports stay within 1 MB plus one line.
+constexpr size_t kWorkerStepBytes = 64 * 1024;
+constexpr qint64 kReportStepBytes = (1 << 20) - static_cast<qint64>(kWorkerStepBytes);
+
+// Byte progress of several workers as one monotone sequence of user reports.
+class SharedProgress
+{
+public:
+    SharedProgress(const LoadControl& control, qint64 base, qint64 total)
+        : m_control(control), m_base(base), m_total(total)
+    {
+    }
+    void advance(qint64 delta)
+    {
+        if (!m_control.progress || delta <= 0)
+            return;
+        const std::lock_guard lock(m_mutex);
+        m_done += delta;
+        if (m_done >= m_next) {
+            m_control.progress(m_base + m_done, m_total);
+            m_next = (m_done / kReportStepBytes + 1) * kReportStepBytes;
+        }
+    }
+
+private:
+    const LoadControl& m_control;
+    const qint64 m_base;
+    const qint64 m_total;
+    std::mutex m_mutex;
+    qint64 m_done = 0;
+    qint64 m_next = kReportStepBytes;
+};
+
+int rangeCount(size_t bytes, const LoadControl& control)
+{
+    if (control.threads > 0)
+        return control.threads;
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    return static_cast<int>(std::clamp<size_t>(bytes / kMinBytesPerThread, 1, static_cast<size_t>(cores)));
+}
+
+// JSON lines of text, split at line boundaries into ranges parsed on their own threads
+// (own parser, own chunk) and merged in file order: the same rows, strings, sources and
+// problems (with the same line numbers) as one sequential pass. progress gets bytes of text.
+// Returns false when cancelled; chunk then holds the rows of the contiguous prefix parsed.
+bool parseJsonLinesParallel(const simdjson::padded_string& text, const QString& file, EventChunk& chunk,
+                            const LoadControl& control, SharedProgress& progress)
+{
+    const size_t size = text.size();
+    const char* data = text.data();
+    const int ranges = rangeCount(size, control);
+    // Range i is [bounds[i], bounds[i + 1]); every boundary but the last follows a '\n'.
+    std::vector<size_t> bounds{0};
+    for (int i = 1; i < ranges; ++i) {
+        size_t at = std::max(bounds.back(), size * static_cast<size_t>(i) / static_cast<size_t>(ranges));
+        const void* newline = at < size ? std::memchr(data + at, '\n', size - at) : nullptr;
+        at = newline ? static_cast<size_t>(static_cast<const char*>(newline) - data) + 1 : size;
+        bounds.push_back(at);
+    }
+    bounds.push_back(size);
+
+    std::vector<qint64> firstLine(static_cast<size_t>(ranges) + 1, 1);
+    std::vector<EventChunk> chunks(static_cast<size_t>(ranges));
+    std::vector<char> completed(static_cast<size_t>(ranges), 0);
+    auto forEachRange = [&](auto&& work) {
+        std::vector<std::thread> threads;
+        for (int i = 1; i < ranges; ++i)
+            threads.emplace_back(work, static_cast<size_t>(i));
+        work(size_t{0});
+        for (std::thread& thread : threads)
+            thread.join();
+    };
+    // Line numbers of the range starts: count the newlines of every range in parallel.
+    forEachRange(
+        [&](size_t i) { firstLine[i + 1] = std::count(data + bounds[i], data + bounds[i + 1], '\n'); });
+    for (size_t i = 1; i < firstLine.size(); ++i)
+        firstLine[i] += firstLine[i - 1];
+
+    forEachRange([&](size_t i) {
+        EventRecordParser parser(file);
+        size_t reported = bounds[i];
+        RangeControl range{control.cancel, [&](qint64 done) {
+                               progress.advance(done - static_cast<qint64>(reported));
+                               reported = static_cast<size_t>(done);
+                           }};
+        range.progressStepBytes = kWorkerStepBytes;
+        completed[i] = detail::parseJsonLinesRange(
+            data, bounds[i], bounds[i + 1], size + simdjson::SIMDJSON_PADDING, firstLine[i],
+            i + 1 == static_cast<size_t>(ranges), parser, chunks[i], range);
+    });
+    for (size_t i = 0; i < chunks.size(); ++i) {
+        chunk.append(std::move(chunks[i]));
+        if (!completed[i])
+            return false; // later ranges would leave a hole in the file order
+    }
+    return true;
 }
 
 // Reads a whole file into simdjson's padded buffer (read-only open).
@@ -425,16 +530,13 @@ bool loadSink(const QString& path, EventChunk& chunk, SinkManifest& manifest, qi
             continue;
         }
         EventChunk segmentChunk;
-        EventRecordParser parser(segment.file);
-        RangeControl range{control.cancel, nullptr};
-        if (control.progress)
-            range.progress = [&](qint64 done) { control.progress(base + done, totalBytes); };
-        const bool completed =
-            detail::parseJsonLinesRange(text.data(), 0, text.size(), text.size() + simdjson::SIMDJSON_PADDING,
-                                        1, true, parser, segmentChunk, range);
+        SharedProgress progress(control, base, totalBytes);
+        const bool completed = parseJsonLinesParallel(text, segment.file, segmentChunk, control, progress);
         chunk.append(std::move(segmentChunk));
         base += static_cast<qint64>(text.size());
         bytesRead = base;
+        if (control.progress)
+            control.progress(base, totalBytes);
         if (!completed)
             return false;
     }
@@ -508,9 +610,7 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
         sessionOfSource[s] = it == spanOfPoolId.end() ? 0 : sessionOfSpan[it->second];
     }
 
-    std::vector<uint32_t> permutation(rows);
-    std::iota(permutation.begin(), permutation.end(), 0u);
-    std::stable_sort(permutation.begin(), permutation.end(), [&](uint32_t a, uint32_t b) {
+    auto rowBefore = [&](uint32_t a, uint32_t b) {
         const uint32_t sa = sessionOfSource[in.source[a]], sb = sessionOfSource[in.source[b]];
         if (sa != sb)
             return sa < sb;
@@ -518,35 +618,47 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
         if (ra != rb)
             return ra < rb;
         return in.timestampNs[a] < in.timestampNs[b];
-    });
-    std::vector<uint32_t> newRowOf(rows);
-    for (uint32_t i = 0; i < rows; ++i)
-        newRowOf[permutation[i]] = i;
-
-    EventStore& out = data.store;
-    auto permute = [&](auto& dst, const auto& src) {
-        dst.resize(src.size());
-        for (size_t i = 0; i < rows; ++i)
-            dst[i] = src[permutation[i]];
     };
-    permute(out.timestampNs, in.timestampNs);
-    permute(out.allocated, in.allocated);
-    permute(out.reserved, in.reserved);
-    permute(out.active, in.active);
-    permute(out.inactive, in.inactive);
-    permute(out.change, in.change);
-    permute(out.used, in.used);
-    permute(out.free, in.free);
-    permute(out.total, in.total);
-    permute(out.type, in.type);
-    permute(out.typeName, in.typeName);
-    permute(out.source, in.source);
-    permute(out.context, in.context);
-    permute(out.metadata, in.metadata);
-    for (auto& [row, origin] : in.origins)
-        out.origins.emplace(newRowOf[row], std::move(origin));
-    out.sources = std::move(in.sources);
-    out.strings = std::move(in.strings);
+    // A trace written in order (the usual case) keeps its rows: the columns move instead of
+    // being copied through a permutation, which would double the peak memory of a large load.
+    bool inOrder = true;
+    for (uint32_t row = 1; row < rows && inOrder; ++row)
+        inOrder = !rowBefore(row, row - 1);
+    std::vector<uint32_t> newRowOf;
+    EventStore& out = data.store;
+    if (inOrder) {
+        out = std::move(in);
+    } else {
+        std::vector<uint32_t> permutation(rows);
+        std::iota(permutation.begin(), permutation.end(), 0u);
+        std::stable_sort(permutation.begin(), permutation.end(), rowBefore);
+        newRowOf.resize(rows);
+        for (uint32_t i = 0; i < rows; ++i)
+            newRowOf[permutation[i]] = i;
+        auto permute = [&](auto& dst, const auto& src) {
+            dst.resize(src.size());
+            for (size_t i = 0; i < rows; ++i)
+                dst[i] = src[permutation[i]];
+        };
+        permute(out.timestampNs, in.timestampNs);
+        permute(out.allocated, in.allocated);
+        permute(out.reserved, in.reserved);
+        permute(out.active, in.active);
+        permute(out.inactive, in.inactive);
+        permute(out.change, in.change);
+        permute(out.used, in.used);
+        permute(out.free, in.free);
+        permute(out.total, in.total);
+        permute(out.type, in.type);
+        permute(out.typeName, in.typeName);
+        permute(out.source, in.source);
+        permute(out.context, in.context);
+        permute(out.metadata, in.metadata);
+        for (auto& [row, origin] : in.origins)
+            out.origins.emplace(newRowOf[row], std::move(origin));
+        out.sources = std::move(in.sources);
+        out.strings = std::move(in.strings);
+    }
 
     // Partitions and sessions.
     data.sessions.assign(spans.size(), SessionInfo{});
@@ -636,8 +748,10 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
 
     // Phases: replay the boundaries of sessions that have a string session_id.
     std::vector<PhaseBoundary> boundaries = std::move(chunk.boundaries);
-    for (PhaseBoundary& boundary : boundaries)
-        boundary.eventRow = newRowOf[boundary.eventRow];
+    if (!inOrder) {
+        for (PhaseBoundary& boundary : boundaries)
+            boundary.eventRow = newRowOf[boundary.eventRow];
+    }
     std::vector<SessionRankEnd> ends;
     for (const Partition& partition : data.partitions) {
         const std::string& id = out.str(spans[order[partition.sessionIndex]].poolId);
@@ -696,11 +810,13 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
             range.progress = [&](qint64 done) { control.progress(done, total); };
         EventRecordParser parser(path);
         switch (detection->container) {
-        case Container::Lines:
-            completed = detail::parseJsonLinesRange(text.data(), 0, text.size(),
-                                                    text.size() + simdjson::SIMDJSON_PADDING, 1, true, parser,
-                                                    chunk, range);
+        case Container::Lines: {
+            SharedProgress progress(control, 0, total);
+            completed = parseJsonLinesParallel(text, path, chunk, control, progress);
+            if (control.progress)
+                control.progress(total, total);
             break;
+        }
         case Container::Csv:
             completed = detail::parseCsv(std::string_view(text.data(), text.size()), parser, chunk, range);
             break;

@@ -18,6 +18,10 @@ struct LoadControl
     std::function<void(qint64, qint64)> progress;
     // polled often; when set the loader stops and returns what it has, with cancelled = true
     const std::atomic<bool>* cancel = nullptr;
+    // Threads for the forms that split at line boundaries (JSON lines, sink segments):
+    // 0 = one per core for inputs large enough to be worth it; n > 0 = exactly n ranges
+    // (results are identical for every n).
+    int threads = 0;
 };
 
 struct LoadOutcome

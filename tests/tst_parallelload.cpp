@@ -1,0 +1,277 @@
+// Loading on N threads gives exactly what one thread gives: the same rows in the same order,
+// the same strings, sources, sessions, phases and problems (same lines, same reasons).
+
+#include "model/TraceLoader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstdint>
+
+using namespace gapscope;
+
+namespace {
+
+QString problemText(const ProblemLog& log)
+{
+    QStringList lines;
+    for (const LoadProblem& problem : log.kept())
+        lines << QStringLiteral("%1 %2")
+                     .arg(problem.level == LoadProblem::Level::Error ? 'E' : 'W')
+                     .arg(problem.toString());
+    lines << QStringLiteral("errors %1 warnings %2").arg(log.errorCount()).arg(log.warningCount());
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString spanText(const PhaseSpan& span)
+{
+    return QStringLiteral("%1/%2/%3/%4/%5/%6/%7/%8/%9")
+        .arg(QString::fromStdString(span.sessionId))
+        .arg(span.rank)
+        .arg(QString::fromStdString(span.scopeId), QString::fromStdString(span.label))
+        .arg(span.startNs)
+        .arg(span.endNs)
+        .arg(span.sequence)
+        .arg(span.syntheticEnd)
+        .arg(QString::fromStdString(span.attributesJson));
+}
+
+// First difference between two loads, or an empty string.
+QString difference(const TraceData& a, const TraceData& b)
+{
+    if (a.form != b.form || a.recordsRead != b.recordsRead || a.bytesRead != b.bytesRead)
+        return QStringLiteral("form/records/bytes");
+    const QString problemsA = problemText(a.problems), problemsB = problemText(b.problems);
+    if (problemsA != problemsB)
+        return QStringLiteral("problems:\n%1\n--- vs ---\n%2").arg(problemsA, problemsB);
+    const EventStore& s = a.store;
+    const EventStore& t = b.store;
+    if (s.size() != t.size())
+        return QStringLiteral("rows %1 vs %2").arg(s.size()).arg(t.size());
+    if (s.strings.size() != t.strings.size())
+        return QStringLiteral("string pool size");
+    for (uint32_t id = 0; id < s.strings.size(); ++id) {
+        if (s.str(id) != t.str(id))
+            return QStringLiteral("string %1").arg(id);
+    }
+    if (!(s.sources == t.sources))
+        return QStringLiteral("sources");
+    for (size_t row = 0; row < s.size(); ++row) {
+        const bool same = s.timestampNs[row] == t.timestampNs[row] && s.allocated[row] == t.allocated[row] &&
+                          s.reserved[row] == t.reserved[row] && s.active[row] == t.active[row] &&
+                          s.inactive[row] == t.inactive[row] && s.change[row] == t.change[row] &&
+                          s.used[row] == t.used[row] && s.free[row] == t.free[row] &&
+                          s.total[row] == t.total[row] && s.type[row] == t.type[row] &&
+                          s.typeName[row] == t.typeName[row] && s.source[row] == t.source[row] &&
+                          s.context[row] == t.context[row] && s.metadata[row] == t.metadata[row];
+        if (!same)
+            return QStringLiteral("row %1").arg(row);
+    }
+    if (s.origins.size() != t.origins.size())
+        return QStringLiteral("origin count");
+    for (const auto& [row, origin] : s.origins) {
+        const auto other = t.origins.find(row);
+        if (other == t.origins.end() || other->second.phaseScopeId != origin.phaseScopeId ||
+            other->second.threadId != origin.threadId)
+            return QStringLiteral("origin of row %1").arg(row);
+    }
+    if (a.partitions.size() != b.partitions.size())
+        return QStringLiteral("partition count");
+    for (size_t i = 0; i < a.partitions.size(); ++i) {
+        const Partition &p = a.partitions[i], &q = b.partitions[i];
+        if (p.sessionIndex != q.sessionIndex || p.rank != q.rank || p.begin != q.begin || p.end != q.end)
+            return QStringLiteral("partition %1").arg(i);
+    }
+    if (a.sessions.size() != b.sessions.size())
+        return QStringLiteral("session count");
+    for (size_t i = 0; i < a.sessions.size(); ++i) {
+        const SessionInfo &p = a.sessions[i], &q = b.sessions[i];
+        if (p.id != q.id || p.status != q.status || p.host != q.host || p.pid != q.pid ||
+            p.jobId != q.jobId || p.ranks != q.ranks || p.eventCount != q.eventCount ||
+            p.manifestEventCount != q.manifestEventCount || p.startedNs != q.startedNs ||
+            p.endedNs != q.endedNs || p.collector != q.collector || p.backend != q.backend)
+            return QStringLiteral("session %1").arg(i);
+    }
+    if (a.phases.size() != b.phases.size())
+        return QStringLiteral("phase count");
+    for (size_t i = 0; i < a.phases.size(); ++i) {
+        if (spanText(a.phases[i]) != spanText(b.phases[i]))
+            return QStringLiteral("phase %1: %2 vs %3")
+                .arg(i)
+                .arg(spanText(a.phases[i]), spanText(b.phases[i]));
+    }
+    return {};
+}
+
+LoadOutcome loadWith(const QString& path, int threads)
+{
+    LoadControl control;
+    control.threads = threads;
+    return loadTrace(path, control);
+}
+
+// A deterministic trace of `lines` lines: two sessions, two ranks, phases, out-of-order
+// timestamps, CRLF, blank lines, and every few lines a broken or rejected record.
+QByteArray generatedTrace(int lines)
+{
+    QByteArray text;
+    uint32_t state = 12345;
+    auto next = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return state >> 8;
+    };
+    int scope = 0;
+    for (int i = 0; i < lines; ++i) {
+        const uint32_t r = next();
+        const QByteArray session = (i / 997) % 2 ? "beta" : "alpha";
+        const int rank = int(r % 2);
+        const qint64 ts = 1'000'000'000LL + qint64(i) * 1000 - qint64(r % 3) * 1500;
+        const qint64 reserved = 1'000'000 + qint64(r % 50'000);
+        QByteArray type = "sample";
+        QByteArray metadata = "{}";
+        if (i % 41 == 5) {
+            type = "phase_enter";
+            metadata = "{\"phase_scope\":{\"action\":\"enter\",\"scope_id\":\"sc" +
+                       QByteArray::number(++scope) + "\",\"sequence\":" + QByteArray::number(i) +
+                       ",\"path\":[\"step\"],\"depth\":1}}";
+        } else if (i % 41 == 30) {
+            type = "phase_exit";
+            metadata = "{\"phase_scope\":{\"action\":\"exit\",\"scope_id\":\"sc" + QByteArray::number(scope) +
+                       "\",\"sequence\":" + QByteArray::number(i) + ",\"path\":[\"step\"],\"depth\":1}}";
+        } else if (i % 53 == 7) {
+            metadata = "{\"backend\":\"cuda\",\"origin_thread_id\":" + QByteArray::number(i) + "}";
+        }
+        QByteArray line =
+            "{\"schema_version\":3,\"session_id\":\"" + session +
+            "\",\"timestamp_ns\":" + QByteArray::number(ts) + ",\"event_type\":\"" + type +
+            "\",\"collector\":\"gpu\",\"pid\":7,\"host\":\"h" + QByteArray::number(rank) +
+            "\",\"rank\":" + QByteArray::number(rank) +
+            ",\"world_size\":2,\"allocator_allocated_bytes\":" + QByteArray::number(reserved / 2) +
+            ",\"allocator_reserved_bytes\":" + QByteArray::number(reserved) +
+            ",\"device_used_bytes\":" + QByteArray::number(reserved + qint64(r % 999)) +
+            ",\"device_total_bytes\":8000000,\"context\":\"c" + QByteArray::number(r % 5) +
+            "\",\"metadata\":" + metadata + "}";
+        switch (i % 97) {
+        case 11:
+            line.chop(9); // broken JSON
+            break;
+        case 23:
+            line.replace("\"rank\":", "\"rank\":\"x\",\"r\":"); // rejected + unknown key
+            break;
+        case 37:
+            line = "[1,2,3]";
+            break;
+        case 51:
+            line = "   ";
+            break;
+        case 64:
+            line += "\r";
+            break;
+        case 80:
+            line.replace("\"timestamp_ns\"", "\"timestamp_ns\":null,\"ts\"");
+            break;
+        case 90:
+            line.replace("\"pid\":", "\"extra\":1,\"pid\":"); // loaded with a warning
+            break;
+        default:
+            break;
+        }
+        text += line + "\n";
+    }
+    text += "{\"schema_version\":3,\"session_id\":\"alpha\",\"timestamp_ns\":5"; // live writer
+    return text;
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        return {};
+    return path;
+}
+
+} // namespace
+
+class TestParallelLoad : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void sameResultOnAnyThreadCount_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QString shared = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/";
+        for (const QString& name : QDir(shared + "parity").entryList({"*.jsonl"}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(name)) << shared + "parity/" + name;
+        QTest::newRow("cpu_sink") << shared + "real/cpu_sink";
+        QTest::newRow("generated") << QString(); // filled in by the test
+    }
+
+    void sameResultOnAnyThreadCount()
+    {
+        QFETCH(QString, path);
+        QTemporaryDir dir;
+        if (path.isEmpty()) {
+            path = writeFile(dir, QStringLiteral("generated.jsonl"), generatedTrace(20000));
+            QVERIFY(!path.isEmpty());
+        }
+        const LoadOutcome single = loadWith(path, 1);
+        QVERIFY2(single.data, qPrintable(single.fatalError));
+        QVERIFY(single.data->store.size() > 0);
+        for (int threads : {2, 3, 4, 7}) {
+            const LoadOutcome parallel = loadWith(path, threads);
+            QVERIFY2(parallel.data, qPrintable(parallel.fatalError));
+            QVERIFY(!parallel.cancelled);
+            const QString diff = difference(*single.data, *parallel.data);
+            QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("%1 threads: %2").arg(threads).arg(diff)));
+        }
+    }
+
+    void generatedTraceExercisesTheProblems()
+    {
+        // The generated trace must really hold what the comparison is meant to cover.
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("generated.jsonl"), generatedTrace(20000));
+        const LoadOutcome outcome = loadWith(path, 4);
+        QVERIFY(outcome.data);
+        const TraceData& data = *outcome.data;
+        QVERIFY(data.problems.errorCount() > 500);
+        QVERIFY(data.problems.warningCount() > 150);
+        QCOMPARE(data.sessions.size(), size_t(2));
+        QCOMPARE(data.partitions.size(), size_t(4));
+        QVERIFY(data.phases.size() > 100);
+        QVERIFY(!data.store.origins.empty());
+        const LoadProblem& last = data.problems.kept().back();
+        QVERIFY(last.level == LoadProblem::Level::Warning);
+        QCOMPARE(last.line, qint64(20001));
+        QVERIFY(last.reason.startsWith(QStringLiteral("truncated last line ignored")));
+    }
+
+    void cancelKeepsAContiguousPrefix()
+    {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("generated.jsonl"), generatedTrace(20000));
+        std::atomic<bool> cancel{false};
+        LoadControl control;
+        control.threads = 2;
+        control.cancel = &cancel;
+        control.progress = [&](qint64, qint64) { cancel = true; };
+        const LoadOutcome cancelled = loadTrace(path, control);
+        QVERIFY(cancelled.cancelled);
+        QVERIFY(cancelled.data);
+        const LoadOutcome full = loadWith(path, 1);
+        QVERIFY(full.data);
+        // Every loaded record comes from the start of the file: its problems are a prefix of the full list.
+        const auto& some = cancelled.data->problems.kept();
+        const auto& all = full.data->problems.kept();
+        QVERIFY(some.size() < all.size());
+        for (size_t i = 0; i < some.size(); ++i)
+            QCOMPARE(some[i].toString(), all[i].toString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParallelLoad)
+#include "tst_parallelload.moc"
