@@ -18,6 +18,7 @@ namespace {
 constexpr size_t kProgressStepBytes = 1 << 20; // report progress at least every ~1 MB
 constexpr qint64 kCancelPollRecords = 64;      // ~20 us of parsing: Cancel answers at once
 constexpr int kMaxJsonDepth = 512;
+constexpr size_t kMaxRecordBytes = size_t(16) << 20; // one JSON lines record
 
 QString qs(std::string_view s)
 {
@@ -488,6 +489,7 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
     ++chunk.recordsRead;
     std::array<Scalar, kFieldCount> fields{};
     std::vector<std::string> unknownKeys;
+    std::vector<std::string> duplicateKeys; // the last value is used, as in a JSON object
     std::string reject; // first reason to reject; the object is still read to its end
     std::string backend;
     EventOrigin origin;
@@ -519,6 +521,8 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
             m_metadata.clear();
             backend.clear();
             origin = EventOrigin{};
+            if (metadataSeen)
+                duplicateKeys.emplace_back(key);
             metadataSeen = true;
             if (type == od::json_type::object) {
                 if (auto error = writeMetadata(value, m_metadata, backend, origin)) {
@@ -539,6 +543,8 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
             continue;
         }
         Scalar& slot = fields[static_cast<size_t>(known->second)];
+        if (slot.kind != Scalar::Kind::Absent)
+            duplicateKeys.emplace_back(key);
         if (auto error = readScalar(value, slot))
             return syntax(error);
     }
@@ -724,6 +730,10 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
 
     for (const std::string& key : unknownKeys)
         chunk.problems.addWarning(m_file, where.line, QStringLiteral("unknown key '%1' ignored").arg(qs(key)),
+                                  where.index);
+    for (const std::string& key : duplicateKeys)
+        chunk.problems.addWarning(m_file, where.line,
+                                  QStringLiteral("duplicate key '%1': the last value is used").arg(qs(key)),
                                   where.index);
     for (size_t i = 0; i < kFieldCount; ++i) {
         const auto f = static_cast<Field>(i);
@@ -926,12 +936,19 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
             };
             od::document doc;
             od::object object;
-            error_code error = json.iterate(data + start, text.size(), capacity - start).get(doc);
+            // A record beyond the limit is not parsed: the parser's index would need ~4 bytes
+            // per input byte (a crashed writer can leave hundreds of MB without a newline).
+            const bool tooLong = text.size() > kMaxRecordBytes;
+            error_code error =
+                tooLong ? simdjson::CAPACITY : json.iterate(data + start, text.size(), capacity - start).get(doc);
             if (!error)
                 error = doc.get_object().get(object);
             if (error) {
                 ++chunk.recordsRead;
-                report(text.front() == '{'
+                report(tooLong ? QStringLiteral("line of %1 bytes is longer than the %2 MB a record may have")
+                                     .arg(text.size())
+                                     .arg(kMaxRecordBytes >> 20)
+                       : text.front() == '{'
                            ? QStringLiteral("invalid JSON: %1").arg(simdjson::error_message(error))
                            : QStringLiteral("line is not a JSON object"));
             } else {
