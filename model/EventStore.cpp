@@ -11,6 +11,20 @@ StringPool::StringPool()
     m_index.emplace(std::string_view(m_strings.front()), 0u);
 }
 
+StringPool::StringPool(const StringPool& other) : m_strings(other.m_strings)
+{
+    m_index.reserve(m_strings.size());
+    for (size_t id = 0; id < m_strings.size(); ++id)
+        m_index.emplace(std::string_view(m_strings[id]), static_cast<uint32_t>(id));
+}
+
+StringPool& StringPool::operator=(const StringPool& other)
+{
+    if (this != &other)
+        *this = StringPool(other);
+    return *this;
+}
+
 uint32_t StringPool::intern(std::string_view s)
 {
     if (s.empty())

@@ -23,6 +23,11 @@ class StringPool
 {
 public:
     StringPool();
+    // A copy indexes its own strings (the default copy would keep views into the original's).
+    StringPool(const StringPool& other);
+    StringPool& operator=(const StringPool& other);
+    StringPool(StringPool&&) noexcept = default; // a moved deque keeps its elements' addresses
+    StringPool& operator=(StringPool&&) noexcept = default;
     uint32_t intern(std::string_view s);
     const std::string& at(uint32_t id) const { return m_strings[id]; }
     size_t size() const { return m_strings.size(); }

@@ -856,4 +856,16 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
     return outcome;
 }
 
+std::shared_ptr<TraceData> buildTraceData(const QString& path, TraceForm form, EventChunk&& chunk, qint64 bytesRead)
+{
+    auto data = std::make_shared<TraceData>();
+    data->path = path;
+    data->form = form;
+    data->bytesRead = bytesRead;
+    data->recordsRead = chunk.recordsRead;
+    data->problems = std::move(chunk.problems);
+    finalize(std::move(chunk), SinkManifest{}, *data);
+    return data;
+}
+
 } // namespace gapscope

@@ -36,4 +36,13 @@ std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot = 
 
 LoadOutcome loadTrace(const QString& path, const LoadControl& control = {});
 
+namespace detail {
+struct EventChunk;
+}
+// Rows parsed elsewhere (the live follower reads a growing file itself) made into a trace as
+// loadTrace makes one: partitions sorted by time, sessions and phases derived, chunk consumed.
+// bytesRead is what the caller read to get the rows.
+std::shared_ptr<TraceData> buildTraceData(const QString& path, TraceForm form, detail::EventChunk&& chunk,
+                                          qint64 bytesRead);
+
 } // namespace gapscope
