@@ -307,7 +307,7 @@ bool parseJsonLinesParallel(const simdjson::padded_string& text, const QString& 
         range.progressStepBytes = kWorkerStepBytes;
         completed[i] = detail::parseJsonLinesRange(
             data, bounds[i], bounds[i + 1], size + simdjson::SIMDJSON_PADDING, firstLine[i],
-            i + 1 == static_cast<size_t>(ranges), parser, chunks[i], range);
+            bounds[i + 1] == size, parser, chunks[i], range);
     });
     for (size_t i = 0; i < chunks.size(); ++i) {
         chunk.append(std::move(chunks[i]));
