@@ -912,6 +912,8 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
 {
     od::parser json;
     size_t pos = begin;
+    if (begin == 0 && end >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3; // UTF-8 byte order mark
     qint64 line = firstLine;
     qint64 sinceCancelPoll = 0;
     size_t nextProgress = begin + control.progressStepBytes;
@@ -1038,7 +1040,8 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
 {
     od::parser json;
     od::document doc;
-    const std::string_view text = trimmed(std::string_view(buffer.data(), buffer.size()));
+    const size_t bom = std::string_view(buffer.data(), buffer.size()).starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    const std::string_view text = trimmed(std::string_view(buffer.data() + bom, buffer.size() - bom));
     const qint64 firstLine =
         advanceLine(buffer.data(), 0, static_cast<size_t>(text.data() - buffer.data()), 1);
     auto broken = [&](error_code error) {
@@ -1046,7 +1049,9 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
                                 QStringLiteral("invalid JSON: %1").arg(simdjson::error_message(error)));
         return true;
     };
-    if (auto error = json.iterate(buffer).get(doc))
+    if (auto error = json.iterate(buffer.data() + bom, buffer.size() - bom,
+                                  buffer.size() + simdjson::SIMDJSON_PADDING - bom)
+                         .get(doc))
         return broken(error);
     bool keepGoing = true;
     if (!text.empty() && text.front() == '[') {
