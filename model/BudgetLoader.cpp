@@ -9,6 +9,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace gapscope {
@@ -219,6 +220,11 @@ bool readCache(const FieldList& fields, std::string_view nameKey, ParsedBudgetCa
                 (got == Get::Bad ? badValue(key, fields, "an integer") : std::string(key) + " is missing");
             return false;
         }
+        if (got == Get::Ok && *value < 0) {
+            error = "cache '" + cache.name + "': " + std::string(key) + " is negative (" + std::to_string(*value) +
+                    ")";
+            return false;
+        }
     }
     switch (getInteger(fields, "delta_bytes", cache.deltaBytes)) {
     case Get::Bad:
@@ -287,6 +293,10 @@ void interpretFields(const FieldList& fields, ParsedBudgetLine& out)
                 malformed(out, "tick: " + badValue(key, fields, "an integer"));
                 return;
             }
+            if (got == Get::Ok && *value < 0) {
+                malformed(out, "tick: " + std::string(key) + " is negative (" + std::to_string(*value) + ")");
+                return;
+            }
             if (got == Get::Missing && (key == "target_bytes" || key == "rss_bytes")) {
                 malformed(out, "tick: " + std::string(key) + " is null");
                 return;
@@ -346,9 +356,9 @@ void interpretFields(const FieldList& fields, ParsedBudgetLine& out)
             ParsedBudgetReporter row;
             row.name = textOf(fields, nameKey);
             const Get got = getInteger(fields, "current_bytes", row.currentBytes);
-            if (got != Get::Ok) {
-                malformed(out,
-                          "reporter '" + row.name + "': " + badValue("current_bytes", fields, "an integer"));
+            if (got != Get::Ok || row.currentBytes < 0) {
+                malformed(out, "reporter '" + row.name + "': " +
+                                   badValue("current_bytes", fields, "a non-negative integer"));
                 return;
             }
             out.reporters.push_back(std::move(row));
@@ -686,9 +696,10 @@ ParsedBudgetLine BudgetLineParser::Impl::parseJson(std::string_view line)
                     } else {
                         ParsedBudgetReporter reporter;
                         reporter.name = textOf(fields, "name");
-                        if (getInteger(fields, "current_bytes", reporter.currentBytes) != Get::Ok) {
+                        if (getInteger(fields, "current_bytes", reporter.currentBytes) != Get::Ok ||
+                            reporter.currentBytes < 0) {
                             cacheError = "reporter '" + reporter.name +
-                                         "': " + badValue("current_bytes", fields, "an integer");
+                                         "': " + badValue("current_bytes", fields, "a non-negative integer");
                             break;
                         }
                         reporters.push_back(std::move(reporter));
@@ -700,6 +711,10 @@ ParsedBudgetLine BudgetLineParser::Impl::parseJson(std::string_view line)
                 target = std::string(std::string_view(value.get_string()));
             } else if (auto field = scalarField(value)) {
                 setField(top, canonicalKey(key), std::move(*field));
+            } else if (key == "rss_bytes" || key == "target_bytes") {
+                // keeps the line a (malformed) snapshot instead of another tool's JSON
+                setField(top, std::string(key),
+                         FieldValue{type == json_type::object ? "an object" : "an array", false, false});
             }
         }
         if (target) {
@@ -823,6 +838,10 @@ std::optional<int64_t> parseRfc3339Ns(std::string_view s)
     const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     const int64_t days = static_cast<int64_t>(era) * 146097 + doe - 719468;
     const int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
+    // int64 nanoseconds reach from 1677 to 2262; other years would overflow.
+    constexpr int64_t kMaxSeconds = std::numeric_limits<int64_t>::max() / 1'000'000'000 - 1;
+    if (seconds > kMaxSeconds || seconds < -kMaxSeconds)
+        return std::nullopt;
     return seconds * 1'000'000'000 + fraction;
 }
 
@@ -1026,16 +1045,54 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control)
     qint64 lineNumber = 0;
     qint64 bytesRead = 0;
     std::string carry;
-    const auto handleLine = [&](std::string_view line) {
+    // A line longer than this is not collected (a tick line is about 1 KB; a crashed writer
+    // can leave hundreds of MB without a newline): it is counted and reported, not parsed.
+    constexpr size_t kMaxLineBytes = size_t(16) << 20;
+    size_t longLineBytes = 0; // > 0 while skipping the rest of a too-long line
+    std::optional<LoadProblem> cutLastLine;
+    // lastWithoutNewline: the file ends inside this line, so a live writer may be mid-line;
+    // if it cannot be used it is a warning, as for JSON lines traces.
+    const auto handleLine = [&](std::string_view line, bool lastWithoutNewline) {
         ++lineNumber;
         if (lineNumber == 1 && line.starts_with("\xEF\xBB\xBF"))
             line.remove_prefix(3);
         if (!line.empty() && line.back() == '\r')
             line.remove_suffix(1);
-        if (trim(line).empty())
+        ParsedBudgetLine parsed;
+        if (longLineBytes > 0) {
+            malformed(parsed, "line of " + std::to_string(longLineBytes) + " bytes is longer than the " +
+                                  std::to_string(kMaxLineBytes >> 20) + " MB a line may have");
+            longLineBytes = 0;
+        } else if (trim(line).empty()) {
             assembler.countBlankLine();
-        else
-            assembler.add(parser.parse(line), lineNumber);
+            return;
+        } else {
+            parsed = parser.parse(line);
+        }
+        if (lastWithoutNewline &&
+            (parsed.kind == BudgetLineKind::Malformed || parsed.kind == BudgetLineKind::Skipped)) {
+            assembler.countBlankLine(); // read, neither used nor skipped: the warning tells
+            cutLastLine = LoadProblem{
+                LoadProblem::Level::Warning, path, lineNumber, -1,
+                QStringLiteral("truncated last line ignored (no newline; a live writer may be mid-line)%1")
+                    .arg(parsed.reason.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(parsed.reason))};
+            return;
+        }
+        // A text line cut inside a value still reads (rss_bytes=29 of rss_bytes=2917...): say so.
+        if (lastWithoutNewline && parsed.form == BudgetLogForm::Text)
+            cutLastLine = LoadProblem{LoadProblem::Level::Warning, path, lineNumber, -1,
+                                      QStringLiteral("last line has no newline: used, but a live writer may "
+                                                     "have cut its last value")};
+        assembler.add(std::move(parsed), lineNumber);
+    };
+    const auto collect = [&](std::string_view part) {
+        if (longLineBytes == 0 && carry.size() + part.size() <= kMaxLineBytes) {
+            carry.append(part);
+            return;
+        }
+        longLineBytes = std::max(longLineBytes, carry.size()) + part.size();
+        carry.clear();
+        carry.shrink_to_fit();
     };
     constexpr qint64 kChunk = 1 << 20;
     while (!file.atEnd()) {
@@ -1056,22 +1113,24 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control)
         size_t start = 0;
         for (size_t newline = bytes.find('\n'); newline != std::string_view::npos;
              newline = bytes.find('\n', start)) {
-            if (carry.empty()) {
-                handleLine(bytes.substr(start, newline - start));
+            if (carry.empty() && longLineBytes == 0) {
+                handleLine(bytes.substr(start, newline - start), false);
             } else {
-                carry.append(bytes.substr(start, newline - start));
-                handleLine(carry);
+                collect(bytes.substr(start, newline - start));
+                handleLine(carry, false);
                 carry.clear();
             }
             start = newline + 1;
         }
-        carry.append(bytes.substr(start));
+        collect(bytes.substr(start));
         if (control.progress)
             control.progress(bytesRead, total);
     }
-    if (!carry.empty() && !outcome.cancelled)
-        handleLine(carry);
+    if ((!carry.empty() || longLineBytes > 0) && !outcome.cancelled)
+        handleLine(carry, true);
     std::shared_ptr<BudgetData> data = assembler.finish();
+    if (cutLastLine)
+        data->problems.add(std::move(*cutLastLine));
     if (data->ticks.empty() && !outcome.cancelled) {
         QString detail = QStringLiteral("no memory-budget tick found (%1 lines read, %2 skipped, %3 errors)")
                              .arg(data->linesRead)
