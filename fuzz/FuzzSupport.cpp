@@ -1,0 +1,173 @@
+#include "FuzzSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace gapscope::fuzz {
+
+MemoryFile::MemoryFile(const char* name)
+{
+    m_fd = memfd_create(name, MFD_CLOEXEC);
+    require(m_fd >= 0, "memfd_create failed");
+    m_path = QStringLiteral("/proc/self/fd/%1").arg(m_fd);
+}
+
+MemoryFile::~MemoryFile()
+{
+    if (m_fd >= 0)
+        close(m_fd);
+}
+
+const QString& MemoryFile::write(const uint8_t* data, size_t size)
+{
+    require(ftruncate(m_fd, 0) == 0, "ftruncate failed");
+    size_t done = 0;
+    while (done < size) {
+        const ssize_t written = pwrite(m_fd, data + done, size - done, static_cast<off_t>(done));
+        require(written > 0, "pwrite failed");
+        done += static_cast<size_t>(written);
+    }
+    return m_path;
+}
+
+namespace {
+QTemporaryDir& scratchRoot()
+{
+    static QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/gapscope-fuzz-XXXXXX"));
+    return dir;
+}
+} // namespace
+
+ScratchDirectory::ScratchDirectory()
+{
+    require(scratchRoot().isValid(), "cannot create a scratch directory");
+    m_path = scratchRoot().path();
+}
+
+ScratchDirectory::~ScratchDirectory() = default;
+
+void ScratchDirectory::put(const char* name, std::string_view content)
+{
+    const QString file = QDir(m_path).filePath(QString::fromUtf8(name));
+    if (content.data() == nullptr) {
+        QFile::remove(file);
+        return;
+    }
+    QFile out(file);
+    require(out.open(QIODevice::WriteOnly | QIODevice::Truncate), "cannot write a scratch file");
+    require(out.write(content.data(), static_cast<qint64>(content.size())) ==
+                static_cast<qint64>(content.size()),
+            "short write to a scratch file");
+}
+
+void require(bool condition, const char* what)
+{
+    if (condition)
+        return;
+    std::fprintf(stderr, "gapscope fuzz invariant violated: %s\n", what);
+    std::abort();
+}
+
+void checkTraceOutcome(const LoadOutcome& outcome)
+{
+    require(!outcome.cancelled, "a load without a cancel flag reports cancelled");
+    require((outcome.data == nullptr) != outcome.fatalError.isEmpty(),
+            "an outcome is exactly one of data or a fatal error");
+    if (!outcome.data)
+        return;
+    const TraceData& data = *outcome.data;
+    const EventStore& store = data.store;
+    const size_t rows = store.size();
+    require(rows > 0, "data without rows should have been a fatal error");
+    for (size_t size :
+         {store.allocated.size(), store.reserved.size(), store.active.size(), store.inactive.size(),
+          store.change.size(), store.used.size(), store.free.size(), store.total.size(), store.type.size(),
+          store.typeName.size(), store.source.size(), store.context.size(), store.metadata.size()})
+        require(size == rows, "ragged columns");
+    require(static_cast<qint64>(rows) <= data.recordsRead, "more rows loaded than records read");
+    for (size_t row = 0; row < rows; ++row) {
+        require(store.source[row] < store.sources.size(), "source id out of range");
+        require(store.typeName[row] < store.strings.size() && store.context[row] < store.strings.size() &&
+                    store.metadata[row] < store.strings.size(),
+                "string id out of range");
+    }
+    uint32_t next = 0;
+    qint64 counted = 0;
+    for (const Partition& partition : data.partitions) {
+        require(partition.begin == next && partition.end > partition.begin,
+                "partitions do not tile the rows");
+        require(partition.sessionIndex < data.sessions.size(), "partition of an unknown session");
+        for (uint32_t row = partition.begin + 1; row < partition.end; ++row)
+            require(store.timestampNs[row - 1] <= store.timestampNs[row], "partition not sorted by time");
+        next = partition.end;
+    }
+    require(next == rows, "partitions do not cover every row");
+    for (const SessionInfo& session : data.sessions)
+        counted += session.eventCount;
+    require(counted == static_cast<qint64>(rows), "sessions do not count every row");
+    for (const LoadProblem& problem : data.problems.kept())
+        require(problem.line >= 0 && !problem.reason.isEmpty(),
+                "problem without a reason or with a bad line");
+    require(data.problems.kept().size() ==
+                std::min<size_t>(ProblemLog::kMaxKept, static_cast<size_t>(data.problems.errorCount() +
+                                                                           data.problems.warningCount())),
+            "problem counts disagree with the kept problems");
+}
+
+void checkBudgetOutcome(const BudgetLoadOutcome& outcome, std::string_view input)
+{
+    require(!outcome.cancelled, "a load without a cancel flag reports cancelled");
+    require((outcome.data == nullptr) != outcome.fatalError.isEmpty(),
+            "an outcome is exactly one of data or a fatal error");
+    if (!outcome.data)
+        return;
+    const BudgetData& data = *outcome.data;
+    // Count the lines and the blank ones the way the loader splits them.
+    qint64 lines = 0, blank = 0;
+    size_t start = 0;
+    while (start < input.size()) {
+        size_t end = input.find('\n', start);
+        if (end == std::string_view::npos)
+            end = input.size();
+        std::string_view line = input.substr(start, end - start);
+        if (lines == 0 && line.starts_with("\xEF\xBB\xBF"))
+            line.remove_prefix(3);
+        bool empty = true;
+        for (char c : line)
+            empty = empty && (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v');
+        ++lines;
+        blank += empty ? 1 : 0;
+        start = end + 1;
+    }
+    require(data.linesRead == lines, "linesRead is not the number of lines");
+    // Rejected lines are errors with their line; a cut last line that is not used is a
+    // warning of its own.
+    qint64 rejected = 0;
+    for (const LoadProblem& problem : data.problems.kept())
+        rejected += (problem.level == LoadProblem::Level::Error && problem.line > 0) ||
+                            problem.reason.startsWith(QStringLiteral("truncated last line ignored"))
+                        ? 1
+                        : 0;
+    if (data.problems.kept().size() < ProblemLog::kMaxKept)
+        require(data.linesUsed + data.linesSkipped + rejected + blank == lines,
+                "a line is neither used, skipped, rejected nor blank");
+    const BudgetTicks& ticks = data.ticks;
+    require(!ticks.empty(), "budget data without ticks should have been a fatal error");
+    for (const auto& cache : ticks.caches)
+        require(cache.tick < ticks.size() && cache.name < ticks.names.size(), "cache row out of range");
+    for (const auto& reporter : ticks.reporters)
+        require(reporter.tick < ticks.size() && reporter.name < ticks.names.size(),
+                "reporter row out of range");
+    for (size_t i = 1; i < ticks.size(); ++i)
+        require(ticks.timestampNs[i - 1] <= ticks.timestampNs[i], "ticks not sorted by time");
+}
+
+} // namespace gapscope::fuzz

@@ -1,0 +1,26 @@
+// libFuzzer target: legacy records (no schema_version; OOM dump events.json). The bytes go
+// to loadTrace and, bypassing form detection, to the JSON lines reader with the record
+// parser, so every line reaches the legacy field rules.
+#include "FuzzSupport.h"
+
+#include "model/JsonEventReader.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    using namespace gapscope;
+    static fuzz::MemoryFile file("events.json");
+    fuzz::checkTraceOutcome(loadTrace(file.write(data, size)));
+
+    const simdjson::padded_string text(reinterpret_cast<const char*>(data), size);
+    detail::EventRecordParser parser(QStringLiteral("events.jsonl"));
+    detail::EventChunk chunk;
+    fuzz::require(detail::parseJsonLinesRange(text.data(), 0, text.size(),
+                                              text.size() + simdjson::SIMDJSON_PADDING, 1, true, parser,
+                                              chunk, {}),
+                  "parseJsonLinesRange without a cancel flag reports cancelled");
+    // Every non-blank line is one record: loaded, or rejected with a problem of its own.
+    fuzz::require(chunk.store.size() + static_cast<size_t>(chunk.problems.errorCount()) + 1 >=
+                      static_cast<size_t>(chunk.recordsRead),
+                  "a line was neither loaded nor reported");
+    return 0;
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the seed corpora of the fuzz targets from the shared fixtures and tests/data, cut
+# to a few records each so an execution stays fast. Usage: fuzz/make-seeds.sh <out-dir>
+# (one sub-directory per target). The corpora are generated, never committed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+fixtures=${GAPSCOPE_SHARED_DIR:-$repo/../shared}/fixtures
+data=$repo/tests/data
+out=${1:?usage: make-seeds.sh <out-dir>}
+mkdir -p "$out"
+seed() { # seed <target> <name> <text on stdin>
+  mkdir -p "$out/$1"
+  cat > "$out/$1/$2"
+}
+
+# Trace JSON: JSON lines of every parity fixture, a short JSON array, wrapper, one object,
+# the diagnose timeline.
+for f in "$fixtures"/stormlog/parity/*.jsonl; do
+  head -n 6 "$f" | seed fuzz_trace_json "$(basename "$f")"
+done
+head -n 6 "$fixtures/stormlog/real/cpu_sink/segment-000001.jsonl" | seed fuzz_trace_json segment.jsonl
+jq -c '.[0:4]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array.json
+jq '.[0:3]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array-pretty.json
+jq -c '{events: .[0:2]}' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json wrapper.json
+jq -c '.[1]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json single.json
+printf '{"timestamps": [1.0, 1.5, 2.25], "allocated": [10, 20, 30], "reserved": [40, 50, 60.0]}' |
+  seed fuzz_trace_json timeline.json
+
+# CSV: the header and a few rows (Python-literal metadata included).
+head -n 8 "$fixtures/stormlog/real/cpu_phases.csv" | seed fuzz_trace_csv cpu_phases.csv
+{ head -n 1 "$fixtures/stormlog/real/cpu_phases.csv"; grep -m 3 phase_ "$fixtures/stormlog/real/cpu_phases.csv"; } |
+  seed fuzz_trace_csv phases.csv
+printf 'timestamp,memory_allocated,memory_reserved,type,device\n1.5,100,200,sample,cuda:0\n2,"150",,peak,cpu\n' |
+  seed fuzz_trace_csv legacy.csv
+
+# Legacy records: array (OOM dump events.json) and lines.
+printf '[\n  {"timestamp": 1.5, "memory_allocated": 100, "memory_reserved": 200, "memory_change": 10,\n   "type": "allocation", "device": "cuda:1", "total_memory": 1000},\n  {"timestamp": 2, "memory_allocated": 150, "type": "sample", "device": "cpu", "device_total": null}\n]\n' |
+  seed fuzz_trace_legacy events.json
+printf '{"timestamp": 1.0, "memory_allocated": 5, "total_bytes": 10}\n{"timestamp": 2.0, "memory_allocated": 6, "device": "cuda:0"}\n' |
+  seed fuzz_trace_legacy legacy.jsonl
+
+# Sink: the real manifest and its first segment lines after the separator.
+{ cat "$fixtures/stormlog/real/cpu_sink/manifest.json"; printf '\n--segment--\n';
+  head -n 4 "$fixtures/stormlog/real/cpu_sink/segment-000001.jsonl"; } | seed fuzz_sink_manifest cpu_sink
+cat "$fixtures/stormlog/real/cpu_sink/manifest.json" | seed fuzz_sink_manifest manifest-only
+
+# Budget logs, one form per target.
+head -n 12 "$fixtures/budget/leak.text" | seed fuzz_budget_text leak.text
+head -n 12 "$fixtures/budget/wedge_info_only.text" | seed fuzz_budget_text wedge.text
+cp "$data/budget_mixed.text" "$out/fuzz_budget_text/"
+head -n 8 "$fixtures/budget/leak.json" | seed fuzz_budget_tracing_json leak.json
+cp "$data/budget_tracing.json" "$out/fuzz_budget_tracing_json/"
+head -n 4 "$fixtures/budget/leak.jsonl" | seed fuzz_budget_snapshot_jsonl leak.jsonl
+cp "$data/budget_snapshot.jsonl" "$out/fuzz_budget_snapshot_jsonl/"
+
+# Python literals: the metadata cells of the CSV fixture, and hand-made ones.
+python3 - "$fixtures/stormlog/real/cpu_phases.csv" "$out/fuzz_pyliteral" <<'PY'
+import csv, os, sys
+os.makedirs(sys.argv[2], exist_ok=True)
+seen = set()
+with open(sys.argv[1], newline="") as f:
+    for row in csv.DictReader(f):
+        cell = row.get("metadata", "")
+        if cell and cell not in seen and len(seen) < 8:
+            seen.add(cell)
+            open(os.path.join(sys.argv[2], "cell%d" % len(seen)), "w").write(cell)
+PY
+printf "{'a': (1, 2.5, -3e10), b'k': [None, True, False], 'u': '\\\\u00e9\\\\x41\\\\101', 1: {'n': nan, 'i': -inf}}" |
+  seed fuzz_pyliteral handmade
+printf '{"json": [1, {"x": "\\ud83d\\ude00"}], "r": null}' | seed fuzz_pyliteral json
+
+# Regression inputs found earlier stay in every corpus they came from.
+for f in "$data"/fuzz_regress_*; do
+  [ -e "$f" ] || continue
+  target=$(basename "$f" | sed -E 's/^fuzz_regress_([a-z_]+)-.*/fuzz_\1/')
+  [ -d "$out/$target" ] && cp "$f" "$out/$target/"
+done
+echo "seed corpora in $out:"
+for d in "$out"/*/; do echo "  $(basename "$d"): $(ls "$d" | wc -l) inputs"; done

@@ -1,0 +1,806 @@
+// The malformed-input suite (docs/robustness.md): what a crashed job, an interleaved log or
+// another tool leaves behind. Every case states its exact outcome: the fatal error, or how
+// many records loaded, how many problems at which lines and why. Every case also checks the
+// input was left untouched (size, mtime and content hash before and after).
+
+#include "model/BudgetLoader.h"
+#include "model/TraceLoader.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <fcntl.h>
+#include <future>
+#include <thread>
+
+using namespace gapscope;
+
+namespace {
+
+// ----------------------------------------------------------------------------- inputs
+
+using Fields = QList<QPair<QByteArray, QByteArray>>; // key, raw JSON value
+
+// One valid schema-3 event; overrides replace a value (or are appended), an empty value
+// removes the key.
+QByteArray eventLine(qint64 timestampNs, const Fields& overrides = {})
+{
+    Fields fields{{"schema_version", "3"},
+                  {"session_id", "\"s1\""},
+                  {"timestamp_ns", QByteArray::number(timestampNs)},
+                  {"event_type", "\"sample\""},
+                  {"collector", "\"stormlog.cuda_tracker\""},
+                  {"pid", "7"},
+                  {"host", "\"node\""},
+                  {"rank", "0"},
+                  {"world_size", "1"},
+                  {"allocator_allocated_bytes", "100"},
+                  {"allocator_reserved_bytes", "200"},
+                  {"allocator_change_bytes", "0"},
+                  {"device_used_bytes", "300"},
+                  {"device_free_bytes", "700"},
+                  {"device_total_bytes", "1000"},
+                  {"metadata", "{}"}};
+    for (const auto& [key, value] : overrides) {
+        auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == key; });
+        if (it == fields.end())
+            fields.append({key, value});
+        else if (value.isEmpty())
+            fields.erase(it);
+        else
+            it->second = value;
+    }
+    QByteArray out = "{";
+    for (const auto& [key, value] : fields) {
+        if (out.size() > 1)
+            out += ", ";
+        out += "\"" + key + "\": " + value;
+    }
+    return out + "}";
+}
+
+QByteArray csvHeader()
+{
+    return "schema_version,session_id,timestamp_ns,event_type,collector,pid,host,rank,world_size,"
+           "allocator_allocated_bytes,allocator_reserved_bytes,allocator_change_bytes,device_used_bytes,"
+           "device_free_bytes,device_total_bytes,metadata";
+}
+
+QByteArray csvRow(qint64 timestampNs, const QByteArray& allocated = "100")
+{
+    return "3,s1," + QByteArray::number(timestampNs) + ",sample,stormlog.cuda_tracker,7,node,0,1," +
+           allocated + ",200,0,300,700,1000,\"{'backend': 'cuda'}\"";
+}
+
+// A text-form tick at 09:00:<second>.
+QByteArray tick(int second, const QByteArray& fields = "target_bytes=1000 rss_bytes=900")
+{
+    return "2026-11-30T09:00:" + QByteArray::number(second).rightJustified(2, '0') +
+           "Z  INFO memory_budget::budget: budget tick " + fields + " verdict=\"hold\" verdict_streak=1";
+}
+
+// A snapshot JSON line at 09:00:<second>.
+QByteArray snapshot(int second, const QByteArray& rss = "900")
+{
+    return "{\"timestamp\": \"2026-11-30T09:00:" + QByteArray::number(second).rightJustified(2, '0') +
+           "Z\", \"target_bytes\": 1000, \"rss_bytes\": " + rss + ", \"verdict\": \"hold\"}";
+}
+
+QByteArray lines(const QList<QByteArray>& items, const QByteArray& separator = "\n")
+{
+    QByteArray out;
+    for (const QByteArray& item : items)
+        out += item + separator;
+    return out;
+}
+
+QString writeFile(const QString& path, const QByteArray& content)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    file.write(content);
+    return path;
+}
+
+// ----------------------------------------------------------------------------- checks
+
+// Size, mtime and content hash of a file, or of every file under a directory.
+QStringList fingerprint(const QString& path)
+{
+    QStringList prints;
+    auto add = [&prints](const QString& file) {
+        const QFileInfo info(file);
+        QFile in(file);
+        QByteArray hash = "unreadable";
+        if (info.isFile() && in.open(QIODevice::ReadOnly)) {
+            QCryptographicHash sha(QCryptographicHash::Sha256);
+            sha.addData(&in);
+            hash = sha.result().toHex();
+        }
+        prints << QStringLiteral("%1 %2 %3 %4")
+                      .arg(file)
+                      .arg(info.size())
+                      .arg(info.lastModified().toMSecsSinceEpoch())
+                      .arg(QString::fromLatin1(hash));
+    };
+    if (QFileInfo(path).isDir()) {
+        QDirIterator it(path, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            add(it.next());
+        prints.sort();
+    } else if (QFileInfo(path).isFile()) {
+        add(path);
+    }
+    return prints;
+}
+
+QList<qint64> problemLines(const ProblemLog& log)
+{
+    QList<qint64> lines;
+    for (const LoadProblem& problem : log.kept())
+        lines << problem.line;
+    return lines;
+}
+
+QString problemText(const ProblemLog& log)
+{
+    QStringList texts;
+    for (const LoadProblem& problem : log.kept())
+        texts << problem.toString();
+    return texts.join('\n');
+}
+
+long peakRssKb()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+// Runs work on a thread; fails (instead of hanging the suite) when it takes too long.
+template <typename Work> bool finishesWithin(std::chrono::seconds limit, Work work)
+{
+    auto done = std::async(std::launch::async, work);
+    return done.wait_for(limit) == std::future_status::ready;
+}
+
+// The columns every data-driven case has.
+void addOutcomeColumns()
+{
+    QTest::addColumn<QString>("fileName");
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("fatal"); // substring of the fatal error; empty: data expected
+    QTest::addColumn<int>("loaded");    // rows (trace) or ticks (budget)
+    QTest::addColumn<int>("errors");    // rejected records / lines
+    QTest::addColumn<int>("warnings");  // loaded with a remark, or a cut last line
+    QTest::addColumn<QList<qint64>>("problemLines");
+    QTest::addColumn<QString>("reason"); // substring of the first problem's reason
+}
+
+} // namespace
+
+class TestMalformed : public QObject
+{
+    Q_OBJECT
+private slots:
+    // ------------------------------------------------------------------ trace loader
+
+    void traceFile_data()
+    {
+        addOutcomeColumns();
+        const QByteArray a = eventLine(1000), b = eventLine(2000), c = eventLine(3000);
+        using L = QList<qint64>;
+        QTest::newRow("empty file") << "t.jsonl" << QByteArray() << "empty file" << 0 << 0 << 0 << L{} << "";
+        QTest::newRow("only whitespace") << "t.jsonl" << QByteArray(" \n\t\r\n")
+                                         << "file holds only whitespace" << 0 << 0 << 0 << L{} << "";
+        QTest::newRow("csv only header") << "t.csv" << csvHeader() + "\n"
+                                         << "no valid event record" << 0 << 0 << 0 << L{} << "";
+        QTest::newRow("truncated last line") << "t.jsonl" << lines({a, b}) + c.left(40) << "" << 2 << 0 << 1
+                                             << L{3} << "truncated last line ignored";
+        QTest::newRow("NaN") << "t.jsonl"
+                             << lines({a, eventLine(1500, {{"allocator_allocated_bytes", "NaN"}}), b}) << ""
+                             << 2 << 1 << 0 << L{2} << "invalid JSON";
+        QTest::newRow("Infinity") << "t.jsonl"
+                                  << lines({a, b, eventLine(2500, {{"device_used_bytes", "Infinity"}})}) << ""
+                                  << 2 << 1 << 0 << L{3} << "invalid JSON";
+        QTest::newRow("1e400") << "t.jsonl"
+                               << lines({eventLine(1500, {{"allocator_reserved_bytes", "1e400"}}), a}) << ""
+                               << 1 << 1 << 0 << L{1}
+                               << "field 'allocator_reserved_bytes': expected an integer, got an invalid or "
+                                  "out-of-range value";
+        QTest::newRow("integer beyond int64")
+            << "t.jsonl" << lines({a, eventLine(1500, {{"timestamp_ns", "9223372036854775808"}})}) << "" << 1
+            << 1 << 0 << L{2}
+            << "field 'timestamp_ns': expected an integer, got an invalid or out-of-range value";
+        QTest::newRow("unsigned beyond int64")
+            << "t.jsonl" << lines({a, eventLine(1500, {{"device_total_bytes", "18446744073709551615"}})})
+            << "" << 1 << 1 << 0 << L{2} << "field 'device_total_bytes': expected an integer";
+        QTest::newRow("negative bytes")
+            << "t.jsonl" << lines({a, eventLine(1500, {{"allocator_allocated_bytes", "-5"}}), b}) << "" << 2
+            << 1 << 0 << L{2} << "field 'allocator_allocated_bytes' is negative (-5)";
+        QTest::newRow("string for an integer")
+            << "t.jsonl" << lines({eventLine(1500, {{"timestamp_ns", "\"1500\""}}), a}) << "" << 1 << 1 << 0
+            << L{1} << "field 'timestamp_ns': expected an integer, got a string";
+        QTest::newRow("boolean for an integer")
+            << "t.jsonl" << lines({a, eventLine(1500, {{"pid", "true"}})}) << "" << 1 << 1 << 0 << L{2}
+            << "field 'pid': expected an integer, got a boolean";
+        QTest::newRow("array for metadata")
+            << "t.jsonl" << lines({a, eventLine(1500, {{"metadata", "[1]"}})}) << "" << 1 << 1 << 0 << L{2}
+            << "field 'metadata': expected an object, got an array";
+        QTest::newRow("line is not an object") << "t.jsonl" << lines({a, "[1, 2]", "42", b}) << "" << 2 << 2
+                                               << 0 << L{2, 3} << "line is not a JSON object";
+        QTest::newRow("duplicate keys: the last value is used")
+            << "t.jsonl" << lines({eventLine(1000, {{"pid", "7, \"pid\": 8"}})}) << "" << 1 << 0 << 1 << L{1}
+            << "duplicate key 'pid'";
+        QTest::newRow("unknown key") << "t.jsonl" << lines({eventLine(1000, {{"gpu_temperature", "71"}}), b})
+                                     << "" << 2 << 0 << 1 << L{1} << "unknown key 'gpu_temperature' ignored";
+        QTest::newRow("non-UTF-8 bytes")
+            << "t.jsonl" << lines({a, eventLine(1500, {{"host", "\"n\xff\xfe\""}}), b}) << "" << 2 << 1 << 0
+            << L{2} << "invalid JSON";
+        QTest::newRow("non-UTF-8 bytes in a JSON array")
+            << "t.json"
+            << "[" + a + ",\n" + eventLine(1500, {{"host", "\"n\xff\""}}) + "]"
+            << "no valid event record" << 0 << 0 << 0 << L{} << "";
+        QTest::newRow("UTF-8 BOM") << "t.jsonl"
+                                   << "\xEF\xBB\xBF" + lines({a, b}) << "" << 2 << 0 << 0 << L{} << "";
+        QTest::newRow("UTF-8 BOM in a JSON array") << "t.json"
+                                                   << "\xEF\xBB\xBF[" + a + ",\n" + b + "]"
+                                                   << "" << 2 << 0 << 0 << L{} << "";
+        QTest::newRow("CRLF line ends")
+            << "t.jsonl" << lines({a, b, c}, "\r\n") << "" << 3 << 0 << 0 << L{} << "";
+        QTest::newRow("CSV with BOM, CRLF and a bad row")
+            << "t.csv"
+            << "\xEF\xBB\xBF" + lines({csvHeader(), csvRow(1000), csvRow(2000, "-1"), csvRow(3000)}, "\r\n")
+            << "" << 2 << 1 << 0 << L{3} << "field 'allocator_allocated_bytes' is negative (-1)";
+        QTest::newRow("CSV row with too few cells")
+            << "t.csv" << lines({csvHeader(), csvRow(1000), "3,s1,2000", csvRow(3000)}) << "" << 2 << 1 << 0
+            << L{3} << "row has 3 cells, the header has 16";
+        QTest::newRow("CSV truncated inside a quoted cell")
+            << "t.csv" << lines({csvHeader(), csvRow(1000)}) + csvRow(2000).left(85) << "" << 1 << 1 << 0
+            << L{3} << "unterminated quoted cell";
+        QTest::newRow("legacy timestamp beyond int64 nanoseconds")
+            << "events.json"
+            << QByteArray("[{\"timestamp\": 1.5, \"memory_allocated\": 1},\n {\"timestamp\": "
+                          "9223372036854775807, \"memory_allocated\": 2}]")
+            << "" << 1 << 1 << 0 << L{2} << "field 'timestamp': 9223372036854775807 seconds is out of range";
+        QTest::newRow("binary file") << "t.jsonl"
+                                     << QByteArray("\x7f"
+                                                   "ELF\x02\x01\x01\0\0\0",
+                                                   10)
+                                     << "binary file, not JSON or CSV" << 0 << 0 << 0 << L{} << "";
+        QTest::newRow("another tool's JSON")
+            << "t.json" << QByteArray("{\"name\": \"x\", \"version\": 2}")
+            << "JSON object without event fields" << 0 << 0 << 0 << L{} << "";
+    }
+
+    void traceFile()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, fatal);
+        QFETCH(int, loaded);
+        QFETCH(int, errors);
+        QFETCH(int, warnings);
+        QFETCH(QList<qint64>, problemLines);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        const QString path = writeFile(dir.filePath(fileName), content);
+        const QStringList before = fingerprint(path);
+
+        const LoadOutcome outcome = loadTrace(path);
+        QCOMPARE(fingerprint(path), before);
+        QVERIFY(!outcome.cancelled);
+        if (!fatal.isEmpty()) {
+            QVERIFY(!outcome.data);
+            QVERIFY2(outcome.fatalError.startsWith(path + ": "), qPrintable(outcome.fatalError));
+            QVERIFY2(outcome.fatalError.contains(fatal), qPrintable(outcome.fatalError));
+            return;
+        }
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        const TraceData& data = *outcome.data;
+        QCOMPARE(int(data.store.size()), loaded);
+        QCOMPARE(data.problems.errorCount(), qint64(errors));
+        QCOMPARE(data.problems.warningCount(), qint64(warnings));
+        QCOMPARE(::problemLines(data.problems), problemLines);
+        if (!reason.isEmpty()) {
+            const LoadProblem& first = data.problems.kept().front();
+            QVERIFY2(first.reason.contains(reason), qPrintable(problemText(data.problems)));
+            QCOMPARE(first.file, path);
+            QVERIFY(first.toString().startsWith(QStringLiteral("%1:%2").arg(path).arg(first.line)));
+        }
+        // Nothing lost: every record read is loaded or reported.
+        QCOMPARE(data.recordsRead, qint64(loaded + errors) + (reason.contains("truncated") ? 1 : 0));
+    }
+
+    void traceHugeLineWithoutNewline()
+    {
+        // 100 MB without a newline after one good line: the record limit refuses it without
+        // handing it to the JSON parser (whose index would take ~4 bytes per input byte).
+        QTemporaryDir dir;
+        const QString path = dir.filePath("huge.jsonl");
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(eventLine(1000) + "\n{\"context\": \"");
+            const QByteArray block(1 << 20, 'x');
+            for (int i = 0; i < 100; ++i)
+                file.write(block);
+        }
+        const QStringList before = fingerprint(path);
+        const long rssBefore = peakRssKb();
+        const LoadOutcome outcome = loadTrace(path);
+        const long grownMb = (peakRssKb() - rssBefore) / 1024;
+        QCOMPARE(fingerprint(path), before);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->store.size(), size_t(1));
+        QVERIFY2(outcome.data->problems.warningCount() == 1 && outcome.data->problems.errorCount() == 0,
+                 qPrintable(problemText(outcome.data->problems)));
+        QCOMPARE(::problemLines(outcome.data->problems), QList<qint64>{2});
+        QVERIFY2(outcome.data->problems.kept().front().reason.contains("longer than"),
+                 qPrintable(problemText(outcome.data->problems)));
+        // The whole file is read into memory once (the loader's design); nothing beyond.
+        QVERIFY2(grownMb < 250, qPrintable(QStringLiteral("peak RSS grew by %1 MB").arg(grownMb)));
+    }
+
+    void traceSinkWithMissingSegments()
+    {
+        const QString fixture = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/real/cpu_sink";
+        QTemporaryDir dir;
+        const QString sink = dir.filePath("sink");
+        QVERIFY(QDir().mkpath(sink));
+        QVERIFY(QFile::copy(fixture + "/segment-000001.jsonl", sink + "/segment-000001.jsonl"));
+        QFile manifestIn(fixture + "/manifest.json");
+        QVERIFY(manifestIn.open(QIODevice::ReadOnly));
+        QByteArray manifest = manifestIn.readAll();
+        // Name two more segments that retention (or a crash) removed.
+        const int segments = manifest.indexOf("\"segments\": [");
+        QVERIFY(segments > 0);
+        manifest.insert(segments + 13, "{\"filename\": \"segment-000002.jsonl\", \"event_count\": 40}, "
+                                       "{\"filename\": \"segment-000003.jsonl\", \"event_count\": 2}, ");
+        writeFile(sink + "/manifest.json", manifest);
+        const QStringList before = fingerprint(sink);
+
+        const LoadOutcome outcome = loadTrace(sink);
+        QCOMPARE(fingerprint(sink), before);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        const TraceData& data = *outcome.data;
+        QCOMPARE(data.store.size(), size_t(67));
+        QCOMPARE(data.problems.errorCount(), qint64(0));
+        QCOMPARE(data.problems.warningCount(), qint64(2));
+        QCOMPARE(data.problems.kept()[0].file, sink + "/manifest.json");
+        QVERIFY2(data.problems.kept()[0].reason.contains(
+                     "segment 'segment-000002.jsonl' named by the manifest is missing") &&
+                     data.problems.kept()[0].reason.contains("its 40 events are not loaded"),
+                 qPrintable(problemText(data.problems)));
+        QVERIFY(data.problems.kept()[1].reason.contains("segment-000003.jsonl"));
+        QCOMPARE(data.sessions.size(), size_t(1));
+        QCOMPARE(data.sessions[0].eventCount, qint64(67));
+        QCOMPARE(data.sessions[0].manifestEventCount, qint64(67 + 40 + 2)); // the loss is visible
+    }
+
+    void traceSinkWithEverySegmentMissing()
+    {
+        QTemporaryDir dir;
+        writeFile(
+            dir.filePath("manifest.json"),
+            "{\"format\": \"stormlog.append_only_telemetry_sink\", \"sessions\": [{\"session_id\": \"s1\"}], "
+            "\"segments\": [{\"filename\": \"segment-000001.jsonl\", \"event_count\": 3}]}");
+        const QStringList before = fingerprint(dir.path());
+        const LoadOutcome outcome = loadTrace(dir.path());
+        QCOMPARE(fingerprint(dir.path()), before);
+        QVERIFY(!outcome.data);
+        QVERIFY2(outcome.fatalError.contains("no valid event record"), qPrintable(outcome.fatalError));
+    }
+
+    // ------------------------------------------------------------------ budget loader
+
+    void budgetFile_data()
+    {
+        addOutcomeColumns();
+        using L = QList<qint64>;
+        QTest::newRow("empty file") << "b.log" << QByteArray()
+                                    << "no memory-budget tick found (0 lines read, 0 skipped, 0 errors)" << 0
+                                    << 0 << 0 << L{} << "";
+        QTest::newRow("only whitespace")
+            << "b.log" << QByteArray(" \n\t\r\n")
+            << "no memory-budget tick found (2 lines read, 0 skipped, 0 errors)" << 0 << 0 << 0 << L{} << "";
+        QTest::newRow("another crate's log only")
+            << "b.log" << lines({"2026-11-30T09:00:00Z  INFO hyper::server: listening", "garbage"})
+            << "no memory-budget tick found (2 lines read, 2 skipped, 0 errors)" << 0 << 0 << 0 << L{} << "";
+        QTest::newRow("truncated last line (text)")
+            << "b.log" << lines({tick(0), tick(5)}) + tick(10).left(60) << "" << 2 << 0 << 1 << L{3}
+            << "truncated last line ignored";
+        QTest::newRow("truncated last line (snapshot)")
+            << "b.jsonl" << lines({snapshot(0), snapshot(5)}) + snapshot(10).left(50) << "" << 2 << 0 << 1
+            << L{3} << "truncated last line ignored";
+        QTest::newRow("complete last line without a newline")
+            << "b.log" << lines({tick(0), tick(5)}) + tick(10) << "" << 3 << 0 << 1 << L{3}
+            << "last line has no newline: used";
+        QTest::newRow("NaN (text)") << "b.log"
+                                    << lines({tick(0), tick(5, "target_bytes=1000 rss_bytes=NaN"), tick(10)})
+                                    << "" << 2 << 1 << 0 << L{2}
+                                    << "tick: rss_bytes is not an integer ('NaN')";
+        QTest::newRow("NaN (snapshot)") << "b.jsonl" << lines({snapshot(0), snapshot(5, "NaN")}) << "" << 1
+                                        << 1 << 0 << L{2} << "invalid JSON";
+        QTest::newRow("Infinity (snapshot)") << "b.jsonl" << lines({snapshot(0, "Infinity"), snapshot(5)})
+                                             << "" << 1 << 1 << 0 << L{1} << "invalid JSON";
+        QTest::newRow("1e400 (text)")
+            << "b.log" << lines({tick(0, "target_bytes=1e400 rss_bytes=900"), tick(5)}) << "" << 1 << 1 << 0
+            << L{1} << "tick: target_bytes is not an integer ('1e400')";
+        QTest::newRow("1e400 (snapshot)")
+            << "b.jsonl" << lines({snapshot(0), snapshot(5, "1e400")}) << "" << 1 << 1 << 0 << L{2}
+            << "tick: rss_bytes is not an integer ('1e400')";
+        QTest::newRow("integer beyond int64")
+            << "b.log" << lines({tick(0, "target_bytes=1000 rss_bytes=9223372036854775808"), tick(5)}) << ""
+            << 1 << 1 << 0 << L{1} << "tick: rss_bytes is not an integer ('9223372036854775808')";
+        QTest::newRow("negative bytes (text)")
+            << "b.log" << lines({tick(0), tick(5, "target_bytes=1000 rss_bytes=-5")}) << "" << 1 << 1 << 0
+            << L{2} << "tick: rss_bytes is negative (-5)";
+        QTest::newRow("negative bytes (snapshot)")
+            << "b.jsonl" << lines({snapshot(0, "-900"), snapshot(5)}) << "" << 1 << 1 << 0 << L{1}
+            << "tick: rss_bytes is negative";
+        QTest::newRow("negative cache bytes")
+            << "b.log"
+            << lines({tick(0), "2026-11-30T09:00:00Z  INFO memory_budget::budget: cache cache=\"c\" "
+                               "current_bytes=-1 previous_max_bytes=0 new_max_bytes=0"})
+            << "" << 1 << 1 << 0 << L{2} << "cache 'c': current_bytes is negative (-1)";
+        QTest::newRow("wrong type (snapshot)")
+            << "b.jsonl" << lines({snapshot(0, "\"lots\""), snapshot(5)}) << "" << 1 << 1 << 0 << L{1}
+            << "tick: rss_bytes is not an integer ('lots')";
+        QTest::newRow("object for a number (snapshot)")
+            << "b.jsonl" << lines({snapshot(0, "{\"v\": 1}"), snapshot(5)}) << "" << 1 << 1 << 0 << L{1}
+            << "tick: rss_bytes";
+        QTest::newRow("duplicate keys: the last value is used")
+            << "b.log" << lines({tick(0, "target_bytes=1000 rss_bytes=1 rss_bytes=900")}) << "" << 1 << 0 << 0
+            << L{} << "";
+        QTest::newRow("unknown keys are ignored")
+            << "b.log" << lines({tick(0, "target_bytes=1000 rss_bytes=900 shard=7 zone=\"a b\"")}) << "" << 1
+            << 0 << 0 << L{} << "";
+        QTest::newRow("non-UTF-8 bytes (snapshot)")
+            << "b.jsonl" << lines({snapshot(0), "{\"timestamp\": \"\xff\", \"rss_bytes\": 1}", snapshot(5)})
+            << "" << 2 << 1 << 0 << L{2} << "invalid JSON";
+        QTest::newRow("non-UTF-8 bytes in another crate's text line")
+            << "b.log" << lines({tick(0), "2026-11-30T09:00:01Z  WARN other::x: \xff\xfe bytes"}) << "" << 1
+            << 0 << 0 << L{} << "";
+        QTest::newRow("UTF-8 BOM") << "b.log"
+                                   << "\xEF\xBB\xBF" + lines({tick(0), tick(5)}) << "" << 2 << 0 << 0 << L{}
+                                   << "";
+        QTest::newRow("CRLF line ends")
+            << "b.jsonl" << lines({snapshot(0), snapshot(5)}, "\r\n") << "" << 2 << 0 << 0 << L{} << "";
+        QTest::newRow("per-cache line before any tick")
+            << "b.log"
+            << lines({"2026-11-30T09:00:00Z  INFO memory_budget::budget: cache cache=\"c\" current_bytes=1",
+                      tick(0)})
+            << "" << 1 << 1 << 0 << L{1} << "per-cache line of cache 'c' before any tick line";
+        QTest::newRow("tick without a timestamp")
+            << "b.log" << lines({tick(0), "INFO memory_budget::budget: tick target_bytes=1 rss_bytes=2"})
+            << "" << 1 << 1 << 0 << L{2} << "no RFC 3339 timestamp";
+    }
+
+    void budgetFile()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, fatal);
+        QFETCH(int, loaded);
+        QFETCH(int, errors);
+        QFETCH(int, warnings);
+        QFETCH(QList<qint64>, problemLines);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        const QString path = writeFile(dir.filePath(fileName), content);
+        const QStringList before = fingerprint(path);
+
+        const BudgetLoadOutcome outcome = loadBudgetLog(path);
+        QCOMPARE(fingerprint(path), before);
+        QVERIFY(!outcome.cancelled);
+        if (!fatal.isEmpty()) {
+            QVERIFY(!outcome.data);
+            QVERIFY2(outcome.fatalError.startsWith(path + ": "), qPrintable(outcome.fatalError));
+            QVERIFY2(outcome.fatalError.contains(fatal), qPrintable(outcome.fatalError));
+            return;
+        }
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        const BudgetData& data = *outcome.data;
+        QCOMPARE(int(data.ticks.size()), loaded);
+        QCOMPARE(data.problems.errorCount(), qint64(errors));
+        QCOMPARE(data.problems.warningCount(), qint64(warnings));
+        QCOMPARE(::problemLines(data.problems), problemLines);
+        if (!reason.isEmpty()) {
+            const LoadProblem& first = data.problems.kept().front();
+            QVERIFY2(first.reason.contains(reason), qPrintable(problemText(data.problems)));
+            QVERIFY(first.toString().startsWith(QStringLiteral("%1:%2: ").arg(path).arg(first.line)));
+        }
+        // Nothing lost: every line is used, skipped, rejected, cut off or blank.
+        qint64 cutOff = 0;
+        for (const LoadProblem& problem : data.problems.kept())
+            cutOff += problem.reason.startsWith("truncated last line ignored") ? 1 : 0;
+        QList<QByteArray> contentLines = content.split('\n');
+        if (content.endsWith('\n'))
+            contentLines.removeLast(); // the empty piece after the last newline is no line
+        const qint64 blank = std::count_if(contentLines.begin(), contentLines.end(),
+                                           [](const QByteArray& line) { return line.trimmed().isEmpty(); });
+        QCOMPARE(data.linesUsed + data.linesSkipped + errors + cutOff + blank, data.linesRead);
+    }
+
+    void budgetHugeLineWithoutNewline()
+    {
+        // A tick, then 100 MB without a newline: the line limit stops collecting it at 16 MB
+        // (a tick line is about 1 KB), so memory stays bounded; the cut last line is reported.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("huge.log");
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(tick(0) + "\n" + tick(5) + " message=\"");
+            const QByteArray block(1 << 20, 'x');
+            for (int i = 0; i < 100; ++i)
+                file.write(block);
+        }
+        const QStringList before = fingerprint(path);
+        const long rssBefore = peakRssKb();
+        const BudgetLoadOutcome outcome = loadBudgetLog(path);
+        const long grownMb = (peakRssKb() - rssBefore) / 1024;
+        QCOMPARE(fingerprint(path), before);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->ticks.size(), size_t(1));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(0));
+        QCOMPARE(outcome.data->problems.warningCount(), qint64(1));
+        QCOMPARE(::problemLines(outcome.data->problems), QList<qint64>{2});
+        QVERIFY2(outcome.data->problems.kept().front().reason.contains("longer than"),
+                 qPrintable(problemText(outcome.data->problems)));
+        QVERIFY2(grownMb < 100, qPrintable(QStringLiteral("peak RSS grew by %1 MB").arg(grownMb)));
+    }
+
+    // ------------------------------------------------------------------ fuzz regressions
+
+    // Every input a fuzzer crashed on (tests/data/fuzz_regress_<target>-<what>.<ext>), with
+    // the outcome it must have now. A new file without a row here fails the test.
+    void fuzzRegressions_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<int>("loaded");
+        QTest::addColumn<int>("errors");
+        QTest::addColumn<qint64>("firstProblemLine");
+        QTest::addColumn<QString>("reason");
+        // parseRfc3339Ns multiplied seconds outside 1677..2262 into int64 nanoseconds.
+        QTest::newRow("budget text, year 2626")
+            << "fuzz_regress_budget_text-rfc3339-year-overflow.text" << 1 << 1 << qint64(1)
+            << "no RFC 3339 timestamp at the start of the line";
+        QTest::newRow("budget tracing JSON, year 13")
+            << "fuzz_regress_budget_tracing_json-rfc3339-year-underflow.json" << 1 << 1 << qint64(1)
+            << "timestamp is not RFC 3339 ('0013-11-30T09:00:00.5Z')";
+        QTest::newRow("budget snapshot, year 1013")
+            << "fuzz_regress_budget_snapshot_jsonl-rfc3339-year-underflow.jsonl" << 1 << 1 << qint64(1)
+            << "timestamp is not RFC 3339 ('1013-11-30T09:00:00Z')";
+    }
+
+    void fuzzRegressions()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(int, loaded);
+        QFETCH(int, errors);
+        QFETCH(qint64, firstProblemLine);
+        QFETCH(QString, reason);
+        const QString path = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/" + fileName;
+        QVERIFY2(QFileInfo(path).isFile(), qPrintable(path));
+        const QStringList before = fingerprint(path);
+        const ProblemLog* problems = nullptr;
+        int rows = 0;
+        LoadOutcome trace;
+        BudgetLoadOutcome budget;
+        if (fileName.startsWith("fuzz_regress_budget")) {
+            budget = loadBudgetLog(path);
+            QVERIFY2(budget.data, qPrintable(budget.fatalError));
+            rows = int(budget.data->ticks.size());
+            problems = &budget.data->problems;
+        } else {
+            trace = loadTrace(path);
+            QVERIFY2(trace.data, qPrintable(trace.fatalError));
+            rows = int(trace.data->store.size());
+            problems = &trace.data->problems;
+        }
+        QCOMPARE(fingerprint(path), before);
+        QCOMPARE(rows, loaded);
+        QCOMPARE(problems->errorCount(), qint64(errors));
+        QVERIFY(!problems->kept().empty());
+        QCOMPARE(problems->kept().front().line, firstProblemLine);
+        QVERIFY2(problems->kept().front().reason.contains(reason), qPrintable(problemText(*problems)));
+    }
+
+    void everyFuzzRegressionHasARow()
+    {
+        const QStringList files =
+            QDir(QStringLiteral(GAPSCOPE_TEST_DATA_DIR)).entryList({"fuzz_regress_*"}, QDir::Files);
+        QVERIFY(!files.isEmpty());
+        QFile self(QStringLiteral(GAPSCOPE_SOURCE_DIR) + "/tests/tst_malformed.cpp");
+        QVERIFY(self.open(QIODevice::ReadOnly));
+        const QByteArray source = self.readAll();
+        for (const QString& file : files)
+            QVERIFY2(source.contains('"' + file.toUtf8() + '"'),
+                     qPrintable(file + " has no row in fuzzRegressions_data()"));
+    }
+
+    // ------------------------------------------------------------------ both loaders
+
+    void fifoIsRefusedWithoutHanging()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("pipe.jsonl");
+        QVERIFY(mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+        LoadOutcome trace;
+        BudgetLoadOutcome budget;
+        const bool finished = finishesWithin(std::chrono::seconds(20), [&] {
+            trace = loadTrace(path);
+            budget = loadBudgetLog(path);
+        });
+        if (!finished) {
+            // Unblock the loader stuck in open() so the suite can end, then fail.
+            const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK);
+            if (fd >= 0)
+                ::close(fd);
+            QFAIL("loading a FIFO blocked");
+        }
+        QVERIFY(!trace.data);
+        QCOMPARE(trace.fatalError, path + ": not a regular file (a FIFO, socket or device); refused");
+        QVERIFY(!budget.data);
+        QCOMPARE(budget.fatalError, path + ": not a regular file (a FIFO, socket or device); refused");
+    }
+
+    void symlinkLoop()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath("a.jsonl"), b = dir.filePath("b.jsonl");
+        QVERIFY(QFile::link(b, a));
+        QVERIFY(QFile::link(a, b));
+        const LoadOutcome trace = loadTrace(a);
+        QVERIFY(!trace.data);
+        QCOMPARE(trace.fatalError, a + ": dangling symbolic link or symbolic link loop");
+        const BudgetLoadOutcome budget = loadBudgetLog(a);
+        QVERIFY(!budget.data);
+        QVERIFY2(budget.fatalError.startsWith(a + ": "), qPrintable(budget.fatalError));
+        QVERIFY2(budget.fatalError.contains("symbolic link", Qt::CaseInsensitive),
+                 qPrintable(budget.fatalError));
+    }
+
+    void pathThroughAFile()
+    {
+        // A path whose parent is a file: the unreadable-directory case that works as root too.
+        QTemporaryDir dir;
+        const QString parent = writeFile(dir.filePath("plain.txt"), "x");
+        const QString path = parent + "/trace.jsonl";
+        const LoadOutcome trace = loadTrace(path);
+        QVERIFY(!trace.data);
+        QCOMPARE(trace.fatalError, path + ": no such file or directory");
+        const BudgetLoadOutcome budget = loadBudgetLog(path);
+        QVERIFY(!budget.data);
+        QVERIFY2(budget.fatalError.startsWith(path + ": "), qPrintable(budget.fatalError));
+    }
+
+    void directoryGivenAsBudgetLog()
+    {
+        QTemporaryDir dir;
+        const BudgetLoadOutcome budget = loadBudgetLog(dir.path());
+        QVERIFY(!budget.data);
+        QVERIFY2(budget.fatalError.startsWith(dir.path() + ": "), qPrintable(budget.fatalError));
+        QVERIFY2(budget.fatalError.contains("directory"), qPrintable(budget.fatalError));
+    }
+
+    void directoryWithoutReadPermission()
+    {
+        if (geteuid() == 0)
+            QSKIP(
+                "running as root: permissions are not enforced (pathThroughAFile covers an unreadable path)");
+        QTemporaryDir dir;
+        const QString sink = dir.filePath("sink");
+        QVERIFY(QDir().mkpath(sink));
+        writeFile(sink + "/manifest.json", "{}");
+        QVERIFY(::chmod(QFile::encodeName(sink).constData(), 0) == 0);
+        const LoadOutcome trace = loadTrace(sink);
+        ::chmod(QFile::encodeName(sink).constData(), 0700);
+        QVERIFY(!trace.data);
+        QCOMPARE(trace.fatalError, sink + ": directory cannot be read (permission denied)");
+
+        const QString file = writeFile(dir.filePath("locked.log"), tick(0) + "\n");
+        QVERIFY(::chmod(QFile::encodeName(file).constData(), 0) == 0);
+        const BudgetLoadOutcome budget = loadBudgetLog(file);
+        QVERIFY(!budget.data);
+        QVERIFY2(budget.fatalError.contains("ermission denied"), qPrintable(budget.fatalError));
+    }
+
+    void traceFileGrowingWhileRead()
+    {
+        // A writer appends whole lines while the trace loads: the result is a consistent
+        // prefix of what was written (timestamps 1..n, none skipped), at most one cut line.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("live.jsonl");
+        QByteArray start;
+        for (int i = 1; i <= 2000; ++i)
+            start += eventLine(i) + "\n";
+        writeFile(path, start);
+        std::atomic<bool> stop{false};
+        std::atomic<int> written{2000};
+        std::thread writer([&] {
+            const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_APPEND);
+            for (int i = 2001; !stop && i <= 200000; ++i) {
+                const QByteArray line = eventLine(i) + "\n";
+                if (::write(fd, line.constData(), size_t(line.size())) != line.size())
+                    break;
+                written = i;
+            }
+            ::close(fd);
+        });
+        std::vector<LoadOutcome> outcomes;
+        for (int round = 0; round < 5; ++round)
+            outcomes.push_back(loadTrace(path));
+        stop = true;
+        writer.join();
+        for (const LoadOutcome& outcome : outcomes) {
+            QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+            const TraceData& data = *outcome.data;
+            const size_t rows = data.store.size();
+            QVERIFY(rows >= 2000 && rows <= size_t(written.load()));
+            QCOMPARE(data.problems.errorCount(), qint64(0));
+            QVERIFY(data.problems.warningCount() <= 1);
+            for (size_t row = 0; row < rows; ++row)
+                QCOMPARE(data.store.timestampNs[row], int64_t(row + 1));
+        }
+    }
+
+    void budgetFileGrowingWhileRead()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("live.log");
+        auto line = [](int i) {
+            return "2026-11-30T09:00:00." + QByteArray::number(i).rightJustified(9, '0') +
+                   "Z  INFO memory_budget::budget: tick target_bytes=1000 rss_bytes=" +
+                   QByteArray::number(i) + " verdict=\"hold\"\n";
+        };
+        QByteArray start;
+        for (int i = 1; i <= 2000; ++i)
+            start += line(i);
+        writeFile(path, start);
+        std::atomic<bool> stop{false};
+        std::atomic<int> written{2000};
+        std::thread writer([&] {
+            const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_APPEND);
+            for (int i = 2001; !stop && i <= 200000; ++i) {
+                const QByteArray text = line(i);
+                if (::write(fd, text.constData(), size_t(text.size())) != text.size())
+                    break;
+                written = i;
+            }
+            ::close(fd);
+        });
+        std::vector<BudgetLoadOutcome> outcomes;
+        for (int round = 0; round < 5; ++round)
+            outcomes.push_back(loadBudgetLog(path));
+        stop = true;
+        writer.join();
+        for (const BudgetLoadOutcome& outcome : outcomes) {
+            QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+            const BudgetTicks& ticks = outcome.data->ticks;
+            QVERIFY(ticks.size() >= 2000 && ticks.size() <= size_t(written.load()));
+            QCOMPARE(outcome.data->problems.errorCount(), qint64(0));
+            QVERIFY(outcome.data->problems.warningCount() <= 1);
+            for (size_t i = 0; i < ticks.size(); ++i)
+                QCOMPARE(ticks.rssBytes[i], int64_t(i + 1));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMalformed)
+#include "tst_malformed.moc"
