@@ -1,6 +1,7 @@
 #include "Cli.h"
 
 #include "CliOptions.h"
+#include "CompareCommand.h"
 #include "ExportCommand.h"
 #include "model/AnalysisReport.h"
 #include "model/TraceLoader.h"
@@ -64,13 +65,17 @@ QString cliUsage()
         "  gapscope export PATH --format json|markdown|html|pdf|csv|findings-csv|png|svg\n"
         "                       --output FILE [--session ID] [--rank N] [--from NS] [--to NS]\n"
         "                       [--set NAME=VALUE ...] [--size WxH] [--force]\n"
+        "  gapscope compare A B [--session-a ID] [--rank-a N] [--session-b ID] [--rank-b N]\n"
+        "                       [--align start|phase:LABEL] [--format json|markdown] [--output FILE]\n"
+        "                       [--set NAME=VALUE ...]\n"
         "thresholds for --set: gap_ratio_threshold, gap_spike_zscore, gap_drift_r_squared,\n"
         "                      gap_fragmentation_ratio\n");
 }
 
 bool isCliCommand(const QString& firstArgument)
 {
-    return firstArgument == QLatin1String("analyze") || firstArgument == QLatin1String("export");
+    return firstArgument == QLatin1String("analyze") || firstArgument == QLatin1String("export") ||
+           firstArgument == QLatin1String("compare");
 }
 
 int runCli(const QStringList& args, FILE* out, FILE* err)
@@ -81,6 +86,8 @@ int runCli(const QStringList& args, FILE* out, FILE* err)
         return runAnalyze(args, out, err);
     if (args.front() == QLatin1String("export"))
         return runExportCommand(args, out, err);
+    if (args.front() == QLatin1String("compare"))
+        return runCompareCommand(args, out, err);
     printLine(err, QStringLiteral("gapscope: unknown command '%1'\n").arg(args.front()) + cliUsage());
     return kExitUsage;
 }
