@@ -4,6 +4,7 @@
 
 #include "analysis/Thresholds.h"
 #include "model/AnalysisRunner.h"
+#include "model/BudgetAnalysisRunner.h"
 
 #include <QFile>
 #include <QSaveFile>
@@ -11,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -27,6 +29,9 @@ struct CommonOptions
     QString format = QStringLiteral("text");
     QString output;
     GapThresholds thresholds;
+    // memory-budget logs: the gap thresholds above apply to their OS-vs-allocator rule
+    BudgetThresholds budgetThresholds;
+    QStringList budgetOnlySettings; // --set names only budget logs know (refused for traces)
     std::optional<int64_t> fromNs;
     std::optional<int64_t> toNs;
     bool force = false;
@@ -105,13 +110,26 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             if (eq <= 0 || !ok)
                 return QStringLiteral("--set needs NAME=VALUE with a number, got '%1'").arg(value);
             const std::string name = value.left(eq).toStdString();
-            if (!options->thresholds.set(name, number)) {
+            const bool gapName = options->thresholds.set(name, number);
+            const auto& budgetNames = budgetThresholdNames();
+            const bool budgetName =
+                std::find(budgetNames.begin(), budgetNames.end(), name) != budgetNames.end();
+            if (!gapName && !budgetName) {
                 QStringList known;
                 for (auto n : GapThresholds::names())
                     known << QString::fromUtf8(n.data(), qsizetype(n.size()));
-                return QStringLiteral("unknown threshold '%1' (known: %2)")
-                    .arg(value.left(eq), known.join(QStringLiteral(", ")));
+                QStringList knownBudget;
+                for (auto n : budgetNames)
+                    knownBudget << QString::fromUtf8(n.data(), qsizetype(n.size()));
+                return QStringLiteral("unknown threshold '%1' (known: %2; for budget logs also: %3)")
+                    .arg(value.left(eq), known.join(QStringLiteral(", ")),
+                         knownBudget.join(QStringLiteral(", ")));
             }
+            if (!setBudgetThreshold(options->budgetThresholds, name, number))
+                return QStringLiteral("--set %1: %2 is not a valid value")
+                    .arg(value.left(eq), value.mid(eq + 1));
+            if (!gapName)
+                options->budgetOnlySettings << value.left(eq);
         } else if (arg.startsWith(QLatin1String("--"))) {
             return QStringLiteral("unknown option %1 for %2").arg(arg, command);
         } else if (options->path.isEmpty()) {
@@ -144,6 +162,11 @@ inline QString writeOutput(const QString& file, const QByteArray& data, bool for
 inline std::shared_ptr<const AnalysisResult> analyzeWithOptions(std::shared_ptr<const TraceData> trace,
                                                                 const CommonOptions& options, QString* error)
 {
+    if (!options.budgetOnlySettings.isEmpty()) {
+        *error = QStringLiteral("%1: --set %2 applies to memory-budget logs only")
+                     .arg(options.path, options.budgetOnlySettings.join(QStringLiteral(", ")));
+        return nullptr;
+    }
     AnalysisRequest request;
     request.thresholds = options.thresholds;
     request.rank = options.rank;

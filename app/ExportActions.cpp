@@ -38,9 +38,29 @@ ExportActions::ExportActions(QWidget* parent, ResultProvider result, ChartProvid
     updateEnabled();
 }
 
+void ExportActions::setBudgetProvider(BudgetProvider budget)
+{
+    m_budget = std::move(budget);
+    updateEnabled();
+}
+
+QString ExportActions::documentPath() const
+{
+    if (const auto b = budget())
+        return b->data->path;
+    const auto result = m_result ? m_result() : nullptr;
+    return result && result->trace ? result->trace->path : QString();
+}
+
+BudgetExportInput ExportActions::budgetInput() const
+{
+    const auto b = budget();
+    return b ? BudgetExportInput{b->data, b->findings, b->thresholds} : BudgetExportInput{};
+}
+
 void ExportActions::updateEnabled()
 {
-    const bool hasResult = m_result && m_result();
+    const bool hasResult = hasDocument();
     m_exportReport->setEnabled(hasResult);
     m_saveChart->setEnabled(hasResult);
     m_copyFinding->setEnabled(hasResult && m_finding && !selectedFindingMarkdown().isEmpty());
@@ -85,7 +105,8 @@ QString ExportActions::withSuffix(const QString& file, ExportFormat format)
 bool ExportActions::writeReport(const QString& file, ExportFormat format, QSize chartSize, bool replace,
                                 QString* error) const
 {
-    const ExportOutcome outcome = renderExport(m_result ? m_result() : nullptr, format, chartSize);
+    const ExportOutcome outcome = budget() ? renderBudgetExport(budgetInput(), format, chartSize)
+                                           : renderExport(m_result ? m_result() : nullptr, format, chartSize);
     if (!outcome.error.isEmpty()) {
         *error = outcome.error;
         return false;
@@ -96,9 +117,8 @@ bool ExportActions::writeReport(const QString& file, ExportFormat format, QSize 
 
 bool ExportActions::writeChart(const QString& file, ExportFormat format, bool replace, QString* error) const
 {
-    const auto result = m_result ? m_result() : nullptr;
     QWidget* chart = m_chart ? m_chart() : nullptr;
-    if (!result) {
+    if (!hasDocument()) {
         *error = tr("no analysis to export");
         return false;
     }
@@ -106,14 +126,22 @@ bool ExportActions::writeChart(const QString& file, ExportFormat format, bool re
         format == ExportFormat::Json || format == ExportFormat::Markdown || format == ExportFormat::Html ||
         format == ExportFormat::Pdf)
         return writeReport(file, format, chart ? chart->size() : kDefaultChartSize, replace, error);
-    const QByteArray data = format == ExportFormat::Svg ? chartSvg(chart, chart->size(), tr("Gap over time"))
-                                                        : chartPng(chart, chart->size());
+    const QString title = budget() ? tr("Memory breakdown") : tr("Gap over time");
+    const QByteArray data =
+        format == ExportFormat::Svg ? chartSvg(chart, chart->size(), title) : chartPng(chart, chart->size());
     *error = writeOutput(file, data, replace);
     return error->isEmpty();
 }
 
 QString ExportActions::selectedFindingMarkdown() const
 {
+    if (const auto b = budget()) {
+        const int index = m_finding ? m_finding() : -1;
+        if (index < 0 || size_t(index) >= b->findings.size())
+            return {};
+        return reportFindingMarkdown(buildBudgetReportContent(*b->data, b->findings, b->thresholds),
+                                     size_t(index));
+    }
     const auto result = m_result ? m_result() : nullptr;
     const int index = m_finding ? m_finding() : -1;
     if (!result || index < 0 || size_t(index) >= result->findings.size())
@@ -147,14 +175,13 @@ bool ExportActions::confirmReplace(const QString& file) const
 
 void ExportActions::exportReportInteractively()
 {
-    const auto result = m_result ? m_result() : nullptr;
-    if (!result)
+    if (!hasDocument())
         return;
     QStringList filters;
     for (ExportFormat format : allExportFormats())
         filters << nameFilter(format);
     QString selected = nameFilter(ExportFormat::Html);
-    const QString base = QFileInfo(result->trace->path).completeBaseName() + QStringLiteral("-report");
+    const QString base = QFileInfo(documentPath()).completeBaseName() + QStringLiteral("-report");
     QString file =
         QFileDialog::getSaveFileName(m_parent, tr("Export Report"), base, filters.join(QStringLiteral(";;")),
                                      &selected, QFileDialog::DontConfirmOverwrite);
@@ -179,14 +206,15 @@ void ExportActions::exportReportInteractively()
 
 void ExportActions::saveChartInteractively()
 {
-    if (!m_result || !m_result())
+    if (!hasDocument())
         return;
     const QStringList filters{nameFilter(ExportFormat::Png), nameFilter(ExportFormat::Svg),
                               nameFilter(ExportFormat::Csv)};
     QString selected = filters.front();
     QString file = QFileDialog::getSaveFileName(
         m_parent, tr("Save Chart As"),
-        QFileInfo(m_result()->trace->path).completeBaseName() + QStringLiteral("-gap"),
+        QFileInfo(documentPath()).completeBaseName() +
+            (budget() ? QStringLiteral("-breakdown") : QStringLiteral("-gap")),
         filters.join(QStringLiteral(";;")), &selected, QFileDialog::DontConfirmOverwrite);
     if (file.isEmpty())
         return;

@@ -6,6 +6,7 @@
 // a message box; writes are atomic.
 
 #include "ExportCommand.h"
+#include "model/BudgetAnalysisRunner.h"
 
 #include <QObject>
 #include <QSize>
@@ -25,11 +26,15 @@ public:
     using ResultProvider = std::function<std::shared_ptr<const AnalysisResult>()>;
     using ChartProvider = std::function<QWidget*()>; // the chart on screen; may return nullptr
     using FindingProvider = std::function<int()>;    // selected finding index, -1 for none
+    // The memory-budget log shown; while it returns one, the actions export it instead.
+    using BudgetProvider = std::function<std::shared_ptr<const BudgetAnalysisResult>()>;
 
     // The actions are added to parent (so their shortcuts work in its window) and owned by
     // this object, a child of parent.
     ExportActions(QWidget* parent, ResultProvider result, ChartProvider chart = {},
                   FindingProvider finding = {});
+
+    void setBudgetProvider(BudgetProvider budget);
 
     QAction* exportReportAction() const { return m_exportReport; }
     QAction* saveChartAction() const { return m_saveChart; }
@@ -63,11 +68,16 @@ private:
     void copyFinding();
     // Asks before replacing; false when the user declines.
     bool confirmReplace(const QString& file) const;
+    std::shared_ptr<const BudgetAnalysisResult> budget() const { return m_budget ? m_budget() : nullptr; }
+    bool hasDocument() const { return budget() || (m_result && m_result()); }
+    QString documentPath() const;
+    BudgetExportInput budgetInput() const;
 
     QWidget* m_parent;
     ResultProvider m_result;
     ChartProvider m_chart;
     FindingProvider m_finding;
+    BudgetProvider m_budget;
     QAction* m_exportReport;
     QAction* m_saveChart;
     QAction* m_copyFinding;

@@ -2,9 +2,11 @@
 
 #include "Cli.h"
 #include "CliOptions.h"
+#include "model/BudgetAnalysisRunner.h"
 #include "model/BudgetLoader.h"
 #include "model/ReportWriters.h"
 #include "model/TraceLoader.h"
+#include "widgets/BudgetBreakdownView.h"
 #include "widgets/ChartExport.h"
 #include "widgets/GapChartView.h"
 #include "widgets/PdfReport.h"
@@ -20,6 +22,11 @@ const char* const kGapChartTitle = "Gap over time";
 const char* const kGapChartCaption = "Device used minus allocator reserved (the hidden memory) over the "
                                      "analysed samples, with the drift line, "
                                      "the spike band and the findings marked.";
+
+const char* const kBudgetChartTitle = "Memory breakdown";
+const char* const kBudgetChartCaption = "rss per tick split into caches, leases, reporters, unattributed "
+                                        "non-cache memory and allocator retention, with the target, the "
+                                        "effective target and the OS reading; ticks not logged are hatched.";
 
 } // namespace
 
@@ -146,15 +153,32 @@ ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportF
 
 bool budgetExportSupports(ExportFormat format)
 {
-    return format != ExportFormat::Png && format != ExportFormat::Svg;
+    return std::find(allExportFormats().begin(), allExportFormats().end(), format) !=
+           allExportFormats().end();
 }
 
-ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format)
+ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format, QSize chartSize)
 {
     if (!input.data)
         return {{}, QStringLiteral("no budget log to export")};
-    if (!budgetExportSupports(format))
-        return {{}, QStringLiteral("budget logs have no chart image yet (%1)").arg(exportFormatName(format))};
+    if (exportFormatNeedsWidgets(format) && !qobject_cast<QApplication*>(QCoreApplication::instance()))
+        return {
+            {},
+            QStringLiteral("%1 export draws charts and needs a QApplication").arg(exportFormatName(format))};
+    if (!chartSize.isValid() || chartSize.isEmpty())
+        chartSize = kDefaultChartSize;
+    constexpr int kPdfChartWidth = 900; // as for traces: readable labels on a page
+    if (format == ExportFormat::Pdf && chartSize.width() > kPdfChartWidth)
+        chartSize = QSize(kPdfChartWidth, chartSize.height() * kPdfChartWidth / chartSize.width());
+    // the chart draws the findings given, over the whole log
+    auto analysis = std::make_shared<BudgetAnalysisResult>();
+    analysis->data = input.data;
+    analysis->thresholds = input.thresholds;
+    analysis->findings = input.findings;
+    analysis->buckets = computeBudgetBuckets(input.data->ticks);
+    analysis->lastTick = input.data->ticks.size();
+    const auto makeChart = [&] { return createExportBudgetChart(analysis, chartSize); };
+    const QString title = QString::fromLatin1(kBudgetChartTitle);
     const ReportContent content = buildBudgetReportContent(*input.data, input.findings, input.thresholds);
     switch (format) {
     case ExportFormat::Json:
@@ -165,16 +189,28 @@ ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat fo
         return {reportFindingsCsv(content), {}};
     case ExportFormat::Csv:
         return {budgetSeriesCsv(*input.data), {}};
-    case ExportFormat::Html:
-        return {reportHtml(content).toUtf8(), {}};
+    case ExportFormat::Html: {
+        const auto chart = makeChart();
+        ReportImage image{title, QString::fromLatin1(kBudgetChartCaption), QStringLiteral("image/svg+xml"),
+                          chartSvg(chart.get(), chartSize, title), chartSize};
+        return {reportHtml(content, {image}).toUtf8(), {}};
+    }
     case ExportFormat::Pdf: {
+        const auto chart = makeChart();
+        PdfChart pdfChart{title, QString::fromLatin1(kBudgetChartCaption),
+                          renderChartImage(chart.get(), chartSize, 2.5)};
         QString error;
-        QByteArray pdf = reportPdf(content, {}, &error);
+        QByteArray pdf = reportPdf(content, {pdfChart}, &error);
         return {pdf, error};
     }
-    case ExportFormat::Png:
-    case ExportFormat::Svg:
-        break;
+    case ExportFormat::Png: {
+        const auto chart = makeChart();
+        return {chartPng(chart.get(), chartSize), {}};
+    }
+    case ExportFormat::Svg: {
+        const auto chart = makeChart();
+        return {chartSvg(chart.get(), chartSize, title), {}};
+    }
     }
     return {{}, QStringLiteral("unsupported format")};
 }
@@ -202,13 +238,6 @@ int exportBudgetLog(const CommonOptions& options, ExportFormat format, FILE* err
                               .arg(options.path));
         return kExitUsage;
     }
-    if (!budgetExportSupports(format)) {
-        printLine(
-            err, prefix + QStringLiteral("%1: budget logs have no chart image yet; use json, markdown, html, "
-                                         "pdf, csv or findings-csv")
-                              .arg(options.path));
-        return kExitUsage;
-    }
     const BudgetLoadOutcome loaded = loadBudgetLog(options.path);
     if (!loaded.data) {
         printLine(err, prefix + loaded.fatalError);
@@ -216,9 +245,10 @@ int exportBudgetLog(const CommonOptions& options, ExportFormat format, FILE* err
     }
     BudgetExportInput input;
     input.data = loaded.data;
-    input.thresholds.osGap = options.thresholds;
+    input.thresholds = options.budgetThresholds;
     input.findings = analyzeBudget(loaded.data->ticks, input.thresholds);
-    const ExportOutcome exported = renderBudgetExport(input, format);
+    const ExportOutcome exported =
+        renderBudgetExport(input, format, options.size.value_or(kDefaultChartSize));
     if (!exported.error.isEmpty()) {
         printLine(err, prefix + exported.error);
         return kExitFailure;

@@ -56,9 +56,10 @@ struct BudgetExportInput
     BudgetThresholds thresholds;
 };
 
-// Budget logs have no chart widget yet: PNG and SVG are refused, HTML and PDF carry no image.
+// Every format: PNG and SVG draw the breakdown chart, HTML and PDF carry it.
 bool budgetExportSupports(ExportFormat format);
-ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format);
+ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format,
+                                 QSize chartSize = QSize(1200, 600));
 
 // args: {"export", PATH, options...}. Exit codes as Cli.h. PATH may be a stormlog trace or
 // a memory-budget log (detected from content).

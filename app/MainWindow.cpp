@@ -1,11 +1,16 @@
 #include "MainWindow.h"
 
+#include "LiveFollow.h"
+#include "ExportActions.h"
 #include "analysis/Units.h"
 #include "model/AnalysisReport.h"
+#include "model/BudgetLoader.h"
 #include "model/FindingsModel.h"
 #include "model/LoadJob.h"
 #include "model/PhasesModel.h"
 #include "model/SessionsModel.h"
+#include "widgets/BudgetBreakdownView.h"
+#include "widgets/BudgetTickDetailView.h"
 #include "widgets/FindingDetailView.h"
 #include "widgets/GapChartView.h"
 #include "widgets/ModelDecorations.h"
@@ -13,6 +18,7 @@
 #include "widgets/SessionPicker.h"
 #include "widgets/ThresholdsDialog.h"
 #include "widgets/TimelineScrubber.h"
+#include "widgets/VerdictLane.h"
 #include "widgets/WelcomePage.h"
 
 #include <QAction>
@@ -122,20 +128,38 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         QSettings settings;
         m_thresholds = ThresholdsDialog::loadThresholds(settings);
     }
+    m_budgetThresholds.osGap = m_thresholds;
 
     m_loadJob = new LoadJob(this);
     m_analysisJob = new AnalysisJob(this);
     connect(m_loadJob, &LoadJob::started, this, &MainWindow::onLoadStarted);
     connect(m_loadJob, &LoadJob::progress, this, &MainWindow::onLoadProgress);
     connect(m_loadJob, &LoadJob::loaded, this, &MainWindow::onLoaded);
+    connect(m_loadJob, &LoadJob::budgetLoaded, this, &MainWindow::onBudgetLoaded);
     connect(m_loadJob, &LoadJob::failed, this, &MainWindow::onLoadFailed);
     connect(m_loadJob, &LoadJob::cancelled, this, &MainWindow::onLoadCancelled);
     connect(m_analysisJob, &AnalysisJob::finished, this, &MainWindow::onAnalysisFinished);
     connect(m_analysisJob, &AnalysisJob::failed, this, &MainWindow::onAnalysisFailed);
 
     createActions();
+    m_liveFollow = new LiveFollow(this);
     createCentralArea();
     createDocks();
+    m_exportActions = new ExportActions(
+        this, [this] { return m_result; },
+        [this]() -> QWidget* { return m_budget ? static_cast<QWidget*>(m_budgetChart) : m_chart; },
+        [this] { return m_detail->findingIndex(); });
+    m_exportActions->setBudgetProvider([this] { return m_budgetResult; });
+    connect(m_exportActions, &ExportActions::exported, this,
+            [this](const QString& file) { statusBar()->showMessage(tr("Wrote %1").arg(file), 5000); });
+    // the chart's and the findings table's context menus
+    for (QWidget* chart : {static_cast<QWidget*>(m_chart), static_cast<QWidget*>(m_budgetChart)}) {
+        chart->setContextMenuPolicy(Qt::ActionsContextMenu);
+        chart->addAction(m_exportActions->saveChartAction());
+        chart->addAction(m_resetZoomAction);
+    }
+    m_findingsView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_findingsView->addAction(m_exportActions->copyFindingAction());
     createMenus();
     createStatusBar();
     updateRecentMenu();
@@ -239,6 +263,13 @@ void MainWindow::createMenus()
     file->addAction(m_reloadAction);
     file->addAction(m_closeAction);
     file->addSeparator();
+    file->addAction(m_liveFollow->followAction());
+    file->addAction(m_liveFollow->compareAction());
+    file->addSeparator();
+    file->addAction(m_exportActions->exportReportAction());
+    file->addAction(m_exportActions->saveChartAction());
+    file->addAction(m_exportActions->copyFindingAction());
+    file->addSeparator();
     file->addAction(m_quitAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -246,6 +277,7 @@ void MainWindow::createMenus()
     for (const auto& [overlay, action] : m_overlayActions)
         overlays->addAction(action);
     view->addAction(m_resetZoomAction);
+    view->addAction(m_liveFollow->pinAction());
     view->addSeparator();
     view->addAction(m_phasesDock->toggleViewAction());
     view->addAction(m_problemsPanel->toggleViewAction());
@@ -293,7 +325,7 @@ void MainWindow::createCentralArea()
     m_chartToolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_chartToolBar->setIconSize(QSize(16, 16));
     auto* overlaysLabel = new QLabel(tr("  Show: "), m_chartToolBar);
-    m_chartToolBar->addWidget(overlaysLabel);
+    m_overlaysLabelAction = m_chartToolBar->addWidget(overlaysLabel);
     for (const auto& [overlay, action] : m_overlayActions)
         m_chartToolBar->addAction(action);
     m_chartToolBar->addSeparator();
@@ -337,8 +369,10 @@ void MainWindow::createCentralArea()
     m_windowBanner->hide();
     pageLayout->addWidget(m_windowBanner);
 
-    // chart over timeline
-    auto* chartArea = new QWidget(m_analysisPage);
+    // chart over timeline: the gap chart of a trace, or the breakdown of a budget log
+    m_chartStack = new QStackedWidget(m_analysisPage);
+    auto* chartArea = new QWidget(m_chartStack);
+    m_traceChartArea = chartArea;
     auto* chartLayout = new QVBoxLayout(chartArea);
     chartLayout->setContentsMargins(0, 0, 0, 0);
     chartLayout->setSpacing(0);
@@ -360,6 +394,26 @@ void MainWindow::createCentralArea()
     connect(m_chart, &GapChartView::cursorRequested, this, &MainWindow::setCursorTime);
     connect(m_chart, &GapChartView::rangeSelected, this, &MainWindow::analyseWindow);
     connect(m_scrubber, &TimelineScrubber::cursorMoved, this, &MainWindow::onCursorMoved);
+    m_chartStack->addWidget(m_traceChartArea);
+
+    m_budgetChartArea = new QWidget(m_chartStack);
+    auto* budgetLayout = new QVBoxLayout(m_budgetChartArea);
+    budgetLayout->setContentsMargins(0, 0, 0, 0);
+    budgetLayout->setSpacing(0);
+    m_budgetChart = new BudgetBreakdownView(m_budgetChartArea);
+    m_budgetChart->setObjectName(QStringLiteral("budgetChart"));
+    m_budgetChart->setMinimumHeight(200);
+    budgetLayout->addWidget(m_budgetChart, 1);
+    m_verdictLane = new VerdictLane(m_budgetChartArea);
+    m_verdictLane->setObjectName(QStringLiteral("verdictLane"));
+    budgetLayout->addWidget(m_verdictLane);
+    m_chartStack->addWidget(m_budgetChartArea);
+    connect(m_resetZoomAction, &QAction::triggered, m_budgetChart, &BudgetBreakdownView::resetZoom);
+    connect(m_budgetChart, &BudgetBreakdownView::visibleRangeChanged, m_verdictLane,
+            &VerdictLane::setVisibleRange);
+    connect(m_budgetChart, &BudgetBreakdownView::cursorRequested, this, &MainWindow::setCursorTime);
+    connect(m_budgetChart, &BudgetBreakdownView::rangeSelected, this, &MainWindow::analyseWindow);
+    connect(m_verdictLane, &VerdictLane::cursorMoved, this, &MainWindow::onCursorMoved);
 
     // findings table beside the detail of the selected one
     m_findingsModel = new FindingsModel(this);
@@ -391,13 +445,18 @@ void MainWindow::createCentralArea()
     m_findingsSplitter->setObjectName(QStringLiteral("findingsSplitter"));
     m_findingsSplitter->addWidget(m_findingsView);
     m_findingsSplitter->addWidget(m_detail);
+    m_tickDetail = new BudgetTickDetailView(m_analysisPage);
+    m_tickDetail->setObjectName(QStringLiteral("tickDetail"));
+    m_tickDetail->hide(); // budget logs only
+    m_findingsSplitter->addWidget(m_tickDetail);
     m_findingsSplitter->setStretchFactor(0, 3);
     m_findingsSplitter->setStretchFactor(1, 2);
+    m_findingsSplitter->setStretchFactor(2, 2);
     m_findingsSplitter->setChildrenCollapsible(false);
 
     m_mainSplitter = new QSplitter(Qt::Vertical, m_analysisPage);
     m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
-    m_mainSplitter->addWidget(chartArea);
+    m_mainSplitter->addWidget(m_chartStack);
     m_mainSplitter->addWidget(m_findingsSplitter);
     m_mainSplitter->setStretchFactor(0, 3);
     m_mainSplitter->setStretchFactor(1, 2);
@@ -577,7 +636,9 @@ void MainWindow::showOpenFileDialog()
 {
     const QString dir = recentFiles().isEmpty() ? QString() : QFileInfo(recentFiles().front()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Trace"), dir, tr("Stormlog traces (*.jsonl *.ndjson *.json *.csv);;All files (*)"));
+        this, tr("Open Trace"), dir,
+        tr("Stormlog traces and memory-budget logs (*.jsonl *.ndjson *.json *.csv *.log *.text *.txt);;"
+           "All files (*)"));
     if (!path.isEmpty())
         openPath(path);
 }
@@ -629,7 +690,9 @@ void MainWindow::openPath(const QString& path)
 
 void MainWindow::reload()
 {
-    if (m_trace)
+    if (m_budget)
+        openPath(m_budget->path);
+    else if (m_trace)
         openPath(m_trace->path);
 }
 
@@ -642,6 +705,19 @@ bool MainWindow::showTraceNow(const QString& path, QString* error)
 {
     m_loadJob->cancel();
     m_analysisJob->discard();
+    if (detectDocumentKind(path) == DocumentKind::BudgetLog) {
+        BudgetLoadOutcome budget = loadBudgetLog(path);
+        if (!budget.data) {
+            if (error)
+                *error =
+                    budget.fatalError.isEmpty() ? tr("%1: could not be loaded").arg(path) : budget.fatalError;
+            return false;
+        }
+        if (!acceptBudget(budget.data, error))
+            return false;
+        runBudget(std::nullopt, true);
+        return true;
+    }
     LoadOutcome outcome = loadTrace(path);
     if (!outcome.data) {
         if (error)
@@ -665,8 +741,11 @@ bool MainWindow::showTraceNow(const QString& path, QString* error)
 
 void MainWindow::closeTrace()
 {
+    m_liveFollow->stop();
     m_loadJob->cancel();
     m_analysisJob->discard();
+    forgetBudget();
+    showBudgetViews(false);
     m_trace.reset();
     m_result.reset();
     m_fullResult.reset();
@@ -720,6 +799,128 @@ void MainWindow::onLoaded(quint64 generation, std::shared_ptr<const TraceData> d
         addRecentFile(m_trace->path);
     m_freshTrace = true;
     startAnalysis(baseRequest());
+    m_liveFollow->traceOpened(m_trace);
+}
+
+void MainWindow::onBudgetLoaded(quint64 generation, std::shared_ptr<const BudgetData> data)
+{
+    if (generation != m_loadJob->generation())
+        return;
+    setLoadingUi(false);
+    QString error;
+    if (!acceptBudget(std::move(data), &error)) {
+        showError(error);
+        return;
+    }
+    addRecentFile(m_budget->path);
+    runBudget(std::nullopt, true);
+}
+
+bool MainWindow::acceptBudget(std::shared_ptr<const BudgetData> data, QString* error)
+{
+    if (!data)
+        return false;
+    if (data->ticks.empty()) {
+        if (error) {
+            QString why = tr("%1: no memory-budget ticks could be read").arg(data->path);
+            if (!data->problems.kept().empty())
+                why += tr(" (first problem: %1)").arg(data->problems.kept().front().toString());
+            *error = why;
+        }
+        m_problemsPanel->setProblems(data->problems);
+        return false;
+    }
+    forgetTrace();
+    m_budget = std::move(data);
+    m_budgetResult.reset();
+    m_budgetFullResult.reset();
+    m_budgetThresholds.osGap = m_thresholds;
+    m_displayPath = m_budget->path;
+    m_welcome->setMessage({});
+    m_problemsPanel->setProblems(m_budget->problems);
+    if (m_budget->problems.errorCount() > 0 && m_problemsPanel->isHidden()) {
+        m_problemsPanel->show();
+        resizeDocks({m_problemsPanel}, {170}, Qt::Vertical);
+    }
+    updateProblemsButton();
+    updateTitle();
+    return true;
+}
+
+void MainWindow::runBudget(std::optional<TimeWindow> window, bool fresh)
+{
+    if (!m_budget)
+        return;
+    // The rules are linear in the ticks (a day at 5 s ticks is 17 280 of them): no job needed.
+    applyBudgetResult(runBudgetAnalysis(m_budget, m_budgetThresholds, window), fresh);
+}
+
+void MainWindow::applyBudgetResult(std::shared_ptr<const BudgetAnalysisResult> result, bool fresh)
+{
+    if (!result || result->data != m_budget)
+        return;
+    m_budgetResult = std::move(result);
+    if (!m_budgetResult->window)
+        m_budgetFullResult = m_budgetResult;
+    m_budgetChart->setAnalysis(m_budgetResult);
+    m_verdictLane->setAnalysis(m_budgetResult);
+    m_verdictLane->setVisibleRange(m_budgetChart->visibleBeginNs(), m_budgetChart->visibleEndNs());
+    m_tickDetail->setAnalysis(m_budgetResult);
+    m_findingsModel->setBudgetAnalysis(m_budgetResult);
+    m_detail->showBudgetFinding(m_budgetResult, -1);
+    showBudgetViews(true);
+    showPage(m_analysisPage);
+    if (fresh && !m_budget->ticks.empty())
+        setCursorTime(m_budget->ticks.timestampNs.front());
+    else
+        setCursorTime(m_verdictLane->cursorTime());
+    updateWindowBanner();
+    updateActions();
+    updateTitle();
+    if (fresh && m_findingsModel->rowCount() > 0)
+        selectFinding(0);
+    const qsizetype findings = qsizetype(m_budgetResult->findings.size());
+    statusBar()->showMessage(findings == 0
+                                 ? tr("No memory-budget findings")
+                                 : englishPlural(tr("%n finding(s)", nullptr, int(findings)), findings),
+                             4000);
+}
+
+void MainWindow::forgetTrace()
+{
+    m_analysisJob->discard();
+    m_trace.reset();
+    m_result.reset();
+    m_fullResult.reset();
+    m_pendingWindow.reset();
+    m_chart->setAnalysis(nullptr);
+    m_scrubber->setAnalysis(nullptr);
+    m_phasesModel->setAnalysis(nullptr);
+    if (m_findingsModel->analysis())
+        m_findingsModel->setAnalysis(nullptr);
+}
+
+void MainWindow::forgetBudget()
+{
+    m_budget.reset();
+    m_budgetResult.reset();
+    m_budgetFullResult.reset();
+    m_budgetChart->setAnalysis(nullptr);
+    m_verdictLane->setAnalysis(nullptr);
+    m_tickDetail->clear();
+    if (m_findingsModel->budgetAnalysis())
+        m_findingsModel->setBudgetAnalysis(nullptr);
+}
+
+void MainWindow::showBudgetViews(bool budget)
+{
+    m_chartStack->setCurrentWidget(budget ? m_budgetChartArea : m_traceChartArea);
+    m_tickDetail->setVisible(budget);
+    m_overlaysLabelAction->setVisible(!budget);
+    for (const auto& [overlay, action] : m_overlayActions)
+        action->setVisible(!budget);
+    if (budget)
+        m_sessionPickerAction->setVisible(false);
 }
 
 void MainWindow::onLoadFailed(quint64 generation, const QString& error)
@@ -757,6 +958,8 @@ bool MainWindow::acceptTrace(std::shared_ptr<const TraceData> data, QString* err
         m_problemsPanel->setProblems(data->problems);
         return false;
     }
+    forgetBudget();
+    showBudgetViews(false);
     m_trace = std::move(data);
     m_sessionIndex = *sessionIndex;
     m_rank.reset();
@@ -846,6 +1049,35 @@ void MainWindow::applyResult(std::shared_ptr<const AnalysisResult> result, bool 
                              4000);
 }
 
+void MainWindow::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest)
+{
+    if (!result || !m_trace || result->trace->path != m_trace->path || result->partition.size() == 0)
+        return;
+    m_trace = result->trace;
+    m_fullResult = result;
+    m_problemsPanel->setProblems(m_trace->problems);
+    updateProblemsButton();
+    if (isWindowAnalysis())
+        return; // the window stays as analysed; Reset shows the latest run
+    const qint64 oldBegin = m_chart->visibleBeginNs();
+    const qint64 oldEnd = m_chart->visibleEndNs();
+    const qint64 oldCursor = m_cursorNs;
+    const bool zoomed = m_result && m_result->partition.size() > 0 &&
+                        (oldBegin > m_result->trace->store.timestampNs[m_result->partition.begin] ||
+                         oldEnd < m_result->trace->store.timestampNs[m_result->partition.end - 1]);
+    applyResult(std::move(result), false);
+    const qint64 latest = m_result->trace->store.timestampNs[m_result->partition.end - 1];
+    if (pinToLatest) {
+        if (zoomed)
+            m_chart->setVisibleRange(latest - (oldEnd - oldBegin), latest);
+        setCursorTime(latest);
+    } else {
+        if (zoomed)
+            m_chart->setVisibleRange(oldBegin, oldEnd);
+        setCursorTime(oldCursor);
+    }
+}
+
 void MainWindow::showError(const QString& message)
 {
     if (isWelcomeShown())
@@ -894,6 +1126,8 @@ bool MainWindow::isAnalysing() const
 
 bool MainWindow::isWindowAnalysis() const
 {
+    if (m_budget)
+        return m_budgetResult && m_budgetResult->window.has_value();
     return (m_result && m_result->request.window) || m_pendingWindow.has_value();
 }
 
@@ -919,11 +1153,33 @@ QString MainWindow::problemsButtonText() const
 
 QString MainWindow::relativeTime(qint64 ns) const
 {
+    if (m_budgetResult)
+        return formatRelativeTime(ns, m_budgetResult->originNs());
     return formatRelativeTime(ns, m_result ? FindingsModel::originNs(*m_result) : 0);
 }
 
 void MainWindow::updateWindowBanner()
 {
+    if (m_budget) {
+        if (!m_budgetResult || !m_budgetResult->window) {
+            m_windowBanner->hide();
+            return;
+        }
+        const auto& times = m_budget->ticks.timestampNs;
+        const BudgetAnalysisResult& r = *m_budgetResult;
+        QString text = r.analysedTicks() == 0
+                           ? tr("Window analysis: %1 – %2  ·  no ticks in the window")
+                                 .arg(relativeTime(r.window->beginNs), relativeTime(r.window->endNs))
+                           : tr("Window analysis: %1 – %2")
+                                 .arg(relativeTime(times[r.firstTick]), relativeTime(times[r.lastTick - 1]));
+        if (r.analysedTicks() > 0)
+            text += englishPlural(tr("  ·  %n finding(s) in %1 ticks", nullptr, int(r.findings.size())),
+                                  qint64(r.findings.size()))
+                        .arg(r.analysedTicks());
+        m_windowBannerLabel->setText(text);
+        m_windowBanner->show();
+        return;
+    }
     std::optional<TimeWindow> window = m_pendingWindow;
     if (!window && m_result)
         window = m_result->request.window;
@@ -945,8 +1201,9 @@ void MainWindow::updateWindowBanner()
 
 void MainWindow::updateProblemsButton()
 {
-    const qint64 errors = m_trace ? m_trace->problems.errorCount() : 0;
-    const qint64 warnings = m_trace ? m_trace->problems.warningCount() : 0;
+    const ProblemLog* problems = m_budget ? &m_budget->problems : m_trace ? &m_trace->problems : nullptr;
+    const qint64 errors = problems ? problems->errorCount() : 0;
+    const qint64 warnings = problems ? problems->warningCount() : 0;
     if (errors + warnings == 0) {
         m_problemsButton->hide();
         return;
@@ -963,11 +1220,14 @@ void MainWindow::updateProblemsButton()
 
 void MainWindow::updateActions()
 {
-    const bool hasResult = m_result != nullptr;
-    const bool hasFindings = hasResult && !m_result->findings.empty();
-    const bool hasPhases = hasResult && !m_result->phases.empty();
-    m_reloadAction->setEnabled(m_trace != nullptr);
-    m_closeAction->setEnabled(m_trace != nullptr || isLoading());
+    const bool hasResult = m_result != nullptr || m_budgetResult != nullptr;
+    const bool hasFindings =
+        (m_result && !m_result->findings.empty()) || (m_budgetResult && !m_budgetResult->findings.empty());
+    const bool hasPhases = m_result && !m_result->phases.empty();
+    m_reloadAction->setEnabled(m_trace != nullptr || m_budget != nullptr);
+    m_closeAction->setEnabled(m_trace != nullptr || m_budget != nullptr || isLoading());
+    if (m_exportActions)
+        m_exportActions->updateEnabled();
     m_resetZoomAction->setEnabled(hasResult);
     for (const auto& [overlay, action] : m_overlayActions)
         action->setEnabled(hasResult);
@@ -996,10 +1256,14 @@ void MainWindow::updateTitle()
 
 void MainWindow::analyseWindow(qint64 beginNs, qint64 endNs)
 {
-    if (!m_trace)
-        return;
     if (endNs < beginNs)
         std::swap(beginNs, endNs);
+    if (m_budget) {
+        runBudget(TimeWindow{beginNs, endNs}, false);
+        return;
+    }
+    if (!m_trace)
+        return;
     AnalysisRequest request = baseRequest();
     request.window = TimeWindow{beginNs, endNs};
     startAnalysis(request);
@@ -1009,6 +1273,13 @@ void MainWindow::resetWindowAnalysis()
 {
     if (!isWindowAnalysis())
         return;
+    if (m_budget) {
+        if (m_budgetFullResult && m_budgetFullResult->data == m_budget)
+            applyBudgetResult(m_budgetFullResult, false);
+        else
+            runBudget(std::nullopt, false);
+        return;
+    }
     if (m_fullResult && m_fullResult->trace == m_trace && m_fullResult->request.thresholds == m_thresholds &&
         m_fullResult->sessionIndex == m_sessionIndex) {
         m_analysisJob->discard(); // a window analysis still running must not replace it
@@ -1024,6 +1295,12 @@ void MainWindow::setThresholds(const GapThresholds& thresholds)
         return;
     m_thresholds = thresholds;
     m_fullResult.reset();
+    m_budgetThresholds.osGap = thresholds;
+    if (m_budget) {
+        m_budgetFullResult.reset();
+        runBudget(m_budgetResult ? m_budgetResult->window : std::nullopt, false);
+        return;
+    }
     if (!m_trace)
         return;
     AnalysisRequest request = baseRequest();
@@ -1086,6 +1363,19 @@ void MainWindow::selectPhase(int spanIndex)
 
 void MainWindow::onFindingCurrentChanged(const QModelIndex& current)
 {
+    if (m_exportActions)
+        m_exportActions->updateEnabled();
+    if (m_budgetResult) {
+        const int findingIndex =
+            current.isValid() ? current.data(FindingsModel::FindingIndexRole).toInt() : -1;
+        m_detail->showBudgetFinding(m_budgetResult, findingIndex);
+        if (const Finding* finding = m_findingsModel->finding(findingIndex)) {
+            // the evidence tick: the cursor and the tick detail go there
+            setCursorTime(finding->evidenceTimestampNs);
+            ensureTimeVisible(finding->evidenceTimestampNs);
+        }
+        return;
+    }
     if (!current.isValid() || !m_result) {
         m_detail->showFinding(m_result, -1);
         return;
@@ -1116,6 +1406,13 @@ void MainWindow::onPhaseCurrentChanged(const QModelIndex& current)
 
 void MainWindow::ensureTimeVisible(qint64 ns)
 {
+    if (m_budget) {
+        const qint64 begin = m_budgetChart->visibleBeginNs();
+        const qint64 end = m_budgetChart->visibleEndNs();
+        if (ns < begin || ns > end)
+            m_budgetChart->setVisibleRange(ns - (end - begin) / 2, ns - (end - begin) / 2 + (end - begin));
+        return;
+    }
     const qint64 begin = m_chart->visibleBeginNs();
     const qint64 end = m_chart->visibleEndNs();
     if (ns >= begin && ns <= end)
@@ -1156,11 +1453,22 @@ void MainWindow::stepPhase(int delta)
 
 void MainWindow::stepCursor(int samples)
 {
-    m_scrubber->stepCursor(samples); // emits cursorMoved
+    if (m_budget)
+        m_verdictLane->stepCursor(samples); // ticks; emits cursorMoved
+    else
+        m_scrubber->stepCursor(samples); // emits cursorMoved
 }
 
 void MainWindow::setCursorTime(qint64 ns)
 {
+    if (m_budget) {
+        // the cursor sits on logged ticks only
+        if (const auto tick = nearestBudgetTick(m_budget->ticks, ns))
+            ns = m_budget->ticks.timestampNs[*tick];
+        m_verdictLane->setCursorTime(ns);
+        onCursorMoved(ns);
+        return;
+    }
     m_scrubber->setCursorTime(ns);
     onCursorMoved(ns);
 }
@@ -1168,12 +1476,34 @@ void MainWindow::setCursorTime(qint64 ns)
 void MainWindow::onCursorMoved(qint64 ns)
 {
     m_cursorNs = ns;
-    m_chart->setCursorTime(ns);
+    if (m_budget) {
+        m_budgetChart->setCursorTime(ns);
+        m_tickDetail->showTime(ns);
+    } else {
+        m_chart->setCursorTime(ns);
+    }
     updateCursorValues();
 }
 
 void MainWindow::updateCursorValues()
 {
+    if (m_budgetResult) {
+        const auto tick = nearestBudgetTick(m_budget->ticks, m_cursorNs);
+        if (!tick) {
+            m_cursorLabel->clear();
+            return;
+        }
+        const BudgetTicks& t = m_budget->ticks;
+        QStringList parts;
+        parts << tr("t %1").arg(relativeTime(t.timestampNs[*tick]));
+        parts << tr("verdict %1").arg(qs(t.labelOf(*tick)));
+        parts << tr("rss %1").arg(bytesText(t.rssBytes[*tick]));
+        parts << tr("target %1").arg(bytesText(t.effectiveTargetBytes[*tick]));
+        parts << tr("cache %1").arg(bytesText(m_budgetResult->buckets.cache[*tick]));
+        parts << tr("non-cache %1").arg(bytesText(m_budgetResult->buckets.nonCache[*tick]));
+        m_cursorLabel->setText(parts.join(QStringLiteral("   ·   ")));
+        return;
+    }
     if (!m_result || m_result->usableRows.empty()) {
         m_cursorLabel->setText(m_result ? tr("No usable samples") : QString());
         return;

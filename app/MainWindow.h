@@ -4,6 +4,7 @@
 
 #include "analysis/Thresholds.h"
 #include "model/AnalysisRunner.h"
+#include "model/BudgetAnalysisRunner.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -30,11 +31,16 @@ class QTreeView;
 namespace gapscope {
 
 class AnalysisJob;
+class BudgetBreakdownView;
+class BudgetTickDetailView;
+class ExportActions;
+class VerdictLane;
 class FindingDetailView;
 class FindingsDecorationProxy;
 class FindingsModel;
 class GapChartView;
 class LoadJob;
+class LiveFollow;
 class PhasesDecorationProxy;
 class PhasesModel;
 class ProblemsPanel;
@@ -63,6 +69,10 @@ public:
     // Loads and analyses on the calling thread (screenshots). false with *error on bad input.
     bool showTraceNow(const QString& path, QString* error);
     void closeTrace();
+    // A newer snapshot of the open trace from File > Follow, with its analysis: session, zoom and
+    // cursor stay, unless pinToLatest moves them to the newest samples.
+    void showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
+    LiveFollow* liveFollow() const { return m_liveFollow; }
 
     // state, for the status bar and tests
     std::shared_ptr<const TraceData> trace() const { return m_trace; }
@@ -77,6 +87,15 @@ public:
     QString problemsButtonText() const;
     QStringList recentFiles() const;
     GapThresholds thresholds() const { return m_thresholds; }
+    // memory-budget logs (budget-snapshots.md): shown instead of a trace
+    bool isBudgetShown() const { return m_budget != nullptr; }
+    std::shared_ptr<const BudgetData> budgetData() const { return m_budget; }
+    std::shared_ptr<const BudgetAnalysisResult> budgetAnalysis() const { return m_budgetResult; }
+    BudgetThresholds budgetThresholds() const { return m_budgetThresholds; }
+    BudgetBreakdownView* budgetChart() const { return m_budgetChart; }
+    VerdictLane* verdictLane() const { return m_verdictLane; }
+    BudgetTickDetailView* tickDetailView() const { return m_tickDetail; }
+    ExportActions* exportActions() const { return m_exportActions; }
 
     GapChartView* chart() const { return m_chart; }
     TimelineScrubber* scrubber() const { return m_scrubber; }
@@ -124,6 +143,7 @@ private:
     void onLoadStarted(quint64 generation, const QString& path);
     void onLoadProgress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
     void onLoaded(quint64 generation, std::shared_ptr<const TraceData> data);
+    void onBudgetLoaded(quint64 generation, std::shared_ptr<const BudgetData> data);
     void onLoadFailed(quint64 generation, const QString& error);
     void onLoadCancelled(quint64 generation);
     void onAnalysisFinished(quint64 generation, std::shared_ptr<const AnalysisResult> result);
@@ -131,6 +151,14 @@ private:
 
     // Takes a loaded trace: problems, sessions, title; the analysis is started by the caller.
     bool acceptTrace(std::shared_ptr<const TraceData> data, QString* error);
+    // Takes a loaded budget log in place of any trace; analysed by the caller.
+    bool acceptBudget(std::shared_ptr<const BudgetData> data, QString* error);
+    void runBudget(std::optional<TimeWindow> window, bool fresh);
+    void applyBudgetResult(std::shared_ptr<const BudgetAnalysisResult> result, bool fresh);
+    void forgetTrace();  // the trace state and its views
+    void forgetBudget(); // the budget state and its views
+    // The chart area of the kind of document shown.
+    void showBudgetViews(bool budget);
     AnalysisRequest baseRequest() const;
     void startAnalysis(const AnalysisRequest& request);
     void applyResult(std::shared_ptr<const AnalysisResult> result, bool freshTrace);
@@ -156,9 +184,14 @@ private:
     // jobs
     LoadJob* m_loadJob = nullptr;
     AnalysisJob* m_analysisJob = nullptr;
+    LiveFollow* m_liveFollow = nullptr;
 
     // state
     std::shared_ptr<const TraceData> m_trace;
+    std::shared_ptr<const BudgetData> m_budget;
+    std::shared_ptr<const BudgetAnalysisResult> m_budgetResult;     // shown
+    std::shared_ptr<const BudgetAnalysisResult> m_budgetFullResult; // without a window, for Reset
+    BudgetThresholds m_budgetThresholds;
     std::shared_ptr<const AnalysisResult> m_result;     // shown
     std::shared_ptr<const AnalysisResult> m_fullResult; // without a window, for Reset
     std::optional<TimeWindow> m_pendingWindow;          // window being analysed
@@ -179,10 +212,18 @@ private:
     QToolBar* m_chartToolBar = nullptr;
     SessionPicker* m_sessionPicker = nullptr;
     QAction* m_sessionPickerAction = nullptr;
+    QAction* m_overlaysLabelAction = nullptr;
     QFrame* m_windowBanner = nullptr;
     QLabel* m_windowBannerLabel = nullptr;
+    QStackedWidget* m_chartStack = nullptr;
+    QWidget* m_traceChartArea = nullptr;
+    QWidget* m_budgetChartArea = nullptr;
     GapChartView* m_chart = nullptr;
     TimelineScrubber* m_scrubber = nullptr;
+    BudgetBreakdownView* m_budgetChart = nullptr;
+    VerdictLane* m_verdictLane = nullptr;
+    BudgetTickDetailView* m_tickDetail = nullptr;
+    ExportActions* m_exportActions = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_findingsSplitter = nullptr;
     QTableView* m_findingsView = nullptr;

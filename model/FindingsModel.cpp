@@ -88,22 +88,43 @@ void FindingsModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
 {
     beginResetModel();
     m_result = std::move(result);
+    m_budget.reset();
     m_originNs = m_result ? originNs(*m_result) : 0;
     endResetModel();
 }
 
+void FindingsModel::setBudgetAnalysis(std::shared_ptr<const BudgetAnalysisResult> result)
+{
+    beginResetModel();
+    m_budget = std::move(result);
+    m_result.reset();
+    m_originNs = m_budget ? m_budget->originNs() : 0;
+    endResetModel();
+}
+
+const std::vector<Finding>* FindingsModel::findings() const
+{
+    if (m_result)
+        return &m_result->findings;
+    if (m_budget)
+        return &m_budget->findings;
+    return nullptr;
+}
+
 const Finding* FindingsModel::finding(int row) const
 {
-    if (!m_result || row < 0 || size_t(row) >= m_result->findings.size())
+    const std::vector<Finding>* all = findings();
+    if (!all || row < 0 || size_t(row) >= all->size())
         return nullptr;
-    return &m_result->findings[size_t(row)];
+    return &(*all)[size_t(row)];
 }
 
 int FindingsModel::rowCount(const QModelIndex& parent) const
 {
-    if (parent.isValid() || !m_result)
+    const std::vector<Finding>* all = findings();
+    if (parent.isValid() || !all)
         return 0;
-    return int(m_result->findings.size());
+    return int(all->size());
 }
 
 int FindingsModel::columnCount(const QModelIndex& parent) const

@@ -3,6 +3,7 @@
 // added on the widgets side from SeverityRole.
 
 #include "AnalysisRunner.h"
+#include "BudgetAnalysisRunner.h"
 
 #include <QAbstractTableModel>
 
@@ -45,6 +46,10 @@ public:
 
     void setAnalysis(std::shared_ptr<const AnalysisResult> result);
     std::shared_ptr<const AnalysisResult> analysis() const { return m_result; }
+    // The findings of a memory-budget log (replaces any trace analysis; the phase column
+    // stays empty: budget logs have no phases).
+    void setBudgetAnalysis(std::shared_ptr<const BudgetAnalysisResult> result);
+    std::shared_ptr<const BudgetAnalysisResult> budgetAnalysis() const { return m_budget; }
     const Finding* finding(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -53,7 +58,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    const std::vector<Finding>* findings() const;
+
     std::shared_ptr<const AnalysisResult> m_result;
+    std::shared_ptr<const BudgetAnalysisResult> m_budget;
     int64_t m_originNs = 0;
 };
 

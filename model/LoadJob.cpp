@@ -1,8 +1,12 @@
 #include "LoadJob.h"
 
+#include "BudgetLoader.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEvent>
+#include <QFile>
+#include <QFileInfo>
 #include <QMetaObject>
 
 namespace gapscope {
@@ -13,7 +17,40 @@ namespace {
 // a flood of queued calls would itself make the GUI sluggish.
 constexpr qint64 kProgressIntervalMs = 40;
 
+// Enough lines to get past a preamble of other crates' logs to the first budget line.
+constexpr qint64 kDetectionBytes = 64 * 1024;
+
 } // namespace
+
+DocumentKind detectDocumentKind(const QString& path)
+{
+    // directories are sink directories; FIFOs and devices are refused by the trace loader
+    if (!QFileInfo(path).isFile())
+        return DocumentKind::StormlogTrace;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return DocumentKind::StormlogTrace; // the trace loader names the error
+    return looksLikeBudgetLog(file.read(kDetectionBytes)) ? DocumentKind::BudgetLog
+                                                          : DocumentKind::StormlogTrace;
+}
+
+DocumentOutcome loadDocument(const QString& path, const LoadControl& control)
+{
+    DocumentOutcome outcome;
+    outcome.kind = detectDocumentKind(path);
+    if (outcome.kind == DocumentKind::BudgetLog) {
+        BudgetLoadOutcome loaded = loadBudgetLog(path, control);
+        outcome.budget = std::move(loaded.data);
+        outcome.fatalError = loaded.fatalError;
+        outcome.cancelled = loaded.cancelled;
+        return outcome;
+    }
+    LoadOutcome loaded = loadTrace(path, control);
+    outcome.trace = std::move(loaded.data);
+    outcome.fatalError = loaded.fatalError;
+    outcome.cancelled = loaded.cancelled;
+    return outcome;
+}
 
 LoadJob::LoadJob(QObject* parent) : QObject(parent)
 {
@@ -59,7 +96,7 @@ quint64 LoadJob::start(const QString& path)
                 },
                 Qt::QueuedConnection);
         };
-        LoadOutcome outcome = loadTrace(path, control);
+        DocumentOutcome outcome = loadDocument(path, control);
         QMetaObject::invokeMethod(
             this, [this, generation, outcome = std::move(outcome)] { deliver(generation, outcome); },
             Qt::QueuedConnection);
@@ -86,7 +123,7 @@ void LoadJob::deliverProgress(quint64 generation, qint64 bytesRead, qint64 total
     emit progress(generation, bytesRead, totalBytes);
 }
 
-void LoadJob::deliver(quint64 generation, const LoadOutcome& outcome)
+void LoadJob::deliver(quint64 generation, const DocumentOutcome& outcome)
 {
     if (generation != m_generation)
         return; // superseded by a newer load
@@ -94,11 +131,13 @@ void LoadJob::deliver(quint64 generation, const LoadOutcome& outcome)
     m_cancelFlag.reset();
     if (outcome.cancelled)
         emit cancelled(generation);
-    else if (!outcome.data)
+    else if (outcome.budget)
+        emit budgetLoaded(generation, outcome.budget);
+    else if (outcome.trace)
+        emit loaded(generation, outcome.trace);
+    else
         emit failed(generation, outcome.fatalError.isEmpty() ? tr("%1: could not be loaded").arg(m_path)
                                                              : outcome.fatalError);
-    else
-        emit loaded(generation, outcome.data);
 }
 
 AnalysisJob::AnalysisJob(QObject* parent) : QObject(parent)

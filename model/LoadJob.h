@@ -6,6 +6,7 @@
 // requests can never mix.
 
 #include "AnalysisRunner.h"
+#include "BudgetData.h"
 #include "TraceLoader.h"
 
 #include <QObject>
@@ -16,6 +17,27 @@
 #include <memory>
 
 namespace gapscope {
+
+// What a path holds, decided from its content: a memory-budget log (budget-snapshots.md) is
+// recognised by its lines, anything else goes to the stormlog trace loader.
+enum class DocumentKind
+{
+    StormlogTrace,
+    BudgetLog
+};
+DocumentKind detectDocumentKind(const QString& path);
+
+// One loaded document of either kind: exactly one of trace and budget is set on success.
+struct DocumentOutcome
+{
+    DocumentKind kind = DocumentKind::StormlogTrace;
+    std::shared_ptr<const TraceData> trace;
+    std::shared_ptr<const BudgetData> budget;
+    QString fatalError; // why neither is set ("path: reason")
+    bool cancelled = false;
+    bool ok() const { return trace || budget; }
+};
+DocumentOutcome loadDocument(const QString& path, const LoadControl& control = {});
 
 class LoadJob : public QObject
 {
@@ -42,11 +64,13 @@ signals:
     // bytesRead of totalBytes (totalBytes may be 0 when unknown). Throttled.
     void progress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
     void loaded(quint64 generation, std::shared_ptr<const gapscope::TraceData> data);
+    // The path held a memory-budget log.
+    void budgetLoaded(quint64 generation, std::shared_ptr<const gapscope::BudgetData> data);
     void failed(quint64 generation, const QString& error);
     void cancelled(quint64 generation);
 
 private:
-    void deliver(quint64 generation, const LoadOutcome& outcome);
+    void deliver(quint64 generation, const DocumentOutcome& outcome);
     void deliverProgress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
 
     QThreadPool m_pool;

@@ -191,6 +191,87 @@ private slots:
         QCOMPARE(err.trimmed().count(QLatin1Char('\n')), 0); // one line
     }
 
+    void budgetLogAnalyze_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::newRow("snapshot jsonl") << QStringLiteral("leak.jsonl");
+        QTest::newRow("tracing json") << QStringLiteral("leak.json");
+        QTest::newRow("text") << QStringLiteral("leak.text");
+    }
+
+    void budgetLogAnalyze()
+    {
+        // a memory-budget log is recognised by its content and analysed by the budget rules
+        QFETCH(QString, fixture);
+        const Run r =
+            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/") + fixture,
+                 QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError error;
+        const QJsonObject report = QJsonDocument::fromJson(r.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(report.value(QStringLiteral("kind")).toString(), QStringLiteral("budget_log"));
+        QStringList classifications;
+        for (const QJsonValue& finding : report.value(QStringLiteral("gap_analysis")).toArray())
+            classifications << finding.toObject().value(QStringLiteral("classification")).toString();
+        QVERIFY2(classifications.contains(QStringLiteral("leak_outside_caches")),
+                 qPrintable(classifications.join(QLatin1Char(','))));
+    }
+
+    void budgetLogOtherFormats_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("markdown") << QStringLiteral("markdown") << QStringLiteral("Leak outside caches");
+        QTest::newRow("text") << QStringLiteral("text") << QStringLiteral("leak_outside_caches");
+    }
+
+    void budgetLogOtherFormats()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, expected);
+        const Run r =
+            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/leak.jsonl"),
+                 QStringLiteral("--format"), format});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(QString::fromUtf8(r.out).contains(expected, Qt::CaseInsensitive),
+                 r.out.left(2000).constData());
+    }
+
+    void budgetThresholdOverride()
+    {
+        // more fitted growth than the log has: the leak is no longer reported
+        const Run r =
+            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/leak.jsonl"),
+                 QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--set"),
+                 QStringLiteral("min_growth_bytes=1099511627776")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        for (const QJsonValue& finding : report.value(QStringLiteral("gap_analysis")).toArray())
+            QVERIFY(finding.toObject().value(QStringLiteral("classification")).toString() !=
+                    QLatin1String("leak_outside_caches"));
+        QCOMPARE(report.value(QStringLiteral("thresholds"))
+                     .toObject()
+                     .value(QStringLiteral("min_growth_bytes"))
+                     .toDouble(),
+                 1099511627776.0);
+    }
+
+    void budgetThresholdNames()
+    {
+        // a budget-only name is refused for a trace; an unknown name lists the budget names
+        const Run trace = run({QStringLiteral("analyze"), parity(QStringLiteral("spikes.jsonl")),
+                               QStringLiteral("--set"), QStringLiteral("wedge_skip_ticks=3")});
+        QCOMPARE(trace.exitCode, 2);
+        QVERIFY2(trace.err.contains("memory-budget logs only"), trace.err.constData());
+        const Run unknown = run({QStringLiteral("analyze"), parity(QStringLiteral("spikes.jsonl")),
+                                 QStringLiteral("--set"), QStringLiteral("no_such_threshold=3")});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("min_trend_ticks"), unknown.err.constData());
+        const Run usage = run({QStringLiteral("--help")});
+        QVERIFY(usage.out.contains("wedge_skip_ticks"));
+    }
+
     void unusableInputs_data()
     {
         QTest::addColumn<QByteArray>("content");

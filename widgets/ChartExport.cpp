@@ -1,5 +1,6 @@
 #include "ChartExport.h"
 
+#include "BudgetBreakdownView.h"
 #include "GapChartView.h"
 #include "model/BudgetData.h"
 #include "model/TextEscape.h"
@@ -40,6 +41,21 @@ std::unique_ptr<GapChartView> createExportGapChart(std::shared_ptr<const Analysi
     chart->resize(size);
     chart->setAnalysis(std::move(result));
     chart->show(); // offscreen: runs the show/resize handling the chart lays out in
+    layOut(chart.get(), size);
+    return chart;
+}
+
+std::unique_ptr<BudgetBreakdownView>
+createExportBudgetChart(std::shared_ptr<const BudgetAnalysisResult> result, QSize size)
+{
+    auto chart = std::make_unique<BudgetBreakdownView>();
+    chart->setAttribute(Qt::WA_DontShowOnScreen);
+    std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (fusion)
+        chart->setPalette(fusion->standardPalette());
+    chart->resize(size);
+    chart->setAnalysis(std::move(result));
+    chart->show();
     layOut(chart.get(), size);
     return chart;
 }

@@ -16,6 +16,8 @@ class QWidget;
 
 namespace gapscope {
 
+class BudgetBreakdownView;
+struct BudgetAnalysisResult;
 class GapChartView;
 
 inline constexpr QSize kDefaultChartSize{1200, 600};
@@ -23,6 +25,10 @@ inline constexpr QSize kDefaultChartSize{1200, 600};
 // A gap chart for export: not shown on screen, light palette (so images look the same
 // whatever the desktop theme), analysis set, laid out at size.
 std::unique_ptr<GapChartView> createExportGapChart(std::shared_ptr<const AnalysisResult> result, QSize size);
+
+// The same for the breakdown chart of a memory-budget log.
+std::unique_ptr<BudgetBreakdownView>
+createExportBudgetChart(std::shared_ptr<const BudgetAnalysisResult> result, QSize size);
 
 // The widget drawn into an image of exactly size * scale pixels (the widget is resized to
 // size first; scale > 1 gives a sharper image of the same layout, e.g. for PDF).

@@ -39,6 +39,29 @@ QString evidenceTitle(const std::string& key)
     return title;
 }
 
+QString phaseHtml(const Finding& f)
+{
+    QString html = QStringLiteral("<h4>%1</h4>").arg(esc(FindingDetailView::tr("Phase")));
+    if (!f.phase)
+        return html + QStringLiteral("<p>%1</p>").arg(esc(FindingDetailView::tr("Not inside any phase.")));
+    const PhaseAttribution& a = *f.phase;
+    html += QStringLiteral("<p><b>%1</b>").arg(esc(FindingsModel::phaseText(f.phase)));
+    QStringList details;
+    details << (a.resolution == PhaseResolution::Unique ? FindingDetailView::tr("unique")
+                                                        : FindingDetailView::tr("ambiguous"));
+    if (a.source)
+        details << FindingDetailView::tr("source %1").arg(qs(*a.source));
+    if (a.threadName || a.threadId)
+        details << FindingDetailView::tr("thread %1 (%2)")
+                       .arg(qs(a.threadName.value_or("")))
+                       .arg(a.threadId.value_or(0));
+    if (a.scopeId)
+        details << FindingDetailView::tr("scope %1").arg(qs(*a.scopeId));
+    html += QStringLiteral("<br><span style='color:gray'>%1</span></p>")
+                .arg(esc(details.join(QStringLiteral(", "))));
+    return html;
+}
+
 } // namespace
 
 FindingDetailView::FindingDetailView(QWidget* parent) : QWidget(parent)
@@ -56,6 +79,7 @@ FindingDetailView::FindingDetailView(QWidget* parent) : QWidget(parent)
 void FindingDetailView::clear()
 {
     m_result.reset();
+    m_budget.reset();
     m_findingIndex = -1;
     m_browser->setHtml(QStringLiteral("<p style='color:gray'>%1</p>").arg(esc(tr("No trace loaded."))));
 }
@@ -68,6 +92,7 @@ QString FindingDetailView::plainText() const
 void FindingDetailView::showFinding(std::shared_ptr<const AnalysisResult> result, int findingIndex)
 {
     m_result = std::move(result);
+    m_budget.reset();
     if (!m_result) {
         clear();
         return;
@@ -81,9 +106,62 @@ void FindingDetailView::showFinding(std::shared_ptr<const AnalysisResult> result
     m_browser->setHtml(findingHtml(*m_result, m_result->findings[size_t(findingIndex)]));
 }
 
+void FindingDetailView::showBudgetFinding(std::shared_ptr<const BudgetAnalysisResult> result,
+                                          int findingIndex)
+{
+    if (!result) {
+        clear();
+        return;
+    }
+    m_result.reset();
+    m_budget = std::move(result);
+    if (findingIndex < 0 || size_t(findingIndex) >= m_budget->findings.size()) {
+        m_findingIndex = -1;
+        m_browser->setHtml(budgetSummaryHtml(*m_budget));
+        return;
+    }
+    m_findingIndex = findingIndex;
+    m_browser->setHtml(findingHtml(m_budget->findings[size_t(findingIndex)], m_budget->originNs(), false));
+}
+
+QString FindingDetailView::budgetSummaryHtml(const BudgetAnalysisResult& result) const
+{
+    QString html;
+    const size_t findings = result.findings.size();
+    html += QStringLiteral("<h3>%1</h3>")
+                .arg(esc(findings == 0
+                             ? tr("No memory-budget findings")
+                             : englishPlural(tr("%n finding(s)", nullptr, int(findings)), qint64(findings))));
+    if (findings > 0)
+        html +=
+            QStringLiteral("<p>%1</p>").arg(esc(tr("Select a finding to see its evidence and what to do.")));
+    html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+    const auto row = [&](const QString& name, const QString& value) {
+        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td></tr>")
+                    .arg(esc(name), esc(value));
+    };
+    const BudgetData& data = *result.data;
+    row(tr("Ticks analysed"), QString::number(result.analysedTicks()));
+    row(tr("Ticks in the log"), QString::number(data.ticks.size()));
+    int64_t missing = 0;
+    for (const TickGap& gap : data.gaps)
+        missing += gap.missingTicks;
+    row(tr("Ticks not logged"), QString::number(missing));
+    if (data.tickPeriodNs > 0)
+        row(tr("Tick period"), formatReportDuration(data.tickPeriodNs));
+    row(tr("Log form"), QString::fromLatin1(toString(data.form)));
+    row(tr("Allocator"), !data.ticks.empty() && data.ticks.hasJemalloc(0) ? tr("jemalloc") : tr("system"));
+    html += QStringLiteral("</table>");
+    return html;
+}
+
 QString FindingDetailView::findingHtml(const AnalysisResult& result, const Finding& f) const
 {
-    const int64_t origin = FindingsModel::originNs(result);
+    return findingHtml(f, FindingsModel::originNs(result), true);
+}
+
+QString FindingDetailView::findingHtml(const Finding& f, int64_t origin, bool showPhase) const
+{
     const QString colour = severityColor(f.severity).name();
     QString html;
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
@@ -106,23 +184,8 @@ QString FindingDetailView::findingHtml(const AnalysisResult& result, const Findi
     }
     html += QStringLiteral("</table>");
 
-    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Phase")));
-    if (!f.phase) {
-        html += QStringLiteral("<p>%1</p>").arg(esc(tr("Not inside any phase.")));
-    } else {
-        const PhaseAttribution& a = *f.phase;
-        html += QStringLiteral("<p><b>%1</b>").arg(esc(FindingsModel::phaseText(f.phase)));
-        QStringList details;
-        details << (a.resolution == PhaseResolution::Unique ? tr("unique") : tr("ambiguous"));
-        if (a.source)
-            details << tr("source %1").arg(qs(*a.source));
-        if (a.threadName || a.threadId)
-            details << tr("thread %1 (%2)").arg(qs(a.threadName.value_or(""))).arg(a.threadId.value_or(0));
-        if (a.scopeId)
-            details << tr("scope %1").arg(qs(*a.scopeId));
-        html += QStringLiteral("<br><span style='color:gray'>%1</span></p>")
-                    .arg(esc(details.join(QStringLiteral(", "))));
-    }
+    if (showPhase) // budget logs have no phases
+        html += phaseHtml(f);
 
     if (!f.remediation.empty()) {
         html += QStringLiteral("<h4>%1</h4><ol style='margin-left:-20px'>").arg(esc(tr("What to do")));

@@ -3,6 +3,7 @@
 // is attributed to and the remediation steps. Without a selection: a summary of the analysis.
 
 #include "model/AnalysisRunner.h"
+#include "model/BudgetAnalysisRunner.h"
 
 #include <QWidget>
 
@@ -20,6 +21,8 @@ public:
 
     // findingIndex into result->findings; -1 shows the analysis summary
     void showFinding(std::shared_ptr<const AnalysisResult> result, int findingIndex);
+    // The same for the findings of a memory-budget log; -1 shows the log's summary.
+    void showBudgetFinding(std::shared_ptr<const BudgetAnalysisResult> result, int findingIndex);
     void clear();
     int findingIndex() const { return m_findingIndex; }
     // the text as shown (tests, copy)
@@ -27,10 +30,13 @@ public:
 
 private:
     QString findingHtml(const AnalysisResult& result, const Finding& finding) const;
+    QString findingHtml(const Finding& finding, int64_t originNs, bool showPhase) const;
     QString summaryHtml(const AnalysisResult& result) const;
+    QString budgetSummaryHtml(const BudgetAnalysisResult& result) const;
 
     QTextBrowser* m_browser = nullptr;
     std::shared_ptr<const AnalysisResult> m_result;
+    std::shared_ptr<const BudgetAnalysisResult> m_budget;
     int m_findingIndex = -1;
 };
 

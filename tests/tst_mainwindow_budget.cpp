@@ -1,0 +1,273 @@
+// The main window with memory-budget logs: opened like traces (background load, recent files,
+// screenshots), findings with their evidence tick, the tick at the cursor, window analysis,
+// exports; a trace opened afterwards replaces the budget views.
+#include "app/ExportActions.h"
+#include "app/Gui.h"
+#include "app/MainWindow.h"
+#include "model/FindingsModel.h"
+#include "widgets/BudgetBreakdownView.h"
+#include "widgets/BudgetTickDetailView.h"
+#include "widgets/FindingDetailView.h"
+#include "widgets/GapChartView.h"
+#include "widgets/VerdictLane.h"
+
+#include <QAction>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gapscope;
+
+namespace {
+
+constexpr int kLoadTimeoutMs = 30000;
+
+QString budgetPath(const QString& name)
+{
+    return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/") + name;
+}
+
+bool waitBudget(MainWindow& window)
+{
+    return QTest::qWaitFor([&] { return !window.isBusy() && window.budgetAnalysis() != nullptr; },
+                           kLoadTimeoutMs);
+}
+
+QStringList shownClassifications(MainWindow& window)
+{
+    QStringList keys;
+    FindingsModel* model = window.findingsModel();
+    for (int row = 0; row < model->rowCount(); ++row)
+        keys << model->index(row, 0).data(FindingsModel::ClassificationKeyRole).toString();
+    return keys;
+}
+
+} // namespace
+
+class TestMainWindowBudget : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow_budget"));
+        QSettings().clear();
+    }
+
+    void init() { QSettings().clear(); }
+
+    void opensBudgetLogs_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("leak text") << QStringLiteral("leak.text") << QStringLiteral("leak_outside_caches");
+        QTest::newRow("leak json") << QStringLiteral("leak.json") << QStringLiteral("leak_outside_caches");
+        QTest::newRow("wedge") << QStringLiteral("wedge_info_only.text") << QStringLiteral("wedged_budget");
+    }
+
+    void opensBudgetLogs()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, expected);
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(budgetPath(name));
+        QVERIFY(waitBudget(window));
+        QVERIFY(window.isBudgetShown());
+        QVERIFY(!window.trace());
+        QVERIFY(!window.isWelcomeShown());
+        QVERIFY(window.budgetChart()->isVisible());
+        QVERIFY(window.verdictLane()->isVisible());
+        QVERIFY(window.tickDetailView()->isVisible());
+        QVERIFY(!window.chart()->isVisible());
+        const QStringList keys = shownClassifications(window);
+        QVERIFY2(keys.contains(expected), qPrintable(keys.join(QLatin1Char(','))));
+        QCOMPARE(window.findingsModel()->rowCount(), int(window.budgetAnalysis()->findings.size()));
+        QVERIFY(window.windowTitle().contains(name));
+        QCOMPARE(window.recentFiles().value(0), budgetPath(name));
+        QVERIFY(window.exportActions()->exportReportAction()->isEnabled());
+        QVERIFY(window.cursorValuesText().contains(QStringLiteral("verdict")));
+
+        // the most severe finding is selected; the cursor sits on its evidence tick
+        const int selected = window.detailView()->findingIndex();
+        QCOMPARE(selected, 0);
+        const Finding* finding = window.findingsModel()->finding(0);
+        QVERIFY(finding);
+        QCOMPARE(window.verdictLane()->cursorTime(), finding->evidenceTimestampNs);
+        const auto tick = window.tickDetailView()->tick();
+        QVERIFY(tick);
+        QCOMPARE(window.budgetData()->ticks.timestampNs[*tick], finding->evidenceTimestampNs);
+        QVERIFY(window.detailView()->plainText().contains(
+            FindingsModel::classificationText(finding->classification)));
+    }
+
+    void findingSelectionMovesTheCursor()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(budgetPath(QStringLiteral("wedge_info_only.text")));
+        QVERIFY(waitBudget(window));
+        const int rows = window.findingsModel()->rowCount();
+        QVERIFY(rows >= 1);
+        for (int row = 0; row < rows; ++row) {
+            window.selectFinding(row);
+            const Finding* f = window.findingsModel()->finding(
+                window.findingsView()->currentIndex().data(FindingsModel::FindingIndexRole).toInt());
+            QVERIFY(f);
+            QCOMPARE(window.budgetChart()->cursorTime(), f->evidenceTimestampNs);
+            QCOMPARE(window.detailView()->findingIndex(), row);
+        }
+        QVERIFY(window.exportActions()->copyFindingAction()->isEnabled());
+        QVERIFY(window.exportActions()->selectedFindingMarkdown().startsWith(QStringLiteral("###")) ||
+                window.exportActions()->selectedFindingMarkdown().contains(QStringLiteral("###")));
+    }
+
+    void cursorShowsTheTick()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(budgetPath(QStringLiteral("leak.text")));
+        QVERIFY(waitBudget(window));
+        const BudgetTicks& t = window.budgetData()->ticks;
+        window.setCursorTime(t.timestampNs[5] + 1); // snaps to the tick
+        QCOMPARE(window.tickDetailView()->tick(), std::optional<size_t>(5));
+        QCOMPARE(window.verdictLane()->cursorTime(), t.timestampNs[5]);
+        QCOMPARE(window.budgetChart()->cursorTime(), t.timestampNs[5]);
+        QVERIFY(window.tickDetailView()->plainText().contains(QStringLiteral("Tick 6 of %1").arg(t.size())));
+        // the timeline's keys step ticks; the window's step actions too
+        window.verdictLane()->setFocus();
+        QTest::keyClick(window.verdictLane(), Qt::Key_Right);
+        QCOMPARE(window.tickDetailView()->tick(), std::optional<size_t>(6));
+        QAction* step = window.findChild<QAction*>(QStringLiteral("stepForwardFastAction"));
+        QVERIFY(step && step->isEnabled());
+        step->trigger();
+        QCOMPARE(window.tickDetailView()->tick(), std::optional<size_t>(16));
+        QVERIFY(window.cursorValuesText().contains(QStringLiteral("rss")));
+    }
+
+    void rangeSelectionAnalysesTheWindow()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(budgetPath(QStringLiteral("leak.text")));
+        QVERIFY(waitBudget(window));
+        QVERIFY(!window.isWindowAnalysis());
+        QVERIFY(window.windowBannerText().isEmpty());
+        const size_t fullFindings = window.budgetAnalysis()->findings.size();
+        const auto& times = window.budgetData()->ticks.timestampNs;
+        // Shift+drag over the first ticks of the chart
+        BudgetBreakdownView* chart = window.budgetChart();
+        const QRectF plot = chart->plotRect();
+        const QPoint a(int(chart->xOfTime(times[0])) + 1, int(plot.center().y()));
+        const QPoint b(int(chart->xOfTime(times[5])) + 1, int(plot.center().y()));
+        QTest::mousePress(chart, Qt::LeftButton, Qt::ShiftModifier, a);
+        QMouseEvent move(QEvent::MouseMove, b, chart->mapToGlobal(b), Qt::LeftButton, Qt::LeftButton,
+                         Qt::ShiftModifier);
+        QApplication::sendEvent(chart, &move);
+        QTest::mouseRelease(chart, Qt::LeftButton, Qt::ShiftModifier, b);
+        QVERIFY(window.isWindowAnalysis());
+        const auto windowResult = window.budgetAnalysis();
+        QVERIFY(windowResult->window);
+        QCOMPARE(windowResult->firstTick, size_t(1));
+        QCOMPARE(windowResult->lastTick, size_t(6));
+        QVERIFY2(window.windowBannerText().contains(QStringLiteral("Window analysis")),
+                 qPrintable(window.windowBannerText()));
+        QVERIFY(window.windowBannerText().contains(QStringLiteral("in 5 ticks")));
+        // five ticks are too few for a trend: the leak is not claimed inside the window
+        QVERIFY(!shownClassifications(window).contains(QStringLiteral("leak_outside_caches")));
+        QAction* reset = window.findChild<QAction*>(QStringLiteral("resetWindowAction"));
+        QVERIFY(reset && reset->isEnabled());
+        reset->trigger();
+        QVERIFY(!window.isWindowAnalysis());
+        QVERIFY(window.windowBannerText().isEmpty());
+        QCOMPARE(window.budgetAnalysis()->findings.size(), fullFindings);
+    }
+
+    void exportsFromTheWindow()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(budgetPath(QStringLiteral("retention.text")));
+        QVERIFY(waitBudget(window));
+        QTemporaryDir dir;
+        QString error;
+        const QString json = dir.filePath(QStringLiteral("report.json"));
+        QVERIFY2(
+            window.exportActions()->writeReport(json, ExportFormat::Json, QSize(800, 400), false, &error),
+            qPrintable(error));
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject report = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(report.value(QStringLiteral("kind")).toString(), QStringLiteral("budget_log"));
+        const QString png = dir.filePath(QStringLiteral("chart.png"));
+        QCoreApplication::processEvents(); // the layout settles first: the chart as shown
+        const QSize shown = window.budgetChart()->size();
+        QVERIFY2(window.exportActions()->writeChart(png, ExportFormat::Png, false, &error),
+                 qPrintable(error));
+        QCOMPARE(QImage(png).size(), shown);
+        const QString svg = dir.filePath(QStringLiteral("chart.svg"));
+        QVERIFY2(window.exportActions()->writeChart(svg, ExportFormat::Svg, false, &error),
+                 qPrintable(error));
+        // the chart's context menu and the File menu carry the actions
+        QVERIFY(window.budgetChart()->actions().contains(window.exportActions()->saveChartAction()));
+        QVERIFY(window.findingsView()->actions().contains(window.exportActions()->copyFindingAction()));
+        QVERIFY(window.exportActions()->exportReportAction()->shortcut() ==
+                QKeySequence(Qt::CTRL | Qt::Key_E));
+    }
+
+    void traceAfterBudgetAndBack()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(budgetPath(QStringLiteral("leak.text")));
+        QVERIFY(waitBudget(window));
+        window.openPath(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/drift.jsonl"));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis() != nullptr; },
+                                kLoadTimeoutMs));
+        QVERIFY(!window.isBudgetShown());
+        QVERIFY(!window.budgetAnalysis());
+        QVERIFY(window.chart()->isVisible());
+        QVERIFY(!window.budgetChart()->isVisible());
+        QVERIFY(!window.tickDetailView()->isVisible());
+        QVERIFY(!shownClassifications(window).contains(QStringLiteral("leak_outside_caches")));
+        window.openPath(budgetPath(QStringLiteral("wedge_info_only.text")));
+        QVERIFY(waitBudget(window));
+        QVERIFY(!window.trace());
+        QVERIFY(shownClassifications(window).contains(QStringLiteral("wedged_budget")));
+        window.closeTrace();
+        QVERIFY(window.isWelcomeShown());
+        QVERIFY(!window.isBudgetShown());
+        QCOMPARE(window.findingsModel()->rowCount(), 0);
+    }
+
+    void screenshotOfABudgetLog()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("budget.png"));
+        QString error;
+        QCOMPARE(
+            renderScreenshot(budgetPath(QStringLiteral("retention.text")), out, QSize(1000, 700), &error), 0);
+        QCOMPARE(QImage(out).size(), QSize(1000, 700));
+        MainWindow window;
+        QVERIFY(window.showTraceNow(budgetPath(QStringLiteral("leak.jsonl")), &error));
+        QVERIFY(window.isBudgetShown());
+        QVERIFY(shownClassifications(window).contains(QStringLiteral("leak_outside_caches")));
+    }
+};
+
+QTEST_MAIN(TestMainWindowBudget)
+#include "tst_mainwindow_budget.moc"
