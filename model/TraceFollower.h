@@ -58,6 +58,7 @@ public:
     void setPaused(bool paused);
     bool isPaused() const { return m_paused; }
     bool isFollowing() const { return m_following && !m_paused; }
+    bool isStarted() const { return m_following; } // following or paused, not stopped
     QString path() const { return m_path; }
 
     // Reads what is new now (the watcher and the poll timer call this; so can tests). Returns

@@ -1,0 +1,164 @@
+#include "LiveFollow.h"
+
+#include "MainWindow.h"
+#include "model/TraceFollower.h"
+#include "widgets/CompareWindow.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QStatusBar>
+
+namespace gapscope {
+
+LiveFollow::LiveFollow(MainWindow* window)
+    : QObject(window), m_window(window), m_follower(new TraceFollower(this)),
+      m_followAction(new QAction(tr("&Follow"), this)), m_pinAction(new QAction(tr("&Pin to Latest"), this)),
+      m_compareAction(new QAction(tr("Co&mpare With…"), this)), m_liveLabel(new QLabel(window))
+{
+    m_followAction->setCheckable(true);
+    m_followAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_followAction->setStatusTip(tr("Keep reading the open trace as its writer appends to it"));
+    m_pinAction->setCheckable(true);
+    m_pinAction->setStatusTip(tr("While following, keep the chart and cursor on the newest samples"));
+    m_compareAction->setStatusTip(tr("Compare the open trace with another run side by side"));
+    m_liveLabel->setObjectName(QStringLiteral("liveLabel"));
+    window->statusBar()->addPermanentWidget(m_liveLabel);
+    m_liveLabel->hide();
+
+    connect(m_followAction, &QAction::triggered, this, [this](bool on) { follow(on); });
+    connect(m_compareAction, &QAction::triggered, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(m_window, tr("Compare With"), QString(),
+                                         tr("Traces (*.jsonl *.json *.csv *.ndjson);;All files (*)"));
+        if (!path.isEmpty())
+            compareWith(path);
+    });
+    connect(m_follower, &TraceFollower::analysisFinished, this, &LiveFollow::onAnalysis);
+    connect(m_follower, &TraceFollower::notice, this,
+            [this](const QString& message) { m_window->statusBar()->showMessage(message, 10000); });
+    connect(m_follower, &TraceFollower::followingChanged, this, &LiveFollow::updateLiveLabel);
+    updateLiveLabel();
+}
+
+LiveFollow::~LiveFollow() = default;
+
+bool LiveFollow::isLive() const
+{
+    return m_follower->isFollowing();
+}
+
+QString LiveFollow::liveText() const
+{
+    return m_liveLabel->isVisible() || !m_liveLabel->text().isEmpty() ? m_liveLabel->text() : QString();
+}
+
+void LiveFollow::updateLiveLabel()
+{
+    const bool started = m_follower->isStarted() && m_follower->snapshot();
+    const auto trace = m_window->trace();
+    const bool ours = started && trace && trace->path == m_follower->path();
+    if (!ours) {
+        m_liveLabel->clear();
+        m_liveLabel->hide();
+    } else if (m_follower->isFollowing()) {
+        m_liveLabel->setText(tr("● Live"));
+        m_liveLabel->setStyleSheet(QStringLiteral("color: #1a8f3a; font-weight: bold;"));
+        m_liveLabel->setToolTip(tr("Following %1").arg(m_follower->path()));
+        m_liveLabel->show();
+    } else {
+        m_liveLabel->setText(tr("Paused"));
+        m_liveLabel->setStyleSheet(QString());
+        m_liveLabel->setToolTip(tr("Following is paused; the data read so far stays"));
+        m_liveLabel->show();
+    }
+    m_followAction->setChecked(m_follower->isFollowing());
+    m_followAction->setEnabled(trace != nullptr);
+    m_compareAction->setEnabled(trace != nullptr);
+}
+
+void LiveFollow::traceOpened(const std::shared_ptr<const TraceData>& trace)
+{
+    if (trace && trace->path == m_follower->path() && m_follower->snapshot() == trace)
+        return;
+    stop();
+    bool running = false;
+    if (trace && trace->form == TraceForm::SinkDirectory) {
+        for (const SessionInfo& session : trace->sessions)
+            running = running || session.status == SessionStatus::Running;
+    }
+    if (running)
+        follow(true);
+    updateLiveLabel();
+}
+
+bool LiveFollow::follow(bool on)
+{
+    const auto trace = m_window->trace();
+    if (!on) {
+        m_follower->setPaused(true); // the data read so far stays on screen
+        updateLiveLabel();
+        return true;
+    }
+    if (!trace) {
+        updateLiveLabel();
+        return false;
+    }
+    AnalysisRequest request;
+    if (const auto shown = m_window->analysis()) {
+        request = shown->request;
+        request.sessionIndex = shown->sessionIndex;
+        request.rank = shown->rank;
+    }
+    request.thresholds = m_window->thresholds();
+    request.window.reset(); // the live view is the whole run
+    m_follower->setAnalysisRequest(request);
+    if (m_follower->isStarted() && m_follower->isPaused() && m_follower->path() == trace->path) {
+        m_follower->setPaused(false);
+        updateLiveLabel();
+        return true;
+    }
+    QString error;
+    if (!m_follower->start(trace->path, &error)) {
+        m_window->statusBar()->showMessage(tr("Cannot follow: %1").arg(error), 10000);
+        updateLiveLabel();
+        return false;
+    }
+    updateLiveLabel();
+    return true;
+}
+
+void LiveFollow::stop()
+{
+    m_follower->stop();
+    updateLiveLabel();
+}
+
+void LiveFollow::onAnalysis(std::shared_ptr<const AnalysisResult> result)
+{
+    const auto trace = m_window->trace();
+    if (!result || !trace || result->trace->path != trace->path)
+        return;
+    m_window->showLiveSnapshot(std::move(result), m_pinAction->isChecked());
+    updateLiveLabel();
+}
+
+void LiveFollow::compareWith(const QString& path)
+{
+    const auto trace = m_window->trace();
+    if (!trace)
+        return;
+    auto* window = new CompareWindow(m_window);
+    window->setWindowFlag(Qt::Window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setThresholds(m_window->thresholds());
+    const auto shown = m_window->analysis();
+    window->setTrace(CompareWindow::Side::A, trace,
+                     shown ? std::optional<size_t>(shown->sessionIndex) : std::nullopt,
+                     shown ? std::optional<int64_t>(shown->rank) : std::nullopt);
+    window->openTrace(CompareWindow::Side::B, path);
+    window->show();
+}
+
+} // namespace gapscope

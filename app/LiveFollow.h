@@ -1,0 +1,57 @@
+#pragma once
+// The main window's live features: File > Follow (keep reading a growing JSON lines file or
+// sink directory, model/TraceFollower.h), the "Live" status field, View > Pin to Latest, and
+// File > Compare With... (widgets/CompareWindow.h with the open trace as A).
+
+#include <QObject>
+
+#include <memory>
+
+class QAction;
+class QLabel;
+
+namespace gapscope {
+
+class MainWindow;
+class TraceFollower;
+struct TraceData;
+struct AnalysisResult;
+
+class LiveFollow : public QObject
+{
+    Q_OBJECT
+public:
+    explicit LiveFollow(MainWindow* window);
+    ~LiveFollow() override;
+
+    QAction* followAction() const { return m_followAction; }
+    QAction* pinAction() const { return m_pinAction; }
+    QAction* compareAction() const { return m_compareAction; }
+    QLabel* liveLabel() const { return m_liveLabel; }
+    TraceFollower* follower() const { return m_follower; }
+
+    bool isLive() const;
+    QString liveText() const;
+
+    // A trace was opened: following stops unless it is the followed one; a sink whose manifest
+    // says a session is still running is followed at once.
+    void traceOpened(const std::shared_ptr<const TraceData>& trace);
+    // Starts (or resumes) following the open trace; false with a status message when it cannot.
+    bool follow(bool on);
+    void stop();
+    // Opens the compare window with the open trace as A and path as B.
+    void compareWith(const QString& path);
+
+private:
+    void onAnalysis(std::shared_ptr<const AnalysisResult> result);
+    void updateLiveLabel();
+
+    MainWindow* m_window;
+    TraceFollower* m_follower;
+    QAction* m_followAction;
+    QAction* m_pinAction;
+    QAction* m_compareAction;
+    QLabel* m_liveLabel;
+};
+
+} // namespace gapscope
