@@ -1,7 +1,6 @@
 #include "MainWindow.h"
 
 #include "LiveFollow.h"
-#include "LiveFollow.h"
 #include "ExportActions.h"
 #include "analysis/Units.h"
 #include "model/AnalysisReport.h"
@@ -144,7 +143,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     createActions();
     m_liveFollow = new LiveFollow(this);
-    m_liveFollow = new LiveFollow(this);
     createCentralArea();
     createDocks();
     m_exportActions = new ExportActions(
@@ -268,9 +266,6 @@ void MainWindow::createMenus()
     file->addAction(m_liveFollow->followAction());
     file->addAction(m_liveFollow->compareAction());
     file->addSeparator();
-    file->addAction(m_liveFollow->followAction());
-    file->addAction(m_liveFollow->compareAction());
-    file->addSeparator();
     file->addAction(m_exportActions->exportReportAction());
     file->addAction(m_exportActions->saveChartAction());
     file->addAction(m_exportActions->copyFindingAction());
@@ -282,7 +277,6 @@ void MainWindow::createMenus()
     for (const auto& [overlay, action] : m_overlayActions)
         overlays->addAction(action);
     view->addAction(m_resetZoomAction);
-    view->addAction(m_liveFollow->pinAction());
     view->addAction(m_liveFollow->pinAction());
     view->addSeparator();
     view->addAction(m_phasesDock->toggleViewAction());
@@ -748,7 +742,6 @@ bool MainWindow::showTraceNow(const QString& path, QString* error)
 void MainWindow::closeTrace()
 {
     m_liveFollow->stop();
-    m_liveFollow->stop();
     m_loadJob->cancel();
     m_analysisJob->discard();
     forgetBudget();
@@ -806,7 +799,6 @@ void MainWindow::onLoaded(quint64 generation, std::shared_ptr<const TraceData> d
         addRecentFile(m_trace->path);
     m_freshTrace = true;
     startAnalysis(baseRequest());
-    m_liveFollow->traceOpened(m_trace);
     m_liveFollow->traceOpened(m_trace);
 }
 
@@ -1055,35 +1047,6 @@ void MainWindow::applyResult(std::shared_ptr<const AnalysisResult> result, bool 
                                  ? tr("No hidden-memory findings")
                                  : englishPlural(tr("%n finding(s)", nullptr, int(findings)), findings),
                              4000);
-}
-
-void MainWindow::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest)
-{
-    if (!result || !m_trace || result->trace->path != m_trace->path || result->partition.size() == 0)
-        return;
-    m_trace = result->trace;
-    m_fullResult = result;
-    m_problemsPanel->setProblems(m_trace->problems);
-    updateProblemsButton();
-    if (isWindowAnalysis())
-        return; // the window stays as analysed; Reset shows the latest run
-    const qint64 oldBegin = m_chart->visibleBeginNs();
-    const qint64 oldEnd = m_chart->visibleEndNs();
-    const qint64 oldCursor = m_cursorNs;
-    const bool zoomed = m_result && m_result->partition.size() > 0 &&
-                        (oldBegin > m_result->trace->store.timestampNs[m_result->partition.begin] ||
-                         oldEnd < m_result->trace->store.timestampNs[m_result->partition.end - 1]);
-    applyResult(std::move(result), false);
-    const qint64 latest = m_result->trace->store.timestampNs[m_result->partition.end - 1];
-    if (pinToLatest) {
-        if (zoomed)
-            m_chart->setVisibleRange(latest - (oldEnd - oldBegin), latest);
-        setCursorTime(latest);
-    } else {
-        if (zoomed)
-            m_chart->setVisibleRange(oldBegin, oldEnd);
-        setCursorTime(oldCursor);
-    }
 }
 
 void MainWindow::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest)

@@ -41,7 +41,6 @@ class FindingsModel;
 class GapChartView;
 class LoadJob;
 class LiveFollow;
-class LiveFollow;
 class PhasesDecorationProxy;
 class PhasesModel;
 class ProblemsPanel;
@@ -70,10 +69,6 @@ public:
     // Loads and analyses on the calling thread (screenshots). false with *error on bad input.
     bool showTraceNow(const QString& path, QString* error);
     void closeTrace();
-    // A newer snapshot of the open trace from File > Follow, with its analysis: session, zoom and
-    // cursor stay, unless pinToLatest moves them to the newest samples.
-    void showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
-    LiveFollow* liveFollow() const { return m_liveFollow; }
     // A newer snapshot of the open trace from File > Follow, with its analysis: session, zoom and
     // cursor stay, unless pinToLatest moves them to the newest samples.
     void showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
@@ -189,7 +184,6 @@ private:
     // jobs
     LoadJob* m_loadJob = nullptr;
     AnalysisJob* m_analysisJob = nullptr;
-    LiveFollow* m_liveFollow = nullptr;
     LiveFollow* m_liveFollow = nullptr;
 
     // state
