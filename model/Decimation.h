@@ -102,6 +102,164 @@ std::vector<uint32_t> decimateMinMax(std::span<const int64_t> timeNs, std::span<
     return kept;
 }
 
+// A min/max level-of-detail pyramid over one series (valueAt over the rows of a row list),
+// built once after loading: buckets of kLeafRows positions, each level kFanOut times coarser,
+// each bucket holding its earliest smallest and earliest largest value. decimate() returns
+// exactly what decimateMinMax returns, but takes a whole bucket at once wherever the bucket
+// lies inside one pixel column, so a redraw costs O(columns * levels) instead of O(rows).
+class MinMaxPyramid
+{
+public:
+    static constexpr size_t kLeafRows = 64;
+    static constexpr size_t kFanOut = 4;
+
+    MinMaxPyramid() = default;
+    template <typename ValueAt> MinMaxPyramid(std::span<const uint32_t> rows, ValueAt&& valueAt)
+    {
+        m_rowCount = rows.size();
+        constexpr uint32_t none = UINT32_MAX;
+        std::vector<Bucket> level((rows.size() + kLeafRows - 1) / kLeafRows);
+        for (size_t b = 0; b < level.size(); ++b) {
+            Bucket& bucket = level[b];
+            const size_t end = std::min(rows.size(), (b + 1) * kLeafRows);
+            for (size_t pos = b * kLeafRows; pos < end; ++pos) {
+                const double value = valueAt(rows[pos]);
+                if (std::isnan(value))
+                    continue;
+                if (bucket.minPos == none || value < bucket.minValue) {
+                    bucket.minPos = uint32_t(pos);
+                    bucket.minValue = value;
+                }
+                if (bucket.maxPos == none || value > bucket.maxValue) {
+                    bucket.maxPos = uint32_t(pos);
+                    bucket.maxValue = value;
+                }
+            }
+        }
+        m_levels.push_back(std::move(level));
+        while (m_levels.back().size() > 1) {
+            const std::vector<Bucket>& below = m_levels.back();
+            std::vector<Bucket> above((below.size() + kFanOut - 1) / kFanOut);
+            for (size_t b = 0; b < below.size(); ++b)
+                above[b / kFanOut].merge(below[b]);
+            m_levels.push_back(std::move(above));
+        }
+    }
+
+    bool empty() const { return m_levels.empty(); }
+    size_t rowCount() const { return m_rowCount; }
+    size_t memoryBytes() const
+    {
+        size_t bytes = 0;
+        for (const auto& level : m_levels)
+            bytes += level.capacity() * sizeof(Bucket);
+        return bytes;
+    }
+
+    // Same contract and result as decimateMinMax over the rows and valueAt the pyramid was
+    // built from (valueAt is still needed for the points at column edges).
+    template <typename ValueAt>
+    std::vector<uint32_t> decimate(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+                                   RowSpan span, int64_t beginNs, int64_t endNs, int columns,
+                                   ValueAt&& valueAt) const
+    {
+        if (rows.size() != m_rowCount) // built for another row list: scan the rows themselves
+            return decimateMinMax(timeNs, rows, span, beginNs, endNs, columns, valueAt);
+        std::vector<uint32_t> kept;
+        span.last = std::min(span.last, rows.size());
+        if (span.empty())
+            return kept;
+        const auto first = uint32_t(span.first);
+        const auto last = uint32_t(span.last - 1);
+        kept.reserve(2 * size_t(std::max(columns, 0)) + 2);
+        kept.push_back(first);
+        if (first == last)
+            return kept;
+        if (columns > 0) {
+            const double spanNs = double(std::max<int64_t>(endNs - beginNs, 1));
+            const double columnsPerNs = double(columns) / spanNs;
+            auto columnOf = [&](uint32_t pos) {
+                return std::clamp<int64_t>(
+                    int64_t(std::floor(double(timeNs[rows[pos]] - beginNs) * columnsPerNs)), 0,
+                    int64_t(columns) - 1);
+            };
+            constexpr uint32_t none = UINT32_MAX;
+            int64_t column = -1;
+            Bucket current;
+            auto flush = [&] {
+                if (current.minPos == none)
+                    return;
+                if (current.minPos == current.maxPos) {
+                    kept.push_back(current.minPos);
+                } else {
+                    kept.push_back(std::min(current.minPos, current.maxPos));
+                    kept.push_back(std::max(current.minPos, current.maxPos));
+                }
+                current = Bucket{};
+            };
+            for (uint32_t pos = first + 1; pos < last;) {
+                // the coarsest aligned bucket that lies inside (first, last) and one column
+                size_t size = 0;
+                const Bucket* whole = nullptr;
+                size_t bucketSize = kLeafRows;
+                for (size_t level = 0; level < m_levels.size(); ++level, bucketSize *= kFanOut) {
+                    if (pos % bucketSize != 0 || pos + bucketSize > last)
+                        break;
+                    if (columnOf(pos) != columnOf(uint32_t(pos + bucketSize - 1)))
+                        break;
+                    whole = &m_levels[level][pos / bucketSize];
+                    size = bucketSize;
+                }
+                const int64_t c = columnOf(pos);
+                if (c != column) {
+                    flush();
+                    column = c;
+                }
+                if (whole) {
+                    current.merge(*whole);
+                    pos += uint32_t(size);
+                } else {
+                    current.mergePoint(pos, valueAt(rows[pos]));
+                    ++pos;
+                }
+            }
+            flush();
+        }
+        kept.push_back(last);
+        return kept;
+    }
+
+private:
+    struct Bucket
+    {
+        uint32_t minPos = UINT32_MAX; // UINT32_MAX: no value (all NaN)
+        uint32_t maxPos = UINT32_MAX;
+        double minValue = 0;
+        double maxValue = 0;
+        // other follows this bucket in row order: strict comparisons keep the earliest extreme
+        void merge(const Bucket& other)
+        {
+            if (other.minPos != UINT32_MAX && (minPos == UINT32_MAX || other.minValue < minValue)) {
+                minPos = other.minPos;
+                minValue = other.minValue;
+            }
+            if (other.maxPos != UINT32_MAX && (maxPos == UINT32_MAX || other.maxValue > maxValue)) {
+                maxPos = other.maxPos;
+                maxValue = other.maxValue;
+            }
+        }
+        void mergePoint(uint32_t pos, double value)
+        {
+            if (std::isnan(value))
+                return;
+            merge(Bucket{pos, pos, value, value});
+        }
+    };
+
+    size_t m_rowCount = 0;
+    std::vector<std::vector<Bucket>> m_levels; // [0] = leaves
+};
+
 // Convenience for one nullable int64 column (kNullInt of GapAnalysis.h = missing).
 std::vector<uint32_t> decimateMinMax(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
                                      RowSpan span, int64_t beginNs, int64_t endNs, int columns,

@@ -76,13 +76,33 @@ std::string_view toString(EventType type)
     return "other";
 }
 
+void EventStore::shrinkToFit()
+{
+    // one column at a time, so the transient copy is one column, not the store
+    timestampNs.shrink_to_fit();
+    allocated.shrink_to_fit();
+    reserved.shrink_to_fit();
+    active.shrink_to_fit();
+    inactive.shrink_to_fit();
+    change.shrink_to_fit();
+    used.shrink_to_fit();
+    free.shrink_to_fit();
+    total.shrink_to_fit();
+    type.shrink_to_fit();
+    typeName.shrink_to_fit();
+    source.shrink_to_fit();
+    context.shrink_to_fit();
+    metadata.shrink_to_fit();
+    sources.shrink_to_fit();
+}
+
 size_t EventStore::memoryBytes() const
 {
     auto bytesOf = [](const auto& column) { return column.capacity() * sizeof(column[0]); };
-    size_t bytes = bytesOf(timestampNs) + bytesOf(allocated) + bytesOf(reserved) + bytesOf(active) +
-                   bytesOf(inactive) + bytesOf(change) + bytesOf(used) + bytesOf(free) + bytesOf(total) +
-                   bytesOf(type) + bytesOf(typeName) + bytesOf(source) + bytesOf(context) +
-                   bytesOf(metadata) + bytesOf(sources);
+    size_t bytes = bytesOf(timestampNs) + bytesOf(allocated) + bytesOf(reserved) + active.memoryBytes() +
+                   inactive.memoryBytes() + change.memoryBytes() + bytesOf(used) + free.memoryBytes() +
+                   bytesOf(total) + bytesOf(type) + typeName.memoryBytes() + source.memoryBytes() +
+                   context.memoryBytes() + metadata.memoryBytes() + bytesOf(sources);
     // unordered_map node: key + value + next pointer + cached hash, roughly.
     for (const auto& [row, origin] : origins) {
         bytes += sizeof(row) + sizeof(origin) + 2 * sizeof(void*);

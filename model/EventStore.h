@@ -5,6 +5,7 @@
 
 #include "analysis/GapAnalysis.h" // kNullInt, GapInput
 #include "analysis/Phases.h"
+#include "model/PackedColumn.h"
 
 #include <QString>
 
@@ -37,7 +38,8 @@ private:
     std::unordered_map<std::string_view, uint32_t> m_index;
 };
 
-enum class EventType : uint8_t {
+enum class EventType : uint8_t
+{
     Other = 0, // event_type kept verbatim in the eventTypeName column
     Sample,
     Allocation,
@@ -86,21 +88,23 @@ struct Partition
 class EventStore
 {
 public:
-    // numeric columns, kNullInt = null
+    // Numeric columns, kNullInt = null. The columns the analysis and the chart read by row in
+    // every pass are dense vectors; the rest vary little between neighbouring rows and are
+    // packed (PackedColumn: a few bytes per row or none), so a sample costs < 64 bytes.
     std::vector<int64_t> timestampNs;
     std::vector<int64_t> allocated;
     std::vector<int64_t> reserved;
-    std::vector<int64_t> active;
-    std::vector<int64_t> inactive;
-    std::vector<int64_t> change;
+    PackedColumn<int64_t> active;
+    PackedColumn<int64_t> inactive;
+    PackedColumn<int64_t> change;
     std::vector<int64_t> used;
-    std::vector<int64_t> free;
+    PackedColumn<int64_t> free;
     std::vector<int64_t> total;
     std::vector<EventType> type;
-    std::vector<uint32_t> typeName; // pool id of the verbatim event_type
-    std::vector<uint32_t> source;   // index into sources
-    std::vector<uint32_t> context;  // pool id
-    std::vector<uint32_t> metadata; // pool id of the compact metadata JSON ("{}" -> 0)
+    PackedColumn<uint32_t> typeName; // pool id of the verbatim event_type
+    PackedColumn<uint32_t> source;   // index into sources
+    PackedColumn<uint32_t> context;  // pool id
+    PackedColumn<uint32_t> metadata; // pool id of the compact metadata JSON ("{}" -> 0)
 
     // Sparse per-event attributes (only events that carry them).
     std::unordered_map<uint32_t, EventOrigin> origins; // row -> origin ids
@@ -110,6 +114,8 @@ public:
 
     size_t size() const { return timestampNs.size(); }
     const std::string& str(uint32_t id) const { return strings.at(id); }
+    // Gives back the spare capacity of every column (vectors grow 2x while loading).
+    void shrinkToFit();
     // Approximate resident bytes of the columns (for the benchmark and the status bar).
     size_t memoryBytes() const;
 };

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace gapscope::detail {
 
@@ -105,15 +106,28 @@ std::string_view nameOf(Field f)
     return kFieldNames[static_cast<size_t>(f)];
 }
 
-const std::unordered_map<std::string_view, Field>& fieldByName()
+// The field of a key without hashing it: keys are bucketed by length (at most a few share
+// one) and compared directly. nullopt for a key the loader does not know.
+std::optional<Field> findField(std::string_view key)
 {
-    static const std::unordered_map<std::string_view, Field> map = [] {
-        std::unordered_map<std::string_view, Field> m;
-        for (size_t i = 0; i < kFieldCount; ++i)
-            m.emplace(kFieldNames[i], static_cast<Field>(i));
-        return m;
-    }();
-    return map;
+    constexpr size_t kMaxLength = 32;
+    struct Table
+    {
+        std::array<std::vector<Field>, kMaxLength + 1> byLength;
+        Table()
+        {
+            for (size_t i = 0; i < kFieldCount; ++i)
+                byLength[kFieldNames[i].size()].push_back(static_cast<Field>(i));
+        }
+    };
+    static const Table table;
+    if (key.size() > kMaxLength)
+        return std::nullopt;
+    for (Field f : table.byLength[key.size()]) {
+        if (std::memcmp(kFieldNames[static_cast<size_t>(f)].data(), key.data(), key.size()) == 0)
+            return f;
+    }
+    return std::nullopt;
 }
 
 bool isLegacyField(Field f)
@@ -361,7 +375,14 @@ void EventChunk::append(EventChunk&& other)
     }
     EventStore& to = store;
     EventStore& from = other.store;
-    auto appendColumn = [](auto& dst, const auto& src) { dst.insert(dst.end(), src.begin(), src.end()); };
+    auto appendColumn = [](auto& dst, const auto& src) {
+        if constexpr (requires { dst.insert(dst.end(), src.begin(), src.end()); }) {
+            dst.insert(dst.end(), src.begin(), src.end());
+        } else {
+            for (size_t row = 0; row < src.size(); ++row)
+                dst.push_back(src[row]);
+        }
+    };
     appendColumn(to.timestampNs, from.timestampNs);
     appendColumn(to.allocated, from.allocated);
     appendColumn(to.reserved, from.reserved);
@@ -372,11 +393,10 @@ void EventChunk::append(EventChunk&& other)
     appendColumn(to.free, from.free);
     appendColumn(to.total, from.total);
     appendColumn(to.type, from.type);
-    auto appendMapped = [](std::vector<uint32_t>& dst, const std::vector<uint32_t>& src,
+    auto appendMapped = [](PackedColumn<uint32_t>& dst, const PackedColumn<uint32_t>& src,
                            const std::vector<uint32_t>& map) {
-        dst.reserve(dst.size() + src.size());
-        for (uint32_t id : src)
-            dst.push_back(map[id]);
+        for (size_t row = 0; row < src.size(); ++row)
+            dst.push_back(map[src[row]]);
     };
     appendMapped(to.typeName, from.typeName, stringMap);
     appendMapped(to.source, from.source, sourceMap);
@@ -490,7 +510,7 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
     std::array<Scalar, kFieldCount> fields{};
     std::vector<std::string> unknownKeys;
     std::vector<std::string> duplicateKeys; // the last value is used, as in a JSON object
-    std::string reject; // first reason to reject; the object is still read to its end
+    std::string reject;                     // first reason to reject; the object is still read to its end
     std::string backend;
     EventOrigin origin;
     bool metadataSeen = false;
@@ -508,13 +528,13 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
         std::string_view key;
         if (auto error = field.unescaped_key().get(key))
             return syntax(error);
-        const auto known = fieldByName().find(key);
-        if (known == fieldByName().end()) {
+        const std::optional<Field> known = findField(key);
+        if (!known) {
             unknownKeys.emplace_back(key);
             continue; // the unread value is skipped by the iteration
         }
         od::value& value = field.value();
-        if (known->second == Field::Metadata) {
+        if (*known == Field::Metadata) {
             od::json_type type;
             if (auto error = value.type().get(type))
                 return syntax(error);
@@ -542,7 +562,7 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
             }
             continue;
         }
-        Scalar& slot = fields[static_cast<size_t>(known->second)];
+        Scalar& slot = fields[static_cast<size_t>(*known)];
         if (slot.kind != Scalar::Kind::Absent)
             duplicateKeys.emplace_back(key);
         if (auto error = readScalar(value, slot))
@@ -577,23 +597,24 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
     const bool nullCountersAllowed = schemaVersion >= 4;
     auto takeInt = [&](Field f, IntRule rule, int64_t fallback = 0) -> int64_t {
         const Scalar& s = get(f);
-        const std::string name(nameOf(f));
+        // the name is only spelled out for a message: no allocation per field on the hot path
+        auto name = [f] { return std::string(nameOf(f)); };
         switch (s.kind) {
         case Scalar::Kind::Int:
             return s.i;
         case Scalar::Kind::Absent:
             if (rule == IntRule::Required || rule == IntRule::RequiredNullable)
-                rejectOnce("missing required field '" + name + "'");
+                rejectOnce("missing required field '" + name() + "'");
             return rule == IntRule::Nullable ? kNullInt : fallback;
         case Scalar::Kind::Null:
             if (rule == IntRule::Required)
-                rejectOnce("field '" + name + "' is null" +
+                rejectOnce("field '" + name() + "' is null" +
                            (schemaVersion > 0 && !nullCountersAllowed
                                 ? " (null counters need schema_version 4)"
                                 : ""));
             return (rule == IntRule::Optional) ? fallback : kNullInt;
         default:
-            rejectOnce("field '" + name + "': expected an integer, got " + kindName(s.kind));
+            rejectOnce("field '" + name() + "': expected an integer, got " + kindName(s.kind));
             return kNullInt;
         }
     };
@@ -941,8 +962,8 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
             // A record beyond the limit is not parsed: the parser's index would need ~4 bytes
             // per input byte (a crashed writer can leave hundreds of MB without a newline).
             const bool tooLong = text.size() > kMaxRecordBytes;
-            error_code error =
-                tooLong ? simdjson::CAPACITY : json.iterate(data + start, text.size(), capacity - start).get(doc);
+            error_code error = tooLong ? simdjson::CAPACITY
+                                       : json.iterate(data + start, text.size(), capacity - start).get(doc);
             if (!error)
                 error = doc.get_object().get(object);
             if (error) {
@@ -1103,6 +1124,62 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
     if (keepGoing && control.progress)
         control.progress(static_cast<qint64>(buffer.size()));
     return keepGoing && !control.cancelled();
+}
+
+std::optional<size_t> countArraySlice(const simdjson::padded_string& slice)
+{
+    od::parser json;
+    od::document doc;
+    od::array array;
+    size_t count = 0;
+    if (json.iterate(slice).get(doc) || doc.get_array().get(array) || array.count_elements().get(count))
+        return std::nullopt;
+    return count;
+}
+
+SliceOutcome parseArraySlice(const simdjson::padded_string& slice, qint64 firstLine, qint64 firstIndex,
+                             EventRecordParser& parser, EventChunk& chunk, const RangeControl& control)
+{
+    od::parser json;
+    od::document doc;
+    od::array array;
+    if (json.iterate(slice).get(doc) || doc.get_array().get(array))
+        return SliceOutcome::Unusable;
+    const char* data = slice.data();
+    size_t lineOffset = 0;
+    qint64 line = firstLine;
+    qint64 index = firstIndex;
+    size_t nextProgress = control.progressStepBytes;
+    for (auto elementResult : array) {
+        od::value element;
+        if (std::move(elementResult).get(element))
+            return SliceOutcome::Unusable;
+        const char* location = nullptr;
+        if (element.current_location().get(location) == simdjson::SUCCESS && location >= data + lineOffset) {
+            const auto offset = static_cast<size_t>(location - data);
+            line = advanceLine(data, lineOffset, offset, line);
+            lineOffset = offset;
+        }
+        od::object object;
+        if (element.get_object().get(object)) {
+            ++chunk.recordsRead;
+            chunk.problems.addError(parser.file(), line, QStringLiteral("array element is not a JSON object"),
+                                    index);
+        } else if (parser.parse(object, RecordLocation{line, index}, chunk) ==
+                   EventRecordParser::Outcome::SyntaxError) {
+            return SliceOutcome::Unusable;
+        }
+        ++index;
+        if (index % kCancelPollRecords == 0 && control.cancelled())
+            return SliceOutcome::Cancelled;
+        if (lineOffset >= nextProgress && control.progress) {
+            control.progress(static_cast<qint64>(lineOffset));
+            nextProgress = lineOffset + control.progressStepBytes;
+        }
+    }
+    if (control.progress)
+        control.progress(static_cast<qint64>(slice.size()));
+    return control.cancelled() ? SliceOutcome::Cancelled : SliceOutcome::Parsed;
 }
 
 } // namespace gapscope::detail

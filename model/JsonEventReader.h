@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -107,6 +108,23 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
 // Returns false when cancelled. A broken document stops at the break (Error problem).
 bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser& parser, EventChunk& chunk,
                        const RangeControl& control);
+
+// One slice of a large top-level event array, copied into `slice` as an array text of its
+// own ("[" + elements + "]"), parsed as parseJsonDocument parses the elements of the whole
+// array: element lines count on from firstLine at the start of slice, indexes from
+// firstIndex. Unusable means the slice is not a clean array of elements (a syntax error, or
+// the slice was cut inside a value): nothing is decided and the caller falls back to
+// parseJsonDocument over the whole file, which reports the break as it always did.
+enum class SliceOutcome
+{
+    Parsed,
+    Cancelled,
+    Unusable
+};
+// Elements in the slice (nullopt: Unusable).
+std::optional<size_t> countArraySlice(const simdjson::padded_string& slice);
+SliceOutcome parseArraySlice(const simdjson::padded_string& slice, qint64 firstLine, qint64 firstIndex,
+                             EventRecordParser& parser, EventChunk& chunk, const RangeControl& control);
 
 // Line number (1-based) of byte offset `to`, counting on from (`from`, `lineAtFrom`).
 qint64 advanceLine(const char* data, size_t from, size_t to, qint64 lineAtFrom);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <set>
@@ -20,6 +21,7 @@ namespace gapscope {
 using detail::EventChunk;
 using detail::EventRecordParser;
 using detail::RangeControl;
+using detail::SliceOutcome;
 
 namespace {
 
@@ -238,7 +240,7 @@ public:
         const std::lock_guard lock(m_mutex);
         m_done += delta;
         if (m_done >= m_next) {
-            m_control.progress(m_base + m_done, m_total);
+            m_control.progress(std::min(m_base + m_done, m_total), m_total);
             m_next = (m_done / kReportStepBytes + 1) * kReportStepBytes;
         }
     }
@@ -260,15 +262,16 @@ int rangeCount(size_t bytes, const LoadControl& control)
     return static_cast<int>(std::clamp<size_t>(bytes / kMinBytesPerThread, 1, static_cast<size_t>(cores)));
 }
 
-// JSON lines of text, split at line boundaries into ranges parsed on their own threads
-// (own parser, own chunk) and merged in file order: the same rows, strings, sources and
-// problems (with the same line numbers) as one sequential pass. progress gets bytes of text.
+// JSON lines in data[0, size) (readable up to data + capacity), split at line boundaries
+// into ranges parsed on their own threads (own parser, own chunk) and merged in file order:
+// the same rows, strings, sources and problems (with the same line numbers) as one
+// sequential pass. firstLine is the number of the first line; endsFile says whether a last
+// line without a newline is the end of the file. *lines gets the newlines in the text.
 // Returns false when cancelled; chunk then holds the rows of the contiguous prefix parsed.
-bool parseJsonLinesParallel(const simdjson::padded_string& text, const QString& file, EventChunk& chunk,
-                            const LoadControl& control, SharedProgress& progress)
+bool parseJsonLinesParallel(const char* data, size_t size, size_t capacity, qint64 firstLineOfText,
+                            bool endsFile, const QString& file, EventChunk& chunk, const LoadControl& control,
+                            SharedProgress& progress, qint64* lines)
 {
-    const size_t size = text.size();
-    const char* data = text.data();
     const int ranges = rangeCount(size, control);
     // Range i is [bounds[i], bounds[i + 1]); every boundary but the last follows a '\n'.
     std::vector<size_t> bounds{0};
@@ -280,7 +283,7 @@ bool parseJsonLinesParallel(const simdjson::padded_string& text, const QString& 
     }
     bounds.push_back(size);
 
-    std::vector<qint64> firstLine(static_cast<size_t>(ranges) + 1, 1);
+    std::vector<qint64> firstLine(static_cast<size_t>(ranges) + 1, 0);
     std::vector<EventChunk> chunks(static_cast<size_t>(ranges));
     std::vector<char> completed(static_cast<size_t>(ranges), 0);
     auto forEachRange = [&](auto&& work) {
@@ -294,8 +297,10 @@ bool parseJsonLinesParallel(const simdjson::padded_string& text, const QString& 
     // Line numbers of the range starts: count the newlines of every range in parallel.
     forEachRange(
         [&](size_t i) { firstLine[i + 1] = std::count(data + bounds[i], data + bounds[i + 1], '\n'); });
+    firstLine[0] = firstLineOfText;
     for (size_t i = 1; i < firstLine.size(); ++i)
         firstLine[i] += firstLine[i - 1];
+    *lines = firstLine.back() - firstLineOfText;
 
     forEachRange([&](size_t i) {
         EventRecordParser parser(file);
@@ -305,9 +310,9 @@ bool parseJsonLinesParallel(const simdjson::padded_string& text, const QString& 
                                reported = static_cast<size_t>(done);
                            }};
         range.progressStepBytes = kWorkerStepBytes;
-        completed[i] = detail::parseJsonLinesRange(
-            data, bounds[i], bounds[i + 1], size + simdjson::SIMDJSON_PADDING, firstLine[i],
-            bounds[i + 1] == size, parser, chunks[i], range);
+        completed[i] =
+            detail::parseJsonLinesRange(data, bounds[i], bounds[i + 1], capacity, firstLine[i],
+                                        endsFile && bounds[i + 1] == size, parser, chunks[i], range);
     });
     for (size_t i = 0; i < chunks.size(); ++i) {
         chunk.append(std::move(chunks[i]));
@@ -315,6 +320,242 @@ bool parseJsonLinesParallel(const simdjson::padded_string& text, const QString& 
             return false; // later ranges would leave a hole in the file order
     }
     return true;
+}
+
+// A JSON lines file read in windows of about kWindowBytesPerThread per thread: the complete
+// lines of a window are parsed (in parallel) while only the window is in memory, and its
+// partial last line moves to the start of the next window. A line longer than a window
+// grows the window. Returns false when cancelled; *error is set when the file is unreadable.
+bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadControl& control,
+                        SharedProgress& progress, QString* error)
+{
+    constexpr size_t kWindowBytesPerThread = 32 << 20;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = file.errorString();
+        return true;
+    }
+    const auto fileSize = static_cast<size_t>(std::max<qint64>(file.size(), 0));
+    const size_t threads = static_cast<size_t>(rangeCount(fileSize, control));
+    size_t window = std::min(fileSize + 1, kWindowBytesPerThread * threads);
+    std::unique_ptr<char[]> buffer(new char[window + simdjson::SIMDJSON_PADDING]);
+    size_t carried = 0; // bytes of a partial line at the start of buffer
+    qint64 line = 1;
+    for (;;) {
+        if (carried == window) { // one line fills the window: make room for more of it
+            const size_t larger = window * 2;
+            std::unique_ptr<char[]> grown(new char[larger + simdjson::SIMDJSON_PADDING]);
+            std::memcpy(grown.get(), buffer.get(), carried);
+            buffer = std::move(grown);
+            window = larger;
+        }
+        const qint64 got = file.read(buffer.get() + carried, static_cast<qint64>(window - carried));
+        if (got < 0) {
+            *error = file.errorString();
+            return true;
+        }
+        const size_t filled = carried + static_cast<size_t>(got);
+        const bool atEnd = got == 0 || file.atEnd();
+        size_t parseEnd = filled;
+        if (!atEnd) {
+            const char* data = buffer.get();
+            size_t lastNewline = filled;
+            while (lastNewline > 0 && data[lastNewline - 1] != '\n')
+                --lastNewline;
+            if (lastNewline == 0) {
+                carried = filled; // no complete line yet
+                continue;
+            }
+            parseEnd = lastNewline;
+        }
+        std::memset(buffer.get() + filled, 0, simdjson::SIMDJSON_PADDING); // filled <= window
+        qint64 lines = 0;
+        if (!parseJsonLinesParallel(buffer.get(), parseEnd, window + simdjson::SIMDJSON_PADDING, line, atEnd,
+                                    path, chunk, control, progress, &lines))
+            return false;
+        line += lines;
+        if (atEnd)
+            return true;
+        carried = filled - parseEnd;
+        std::memmove(buffer.get(), buffer.get() + parseEnd, carried);
+    }
+}
+
+// Whether the first non-blank byte of the file is '[' (a top-level array, not a wrapper object).
+bool startsWithBracket(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = file.read(4096);
+    for (char c : head) {
+        if (!isBlank(c))
+            return c == '[';
+    }
+    return false;
+}
+
+// Position of a ',' between two top-level array elements ("}" blanks "," blanks "{") in
+// data[from, to), searching forward (or backward), or npos. A comma found this way inside a
+// nested array or a string is harmless: the slices cut there do not parse, and the load
+// falls back to the whole-document parse.
+size_t elementSeparator(const char* data, size_t from, size_t to, bool backward)
+{
+    while (from < to) {
+        const void* found =
+            backward ? memrchr(data + from, ',', to - from) : std::memchr(data + from, ',', to - from);
+        if (!found)
+            return std::string_view::npos;
+        const auto comma = static_cast<size_t>(static_cast<const char*>(found) - data);
+        size_t before = comma;
+        while (before > from && isBlank(data[before - 1]))
+            --before;
+        size_t after = comma + 1;
+        while (after < to && isBlank(data[after]))
+            ++after;
+        if (before > from && data[before - 1] == '}' && after < to && data[after] == '{')
+            return comma;
+        if (backward)
+            to = comma;
+        else
+            from = comma + 1;
+    }
+    return std::string_view::npos;
+}
+
+enum class ArrayStream
+{
+    Parsed,
+    Cancelled,
+    Unusable // not a plain top-level array of objects: parse the whole document instead
+};
+
+// A top-level JSON array of events read in windows and parsed in slices on all cores, with
+// the result of parseJsonDocument (same rows, problems, lines and indexes) and without the
+// whole file in memory (simdjson cannot take a document over 4 GB at all).
+ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const LoadControl& control,
+                               SharedProgress& progress)
+{
+    constexpr size_t kWindowBytesPerThread = 32 << 20;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return ArrayStream::Unusable;
+    const auto fileSize = static_cast<size_t>(std::max<qint64>(file.size(), 0));
+    const auto threads = static_cast<size_t>(rangeCount(fileSize, control));
+    std::string buffer; // the window: carried bytes, then what was read
+    size_t window = std::min(fileSize + 1, kWindowBytesPerThread * threads);
+    qint64 line = 1;     // line of buffer[0]
+    qint64 index = 0;    // array index of the next element
+    bool opened = false; // the '[' was seen
+    for (;;) {
+        const size_t carried = buffer.size();
+        buffer.resize(std::max(window, carried + (1 << 20)));
+        const qint64 got = file.read(buffer.data() + carried, static_cast<qint64>(buffer.size() - carried));
+        if (got < 0)
+            return ArrayStream::Unusable;
+        buffer.resize(carried + static_cast<size_t>(got));
+        const bool atEnd = got == 0 || file.atEnd();
+        const char* data = buffer.data();
+        size_t begin = 0;
+        if (!opened) {
+            while (begin < buffer.size() && isBlank(data[begin]))
+                ++begin;
+            if (begin >= buffer.size() || data[begin] != '[')
+                return ArrayStream::Unusable;
+            line += std::count(data, data + begin, '\n');
+            buffer.erase(0, begin + 1); // the window starts with the first element
+            data = buffer.data();
+            begin = 0;
+            opened = true;
+        }
+        size_t end = 0; // slices cover [begin, end); the rest is carried
+        if (atEnd) {
+            end = buffer.size();
+            while (end > begin && isBlank(data[end - 1]))
+                --end;
+            if (end == begin || data[end - 1] != ']')
+                return ArrayStream::Unusable;
+            --end;
+        } else {
+            end = elementSeparator(data, begin, buffer.size(), true);
+            if (end == std::string_view::npos) {
+                window *= 2; // one element longer than the window
+                continue;
+            }
+        }
+        // Slices of about equal size, cut at element separators.
+        std::vector<size_t> cuts{begin};
+        for (size_t i = 1; i < threads; ++i) {
+            const size_t target = std::max(cuts.back(), begin + (end - begin) * i / threads);
+            const size_t comma = elementSeparator(data, target, end, false);
+            if (comma == std::string_view::npos)
+                break;
+            cuts.push_back(comma + 1);
+        }
+        cuts.push_back(end + 1); // past the separator (or the closing bracket)
+        const size_t slices = cuts.size() - 1;
+        std::vector<simdjson::padded_string> texts(slices);
+        std::vector<qint64> firstLine(slices + 1, 0);
+        std::vector<std::optional<size_t>> counts(slices);
+        std::vector<EventChunk> chunks(slices);
+        std::vector<SliceOutcome> outcomes(slices, SliceOutcome::Unusable);
+        auto forEachSlice = [&](auto&& work) {
+            std::vector<std::thread> workers;
+            for (size_t i = 1; i < slices; ++i)
+                workers.emplace_back(work, i);
+            work(size_t{0});
+            for (std::thread& worker : workers)
+                worker.join();
+        };
+        // Copy every slice as "[" elements "]", count its lines and elements.
+        forEachSlice([&](size_t i) {
+            const size_t from = cuts[i];
+            const size_t length = cuts[i + 1] - 1 - from; // without the separator
+            texts[i] = simdjson::padded_string(length + 2);
+            char* text = texts[i].data();
+            text[0] = '[';
+            std::memcpy(text + 1, data + from, length);
+            text[length + 1] = ']';
+            firstLine[i + 1] = std::count(data + from, data + cuts[i + 1], '\n');
+            counts[i] = detail::countArraySlice(texts[i]);
+        });
+        std::vector<qint64> firstIndex(slices, index);
+        for (size_t i = 0; i < slices; ++i) {
+            if (!counts[i] || *counts[i] == 0)
+                return ArrayStream::Unusable;
+            if (i + 1 < slices)
+                firstIndex[i + 1] = firstIndex[i] + static_cast<qint64>(*counts[i]);
+        }
+        // Line of the byte before each slice's "[": the slice starts where the cut was.
+        firstLine[0] = line + std::count(data, data + cuts[0], '\n');
+        for (size_t i = 1; i <= slices; ++i)
+            firstLine[i] += firstLine[i - 1];
+        forEachSlice([&](size_t i) {
+            EventRecordParser parser(path);
+            qint64 reported = 0;
+            RangeControl range{control.cancel, [&](qint64 done) {
+                                   progress.advance(done - reported);
+                                   reported = done;
+                               }};
+            range.progressStepBytes = kWorkerStepBytes;
+            outcomes[i] =
+                detail::parseArraySlice(texts[i], firstLine[i], firstIndex[i], parser, chunks[i], range);
+        });
+        for (size_t i = 0; i < slices; ++i) {
+            if (outcomes[i] == SliceOutcome::Unusable)
+                return ArrayStream::Unusable;
+        }
+        for (size_t i = 0; i < slices; ++i) {
+            chunk.append(std::move(chunks[i]));
+            if (outcomes[i] == SliceOutcome::Cancelled)
+                return ArrayStream::Cancelled;
+        }
+        index = firstIndex.back() + static_cast<qint64>(*counts.back());
+        if (atEnd)
+            return ArrayStream::Parsed;
+        line = firstLine.back();
+        buffer.erase(0, end + 1);
+    }
 }
 
 // Reads a whole file into simdjson's padded buffer (read-only open).
@@ -524,16 +765,17 @@ bool loadSink(const QString& path, EventChunk& chunk, SinkManifest& manifest, qi
         totalBytes += QFileInfo(segment.file).size();
     qint64 base = 0;
     for (const Segment& segment : segments) {
-        simdjson::padded_string text;
-        if (!readFile(segment.file, text, &error)) {
-            chunk.problems.addError(segment.file, 0, QStringLiteral("cannot read segment: %1").arg(error));
-            continue;
-        }
         EventChunk segmentChunk;
         SharedProgress progress(control, base, totalBytes);
-        const bool completed = parseJsonLinesParallel(text, segment.file, segmentChunk, control, progress);
+        QString readError;
+        const bool completed = parseJsonLinesFile(segment.file, segmentChunk, control, progress, &readError);
+        if (!readError.isEmpty()) {
+            chunk.problems.addError(segment.file, 0,
+                                    QStringLiteral("cannot read segment: %1").arg(readError));
+            continue;
+        }
         chunk.append(std::move(segmentChunk));
-        base += static_cast<qint64>(text.size());
+        base += QFileInfo(segment.file).size();
         bytesRead = base;
         if (control.progress)
             control.progress(base, totalBytes);
@@ -628,6 +870,7 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
     EventStore& out = data.store;
     if (inOrder) {
         out = std::move(in);
+        out.shrinkToFit();
     } else {
         std::vector<uint32_t> permutation(rows);
         std::iota(permutation.begin(), permutation.end(), 0u);
@@ -636,9 +879,9 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
         for (uint32_t i = 0; i < rows; ++i)
             newRowOf[permutation[i]] = i;
         auto permute = [&](auto& dst, const auto& src) {
-            dst.resize(src.size());
+            dst.clear();
             for (size_t i = 0; i < rows; ++i)
-                dst[i] = src[permutation[i]];
+                dst.push_back(src[permutation[i]]);
         };
         permute(out.timestampNs, in.timestampNs);
         permute(out.allocated, in.allocated);
@@ -658,6 +901,7 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
             out.origins.emplace(newRowOf[row], std::move(origin));
         out.sources = std::move(in.sources);
         out.strings = std::move(in.strings);
+        out.shrinkToFit();
     }
 
     // Partitions and sessions.
@@ -797,6 +1041,42 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
             outcome.fatalError = fatal;
             return outcome;
         }
+    } else if (detection->container == Container::Lines) {
+        const qint64 total = QFileInfo(path).size();
+        SharedProgress progress(control, 0, total);
+        QString error;
+        completed = parseJsonLinesFile(path, chunk, control, progress, &error);
+        if (!error.isEmpty()) {
+            outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
+            return outcome;
+        }
+        if (control.progress && completed)
+            control.progress(total, total);
+        data->bytesRead = total;
+    } else if (detection->container == Container::Document && startsWithBracket(path) &&
+               (QFileInfo(path).size() >= static_cast<qint64>(kMinBytesPerThread) || control.threads > 1)) {
+        const qint64 total = QFileInfo(path).size();
+        SharedProgress progress(control, 0, total);
+        const ArrayStream streamed = parseJsonArrayFile(path, chunk, control, progress);
+        if (streamed == ArrayStream::Unusable) {
+            chunk = EventChunk{};
+            EventRecordParser parser(path);
+            simdjson::padded_string text;
+            QString error;
+            if (!readFile(path, text, &error)) {
+                outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
+                return outcome;
+            }
+            RangeControl range{control.cancel, nullptr};
+            if (control.progress)
+                range.progress = [&](qint64 done) { control.progress(done, total); };
+            completed = detail::parseJsonDocument(text, parser, chunk, range);
+        } else {
+            completed = streamed == ArrayStream::Parsed;
+            if (control.progress && completed)
+                control.progress(total, total);
+        }
+        data->bytesRead = total;
     } else {
         simdjson::padded_string text;
         QString error;
@@ -810,13 +1090,6 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
             range.progress = [&](qint64 done) { control.progress(done, total); };
         EventRecordParser parser(path);
         switch (detection->container) {
-        case Container::Lines: {
-            SharedProgress progress(control, 0, total);
-            completed = parseJsonLinesParallel(text, path, chunk, control, progress);
-            if (control.progress)
-                control.progress(total, total);
-            break;
-        }
         case Container::Csv:
             completed = detail::parseCsv(std::string_view(text.data(), text.size()), parser, chunk, range);
             break;
@@ -825,6 +1098,7 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
             break;
         case Container::Document:
         case Container::Sink:
+        case Container::Lines: // read in windows above
             completed = detail::parseJsonDocument(text, parser, chunk, range);
             break;
         }
@@ -856,7 +1130,8 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
     return outcome;
 }
 
-std::shared_ptr<TraceData> buildTraceData(const QString& path, TraceForm form, EventChunk&& chunk, qint64 bytesRead)
+std::shared_ptr<TraceData> buildTraceData(const QString& path, TraceForm form, EventChunk&& chunk,
+                                          qint64 bytesRead)
 {
     auto data = std::make_shared<TraceData>();
     data->path = path;

@@ -184,6 +184,33 @@ QByteArray generatedTrace(int lines)
     return text;
 }
 
+// The generated trace as one JSON array: its broken lines dropped, every 13th element
+// spread over several lines, a non-object element; with `nested`, metadata holding arrays of
+// objects (separators inside a value, where a slice cut must not be trusted); with
+// `broken`, a syntax error two thirds in (the array stops there).
+QByteArray generatedArray(int elements, bool nested, bool broken)
+{
+    const QList<QByteArray> lines = generatedTrace(elements).split('\n');
+    QByteArray text = "[\n";
+    int written = 0;
+    for (int i = 0; i + 1 < lines.size(); ++i) {
+        QByteArray element = lines[i].trimmed();
+        if (element.isEmpty() || !(element.endsWith('}') || element.endsWith(']')))
+            continue;
+        if (i % 97 == 11)
+            continue; // the broken line of the JSON lines form
+        if (i % 13 == 0)
+            element.replace(",\"", ",\n    \"");
+        if (nested && i % 7 == 0)
+            element.replace("\"metadata\":{}", "\"metadata\":{\"list\":[{\"a\":1},\n{\"b\":2}]}");
+        if (broken && written == elements * 2 / 3)
+            element.insert(element.size() / 2, "}}");
+        text += (written ? ",\n" : "") + element;
+        ++written;
+    }
+    return text + "\n]\n";
+}
+
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
 {
     const QString path = dir.filePath(name);
@@ -207,17 +234,26 @@ private slots:
         for (const QString& name : QDir(shared + "parity").entryList({"*.jsonl"}, QDir::Files, QDir::Name))
             QTest::newRow(qPrintable(name)) << shared + "parity/" + name;
         QTest::newRow("cpu_sink") << shared + "real/cpu_sink";
-        QTest::newRow("generated") << QString(); // filled in by the test
+        QTest::newRow("cpu_phases.json") << shared + "real/cpu_phases.json";
+        QTest::newRow("generated") << QStringLiteral("generated"); // written by the test
+        QTest::newRow("generated array") << QStringLiteral("array");
+        QTest::newRow("generated array, nested") << QStringLiteral("nested");
+        QTest::newRow("generated array, broken") << QStringLiteral("broken");
     }
 
     void sameResultOnAnyThreadCount()
     {
         QFETCH(QString, path);
         QTemporaryDir dir;
-        if (path.isEmpty()) {
+        if (path == QLatin1String("generated"))
             path = writeFile(dir, QStringLiteral("generated.jsonl"), generatedTrace(20000));
-            QVERIFY(!path.isEmpty());
-        }
+        else if (path == QLatin1String("array"))
+            path = writeFile(dir, QStringLiteral("generated.json"), generatedArray(20000, false, false));
+        else if (path == QLatin1String("nested"))
+            path = writeFile(dir, QStringLiteral("generated.json"), generatedArray(20000, true, false));
+        else if (path == QLatin1String("broken"))
+            path = writeFile(dir, QStringLiteral("generated.json"), generatedArray(20000, false, true));
+        QVERIFY(!path.isEmpty());
         const LoadOutcome single = loadWith(path, 1);
         QVERIFY2(single.data, qPrintable(single.fatalError));
         QVERIFY(single.data->store.size() > 0);

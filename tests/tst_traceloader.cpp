@@ -627,7 +627,7 @@ private slots:
         QCOMPARE(s.allocated, (std::vector<int64_t>{100, 150}));
         QCOMPARE(s.reserved, (std::vector<int64_t>{200, 150})); // reserved defaults to allocated
         QCOMPARE(s.used, s.allocated);
-        QCOMPARE(s.change, (std::vector<int64_t>{10, 0}));
+        QCOMPARE(s.change.toVector(), (std::vector<int64_t>{10, 0}));
         QCOMPARE(s.total, (std::vector<int64_t>{1000, kNullInt}));
         QVERIFY(s.type[0] == EventType::Allocation);
         QCOMPARE(s.sources[s.source[0]].deviceId, int64_t(1));

@@ -40,6 +40,19 @@ constexpr double kWheelZoomPerNotch = 0.8;
 constexpr int kMaxPhaseLanes = 3;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// Values of the drawn series as doubles, NaN where missing.
+double gapValueOfRow(const EventStore& s, uint32_t row)
+{
+    const int64_t used = s.used[row];
+    const int64_t res = s.reserved[row];
+    return used == kNullInt || res == kNullInt ? kNaN : double(used - res);
+}
+
+auto columnValue(const std::vector<int64_t>& values)
+{
+    return [&values](uint32_t row) { return values[row] == kNullInt ? kNaN : double(values[row]); };
+}
+
 int overlayIndex(ChartOverlay overlay)
 {
     return int(overlay);
@@ -161,6 +174,13 @@ public:
 
     std::vector<uint32_t> spikeRows;   // store rows with z > threshold, ascending time
     std::vector<uint32_t> outsideRows; // usable samples of the partition outside the window
+    // Level-of-detail pyramids of the series over usableRows (and outsideRows), built once per
+    // analysis so zooming and panning never scan the full columns.
+    struct Pyramids
+    {
+        MinMaxPyramid gap, allocated, reserved, used, total, outside;
+    };
+    Pyramids pyramids;
     std::optional<uint32_t> maxSpikeRow;
     int64_t phaseBaseDepth = 0;
     bool hasDrift = false;
@@ -442,6 +462,7 @@ void GapChartView::Private::rebuildStaticSeries()
 {
     spikeRows.clear();
     outsideRows.clear();
+    pyramids = Pyramids{};
     maxSpikeRow.reset();
     hasDrift = false;
     hasBand = false;
@@ -509,6 +530,13 @@ void GapChartView::Private::rebuildStaticSeries()
                 outsideRows.push_back(row);
         }
     }
+    const std::span<const uint32_t> usable(result->usableRows);
+    pyramids.gap = MinMaxPyramid(usable, [&s](uint32_t row) { return gapValueOfRow(s, row); });
+    pyramids.allocated = MinMaxPyramid(usable, columnValue(s.allocated));
+    pyramids.reserved = MinMaxPyramid(usable, columnValue(s.reserved));
+    pyramids.used = MinMaxPyramid(usable, columnValue(s.used));
+    pyramids.total = MinMaxPyramid(usable, columnValue(s.total));
+    pyramids.outside = MinMaxPyramid(outsideRows, [&s](uint32_t row) { return gapValueOfRow(s, row); });
 }
 
 void GapChartView::Private::redraw()
@@ -544,13 +572,16 @@ void GapChartView::Private::redrawSeries(int columns)
     const int64_t end = visibleEndNs;
 
     // Decimate the rows to the plot's pixel columns and hand the chart one list per series.
-    auto draw = [&](QXYSeries* series, std::span<const uint32_t> rows, auto valueAt) {
+    auto draw = [&](QXYSeries* series, std::span<const uint32_t> rows, auto valueAt,
+                    const MinMaxPyramid* pyramid = nullptr) {
         if (!series->isVisible()) {
             series->clear();
             return 0;
         }
         const RowSpan span = withNeighbours(rowsInTimeRange(time, rows, begin, end), rows.size());
-        const std::vector<uint32_t> kept = decimateMinMax(time, rows, span, begin, end, columns, valueAt);
+        const std::vector<uint32_t> kept =
+            pyramid ? pyramid->decimate(time, rows, span, begin, end, columns, valueAt)
+                    : decimateMinMax(time, rows, span, begin, end, columns, valueAt);
         QList<QPointF> points;
         points.reserve(qsizetype(kept.size()));
         std::optional<std::pair<int64_t, double>> previous;
@@ -578,22 +609,15 @@ void GapChartView::Private::redrawSeries(int columns)
         series->replace(points);
         return int(points.size());
     };
-    auto column = [&](const std::vector<int64_t>& values) {
-        return [&values](uint32_t row) { return values[row] == kNullInt ? kNaN : double(values[row]); };
-    };
-    auto gapValue = [&s](uint32_t row) {
-        const int64_t used = s.used[row];
-        const int64_t res = s.reserved[row];
-        return used == kNullInt || res == kNullInt ? kNaN : double(used - res);
-    };
+    auto gapValue = [&s](uint32_t row) { return gapValueOfRow(s, row); };
 
     const std::span<const uint32_t> usable(result->usableRows);
-    drawnGapPoints = draw(gap, usable, gapValue);
-    draw(outside, outsideRows, gapValue);
-    draw(allocated, usable, column(s.allocated));
-    draw(reserved, usable, column(s.reserved));
-    draw(deviceUsed, usable, column(s.used));
-    draw(deviceTotal, usable, column(s.total));
+    drawnGapPoints = draw(gap, usable, gapValue, &pyramids.gap);
+    draw(outside, outsideRows, gapValue, &pyramids.outside);
+    draw(allocated, usable, columnValue(s.allocated), &pyramids.allocated);
+    draw(reserved, usable, columnValue(s.reserved), &pyramids.reserved);
+    draw(deviceUsed, usable, columnValue(s.used), &pyramids.used);
+    draw(deviceTotal, usable, columnValue(s.total), &pyramids.total);
     if (spikes->isVisible()) {
         // one or two markers per pixel column are all a screen can show
         draw(spikes, spikeRows, gapValue);

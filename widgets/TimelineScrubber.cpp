@@ -51,8 +51,9 @@ public:
     std::vector<int64_t> phaseStarts; // sorted, unique
     double gapMin = 0;                // sparkline scale
     double gapMax = 0;
-    int64_t maxDepth = -1; // deepest lane
-    int64_t baseDepth = 0; // depth of the top lane
+    MinMaxPyramid gapPyramid; // of the sparkline: a repaint never scans every sample
+    int64_t maxDepth = -1;    // deepest lane
+    int64_t baseDepth = 0;    // depth of the top lane
 };
 
 int TimelineScrubber::Private::laneCount() const
@@ -140,6 +141,7 @@ void TimelineScrubber::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     d->phaseStarts.clear();
     d->maxDepth = -1;
     d->gapMin = d->gapMax = 0;
+    d->gapPyramid = MinMaxPyramid();
     if (d->hasData()) {
         d->baseDepth = shallowestPhaseDepth(d->result->phases);
         for (const PhaseSpan& span : d->result->phases) {
@@ -156,6 +158,8 @@ void TimelineScrubber::setAnalysis(std::shared_ptr<const AnalysisResult> result)
             d->gapMax = first ? gap : std::max(d->gapMax, gap);
             first = false;
         }
+        d->gapPyramid = MinMaxPyramid(std::span<const uint32_t>(d->result->usableRows),
+                                      [&store](uint32_t row) { return double(gapOfRow(store, row)); });
     }
     d->cursorNs = d->hasData() ? d->range.analysedBeginNs : 0;
     d->visibleBeginNs = d->range.beginNs;
@@ -291,8 +295,8 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
         const std::span<const uint32_t> usable(rows);
         const auto valueAt = [&store](uint32_t row) { return double(gapOfRow(store, row)); };
         const std::vector<uint32_t> kept =
-            decimateMinMax(time, usable, RowSpan{0, rows.size()}, axis.beginNs, axis.endNs,
-                           std::max(1, int(spark.width())), valueAt);
+            d->gapPyramid.decimate(time, usable, RowSpan{0, rows.size()}, axis.beginNs, axis.endNs,
+                                   std::max(1, int(spark.width())), valueAt);
         const double scale = d->gapMax > d->gapMin ? spark.height() / (d->gapMax - d->gapMin) : 0;
         auto yOf = [&](double v) {
             return scale > 0 ? spark.bottom() - (v - d->gapMin) * scale : spark.center().y();

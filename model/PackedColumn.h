@@ -1,0 +1,169 @@
+#pragma once
+// A column of integers that rarely vary much from one row to the next (nullable counters,
+// string and source ids), stored in blocks of kBlockRows rows with frame-of-reference
+// encoding: each block keeps its smallest value and every row the difference in as few
+// bytes as the block needs (none at all when the whole block holds one value). Random access
+// by row stays O(1). Append-only; plain C++, no Qt.
+//
+// For int64_t, kNullInt (the smallest int64) is the null marker of the store; it gets its own
+// code in a block (the all-ones difference) so a null among ordinary values costs nothing.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace gapscope {
+
+template <typename T> class PackedColumn
+{
+    static_assert(std::is_integral_v<T> && sizeof(T) <= 8);
+
+public:
+    using value_type = T;
+    static constexpr size_t kBlockRows = 1024;
+
+    size_t size() const { return m_blocks.size() * kBlockRows + m_tail.size(); }
+    bool empty() const { return size() == 0; }
+
+    T operator[](size_t row) const
+    {
+        const size_t blockIndex = row / kBlockRows;
+        if (blockIndex >= m_blocks.size())
+            return m_tail[row - m_blocks.size() * kBlockRows];
+        const Block& block = m_blocks[blockIndex];
+        if (block.width == 0)
+            return static_cast<T>(block.base);
+        uint64_t code = 0; // m_bytes keeps 8 bytes of padding, so the copy never reads past it
+        std::memcpy(&code, m_bytes.data() + block.offset + (row % kBlockRows) * block.width, sizeof code);
+        code &= mask(block.width);
+        if (block.hasNull && code == mask(block.width))
+            return kNull;
+        return static_cast<T>(block.base + code);
+    }
+
+    void push_back(T value)
+    {
+        m_tail.push_back(value);
+        if (m_tail.size() == kBlockRows)
+            seal();
+    }
+    void assign(size_t count, T value)
+    {
+        clear();
+        for (size_t i = 0; i < count; ++i)
+            push_back(value);
+    }
+    void clear()
+    {
+        m_blocks.clear();
+        m_bytes.clear();
+        m_tail.clear();
+    }
+
+    std::vector<T> toVector() const
+    {
+        std::vector<T> values(size());
+        for (size_t row = 0; row < values.size(); ++row)
+            values[row] = (*this)[row];
+        return values;
+    }
+    bool operator==(const PackedColumn& other) const
+    {
+        if (size() != other.size())
+            return false;
+        for (size_t row = 0; row < size(); ++row) {
+            if ((*this)[row] != other[row])
+                return false;
+        }
+        return true;
+    }
+
+    // Gives back the spare capacity of the vectors (after loading).
+    void shrink_to_fit()
+    {
+        m_blocks.shrink_to_fit();
+        m_bytes.shrink_to_fit();
+        m_tail.shrink_to_fit();
+    }
+
+    // Heap bytes held (capacity, not size).
+    size_t memoryBytes() const
+    {
+        return m_blocks.capacity() * sizeof(Block) + m_bytes.capacity() + m_tail.capacity() * sizeof(T);
+    }
+
+private:
+    // The null marker of a signed column; unsigned columns have none.
+    static constexpr T kNull = std::is_signed_v<T> ? std::numeric_limits<T>::min() : T(0);
+    static constexpr bool kNullable = std::is_signed_v<T>;
+
+    struct Block
+    {
+        uint64_t base = 0;   // smallest non-null value (as uint64), or the only value when width is 0
+        uint64_t offset = 0; // into m_bytes
+        uint8_t width = 0;   // bytes per row
+        bool hasNull = false;
+    };
+
+    static constexpr uint64_t mask(unsigned width)
+    {
+        return width >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * width)) - 1;
+    }
+
+    void seal()
+    {
+        Block block;
+        bool anyValue = false;
+        uint64_t low = 0, high = 0; // order-preserving: value - min fits in uint64 for any T
+        for (T value : m_tail) {
+            if (kNullable && value == kNull) {
+                block.hasNull = true;
+                continue;
+            }
+            const auto key = static_cast<uint64_t>(static_cast<int64_t>(value)) ^ (uint64_t(1) << 63);
+            low = anyValue ? std::min(low, key) : key;
+            high = anyValue ? std::max(high, key) : key;
+            anyValue = true;
+        }
+        const uint64_t range = high - low;
+        const uint64_t base = low ^ (uint64_t(1) << 63); // back to the value's bit pattern
+        if (!anyValue || (range == 0 && !block.hasNull)) {
+            block.base = anyValue ? base : static_cast<uint64_t>(static_cast<int64_t>(kNull));
+            block.hasNull = false;
+            m_blocks.push_back(block);
+            m_tail.clear();
+            return;
+        }
+        block.base = base;
+        block.width = 1;
+        // with nulls the all-ones code is taken, so the range must stay below it
+        while (block.width < 8 && (block.hasNull ? range >= mask(block.width) : range > mask(block.width)))
+            ++block.width;
+        const size_t padding = m_bytes.empty() ? 0 : sizeof(uint64_t);
+        m_bytes.resize(m_bytes.size() - padding);
+        block.offset = m_bytes.size();
+        const size_t needed = m_bytes.size() + kBlockRows * block.width + sizeof(uint64_t);
+        if (needed > m_bytes.capacity()) // grow by 1/8, not 2x: capacity is resident memory
+            m_bytes.reserve(needed + std::max<size_t>(m_bytes.size() / 8, 4096));
+        m_bytes.resize(needed);
+        uint8_t* out = m_bytes.data() + block.offset;
+        for (T value : m_tail) {
+            const uint64_t code = (kNullable && value == kNull)
+                                      ? mask(block.width)
+                                      : static_cast<uint64_t>(static_cast<int64_t>(value)) - base;
+            std::memcpy(out, &code, block.width); // little-endian: the low bytes
+            out += block.width;
+        }
+        m_blocks.push_back(block);
+        m_tail.clear();
+    }
+
+    std::vector<Block> m_blocks;
+    std::vector<uint8_t> m_bytes; // sealed blocks, then 8 bytes of padding
+    std::vector<T> m_tail;        // rows after the last sealed block
+};
+
+} // namespace gapscope

@@ -1,0 +1,117 @@
+// PackedColumn returns every value it was given, for any mix of values, nulls and block sizes,
+// and packs rarely-varying data into fewer bytes than a plain vector.
+
+#include "analysis/GapAnalysis.h" // kNullInt
+#include "model/PackedColumn.h"
+
+#include <QtTest>
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+using namespace gapscope;
+
+namespace {
+
+template <typename T> PackedColumn<T> packed(const std::vector<T>& values)
+{
+    PackedColumn<T> column;
+    for (T value : values)
+        column.push_back(value);
+    return column;
+}
+
+std::vector<int64_t> randomValues(size_t count, int64_t spread, int nullEvery, uint64_t seed)
+{
+    std::vector<int64_t> values;
+    uint64_t state = seed;
+    for (size_t i = 0; i < count; ++i) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const auto r = int64_t(state >> 20);
+        values.push_back(nullEvery > 0 && int(i % size_t(nullEvery)) == nullEvery - 1
+                             ? kNullInt
+                             : (spread > 0 ? 1'000'000'000 + r % spread : r));
+    }
+    return values;
+}
+
+} // namespace
+
+class TestPackedColumn : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void roundTrip_data()
+    {
+        QTest::addColumn<qint64>("spread");
+        QTest::addColumn<int>("nullEvery");
+        QTest::addColumn<int>("count");
+        constexpr int blocks = int(PackedColumn<int64_t>::kBlockRows);
+        for (qint64 spread : {qint64(1), qint64(200), qint64(70'000), qint64(1) << 40, qint64(0)}) {
+            for (int nullEvery : {0, 1, 7}) {
+                for (int count : {0, 5, blocks, 3 * blocks + 17}) {
+                    QTest::addRow("spread %lld nulls %d n %d", spread, nullEvery, count)
+                        << spread << nullEvery << count;
+                }
+            }
+        }
+    }
+
+    void roundTrip()
+    {
+        QFETCH(qint64, spread);
+        QFETCH(int, nullEvery);
+        QFETCH(int, count);
+        const std::vector<int64_t> values =
+            randomValues(size_t(count), spread, nullEvery, uint64_t(count) + 3);
+        const PackedColumn<int64_t> column = packed(values);
+        QCOMPARE(column.size(), values.size());
+        QCOMPARE(column.toVector(), values);
+    }
+
+    void extremesAndNulls()
+    {
+        constexpr int64_t max = std::numeric_limits<int64_t>::max();
+        std::vector<int64_t> values;
+        for (size_t i = 0; i < 2 * PackedColumn<int64_t>::kBlockRows; ++i) {
+            const int64_t pattern[] = {max, kNullInt + 1, kNullInt, 0, -1, max - 1};
+            values.push_back(pattern[i % 6]);
+        }
+        QCOMPARE(packed(values).toVector(), values);
+        // one value and nulls in a block
+        std::vector<int64_t> sparse(PackedColumn<int64_t>::kBlockRows + 3, kNullInt);
+        sparse[10] = 42;
+        QCOMPARE(packed(sparse).toVector(), sparse);
+    }
+
+    void unsignedIds()
+    {
+        std::vector<uint32_t> ids;
+        for (uint32_t i = 0; i < 5000; ++i)
+            ids.push_back(i % 300 == 0 ? std::numeric_limits<uint32_t>::max() : i / 100);
+        const PackedColumn<uint32_t> column = packed(ids);
+        QCOMPARE(column.toVector(), ids);
+        PackedColumn<uint32_t> assigned;
+        assigned.assign(3000, 7);
+        QCOMPARE(assigned.toVector(), std::vector<uint32_t>(3000, 7));
+        QVERIFY(assigned == packed(std::vector<uint32_t>(3000, 7)));
+        QVERIFY(!(assigned == column));
+    }
+
+    void packsNarrowData()
+    {
+        const size_t rows = 100 * PackedColumn<int64_t>::kBlockRows;
+        // constant: no bytes per row beyond the block headers
+        const PackedColumn<int64_t> constant = packed(std::vector<int64_t>(rows, 85'899'345'920));
+        QVERIFY(constant.memoryBytes() < rows / 8);
+        // counters moving within 64 MB: at most 4 bytes a row instead of 8
+        PackedColumn<int64_t> counters = packed(randomValues(rows, 64 << 20, 50, 9));
+        counters.shrink_to_fit();
+        QVERIFY(counters.memoryBytes() <= rows * 4 + rows / 8);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPackedColumn)
+#include "tst_packedcolumn.moc"
