@@ -39,6 +39,27 @@ QString signedIec(int64_t bytes)
     return bytes > 0 ? QStringLiteral("+") + iec(double(bytes)) : iec(double(bytes));
 }
 
+// The verdict detail "cache_bytes=2247098368 cache_share=0.31" with its byte counts in IEC
+// units and shares in percent; the logged text stays beside it.
+QString verdictDetailHtml(const QString& detail)
+{
+    QStringList parts;
+    for (const QString& pair : detail.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        const QString key = eq > 0 ? pair.left(eq) : pair;
+        const QString value = eq > 0 ? pair.mid(eq + 1) : QString();
+        bool isNumber = false;
+        const double number = value.toDouble(&isNumber);
+        QString shown = value;
+        if (isNumber && key.endsWith(QLatin1String("_bytes")))
+            shown = iec(number);
+        else if (isNumber && key.endsWith(QLatin1String("_share")))
+            shown = QStringLiteral("%1 %").arg(number * 100.0, 0, 'f', 1);
+        parts << QStringLiteral("%1 <b>%2</b>").arg(esc(key), esc(shown));
+    }
+    return parts.join(QStringLiteral(" &nbsp;·&nbsp; "));
+}
+
 } // namespace
 
 BudgetTickDetailView::BudgetTickDetailView(QWidget* parent) : QWidget(parent)
@@ -131,7 +152,8 @@ QString BudgetTickDetailView::tickHtml(size_t tick) const
         html += esc(tr(", streak %1").arg(t.verdictStreak[tick]));
     const QString detail = qs(t.names.text(t.verdictDetail[tick]));
     if (!detail.isEmpty())
-        html += QStringLiteral("<br/><tt>%1</tt>").arg(esc(detail));
+        html += QStringLiteral("<br/>%1<br/><span style='color:gray'><tt>%2</tt></span>")
+                    .arg(verdictDetailHtml(detail), esc(detail));
     if (t.previousVerdictLabel[tick] != kEmptyName)
         html += QStringLiteral("<br/>") + esc(tr("Previous verdict %1, streak %2")
                                                   .arg(qs(t.names.text(t.previousVerdictLabel[tick])))

@@ -76,6 +76,7 @@ void VerdictLane::rebuild()
     m_runs.clear();
     m_beginNs = m_endNs = 0;
     m_rssMax = 0;
+    m_rssMin = 0;
     if (!m_result || !m_result->data || m_result->data->ticks.empty())
         return;
     const BudgetData& data = *m_result->data;
@@ -93,7 +94,8 @@ void VerdictLane::rebuild()
         } else {
             m_runs.push_back(Run{i, i, qs(ticks.labelOf(i)), 0, false});
         }
-        m_rssMax = std::max(m_rssMax, double(ticks.rssBytes[i]));
+        m_rssMax = i == 0 ? double(ticks.rssBytes[i]) : std::max(m_rssMax, double(ticks.rssBytes[i]));
+        m_rssMin = i == 0 ? double(ticks.rssBytes[i]) : std::min(m_rssMin, double(ticks.rssBytes[i]));
     }
     for (Run& run : m_runs) {
         const int64_t count = int64_t(run.lastTick - run.firstTick + 1);
@@ -261,15 +263,16 @@ void VerdictLane::paintEvent(QPaintEvent*)
     // rss sparkline with the visible range of the chart
     const QRectF spark(band.left(), band.bottom() + 3, band.width(), sparkHeight());
     p.fillRect(spark, pal.color(QPalette::Base));
-    if (m_rssMax > 0) {
-        p.setPen(QPen(colors.gap, 1));
+    if (m_rssMax > m_rssMin) {
+        p.setPen(QPen(colors.gap, 1.2));
         size_t start = 0;
         auto drawRun = [&](size_t first, size_t last) {
             QPolygonF line;
             for (size_t i = first; i <= last; ++i)
                 line << QPointF(axis.toPixel(ticks.timestampNs[i]),
                                 spark.bottom() - 2 -
-                                    double(ticks.rssBytes[i]) / m_rssMax * (spark.height() - 4));
+                                    (double(ticks.rssBytes[i]) - m_rssMin) / (m_rssMax - m_rssMin) *
+                                        (spark.height() - 4));
             p.drawPolyline(line);
         };
         for (const TickGap& gap : data.gaps) {

@@ -77,6 +77,7 @@ private:
     qint64 m_cursorNs = 0;
     qint64 m_visibleBeginNs = 0;
     qint64 m_visibleEndNs = 0;
+    double m_rssMin = 0; // sparkline scale: rss from its lowest to its highest tick
     double m_rssMax = 0;
 };
 
