@@ -228,6 +228,8 @@ private:
 
     static void appendUtf8(std::string& out, uint32_t cp)
     {
+        if (cp >= 0xd800 && cp < 0xe000)
+            cp = 0xfffd; // a lone surrogate ('\udc80') has no UTF-8 form: the replacement character
         if (cp < 0x80) {
             out += static_cast<char>(cp);
         } else if (cp < 0x800) {
