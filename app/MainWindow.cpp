@@ -326,6 +326,11 @@ void MainWindow::createCentralArea()
     m_chartToolBar->setIconSize(QSize(16, 16));
     auto* overlaysLabel = new QLabel(tr("  Show: "), m_chartToolBar);
     m_overlaysLabelAction = m_chartToolBar->addWidget(overlaysLabel);
+    m_budgetInfoLabel = new QLabel(m_chartToolBar);
+    m_budgetInfoLabel->setObjectName(QStringLiteral("budgetInfo"));
+    m_budgetInfoLabel->setContentsMargins(6, 0, 12, 0);
+    m_budgetInfoAction = m_chartToolBar->addWidget(m_budgetInfoLabel);
+    m_budgetInfoAction->setVisible(false);
     for (const auto& [overlay, action] : m_overlayActions)
         m_chartToolBar->addAction(action);
     m_chartToolBar->addSeparator();
@@ -414,6 +419,8 @@ void MainWindow::createCentralArea()
     connect(m_budgetChart, &BudgetBreakdownView::cursorRequested, this, &MainWindow::setCursorTime);
     connect(m_budgetChart, &BudgetBreakdownView::rangeSelected, this, &MainWindow::analyseWindow);
     connect(m_verdictLane, &VerdictLane::cursorMoved, this, &MainWindow::onCursorMoved);
+    connect(m_budgetChart, &BudgetBreakdownView::plotMarginsChanged, m_verdictLane,
+            &VerdictLane::setPlotMargins);
 
     // findings table beside the detail of the selected one
     m_findingsModel = new FindingsModel(this);
@@ -888,6 +895,7 @@ void MainWindow::applyBudgetResult(std::shared_ptr<const BudgetAnalysisResult> r
 
 void MainWindow::forgetTrace()
 {
+    m_liveFollow->stop(); // a budget log is not followed
     m_analysisJob->discard();
     m_trace.reset();
     m_result.reset();
@@ -917,6 +925,22 @@ void MainWindow::showBudgetViews(bool budget)
     m_chartStack->setCurrentWidget(budget ? m_budgetChartArea : m_traceChartArea);
     m_tickDetail->setVisible(budget);
     m_overlaysLabelAction->setVisible(!budget);
+    m_budgetInfoAction->setVisible(budget);
+    if (budget && m_budget) {
+        int64_t missing = 0;
+        for (const TickGap& gap : m_budget->gaps)
+            missing += gap.missingTicks;
+        QStringList parts;
+        parts << tr("<b>Memory breakdown</b>");
+        parts << englishPlural(tr("%n tick(s)", nullptr, int(m_budget->ticks.size())),
+                               qint64(m_budget->ticks.size()));
+        if (m_budget->tickPeriodNs > 0)
+            parts << tr("every %1").arg(formatReportDuration(m_budget->tickPeriodNs));
+        if (missing > 0)
+            parts << englishPlural(tr("%n not logged", nullptr, int(missing)), missing);
+        parts << (m_budget->ticks.hasJemalloc(0) ? tr("jemalloc") : tr("system allocator"));
+        m_budgetInfoLabel->setText(parts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+    }
     for (const auto& [overlay, action] : m_overlayActions)
         action->setVisible(!budget);
     if (budget)

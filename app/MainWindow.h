@@ -213,6 +213,8 @@ private:
     SessionPicker* m_sessionPicker = nullptr;
     QAction* m_sessionPickerAction = nullptr;
     QAction* m_overlaysLabelAction = nullptr;
+    QLabel* m_budgetInfoLabel = nullptr; // budget logs: what the breakdown shows
+    QAction* m_budgetInfoAction = nullptr;
     QFrame* m_windowBanner = nullptr;
     QLabel* m_windowBannerLabel = nullptr;
     QStackedWidget* m_chartStack = nullptr;

@@ -235,8 +235,8 @@ private slots:
         view.render(&image);
         const size_t columns = size_t(view.plotRect().width()) + 1;
         QVERIFY(view.drawnTickCount() > columns / 2);
-        // min and max of two series per pixel column, plus the ends
-        QVERIFY2(view.drawnTickCount() <= 4 * columns + 4,
+        // the min and the max of the stack top per pixel column, plus the ends
+        QVERIFY2(view.drawnTickCount() <= 2 * columns + 2,
                  qPrintable(QString::number(view.drawnTickCount())));
         // zoomed in far enough, every tick is drawn
         view.setVisibleRange(data->ticks.timestampNs[100], data->ticks.timestampNs[200]);

@@ -369,20 +369,17 @@ std::vector<size_t> BudgetBreakdownView::ticksToDraw(size_t first, size_t last, 
         std::iota(out.begin(), out.end(), first);
         return out;
     }
-    // per pixel column the earliest min and max of the stack top and of rss (model/Decimation)
+    // per pixel column the earliest min and max of the stack top (model/Decimation): the layers
+    // add up to rss, so this is the rss envelope too, and every series gets at most two points
+    // a column
     const auto& times = m_result->data->ticks.timestampNs;
     std::vector<uint32_t> rows(count);
     std::iota(rows.begin(), rows.end(), uint32_t(first));
     const RowSpan span{0, count};
     const int64_t begin = times[first];
     const int64_t end = times[last];
-    const auto byTop = decimateMinMax(times, rows, span, begin, end, columns,
-                                      [&](uint32_t row) { return double(m_stackTop[row]); });
-    const auto& rss = m_result->data->ticks.rssBytes;
-    const auto byRss = decimateMinMax(times, rows, span, begin, end, columns,
-                                      [&](uint32_t row) { return double(rss[row]); });
-    std::vector<uint32_t> kept;
-    std::set_union(byTop.begin(), byTop.end(), byRss.begin(), byRss.end(), std::back_inserter(kept));
+    const std::vector<uint32_t> kept = decimateMinMax(times, rows, span, begin, end, columns,
+                                                      [&](uint32_t row) { return double(m_stackTop[row]); });
     out.reserve(kept.size());
     for (uint32_t pos : kept)
         out.push_back(rows[pos]);
@@ -598,6 +595,7 @@ void BudgetBreakdownView::paintEvent(QPaintEvent*)
         const QRectF swatch(x, y + (fm.height() - kSwatch) / 2.0, kSwatch, kSwatch);
         if (e.hatched) {
             p.fillRect(swatch, QBrush(hatch, Qt::BDiagPattern));
+            p.setBrush(Qt::NoBrush);
             p.setPen(QPen(frame, 1));
             p.drawRect(swatch);
         } else if (e.area) {
@@ -785,6 +783,13 @@ void BudgetBreakdownView::wheelEvent(QWheelEvent* event)
     const TimeAxis zoomed = axis.zoomedAbout(axis.toNs(event->position().x()), std::pow(kZoomStep, -steps));
     setRange(zoomed.beginNs, zoomed.endNs, true);
     event->accept();
+}
+
+void BudgetBreakdownView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const QRectF plot = plotRect();
+    emit plotMarginsChanged(int(std::lround(plot.left())), int(std::lround(width() - plot.right())));
 }
 
 void BudgetBreakdownView::leaveEvent(QEvent* event)

@@ -89,6 +89,8 @@ signals:
     void visibleRangeChanged(qint64 beginNs, qint64 endNs);
     void cursorRequested(qint64 ns);                  // a click: the tick nearest to it
     void rangeSelected(qint64 beginNs, qint64 endNs); // Shift+drag
+    // The plot's distance from the left and right edges (a timeline below can line up).
+    void plotMarginsChanged(int left, int right);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -97,6 +99,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void changeEvent(QEvent* event) override;
     bool event(QEvent* event) override;

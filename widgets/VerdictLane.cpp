@@ -108,9 +108,9 @@ void VerdictLane::rebuild()
                 ticks.names.text(runEnd.previousLabel) == run.label.toStdString())
                 run.endedByLog = true;
     }
-    const int64_t half = std::max<int64_t>(data.tickPeriodNs / 2, 1);
-    m_beginNs = ticks.timestampNs.front() - half;
-    m_endNs = ticks.timestampNs.back() + half;
+    // the chart's time range, so the two line up; the outer half ticks are clipped
+    m_beginNs = ticks.timestampNs.front();
+    m_endNs = std::max<qint64>(ticks.timestampNs.back(), m_beginNs + 1);
 }
 
 std::optional<size_t> VerdictLane::cursorTick() const
@@ -142,7 +142,18 @@ QSize VerdictLane::minimumSizeHint() const
 
 QRectF VerdictLane::bandRect() const
 {
-    return QRectF(kSideMargin, 2, std::max(1, width() - 2 * kSideMargin), bandHeight());
+    return QRectF(m_leftMargin, 2, std::max(1, width() - m_leftMargin - m_rightMargin), bandHeight());
+}
+
+void VerdictLane::setPlotMargins(int left, int right)
+{
+    left = std::max(left, kSideMargin);
+    right = std::max(right, kSideMargin);
+    if (left == m_leftMargin && right == m_rightMargin)
+        return;
+    m_leftMargin = left;
+    m_rightMargin = right;
+    update();
 }
 
 double VerdictLane::xOfTime(qint64 ns) const
@@ -217,6 +228,8 @@ void VerdictLane::paintEvent(QPaintEvent*)
     const int64_t half = std::max<int64_t>(data.tickPeriodNs / 2, 1);
 
     p.fillRect(band, pal.color(QPalette::Base));
+    p.save();
+    p.setClipRect(band);
     // verdict runs
     for (const Run& run : m_runs) {
         const double x0 = axis.toPixel(ticks.timestampNs[run.firstTick] - half);
@@ -254,6 +267,7 @@ void VerdictLane::paintEvent(QPaintEvent*)
         p.setBrush(colors.text);
         p.drawPolygon(marker);
     }
+    p.restore();
     p.setBrush(Qt::NoBrush);
     QColor frame = colors.text;
     frame.setAlpha(90);

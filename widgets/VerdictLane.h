@@ -51,6 +51,8 @@ public slots:
     void setCursorTime(qint64 ns); // does not emit cursorMoved
     void setVisibleRange(qint64 beginNs, qint64 endNs);
     void stepCursor(int ticks); // +-N logged ticks, emits cursorMoved
+    // Horizontal margins of the band, so it lines up with the chart above it.
+    void setPlotMargins(int left, int right);
 
 signals:
     void cursorMoved(qint64 ns); // user clicked, dragged or stepped
@@ -77,6 +79,8 @@ private:
     qint64 m_cursorNs = 0;
     qint64 m_visibleBeginNs = 0;
     qint64 m_visibleEndNs = 0;
+    int m_leftMargin = 6;
+    int m_rightMargin = 6;
     double m_rssMin = 0; // sparkline scale: rss from its lowest to its highest tick
     double m_rssMax = 0;
 };
