@@ -124,7 +124,10 @@ std::optional<Field> findField(std::string_view key)
     if (key.size() > kMaxLength)
         return std::nullopt;
     for (Field f : table.byLength[key.size()]) {
-        if (std::memcmp(kFieldNames[static_cast<size_t>(f)].data(), key.data(), key.size()) == 0)
+        const std::string_view name = kFieldNames[static_cast<size_t>(f)];
+        // the last byte tells most same-length names apart without a memcmp call
+        if (!key.empty() && name.back() == key.back() &&
+            std::memcmp(name.data(), key.data(), key.size()) == 0)
             return f;
     }
     return std::nullopt;
@@ -924,7 +927,18 @@ void EventRecordParser::extractPhaseBoundary(std::string_view metadataJson, std:
 
 qint64 advanceLine(const char* data, size_t from, size_t to, qint64 lineAtFrom)
 {
-    return lineAtFrom + std::count(data + from, data + to, '\n');
+    // memchr jumps between newlines; std::count would compare every byte
+    qint64 line = lineAtFrom;
+    const char* at = data + from;
+    const char* end = data + to;
+    while (at < end) {
+        const void* found = std::memchr(at, '\n', static_cast<size_t>(end - at));
+        if (!found)
+            break;
+        ++line;
+        at = static_cast<const char*>(found) + 1;
+    }
+    return line;
 }
 
 bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capacity, qint64 firstLine,

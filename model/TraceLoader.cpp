@@ -217,6 +217,20 @@ std::optional<Detection> detect(const QString& path, QString* whyNot)
     return detectFile(path, whyNot);
 }
 
+// Newlines in [begin, end): memchr jumps between them (std::count compares every byte).
+qint64 countNewlines(const char* begin, const char* end)
+{
+    qint64 count = 0;
+    while (begin < end) {
+        const void* found = std::memchr(begin, '\n', static_cast<size_t>(end - begin));
+        if (!found)
+            break;
+        ++count;
+        begin = static_cast<const char*>(found) + 1;
+    }
+    return count;
+}
+
 // Inputs smaller than this per thread are parsed on fewer threads (thread start-up and the
 // merge would cost more than they save).
 constexpr size_t kMinBytesPerThread = 512 * 1024;
@@ -295,8 +309,7 @@ bool parseJsonLinesParallel(const char* data, size_t size, size_t capacity, qint
             thread.join();
     };
     // Line numbers of the range starts: count the newlines of every range in parallel.
-    forEachRange(
-        [&](size_t i) { firstLine[i + 1] = std::count(data + bounds[i], data + bounds[i + 1], '\n'); });
+    forEachRange([&](size_t i) { firstLine[i + 1] = countNewlines(data + bounds[i], data + bounds[i + 1]); });
     firstLine[0] = firstLineOfText;
     for (size_t i = 1; i < firstLine.size(); ++i)
         firstLine[i] += firstLine[i - 1];
@@ -462,7 +475,7 @@ ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const Loa
                 ++begin;
             if (begin >= buffer.size() || data[begin] != '[')
                 return ArrayStream::Unusable;
-            line += std::count(data, data + begin, '\n');
+            line += countNewlines(data, data + begin);
             buffer.erase(0, begin + 1); // the window starts with the first element
             data = buffer.data();
             begin = 0;
@@ -516,7 +529,7 @@ ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const Loa
             text[0] = '[';
             std::memcpy(text + 1, data + from, length);
             text[length + 1] = ']';
-            firstLine[i + 1] = std::count(data + from, data + cuts[i + 1], '\n');
+            firstLine[i + 1] = countNewlines(data + from, data + cuts[i + 1]);
             counts[i] = detail::countArraySlice(texts[i]);
         });
         std::vector<qint64> firstIndex(slices, index);
@@ -527,7 +540,7 @@ ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const Loa
                 firstIndex[i + 1] = firstIndex[i] + static_cast<qint64>(*counts[i]);
         }
         // Line of the byte before each slice's "[": the slice starts where the cut was.
-        firstLine[0] = line + std::count(data, data + cuts[0], '\n');
+        firstLine[0] = line + countNewlines(data, data + cuts[0]);
         for (size_t i = 1; i <= slices; ++i)
             firstLine[i] += firstLine[i - 1];
         forEachSlice([&](size_t i) {
