@@ -1,0 +1,213 @@
+// Measures loading, memory, analysis and drawing on large inputs (see bench/run.sh).
+//
+//   gapscope_bench load  FORM PATH [THREADS]   parse a trace: MB/s, samples/s, resident bytes/sample
+//   gapscope_bench budget FORM PATH            parse a memory-budget log: MB/s, ticks/s
+//   gapscope_bench chart PATH                  open to a drawn chart, analysis, window
+//                                              re-analysis, chart redraw (offscreen grab())
+//
+// One measurement per process, so resident memory starts from the same baseline each time.
+// Memory: VmRSS/VmHWM of /proc/self/status; the peak is reset (clear_refs 5) before loading.
+
+#include "model/AnalysisRunner.h"
+#include "model/BudgetLoader.h"
+#include "model/Decimation.h"
+#include "model/TraceLoader.h"
+#include "widgets/GapChartView.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QPixmap>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace gapscope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// kB value of a /proc/self/status line ("VmRSS:", "VmHWM:").
+long long statusKb(const char* key)
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.rfind(key, 0) == 0)
+            return std::stoll(line.substr(std::string(key).size()));
+    }
+    return -1;
+}
+
+void resetPeak()
+{
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+qint64 inputBytes(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isDir())
+        return info.size();
+    qint64 bytes = 0;
+    for (const QFileInfo& entry : QDir(path).entryInfoList(QDir::Files))
+        bytes += entry.size();
+    return bytes;
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+
+int benchLoad(const QString& form, const QString& path, int threads)
+{
+    const long long baselineKb = statusKb("VmRSS:");
+    resetPeak();
+    LoadControl control;
+    control.threads = threads;
+    const auto start = Clock::now();
+    const LoadOutcome outcome = loadTrace(path, control);
+    const double seconds = secondsSince(start);
+    if (!outcome.data) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
+        return 1;
+    }
+    const double samples = double(outcome.data->store.size());
+    const double megabytes = double(inputBytes(path)) / 1e6;
+    const long long residentKb = statusKb("VmRSS:") - baselineKb;
+    const long long peakKb = statusKb("VmHWM:") - baselineKb;
+    std::printf("%-12s %8.0f MB %10.0f samples %7.2f s %8.1f MB/s %12.0f samples/s  resident %6.1f B/sample "
+                "(peak %6.1f, store columns %6.1f)\n",
+                qPrintable(form), megabytes, samples, seconds, megabytes / seconds, samples / seconds,
+                double(residentKb) * 1024 / samples, double(peakKb) * 1024 / samples,
+                double(outcome.data->store.memoryBytes()) / samples);
+    return 0;
+}
+
+int benchBudget(const QString& form, const QString& path)
+{
+    const auto start = Clock::now();
+    const BudgetLoadOutcome outcome = loadBudgetLog(path);
+    const double seconds = secondsSince(start);
+    if (!outcome.data) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
+        return 1;
+    }
+    const double megabytes = double(QFileInfo(path).size()) / 1e6;
+    const double lines = double(outcome.data->linesRead);
+    std::printf("%-12s %8.0f MB %10.0f lines   %7.2f s %8.1f MB/s %12.0f lines/s\n", qPrintable(form),
+                megabytes, lines, seconds, megabytes / seconds, lines / seconds);
+    return 0;
+}
+
+int benchChart(const QString& path)
+{
+    // Open: load, analyse, first drawn chart.
+    const auto openStart = Clock::now();
+    const LoadOutcome outcome = loadTrace(path);
+    if (!outcome.data) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
+        return 1;
+    }
+    const double loadSeconds = secondsSince(openStart);
+    const auto analysisStart = Clock::now();
+    QString error;
+    const auto result = runAnalysis(outcome.data, AnalysisRequest{}, &error);
+    if (!result) {
+        std::fprintf(stderr, "analysis: %s\n", qPrintable(error));
+        return 1;
+    }
+    const double analysisSeconds = secondsSince(analysisStart);
+    GapChartView view;
+    view.resize(1600, 800);
+    const auto drawStart = Clock::now();
+    view.setAnalysis(result);
+    const QPixmap first = view.grab();
+    const double firstDrawSeconds = secondsSince(drawStart);
+    const double openSeconds = secondsSince(openStart);
+    const size_t samples = result->usableRows.size();
+    std::printf("open %s (%zu samples): %.2f s to a drawn chart (load %.2f s, analysis %.3f s, first draw "
+                "%.3f s)\n",
+                qPrintable(QFileInfo(path).fileName()), samples, openSeconds, loadSeconds, analysisSeconds,
+                firstDrawSeconds);
+
+    // Level-of-detail pyramid of one series (the chart builds five, the scrubber one).
+    {
+        const EventStore& store = outcome.data->store;
+        std::vector<double> lodTimes;
+        size_t lodBytes = 0;
+        for (int i = 0; i < 3; ++i) {
+            const auto start = Clock::now();
+            const MinMaxPyramid pyramid(
+                std::span<const uint32_t>(result->usableRows),
+                [&store](uint32_t row) { return double(store.used[row] - store.reserved[row]); });
+            lodTimes.push_back(secondsSince(start));
+            lodBytes = pyramid.memoryBytes();
+        }
+        std::printf("LOD pyramid build: %.3f s per series (median of 3), %.1f MB\n", median(lodTimes),
+                    double(lodBytes) / 1e6);
+    }
+
+    // Window re-analysis: the middle half of the session.
+    const int64_t begin = outcome.data->store.timestampNs[result->partition.begin];
+    const int64_t end = outcome.data->store.timestampNs[result->partition.end - 1];
+    AnalysisRequest windowRequest;
+    windowRequest.window = TimeWindow{begin + (end - begin) / 4, end - (end - begin) / 4};
+    std::vector<double> windowTimes, fullTimes;
+    for (int i = 0; i < 5; ++i) {
+        auto start = Clock::now();
+        runAnalysis(outcome.data, windowRequest);
+        windowTimes.push_back(secondsSince(start));
+        start = Clock::now();
+        runAnalysis(outcome.data, AnalysisRequest{});
+        fullTimes.push_back(secondsSince(start));
+    }
+    std::printf("analysis: full %.3f s, window (half) re-analysis %.3f s (medians of 5)\n", median(fullTimes),
+                median(windowTimes));
+
+    // Redraw: repaint of an unchanged view, and redraw after a pan (new visible range).
+    std::vector<double> repaint, pan;
+    for (int i = 0; i < 15; ++i) {
+        auto start = Clock::now();
+        view.grab();
+        repaint.push_back(secondsSince(start) * 1e3);
+        const int64_t width = (end - begin) / 3;
+        const int64_t from = begin + (end - begin - width) * (i % 5) / 4;
+        start = Clock::now();
+        view.setVisibleRange(from, from + width);
+        view.grab();
+        pan.push_back(secondsSince(start) * 1e3);
+    }
+    std::printf("chart redraw at %zu samples (1600x800 offscreen grab, median of 15): repaint %.1f ms, pan "
+                "%.1f ms\n",
+                samples, median(repaint), median(pan));
+    return first.isNull() ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    if (args.size() >= 4 && args[1] == QLatin1String("load"))
+        return benchLoad(args[2], args[3], args.size() >= 5 ? args[4].toInt() : 0);
+    if (args.size() >= 4 && args[1] == QLatin1String("budget"))
+        return benchBudget(args[2], args[3]);
+    if (args.size() >= 3 && args[1] == QLatin1String("chart"))
+        return benchChart(args[2]);
+    std::fprintf(stderr, "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH | chart PATH\n");
+    return 2;
+}
