@@ -135,7 +135,14 @@ bool TraceFollower::canFollow(const QString& path, QString* whyNot)
     const auto form = detectTraceForm(path, &why);
     if (!form)
         return fail(QStringLiteral("%1: %2").arg(path, why));
-    if (*form != TraceForm::JsonLines && *form != TraceForm::Legacy)
+    // Legacy records can come as lines or as one JSON array; only lines can grow.
+    bool lines = *form == TraceForm::JsonLines;
+    if (*form == TraceForm::Legacy) {
+        QFile file(path);
+        const QByteArray head = file.open(QIODevice::ReadOnly) ? file.read(4096).trimmed() : QByteArray();
+        lines = head.startsWith('{');
+    }
+    if (!lines)
         return fail(
             QStringLiteral("%1: only JSON lines files and sink directories can be followed (this is %2)")
                 .arg(path, toString(*form)));

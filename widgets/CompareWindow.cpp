@@ -198,7 +198,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent)
 
 CompareWindow::~CompareWindow()
 {
-    QThreadPool::globalInstance()->waitForDone();
+    m_loadPool.waitForDone();
 }
 
 void CompareWindow::setThresholds(const GapThresholds& thresholds)
@@ -242,8 +242,8 @@ void CompareWindow::openTrace(Side side, const QString& path)
     s.error.clear();
     m_status->setText(tr("Loading %1…").arg(path));
     QPointer<CompareWindow> self(this);
-    // The global pool: the destructor waits for it, so no result arrives at a dead window.
-    QThreadPool::globalInstance()->start([self, side, path] {
+    // The destructor waits for the pool, and the queued result checks the window is still there.
+    m_loadPool.start([self, side, path] {
         LoadOutcome outcome = loadTrace(path);
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
@@ -267,7 +267,7 @@ void CompareWindow::waitForIdle()
 {
     for (int round = 0; round < 100 && (m_a.busy || m_b.busy || m_a.job->isRunning() || m_b.job->isRunning());
          ++round) {
-        QThreadPool::globalInstance()->waitForDone();
+        m_loadPool.waitForDone();
         QCoreApplication::sendPostedEvents();
         m_a.job->waitForDone();
         m_b.job->waitForDone();

@@ -7,6 +7,7 @@
 #include "analysis/Thresholds.h"
 #include "model/TraceComparison.h"
 
+#include <QThreadPool>
 #include <QWidget>
 
 #include <memory>
@@ -86,6 +87,7 @@ private:
     CompareAlignment m_alignment;
     std::optional<TraceComparison> m_comparison;
     QString m_error;
+    QThreadPool m_loadPool; // loads of B; waited for by the destructor
 
     QLabel* m_nameA = nullptr;
     QLabel* m_nameB = nullptr;
