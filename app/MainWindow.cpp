@@ -1048,6 +1048,14 @@ void MainWindow::applyResult(std::shared_ptr<const AnalysisResult> result, bool 
     m_pendingWindow.reset();
     m_sessionIndex = m_result->sessionIndex;
     m_rank = m_result->rank;
+    if (freshTrace && m_result->usableRows.empty() && !m_result->counterRows.empty()) {
+        // No gap to draw (e.g. a CPU trace without a device total): show the counters instead.
+        for (const auto& [overlay, action] : m_overlayActions) {
+            if (overlay == ChartOverlay::Allocated || overlay == ChartOverlay::Reserved ||
+                overlay == ChartOverlay::DeviceUsed)
+                action->setChecked(true);
+        }
+    }
     m_chart->setAnalysis(m_result);
     m_scrubber->setAnalysis(m_result);
     m_scrubber->setVisibleRange(m_chart->visibleBeginNs(), m_chart->visibleEndNs());

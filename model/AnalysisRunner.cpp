@@ -33,6 +33,25 @@ std::vector<uint32_t> usableRowsOf(const EventStore& store, const Partition& par
     return rows;
 }
 
+std::vector<uint32_t> counterRowsOf(const EventStore& store, const Partition& partition,
+                                    const std::optional<TimeWindow>& window)
+{
+    auto collect = [&](bool samplesOnly) {
+        std::vector<uint32_t> rows;
+        for (uint32_t row = partition.begin; row < partition.end; ++row) {
+            const int64_t t = store.timestampNs[row];
+            if (window && (t < window->beginNs || t > window->endNs))
+                continue;
+            if (store.used[row] == kNullInt || (samplesOnly && store.type[row] != EventType::Sample))
+                continue;
+            rows.push_back(row);
+        }
+        return rows;
+    };
+    std::vector<uint32_t> rows = collect(true);
+    return rows.empty() ? collect(false) : rows;
+}
+
 } // namespace
 
 std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceData> trace,
@@ -66,6 +85,7 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
     result->rank = partition->rank;
     result->partition = *partition;
     result->usableRows = usableRowsOf(trace->store, *partition, request.window);
+    result->counterRows = counterRowsOf(trace->store, *partition, request.window);
     result->phases = trace->phasesOf(*partition);
 
     const SessionInfo& session = trace->sessions[*sessionIndex];

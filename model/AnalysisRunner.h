@@ -36,6 +36,10 @@ struct AnalysisResult
     int64_t rank = 0;
     Partition partition;
     std::vector<uint32_t> usableRows; // store rows used by the analysis, ascending time
+    // Rows that carry memory counters, for plotting them even where the gap cannot be
+    // computed (CPU traces have no device total): the partition's samples (within the
+    // window), or every event with a device_used value when it has no samples.
+    std::vector<uint32_t> counterRows;
     GapStatistics statistics;
     std::vector<Finding> findings; // with phase attribution and texts
     std::vector<PhaseSpan> phases; // of the partition

@@ -531,11 +531,12 @@ void GapChartView::Private::rebuildStaticSeries()
         }
     }
     const std::span<const uint32_t> usable(result->usableRows);
+    const std::span<const uint32_t> counters(result->counterRows);
     pyramids.gap = MinMaxPyramid(usable, [&s](uint32_t row) { return gapValueOfRow(s, row); });
-    pyramids.allocated = MinMaxPyramid(usable, columnValue(s.allocated));
-    pyramids.reserved = MinMaxPyramid(usable, columnValue(s.reserved));
-    pyramids.used = MinMaxPyramid(usable, columnValue(s.used));
-    pyramids.total = MinMaxPyramid(usable, columnValue(s.total));
+    pyramids.allocated = MinMaxPyramid(counters, columnValue(s.allocated));
+    pyramids.reserved = MinMaxPyramid(counters, columnValue(s.reserved));
+    pyramids.used = MinMaxPyramid(counters, columnValue(s.used));
+    pyramids.total = MinMaxPyramid(counters, columnValue(s.total));
     pyramids.outside = MinMaxPyramid(outsideRows, [&s](uint32_t row) { return gapValueOfRow(s, row); });
 }
 
@@ -614,10 +615,12 @@ void GapChartView::Private::redrawSeries(int columns)
     const std::span<const uint32_t> usable(result->usableRows);
     drawnGapPoints = draw(gap, usable, gapValue, &pyramids.gap);
     draw(outside, outsideRows, gapValue, &pyramids.outside);
-    draw(allocated, usable, columnValue(s.allocated), &pyramids.allocated);
-    draw(reserved, usable, columnValue(s.reserved), &pyramids.reserved);
-    draw(deviceUsed, usable, columnValue(s.used), &pyramids.used);
-    draw(deviceTotal, usable, columnValue(s.total), &pyramids.total);
+    // counters are drawn from every sample, also those without a device total (CPU traces)
+    const std::span<const uint32_t> counters(result->counterRows);
+    draw(allocated, counters, columnValue(s.allocated), &pyramids.allocated);
+    draw(reserved, counters, columnValue(s.reserved), &pyramids.reserved);
+    draw(deviceUsed, counters, columnValue(s.used), &pyramids.used);
+    draw(deviceTotal, counters, columnValue(s.total), &pyramids.total);
     if (spikes->isVisible()) {
         // one or two markers per pixel column are all a screen can show
         draw(spikes, spikeRows, gapValue);
@@ -838,9 +841,16 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
         QColor hint = colors.text;
         hint.setAlpha(170);
         painter->setPen(hint);
-        painter->drawText(plot, Qt::AlignCenter | Qt::TextWordWrap,
-                          GapChartView::tr("No usable samples in this partition: the gap needs events of "
-                                           "type \"sample\" with a device total above zero."));
+        if (d->result->counterRows.empty()) {
+            painter->drawText(plot, Qt::AlignCenter | Qt::TextWordWrap,
+                              GapChartView::tr("No usable samples in this partition: the gap needs events of "
+                                               "type \"sample\" with a device total above zero."));
+        } else {
+            // the counters are still worth seeing: say why the gap is missing, out of their way
+            painter->drawText(plot.adjusted(8, 20, -8, 0), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+                              GapChartView::tr("No device total in these samples, so there is no gap to "
+                                               "analyse: showing the allocator and device counters."));
+        }
     }
     painter->save();
     painter->setClipRect(plot.adjusted(-1, -1, 1, 1));
