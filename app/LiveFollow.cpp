@@ -35,6 +35,10 @@ LiveFollow::LiveFollow(MainWindow* window)
         if (!path.isEmpty())
             compareWith(path);
     });
+    // Each snapshot is analysed as the window shows the run now (thresholds or session changed
+    // while following), not as it was when following started.
+    connect(m_follower, &TraceFollower::snapshotPublished, this,
+            [this] { m_follower->setAnalysisRequest(currentRequest()); });
     connect(m_follower, &TraceFollower::analysisFinished, this, &LiveFollow::onAnalysis);
     connect(m_follower, &TraceFollower::notice, this,
             [this](const QString& message) { m_window->statusBar()->showMessage(message, 10000); });
@@ -105,15 +109,7 @@ bool LiveFollow::follow(bool on)
         updateLiveLabel();
         return false;
     }
-    AnalysisRequest request;
-    if (const auto shown = m_window->analysis()) {
-        request = shown->request;
-        request.sessionIndex = shown->sessionIndex;
-        request.rank = shown->rank;
-    }
-    request.thresholds = m_window->thresholds();
-    request.window.reset(); // the live view is the whole run
-    m_follower->setAnalysisRequest(request);
+    m_follower->setAnalysisRequest(currentRequest());
     if (m_follower->isStarted() && m_follower->isPaused() && m_follower->path() == trace->path) {
         m_follower->setPaused(false);
         updateLiveLabel();
@@ -127,6 +123,19 @@ bool LiveFollow::follow(bool on)
     }
     updateLiveLabel();
     return true;
+}
+
+AnalysisRequest LiveFollow::currentRequest() const
+{
+    AnalysisRequest request;
+    if (const auto shown = m_window->analysis()) {
+        request = shown->request;
+        request.sessionIndex = shown->sessionIndex;
+        request.rank = shown->rank;
+    }
+    request.thresholds = m_window->thresholds();
+    request.window.reset(); // the live view is the whole run
+    return request;
 }
 
 void LiveFollow::stop()

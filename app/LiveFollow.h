@@ -3,6 +3,8 @@
 // sink directory, model/TraceFollower.h), the "Live" status field, View > Pin to Latest, and
 // File > Compare With... (widgets/CompareWindow.h with the open trace as A).
 
+#include "model/AnalysisRunner.h"
+
 #include <QObject>
 
 #include <memory>
@@ -14,8 +16,6 @@ namespace gapscope {
 
 class MainWindow;
 class TraceFollower;
-struct TraceData;
-struct AnalysisResult;
 
 class LiveFollow : public QObject
 {
@@ -43,6 +43,7 @@ public:
     void compareWith(const QString& path);
 
 private:
+    AnalysisRequest currentRequest() const;
     void onAnalysis(std::shared_ptr<const AnalysisResult> result);
     void updateLiveLabel();
 

@@ -117,8 +117,17 @@ private slots:
                                  kTimeoutMs);
         QVERIFY(window.chart()->visibleEndNs() >= latest - 1);
 
+        // thresholds changed while following apply to the next live analysis
+        GapThresholds stricter = window.thresholds();
+        QVERIFY(stricter.set("gap_spike_zscore", 3.5));
+        window.setThresholds(stricter);
+        append(segment, lines, 250, 260);
+        QTRY_COMPARE_WITH_TIMEOUT(window.analysis()->trace->store.size(), size_t(260), kTimeoutMs);
+        QVERIFY(window.analysis()->request.thresholds.spikeZScore == 3.5);
+        window.setThresholds(GapThresholds{});
+
         // the run completes: the manifest says so and the session list follows
-        append(segment, lines, 250, lines.size());
+        append(segment, lines, 260, lines.size());
         writeManifest(dir.path(), QStringLiteral("completed"));
         QTRY_COMPARE_WITH_TIMEOUT(window.analysis()->trace->store.size(), size_t(lines.size()), kTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(window.trace()->sessions[0].status == SessionStatus::Completed, kTimeoutMs);
