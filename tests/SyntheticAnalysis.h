@@ -72,6 +72,7 @@ inline std::shared_ptr<AnalysisResult> makeSyntheticAnalysis(const SyntheticOpti
         if (!options.window || (t >= options.window->beginNs && t <= options.window->endNs))
             result->usableRows.push_back(row);
     }
+    result->counterRows = result->usableRows; // every synthetic sample carries counters
 
     // statistics as the analysis reports them: ddof 1 std, OLS fit of gap on t - t0
     GapStatistics& st = result->statistics;

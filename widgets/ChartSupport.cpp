@@ -22,9 +22,11 @@ AnalysisTimeRange timeRangeOf(const AnalysisResult& result)
         if (length != time.size())
             return range;
     }
-    for (uint32_t row : result.usableRows) {
-        if (row >= time.size())
-            return range; // a result that does not belong to its store draws nothing
+    for (const auto* rows : {&result.usableRows, &result.counterRows}) {
+        for (uint32_t row : *rows) {
+            if (row >= time.size())
+                return range; // a result that does not belong to its store draws nothing
+        }
     }
     if (!result.usableRows.empty()) {
         range.valid = true;
