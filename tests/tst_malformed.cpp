@@ -4,6 +4,7 @@
 // input was left untouched (size, mtime and content hash before and after).
 
 #include "model/BudgetLoader.h"
+#include "model/PyLiteral.h"
 #include "model/TraceLoader.h"
 
 #include <QCryptographicHash>
@@ -12,6 +13,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -265,6 +267,9 @@ private slots:
             << "t.csv"
             << "\xEF\xBB\xBF" + lines({csvHeader(), csvRow(1000), csvRow(2000, "-1"), csvRow(3000)}, "\r\n")
             << "" << 2 << 1 << 0 << L{3} << "field 'allocator_allocated_bytes' is negative (-1)";
+        QTest::newRow("CSV metadata with a lone surrogate escape")
+            << "t.csv" << lines({csvHeader(), csvRow(1000).replace("'cuda'", "'\\udc80'")}) << "" << 1 << 0
+            << 0 << L{} << "";
         QTest::newRow("CSV row with too few cells")
             << "t.csv" << lines({csvHeader(), csvRow(1000), "3,s1,2000", csvRow(3000)}) << "" << 2 << 1 << 0
             << L{3} << "row has 3 cells, the header has 16";
@@ -619,6 +624,34 @@ private slots:
         QVERIFY(!problems->kept().empty());
         QCOMPARE(problems->kept().front().line, firstProblemLine);
         QVERIFY2(problems->kept().front().reason.contains(reason), qPrintable(problemText(*problems)));
+    }
+
+    // Python-literal metadata cells the converter turned into invalid JSON.
+    void pyLiteralRegressions_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QByteArray>("json");
+        // Lone surrogate escapes were written as CESU bytes: not UTF-8, the row was rejected.
+        QTest::newRow("lone surrogates")
+            << "fuzz_regress_pyliteral-lone-surrogate.txt"
+            << QByteArray("{\"x\":\"\xEF\xBF\xBD\",\"y\":\"\xEF\xBF\xBD\",\"z\":\"\xEF\xBF\xBD\"}");
+    }
+
+    void pyLiteralRegressions()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, json);
+        QFile file(QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/" + fileName);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray literal = file.readAll();
+        std::string error;
+        const auto converted =
+            pythonLiteralToJson(std::string_view(literal.constData(), size_t(literal.size())), &error);
+        QVERIFY2(converted, error.c_str());
+        QCOMPARE(QByteArray::fromStdString(*converted), json);
+        QJsonParseError parseError;
+        QJsonDocument::fromJson(json, &parseError);
+        QCOMPARE(parseError.error, QJsonParseError::NoError);
     }
 
     void everyFuzzRegressionHasARow()
