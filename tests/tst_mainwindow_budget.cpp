@@ -12,6 +12,7 @@
 #include "widgets/VerdictLane.h"
 
 #include <QAction>
+#include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -58,8 +59,19 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow_budget"));
+        // one settings file per process: test runs of several build trees at once must not
+        // clear each other's recent files
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_mainwindow_budget-%1").arg(QCoreApplication::applicationPid()));
         QSettings().clear();
+    }
+
+    void cleanupTestCase()
+    {
+        QSettings settings;
+        settings.clear();
+        settings.sync();
+        QFile::remove(settings.fileName());
     }
 
     void init() { QSettings().clear(); }
