@@ -20,6 +20,8 @@
 #include <QFileInfo>
 #include <QPixmap>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -64,6 +66,16 @@ qint64 inputBytes(const QString& path)
     return bytes;
 }
 
+// CPU seconds of the process so far (all threads, user + system): on a machine shared with
+// other work the wall time says little, the CPU time says what the work cost.
+double cpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 double median(std::vector<double> values)
 {
     std::sort(values.begin(), values.end());
@@ -77,8 +89,10 @@ int benchLoad(const QString& form, const QString& path, int threads)
     LoadControl control;
     control.threads = threads;
     const auto start = Clock::now();
+    const double cpuStart = cpuSeconds();
     const LoadOutcome outcome = loadTrace(path, control);
     const double seconds = secondsSince(start);
+    const double cpu = cpuSeconds() - cpuStart;
     if (!outcome.data) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
         return 1;
@@ -87,27 +101,30 @@ int benchLoad(const QString& form, const QString& path, int threads)
     const double megabytes = double(inputBytes(path)) / 1e6;
     const long long residentKb = statusKb("VmRSS:") - baselineKb;
     const long long peakKb = statusKb("VmHWM:") - baselineKb;
-    std::printf("%-12s %8.0f MB %10.0f samples %7.2f s %8.1f MB/s %12.0f samples/s  resident %6.1f B/sample "
-                "(peak %6.1f, store columns %6.1f)\n",
-                qPrintable(form), megabytes, samples, seconds, megabytes / seconds, samples / seconds,
-                double(residentKb) * 1024 / samples, double(peakKb) * 1024 / samples,
-                double(outcome.data->store.memoryBytes()) / samples);
+    std::printf(
+        "%-12s %8.0f MB %10.0f samples %7.2f s %8.1f MB/s %12.0f samples/s (cpu %6.2f s, %6.1f MB per "
+        "cpu-s)  resident %6.1f B/sample (peak %6.1f, store columns %6.1f)\n",
+        qPrintable(form), megabytes, samples, seconds, megabytes / seconds, samples / seconds, cpu,
+        megabytes / cpu, double(residentKb) * 1024 / samples, double(peakKb) * 1024 / samples,
+        double(outcome.data->store.memoryBytes()) / samples);
     return 0;
 }
 
 int benchBudget(const QString& form, const QString& path)
 {
     const auto start = Clock::now();
+    const double cpuStart = cpuSeconds();
     const BudgetLoadOutcome outcome = loadBudgetLog(path);
     const double seconds = secondsSince(start);
+    const double cpu = cpuSeconds() - cpuStart;
     if (!outcome.data) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
         return 1;
     }
     const double megabytes = double(QFileInfo(path).size()) / 1e6;
     const double lines = double(outcome.data->linesRead);
-    std::printf("%-12s %8.0f MB %10.0f lines   %7.2f s %8.1f MB/s %12.0f lines/s\n", qPrintable(form),
-                megabytes, lines, seconds, megabytes / seconds, lines / seconds);
+    std::printf("%-12s %8.0f MB %10.0f lines   %7.2f s %8.1f MB/s %12.0f lines/s (cpu %6.2f s)\n",
+                qPrintable(form), megabytes, lines, seconds, megabytes / seconds, lines / seconds, cpu);
     return 0;
 }
 
