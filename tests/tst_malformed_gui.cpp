@@ -56,7 +56,13 @@ class TestMalformedGui : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        // Settings of their own, apart from the other window tests that may run in parallel.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_malformed_gui"));
+    }
 
     void traceWithRejectedRecords()
     {
