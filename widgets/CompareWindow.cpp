@@ -433,8 +433,10 @@ void CompareWindow::showChart()
 {
     QChart* chart = m_chartView->chart();
     chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes())
-        chart->removeAxis(axis);
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis); // gives the axis back to us: without the delete it leaks
+        delete axis;
+    }
     const ChartColors colors = chartColors(palette());
     chart->setBackgroundBrush(colors.background);
     chart->legend()->setLabelColor(colors.text);
