@@ -49,15 +49,8 @@ int runBudgetAnalyze(const CommonOptions& options, ReportFormat format, FILE* ou
         report = reportText(content).toUtf8();
         break;
     }
-    if (!options.output.isEmpty()) {
-        if (const QString why = writeOutput(options.output, report, true); !why.isEmpty()) {
-            printLine(err, prefix + why);
-            return kExitFailure;
-        }
-    } else {
-        std::fwrite(report.constData(), 1, size_t(report.size()), out);
-        std::fflush(out);
-    }
+    if (!emitReport(options.output, report, out, err, prefix))
+        return kExitFailure;
     if (loaded.data->problems.errorCount() > 0)
         printLine(err, prefix + QStringLiteral("%1 line(s) rejected; first: %2")
                                     .arg(loaded.data->problems.errorCount())

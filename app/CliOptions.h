@@ -55,6 +55,16 @@ inline bool parseInt64(const QString& text, int64_t* out)
     return ok;
 }
 
+// `--set NAME=VALUE`: false unless VALUE is a number and NAME is not empty.
+inline bool parseAssignment(const QString& text, QString* name, double* number)
+{
+    const qsizetype eq = text.indexOf(QLatin1Char('='));
+    bool ok = false;
+    *number = eq > 0 ? text.mid(eq + 1).toDouble(&ok) : 0.0;
+    *name = text.left(eq);
+    return eq > 0 && ok;
+}
+
 // Parses the options shared by the subcommands. Returns an error text, empty when fine.
 inline QString parseOptions(const QString& command, const QStringList& args, CommonOptions* options)
 {
@@ -104,12 +114,11 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
         } else if (arg == QLatin1String("--set")) {
             if (!next(&value))
                 return QStringLiteral("--set needs NAME=VALUE");
-            const qsizetype eq = value.indexOf(QLatin1Char('='));
-            bool ok = false;
-            const double number = eq > 0 ? value.mid(eq + 1).toDouble(&ok) : 0.0;
-            if (eq <= 0 || !ok)
+            QString setName;
+            double number = 0;
+            if (!parseAssignment(value, &setName, &number))
                 return QStringLiteral("--set needs NAME=VALUE with a number, got '%1'").arg(value);
-            const std::string name = value.left(eq).toStdString();
+            const std::string name = setName.toStdString();
             const bool gapName = options->thresholds.set(name, number);
             const auto& budgetNames = budgetThresholdNames();
             const bool budgetName =
@@ -122,14 +131,14 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
                 for (auto n : budgetNames)
                     knownBudget << QString::fromUtf8(n.data(), qsizetype(n.size()));
                 return QStringLiteral("unknown threshold '%1' (known: %2; for budget logs also: %3)")
-                    .arg(value.left(eq), known.join(QStringLiteral(", ")),
+                    .arg(setName, known.join(QStringLiteral(", ")),
                          knownBudget.join(QStringLiteral(", ")));
             }
             if (!setBudgetThreshold(options->budgetThresholds, name, number))
                 return QStringLiteral("--set %1: %2 is not a valid value")
-                    .arg(value.left(eq), value.mid(eq + 1));
+                    .arg(setName, value.mid(setName.size() + 1));
             if (!gapName)
-                options->budgetOnlySettings << value.left(eq);
+                options->budgetOnlySettings << setName;
         } else if (arg.startsWith(QLatin1String("--"))) {
             return QStringLiteral("unknown option %1 for %2").arg(arg, command);
         } else if (options->path.isEmpty()) {
@@ -155,6 +164,23 @@ inline QString writeOutput(const QString& file, const QByteArray& data, bool for
     if (!out.commit())
         return QStringLiteral("%1: %2").arg(file, out.errorString());
     return {};
+}
+
+// Writes a report to --output (atomically, replacing) or to `out`; false (and a line on
+// `err`) when the file could not be written.
+inline bool emitReport(const QString& output, const QByteArray& report, FILE* out, FILE* err,
+                       const QString& prefix)
+{
+    if (output.isEmpty()) {
+        std::fwrite(report.constData(), 1, size_t(report.size()), out);
+        std::fflush(out);
+        return true;
+    }
+    if (const QString why = writeOutput(output, report, true); !why.isEmpty()) {
+        printLine(err, prefix + why);
+        return false;
+    }
+    return true;
 }
 
 // Runs the analysis the options ask for (session, rank, window, thresholds). nullptr with

@@ -59,17 +59,16 @@ QString parseCompareOptions(const QStringList& args, CompareOptions* options)
         } else if (arg == QLatin1String("--set")) {
             if (!next())
                 return QStringLiteral("--set needs NAME=VALUE");
-            const qsizetype eq = value.indexOf(QLatin1Char('='));
-            bool ok = false;
-            const double number = eq > 0 ? value.mid(eq + 1).toDouble(&ok) : 0.0;
-            if (eq <= 0 || !ok)
+            QString name;
+            double number = 0;
+            if (!parseAssignment(value, &name, &number))
                 return QStringLiteral("--set needs NAME=VALUE with a number, got '%1'").arg(value);
-            if (!options->thresholds.set(value.left(eq).toStdString(), number)) {
+            if (!options->thresholds.set(name.toStdString(), number)) {
                 QStringList known;
                 for (auto n : GapThresholds::names())
                     known << QString::fromUtf8(n.data(), qsizetype(n.size()));
                 return QStringLiteral("unknown threshold '%1' (known: %2)")
-                    .arg(value.left(eq), known.join(QStringLiteral(", ")));
+                    .arg(name, known.join(QStringLiteral(", ")));
             }
         } else if (arg.startsWith(QLatin1String("--"))) {
             return QStringLiteral("unknown option %1 for compare").arg(arg);
@@ -138,15 +137,8 @@ int runCompareCommand(const QStringList& args, FILE* out, FILE* err)
     }
     const QByteArray report = options.format == QLatin1String("json") ? renderComparisonJson(*comparison)
                                                                       : renderComparisonMarkdown(*comparison);
-    if (!options.output.isEmpty()) {
-        if (const QString why = writeOutput(options.output, report, true); !why.isEmpty()) {
-            printLine(err, prefix + why);
-            return kExitFailure;
-        }
-    } else {
-        std::fwrite(report.constData(), 1, size_t(report.size()), out);
-        std::fflush(out);
-    }
+    if (!emitReport(options.output, report, out, err, prefix))
+        return kExitFailure;
     return kExitOk;
 }
 
