@@ -221,8 +221,8 @@ bool readCache(const FieldList& fields, std::string_view nameKey, ParsedBudgetCa
             return false;
         }
         if (got == Get::Ok && *value < 0) {
-            error = "cache '" + cache.name + "': " + std::string(key) + " is negative (" + std::to_string(*value) +
-                    ")";
+            error = "cache '" + cache.name + "': " + std::string(key) + " is negative (" +
+                    std::to_string(*value) + ")";
             return false;
         }
     }
@@ -357,8 +357,8 @@ void interpretFields(const FieldList& fields, ParsedBudgetLine& out)
             row.name = textOf(fields, nameKey);
             const Get got = getInteger(fields, "current_bytes", row.currentBytes);
             if (got != Get::Ok || row.currentBytes < 0) {
-                malformed(out, "reporter '" + row.name + "': " +
-                                   badValue("current_bytes", fields, "a non-negative integer"));
+                malformed(out, "reporter '" + row.name +
+                                   "': " + badValue("current_bytes", fields, "a non-negative integer"));
                 return;
             }
             out.reporters.push_back(std::move(row));
@@ -1031,7 +1031,8 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control)
     BudgetLoadOutcome outcome;
     // Opening a FIFO, socket or device could block forever or never end: refuse it.
     if (const QFileInfo info(path); info.exists() && !info.isDir() && !info.isFile()) {
-        outcome.fatalError = path + QStringLiteral(": not a regular file (a FIFO, socket or device); refused");
+        outcome.fatalError =
+            path + QStringLiteral(": not a regular file (a FIFO, socket or device); refused");
         return outcome;
     }
     QFile file(path);
@@ -1075,14 +1076,21 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control)
             cutLastLine = LoadProblem{
                 LoadProblem::Level::Warning, path, lineNumber, -1,
                 QStringLiteral("truncated last line ignored (no newline; a live writer may be mid-line)%1")
-                    .arg(parsed.reason.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(parsed.reason))};
+                    .arg(parsed.reason.empty()
+                             ? QString()
+                             : QStringLiteral(": ") + QString::fromStdString(parsed.reason))};
             return;
         }
-        // A text line cut inside a value still reads (rss_bytes=29 of rss_bytes=2917...): say so.
-        if (lastWithoutNewline && parsed.form == BudgetLogForm::Text)
+        // A text line cut inside a value still reads (rss_bytes=29 of rss_bytes=2917...) and
+        // would show a number the program never had: ignore it, as a JSON lines trace does.
+        // (A JSON object cannot be cut and still parse, so those forms keep their last line.)
+        if (lastWithoutNewline && parsed.form == BudgetLogForm::Text) {
+            assembler.countBlankLine(); // read, neither used nor skipped: the warning tells
             cutLastLine = LoadProblem{LoadProblem::Level::Warning, path, lineNumber, -1,
-                                      QStringLiteral("last line has no newline: used, but a live writer may "
-                                                     "have cut its last value")};
+                                      QStringLiteral("truncated last line ignored (no newline; a live writer "
+                                                     "may have cut its last value)")};
+            return;
+        }
         assembler.add(std::move(parsed), lineNumber);
     };
     const auto collect = [&](std::string_view part) {

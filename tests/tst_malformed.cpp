@@ -431,9 +431,9 @@ private slots:
         QTest::newRow("truncated last line (snapshot)")
             << "b.jsonl" << lines({snapshot(0), snapshot(5)}) + snapshot(10).left(50) << "" << 2 << 0 << 1
             << L{3} << "truncated last line ignored";
-        QTest::newRow("complete last line without a newline")
-            << "b.log" << lines({tick(0), tick(5)}) + tick(10) << "" << 3 << 0 << 1 << L{3}
-            << "last line has no newline: used";
+        QTest::newRow("text last line without a newline (its last value may be cut)")
+            << "b.log" << lines({tick(0), tick(5)}) + tick(10) << "" << 2 << 0 << 1 << L{3}
+            << "truncated last line ignored";
         QTest::newRow("NaN (text)") << "b.log"
                                     << lines({tick(0), tick(5, "target_bytes=1000 rss_bytes=NaN"), tick(10)})
                                     << "" << 2 << 1 << 0 << L{2}
