@@ -10,9 +10,15 @@
 
 namespace gapscope {
 
-enum class Severity { Info, Warning, Critical };
+enum class Severity
+{
+    Info,
+    Warning,
+    Critical
+};
 
-enum class Classification {
+enum class Classification
+{
     // stormlog hidden-memory gap analysis (upstream names, see stormlog-telemetry.md section 4)
     TransientSpike,
     PersistentDrift,
@@ -29,17 +35,31 @@ enum class Classification {
 };
 
 // What an evidence number measures; decides its unit in text reports and in the GUI.
-enum class EvidenceUnit { Count, Bytes, BytesPerSecond, Ratio, ZScore, Probability, Ticks, Seconds };
+enum class EvidenceUnit
+{
+    Count,
+    Bytes,
+    BytesPerSecond,
+    Ratio,
+    ZScore,
+    Probability,
+    Ticks,
+    Seconds
+};
 
 struct EvidenceValue
 {
-    std::string key;  // upstream field name, e.g. "max_gap_bytes"
-    double value = 0; // already rounded as upstream rounds it
+    std::string key;        // upstream field name, e.g. "max_gap_bytes"
+    double value = 0;       // already rounded as upstream rounds it
     bool isInteger = false; // printed without a fraction (counts)
     EvidenceUnit unit = EvidenceUnit::Count;
 };
 
-enum class PhaseResolution { Unique, Ambiguous };
+enum class PhaseResolution
+{
+    Unique,
+    Ambiguous
+};
 
 struct PhaseSummary
 {

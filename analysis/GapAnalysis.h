@@ -55,7 +55,7 @@ struct GapStatistics
     double avgFragmentation = 0;
     double maxFragmentation = 0;
     std::optional<size_t> maxFragmentationIndex; // index into rows
-    double avgGap = 0; // mean of the signed gaps
+    double avgGap = 0;                           // mean of the signed gaps
 };
 
 // Rows whose event is usable for the gap analysis must be chosen by the caller (a row

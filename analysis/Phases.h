@@ -10,7 +10,11 @@
 
 namespace gapscope {
 
-enum class PhaseAction { Enter, Exit };
+enum class PhaseAction
+{
+    Enter,
+    Exit
+};
 
 // One phase_enter / phase_exit event with a valid metadata.phase_scope.
 struct PhaseBoundary

@@ -9,7 +9,14 @@
 
 namespace gapscope {
 
-enum class Backend { PyTorch, TensorFlow, Jax, Cpu, Unknown };
+enum class Backend
+{
+    PyTorch,
+    TensorFlow,
+    Jax,
+    Cpu,
+    Unknown
+};
 
 // From a collector name ("stormlog.cuda_tracker") and/or metadata.backend ("cuda").
 Backend backendFromTrace(std::string_view collector, std::string_view metadataBackend);

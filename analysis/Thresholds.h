@@ -9,10 +9,10 @@ namespace gapscope {
 // The four thresholds of the upstream gap analysis, with its defaults.
 struct GapThresholds
 {
-    double gapRatio = 0.05;      // gap_ratio_threshold
-    double spikeZScore = 2.0;    // gap_spike_zscore
-    double driftRSquared = 0.6;  // gap_drift_r_squared
-    double fragmentation = 0.3;  // gap_fragmentation_ratio
+    double gapRatio = 0.05;     // gap_ratio_threshold
+    double spikeZScore = 2.0;   // gap_spike_zscore
+    double driftRSquared = 0.6; // gap_drift_r_squared
+    double fragmentation = 0.3; // gap_fragmentation_ratio
 
     // Upstream names, in the order the CLI and the dialog list them.
     static const std::vector<std::string_view>& names();

@@ -69,7 +69,8 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
     }
     const auto format = reportFormatFromString(options.format);
     if (!format) {
-        printLine(err, QStringLiteral("gapscope analyze: unknown format '%1' (json, markdown, text)").arg(options.format));
+        printLine(err, QStringLiteral("gapscope analyze: unknown format '%1' (json, markdown, text)")
+                           .arg(options.format));
         return kExitUsage;
     }
     if (detectDocumentKind(options.path) == DocumentKind::BudgetLog)
@@ -98,8 +99,9 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
     if (loaded.data->problems.errorCount() > 0) {
         printLine(err, QStringLiteral("gapscope analyze: %1 record(s) rejected; first: %2")
                            .arg(loaded.data->problems.errorCount())
-                           .arg(loaded.data->problems.kept().empty() ? QString()
-                                                                     : loaded.data->problems.kept().front().toString()));
+                           .arg(loaded.data->problems.kept().empty()
+                                    ? QString()
+                                    : loaded.data->problems.kept().front().toString()));
     }
     return kExitOk;
 }

@@ -131,8 +131,7 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
                 for (auto n : budgetNames)
                     knownBudget << QString::fromUtf8(n.data(), qsizetype(n.size()));
                 return QStringLiteral("unknown threshold '%1' (known: %2; for budget logs also: %3)")
-                    .arg(setName, known.join(QStringLiteral(", ")),
-                         knownBudget.join(QStringLiteral(", ")));
+                    .arg(setName, known.join(QStringLiteral(", ")), knownBudget.join(QStringLiteral(", ")));
             }
             if (!setBudgetThreshold(options->budgetThresholds, name, number))
                 return QStringLiteral("--set %1: %2 is not a valid value")

@@ -1,7 +1,7 @@
 #include "MainWindow.h"
 
-#include "LiveFollow.h"
 #include "ExportActions.h"
+#include "LiveFollow.h"
 #include "analysis/Units.h"
 #include "model/AnalysisReport.h"
 #include "model/BudgetLoader.h"

@@ -25,7 +25,8 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
             if (parts.size() == 2)
                 size = QSize(parts[0].toInt(&okW), parts[1].toInt(&okH));
             if (!okW || !okH) {
-                std::fprintf(stderr, "gapscope --screenshot: --size needs WxH, got '%s'\n", qPrintable(args[i]));
+                std::fprintf(stderr, "gapscope --screenshot: --size needs WxH, got '%s'\n",
+                             qPrintable(args[i]));
                 return kExitUsage;
             }
         } else if (i == 1 && !arg.startsWith(QLatin1String("-"))) {

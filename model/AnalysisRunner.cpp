@@ -72,10 +72,11 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
         return fail(QStringLiteral("no such session"));
     const Partition* partition = trace->partition(*sessionIndex, request.rank);
     if (!partition) {
-        return fail(request.rank ? QStringLiteral("session %1 has no rank %2")
-                                       .arg(trace->sessions[*sessionIndex].id)
-                                       .arg(*request.rank)
-                                 : QStringLiteral("session %1 has no events").arg(trace->sessions[*sessionIndex].id));
+        return fail(request.rank
+                        ? QStringLiteral("session %1 has no rank %2")
+                              .arg(trace->sessions[*sessionIndex].id)
+                              .arg(*request.rank)
+                        : QStringLiteral("session %1 has no events").arg(trace->sessions[*sessionIndex].id));
     }
 
     auto result = std::make_shared<AnalysisResult>();

@@ -31,8 +31,8 @@ struct AnalysisRequest
 struct AnalysisResult
 {
     std::shared_ptr<const TraceData> trace;
-    AnalysisRequest request;    // as asked
-    size_t sessionIndex = 0;    // as resolved
+    AnalysisRequest request; // as asked
+    size_t sessionIndex = 0; // as resolved
     int64_t rank = 0;
     Partition partition;
     std::vector<uint32_t> usableRows; // store rows used by the analysis, ascending time

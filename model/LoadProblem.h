@@ -12,7 +12,11 @@ namespace gapscope {
 // line where the element starts and `index` is its array index (-1 otherwise).
 struct LoadProblem
 {
-    enum class Level { Warning, Error };
+    enum class Level
+    {
+        Warning,
+        Error
+    };
     Level level = Level::Error;
     QString file;
     qint64 line = 0;

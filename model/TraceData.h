@@ -13,17 +13,25 @@
 
 namespace gapscope {
 
-enum class TraceForm {
-    JsonArray,    // [ {...}, ... ], {"events": [...]} or one object
-    JsonLines,    // one event per line
+enum class TraceForm
+{
+    JsonArray, // [ {...}, ... ], {"events": [...]} or one object
+    JsonLines, // one event per line
     SinkDirectory,
     Csv,
-    Legacy,       // records without schema_version (OOM dump events.json too)
+    Legacy,           // records without schema_version (OOM dump events.json too)
     DiagnoseTimeline, // telemetry_timeline.json
 };
 QString toString(TraceForm form);
 
-enum class SessionStatus { Running, Completed, Interrupted, Incomplete, Unknown };
+enum class SessionStatus
+{
+    Running,
+    Completed,
+    Interrupted,
+    Incomplete,
+    Unknown
+};
 QString toString(SessionStatus status);
 
 struct SessionInfo
@@ -33,13 +41,13 @@ struct SessionInfo
     QString host;
     qint64 pid = 0;
     QString jobId;
-    std::vector<int64_t> ranks; // sorted
-    qint64 eventCount = 0;      // loaded events
+    std::vector<int64_t> ranks;     // sorted
+    qint64 eventCount = 0;          // loaded events
     qint64 manifestEventCount = -1; // sink: events the manifest names (-1 unknown)
-    qint64 startedNs = 0;       // first event (or manifest started_at_ns)
-    qint64 endedNs = 0;         // last event (or manifest ended_at_ns)
-    QString collector;          // most common collector
-    QString backend;            // metadata.backend if any
+    qint64 startedNs = 0;           // first event (or manifest started_at_ns)
+    qint64 endedNs = 0;             // last event (or manifest ended_at_ns)
+    QString collector;              // most common collector
+    QString backend;                // metadata.backend if any
 };
 
 struct TraceData
