@@ -12,10 +12,10 @@ GapInput AnalysisResult::gapInput() const
 
 namespace {
 
-// Upstream's usable events: event_type "sample" (trimmed, lower-cased by the loader) with a
-// positive device total. Rows of a partition are already in timestamp order.
-std::vector<uint32_t> usableRowsOf(const EventStore& store, const Partition& partition,
-                                   const std::optional<TimeWindow>& window)
+// Rows of the partition inside the window (all of them without one), by binary search:
+// rows of a partition are in timestamp order.
+std::pair<uint32_t, uint32_t> rowRangeOf(const EventStore& store, const Partition& partition,
+                                         const std::optional<TimeWindow>& window)
 {
     uint32_t begin = partition.begin;
     uint32_t end = partition.end;
@@ -24,24 +24,28 @@ std::vector<uint32_t> usableRowsOf(const EventStore& store, const Partition& par
         begin = uint32_t(std::lower_bound(first + begin, first + end, window->beginNs) - first);
         end = uint32_t(std::upper_bound(first + begin, first + end, window->endNs) - first);
     }
+    return {begin, end};
+}
+
+// Upstream's usable events: event_type "sample" (trimmed, lower-cased by the loader) with a
+// positive device total.
+std::vector<uint32_t> usableRowsOf(const EventStore& store, std::pair<uint32_t, uint32_t> range)
+{
     std::vector<uint32_t> rows;
-    rows.reserve(end - begin);
-    for (uint32_t row = begin; row < end; ++row) {
+    rows.reserve(range.second - range.first);
+    for (uint32_t row = range.first; row < range.second; ++row) {
         if (store.type[row] == EventType::Sample && store.total[row] != kNullInt && store.total[row] > 0)
             rows.push_back(row);
     }
     return rows;
 }
 
-std::vector<uint32_t> counterRowsOf(const EventStore& store, const Partition& partition,
-                                    const std::optional<TimeWindow>& window)
+// The samples that carry a device_used value, or every event that does when there are none.
+std::vector<uint32_t> counterRowsOf(const EventStore& store, std::pair<uint32_t, uint32_t> range)
 {
     auto collect = [&](bool samplesOnly) {
         std::vector<uint32_t> rows;
-        for (uint32_t row = partition.begin; row < partition.end; ++row) {
-            const int64_t t = store.timestampNs[row];
-            if (window && (t < window->beginNs || t > window->endNs))
-                continue;
+        for (uint32_t row = range.first; row < range.second; ++row) {
             if (store.used[row] == kNullInt || (samplesOnly && store.type[row] != EventType::Sample))
                 continue;
             rows.push_back(row);
@@ -85,8 +89,9 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
     result->sessionIndex = *sessionIndex;
     result->rank = partition->rank;
     result->partition = *partition;
-    result->usableRows = usableRowsOf(trace->store, *partition, request.window);
-    result->counterRows = counterRowsOf(trace->store, *partition, request.window);
+    const auto range = rowRangeOf(trace->store, *partition, request.window);
+    result->usableRows = usableRowsOf(trace->store, range);
+    result->counterRows = counterRowsOf(trace->store, range);
     result->phases = trace->phasesOf(*partition);
 
     const SessionInfo& session = trace->sessions[*sessionIndex];
