@@ -225,6 +225,12 @@ error_code readScalar(od::value& value, Scalar& out)
         break;
     }
     case od::json_type::number: {
+        // Nearly every number is an int64: try that first (one scan of the digits); get_int64
+        // leaves the value unread when it fails, so the general path below still sees it.
+        if (value.get_int64().get(out.i) == simdjson::SUCCESS) {
+            out.kind = Scalar::Kind::Int;
+            break;
+        }
         od::number_type numberType;
         if (value.get_number_type().get(numberType) != simdjson::SUCCESS) {
             out.kind = Scalar::Kind::Invalid;
@@ -524,14 +530,28 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
         return Outcome::SyntaxError;
     };
 
+    size_t position = 0;
     for (auto fieldResult : object) {
         od::field field;
         if (auto error = std::move(fieldResult).get(field))
             return syntax(error);
+        // A writer puts the keys in the same order on every line: the key at this position
+        // last time is compared in place first, without unescaping the key or looking it up.
+        std::optional<Field> known;
         std::string_view key;
-        if (auto error = field.unescaped_key().get(key))
-            return syntax(error);
-        const std::optional<Field> known = findField(key);
+        if (position < m_keyOrder.size() && m_keyOrder[position] < kFieldCount &&
+            field.key().unsafe_is_equal(kFieldNames[m_keyOrder[position]])) {
+            known = static_cast<Field>(m_keyOrder[position]);
+            key = nameOf(*known);
+        } else {
+            if (auto error = field.unescaped_key().get(key))
+                return syntax(error);
+            known = findField(key);
+            if (position >= m_keyOrder.size())
+                m_keyOrder.resize(position + 1, static_cast<uint8_t>(kFieldCount));
+            m_keyOrder[position] = static_cast<uint8_t>(known ? static_cast<size_t>(*known) : kFieldCount);
+        }
+        ++position;
         if (!known) {
             unknownKeys.emplace_back(key);
             continue; // the unread value is skipped by the iteration

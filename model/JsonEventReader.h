@@ -87,7 +87,8 @@ private:
                               EventChunk& chunk);
 
     QString m_file;
-    std::string m_metadata; // scratch: canonical metadata text of the current record
+    std::string m_metadata;          // scratch: canonical metadata text of the current record
+    std::vector<uint8_t> m_keyOrder; // field id seen at each key position of the last record
     std::string m_syntaxError;
     simdjson::ondemand::parser m_phaseParser;
     std::string m_phaseBuffer;

@@ -9,6 +9,9 @@
 
 #include <algorithm>
 #include <cstring>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <map>
 #include <memory>
 #include <mutex>
@@ -276,46 +279,56 @@ int rangeCount(size_t bytes, const LoadControl& control)
     return static_cast<int>(std::clamp<size_t>(bytes / kMinBytesPerThread, 1, static_cast<size_t>(cores)));
 }
 
-// JSON lines in data[0, size) (readable up to data + capacity), split at line boundaries
-// into ranges parsed on their own threads (own parser, own chunk) and merged in file order:
-// the same rows, strings, sources and problems (with the same line numbers) as one
-// sequential pass. firstLine is the number of the first line; endsFile says whether a last
-// line without a newline is the end of the file. *lines gets the newlines in the text.
-// Returns false when cancelled; chunk then holds the rows of the contiguous prefix parsed.
-bool parseJsonLinesParallel(const char* data, size_t size, size_t capacity, qint64 firstLineOfText,
-                            bool endsFile, const QString& file, EventChunk& chunk, const LoadControl& control,
-                            SharedProgress& progress, qint64* lines)
+// Runs work(i) for i in [0, count): i = 0 on the calling thread, the others on threads of their own.
+template <typename Work> void forEachRange(size_t count, Work&& work)
 {
-    const int ranges = rangeCount(size, control);
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < count; ++i)
+        threads.emplace_back(work, i);
+    work(size_t{0});
+    for (std::thread& thread : threads)
+        thread.join();
+}
+
+// The parsed ranges of one window of a JSON lines file, in file order, before the merge.
+struct ParsedWindow
+{
+    std::vector<EventChunk> chunks;
+    std::vector<char> completed;
+};
+
+// JSON lines in data[0, size) (readable up to data + capacity), split at line boundaries
+// into ranges parsed on their own threads (own parser, own chunk): merged in file order by
+// mergeWindow they give the same rows, strings, sources and problems (with the same line
+// numbers) as one sequential pass. firstLine is the number of the first line; endsFile says
+// whether a last line without a newline is the end of the file. *lines gets the newlines in
+// the text.
+ParsedWindow parseJsonLinesWindow(const char* data, size_t size, size_t capacity, qint64 firstLineOfText,
+                                  bool endsFile, const QString& file, const LoadControl& control,
+                                  SharedProgress& progress, qint64* lines)
+{
+    const auto ranges = static_cast<size_t>(rangeCount(size, control));
     // Range i is [bounds[i], bounds[i + 1]); every boundary but the last follows a '\n'.
     std::vector<size_t> bounds{0};
-    for (int i = 1; i < ranges; ++i) {
-        size_t at = std::max(bounds.back(), size * static_cast<size_t>(i) / static_cast<size_t>(ranges));
+    for (size_t i = 1; i < ranges; ++i) {
+        size_t at = std::max(bounds.back(), size * i / ranges);
         const void* newline = at < size ? std::memchr(data + at, '\n', size - at) : nullptr;
         at = newline ? static_cast<size_t>(static_cast<const char*>(newline) - data) + 1 : size;
         bounds.push_back(at);
     }
     bounds.push_back(size);
 
-    std::vector<qint64> firstLine(static_cast<size_t>(ranges) + 1, 0);
-    std::vector<EventChunk> chunks(static_cast<size_t>(ranges));
-    std::vector<char> completed(static_cast<size_t>(ranges), 0);
-    auto forEachRange = [&](auto&& work) {
-        std::vector<std::thread> threads;
-        for (int i = 1; i < ranges; ++i)
-            threads.emplace_back(work, static_cast<size_t>(i));
-        work(size_t{0});
-        for (std::thread& thread : threads)
-            thread.join();
-    };
+    std::vector<qint64> firstLine(ranges + 1, 0);
+    ParsedWindow parsed{std::vector<EventChunk>(ranges), std::vector<char>(ranges, 0)};
     // Line numbers of the range starts: count the newlines of every range in parallel.
-    forEachRange([&](size_t i) { firstLine[i + 1] = countNewlines(data + bounds[i], data + bounds[i + 1]); });
+    forEachRange(ranges,
+                 [&](size_t i) { firstLine[i + 1] = countNewlines(data + bounds[i], data + bounds[i + 1]); });
     firstLine[0] = firstLineOfText;
     for (size_t i = 1; i < firstLine.size(); ++i)
         firstLine[i] += firstLine[i - 1];
     *lines = firstLine.back() - firstLineOfText;
 
-    forEachRange([&](size_t i) {
+    forEachRange(ranges, [&](size_t i) {
         EventRecordParser parser(file);
         size_t reported = bounds[i];
         RangeControl range{control.cancel, [&](qint64 done) {
@@ -323,22 +336,32 @@ bool parseJsonLinesParallel(const char* data, size_t size, size_t capacity, qint
                                reported = static_cast<size_t>(done);
                            }};
         range.progressStepBytes = kWorkerStepBytes;
-        completed[i] =
+        parsed.completed[i] =
             detail::parseJsonLinesRange(data, bounds[i], bounds[i + 1], capacity, firstLine[i],
-                                        endsFile && bounds[i + 1] == size, parser, chunks[i], range);
+                                        endsFile && bounds[i + 1] == size, parser, parsed.chunks[i], range);
     });
-    for (size_t i = 0; i < chunks.size(); ++i) {
-        chunk.append(std::move(chunks[i]));
-        if (!completed[i])
-            return false; // later ranges would leave a hole in the file order
+    return parsed;
+}
+
+// Appends the ranges of a window to chunk up to the first cancelled one (later ranges would
+// leave a hole in the file order). Returns whether every range was complete.
+bool mergeWindow(EventChunk& chunk, ParsedWindow&& window)
+{
+    for (size_t i = 0; i < window.chunks.size(); ++i) {
+        chunk.append(std::move(window.chunks[i]));
+        if (!window.completed[i])
+            return false;
     }
     return true;
 }
 
-// A JSON lines file read in windows of about kWindowBytesPerThread per thread: the complete
-// lines of a window are parsed (in parallel) while only the window is in memory, and its
-// partial last line moves to the start of the next window. A line longer than a window
-// grows the window. Returns false when cancelled; *error is set when the file is unreadable.
+// A JSON lines file read in windows of about kWindowBytesPerThread per thread, as a
+// pipeline: while the ranges of window k are parsed, one thread reads window k + 1 into the
+// other buffer and another merges the ranges of window k - 1 into chunk. Reading (a copy out
+// of the page cache) and merging are serial work; overlapped with the parse they no longer
+// leave the cores idle. Only two windows are in memory. The partial last line of a window
+// moves to the start of the next one; a line longer than a window grows the window.
+// Returns false when cancelled; *error is set when the file is unreadable.
 bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadControl& control,
                         SharedProgress& progress, QString* error)
 {
@@ -350,47 +373,103 @@ bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadContro
     }
     const auto fileSize = static_cast<size_t>(std::max<qint64>(file.size(), 0));
     const size_t threads = static_cast<size_t>(rangeCount(fileSize, control));
-    size_t window = std::min(fileSize + 1, kWindowBytesPerThread * threads);
-    std::unique_ptr<char[]> buffer(new char[window + simdjson::SIMDJSON_PADDING]);
-    size_t carried = 0; // bytes of a partial line at the start of buffer
+    const size_t perThread =
+        control.windowBytesPerThread > 0 ? control.windowBytesPerThread : kWindowBytesPerThread;
+    const size_t window = std::min(fileSize + 1, perThread * threads);
+
+    // A filled window: buffer[0, filled) holds carried bytes plus what was read.
+    struct Window
+    {
+        std::unique_ptr<char[]> buffer;
+        size_t capacity = 0; // bytes buffer holds before its padding
+        size_t filled = 0;
+        bool atEnd = false;
+        QString readError;
+    };
+    // Fills w after the `carried` bytes already at its start, growing it when one line fills
+    // it (a line longer than a window), until it holds a complete line or the end of the file.
+    auto fill = [&file](Window& w, size_t carried) {
+        for (;;) {
+            if (carried == w.capacity) {
+                const size_t larger = w.capacity * 2;
+                std::unique_ptr<char[]> grown(new char[larger + simdjson::SIMDJSON_PADDING]);
+                std::memcpy(grown.get(), w.buffer.get(), carried);
+                w.buffer = std::move(grown);
+                w.capacity = larger;
+            }
+            const qint64 got = file.read(w.buffer.get() + carried, static_cast<qint64>(w.capacity - carried));
+            if (got < 0) {
+                w.readError = file.errorString();
+                return;
+            }
+            w.filled = carried + static_cast<size_t>(got);
+            w.atEnd = got == 0 || file.atEnd();
+            if (w.atEnd || std::memchr(w.buffer.get() + carried, '\n', static_cast<size_t>(got)))
+                break;
+            carried = w.filled; // no complete line yet
+        }
+        std::memset(w.buffer.get() + w.filled, 0, simdjson::SIMDJSON_PADDING);
+    };
+    auto parseEndOf = [](const Window& w) {
+        if (w.atEnd)
+            return w.filled;
+        size_t lastNewline = w.filled;
+        while (lastNewline > 0 && w.buffer[lastNewline - 1] != '\n')
+            --lastNewline;
+        return lastNewline;
+    };
+
+    Window current, next;
+    for (Window* w : {&current, &next}) {
+        w->capacity = window;
+        w->buffer.reset(new char[window + simdjson::SIMDJSON_PADDING]);
+    }
+    fill(current, 0);
+    std::thread merger;
+    bool merged = true; // the merges so far took every range
+    auto joinMerger = [&] {
+        if (merger.joinable())
+            merger.join();
+    };
     qint64 line = 1;
     for (;;) {
-        if (carried == window) { // one line fills the window: make room for more of it
-            const size_t larger = window * 2;
-            std::unique_ptr<char[]> grown(new char[larger + simdjson::SIMDJSON_PADDING]);
-            std::memcpy(grown.get(), buffer.get(), carried);
-            buffer = std::move(grown);
-            window = larger;
-        }
-        const qint64 got = file.read(buffer.get() + carried, static_cast<qint64>(window - carried));
-        if (got < 0) {
-            *error = file.errorString();
+        if (!current.readError.isEmpty()) {
+            joinMerger();
+            *error = current.readError;
             return true;
         }
-        const size_t filled = carried + static_cast<size_t>(got);
-        const bool atEnd = got == 0 || file.atEnd();
-        size_t parseEnd = filled;
-        if (!atEnd) {
-            const char* data = buffer.get();
-            size_t lastNewline = filled;
-            while (lastNewline > 0 && data[lastNewline - 1] != '\n')
-                --lastNewline;
-            if (lastNewline == 0) {
-                carried = filled; // no complete line yet
-                continue;
+        const size_t parseEnd = parseEndOf(current);
+        // The next window starts with the partial last line of this one.
+        std::thread reader;
+        if (!current.atEnd) {
+            const size_t carried = current.filled - parseEnd;
+            if (carried > next.capacity) {
+                next.capacity = current.capacity;
+                next.buffer.reset(new char[next.capacity + simdjson::SIMDJSON_PADDING]);
             }
-            parseEnd = lastNewline;
+            std::memcpy(next.buffer.get(), current.buffer.get() + parseEnd, carried);
+            reader = std::thread(fill, std::ref(next), carried);
         }
-        std::memset(buffer.get() + filled, 0, simdjson::SIMDJSON_PADDING); // filled <= window
         qint64 lines = 0;
-        if (!parseJsonLinesParallel(buffer.get(), parseEnd, window + simdjson::SIMDJSON_PADDING, line, atEnd,
-                                    path, chunk, control, progress, &lines))
-            return false;
+        ParsedWindow parsed = parseJsonLinesWindow(current.buffer.get(), parseEnd,
+                                                   current.capacity + simdjson::SIMDJSON_PADDING, line,
+                                                   current.atEnd, path, control, progress, &lines);
         line += lines;
-        if (atEnd)
-            return true;
-        carried = filled - parseEnd;
-        std::memmove(buffer.get(), buffer.get() + parseEnd, carried);
+        if (reader.joinable())
+            reader.join();
+        joinMerger();
+        if (!merged)
+            return false;
+        const bool complete =
+            std::all_of(parsed.completed.begin(), parsed.completed.end(), [](char c) { return c; });
+        if (current.atEnd || !complete) {
+            merged = mergeWindow(chunk, std::move(parsed));
+            return merged && complete;
+        }
+        merger = std::thread([&chunk, &merged, window = std::move(parsed)]() mutable {
+            merged = mergeWindow(chunk, std::move(window));
+        });
+        std::swap(current, next);
     }
 }
 
@@ -1019,6 +1098,17 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
         data.phases = replayPhases(std::move(boundaries), ends);
 }
 
+// The parse threads allocated their chunks in malloc arenas of their own; after the merge
+// those pages are free but glibc keeps them. Giving them back brings a load's resident size
+// closer to what its store holds (1 M samples on two threads: 77 B/sample before, 71 after;
+// one thread: 58).
+void releaseFreedMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 } // namespace
 
 std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot)
@@ -1139,6 +1229,7 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
     data->recordsRead = chunk.recordsRead;
     data->problems = std::move(chunk.problems);
     finalize(std::move(chunk), manifest, *data);
+    releaseFreedMemory();
     outcome.data = std::move(data);
     return outcome;
 }

@@ -22,6 +22,9 @@ struct LoadControl
     // 0 = one per core for inputs large enough to be worth it; n > 0 = exactly n ranges
     // (results are identical for every n).
     int threads = 0;
+    // Bytes per thread that JSON lines files are read in at a time; 0 = the default (32 MB).
+    // Tests set a few bytes to cross many window boundaries.
+    size_t windowBytesPerThread = 0;
 };
 
 struct LoadOutcome
