@@ -1,5 +1,6 @@
 #include "TraceLoader.h"
 
+#include "CsvReader.h"
 #include "JsonEventReader.h"
 #include "TraceParsers.h"
 
@@ -1180,6 +1181,20 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
                 control.progress(total, total);
         }
         data->bytesRead = total;
+    } else if (detection->container == Container::Csv) {
+        const qint64 total = QFileInfo(path).size();
+        SharedProgress progress(control, 0, total);
+        detail::CsvFileControl csv{control.cancel, [&](size_t bytes) { return rangeCount(bytes, control); },
+                                   [&](qint64 bytes) { progress.advance(bytes); }};
+        QString error;
+        completed = detail::parseCsvFile(path, chunk, csv, &error);
+        if (!error.isEmpty()) {
+            outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
+            return outcome;
+        }
+        if (control.progress && completed)
+            control.progress(total, total);
+        data->bytesRead = total;
     } else {
         simdjson::padded_string text;
         QString error;
@@ -1193,14 +1208,12 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
             range.progress = [&](qint64 done) { control.progress(done, total); };
         EventRecordParser parser(path);
         switch (detection->container) {
-        case Container::Csv:
-            completed = detail::parseCsv(std::string_view(text.data(), text.size()), parser, chunk, range);
-            break;
         case Container::Timeline:
             detail::parseDiagnoseTimeline(text, path, chunk);
             break;
         case Container::Document:
         case Container::Sink:
+        case Container::Csv:
         case Container::Lines: // read in windows above
             completed = detail::parseJsonDocument(text, parser, chunk, range);
             break;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <optional>
 
 namespace gapscope::detail {
@@ -12,7 +13,6 @@ namespace od = simdjson::ondemand;
 
 namespace {
 
-constexpr size_t kProgressStepBytes = 1 << 20;
 constexpr qint64 kCancelPollRecords = 1024;
 
 constexpr std::array<std::string_view, 17> kIntegerKeys{
@@ -49,6 +49,20 @@ template <size_t N> bool contains(const std::array<std::string_view, N>& keys, s
     return false;
 }
 
+// Newlines in [begin, end).
+qint64 countNewlines(const char* begin, const char* end)
+{
+    qint64 count = 0;
+    while (begin < end) {
+        const void* found = std::memchr(begin, '\n', static_cast<size_t>(end - begin));
+        if (!found)
+            break;
+        ++count;
+        begin = static_cast<const char*>(found) + 1;
+    }
+    return count;
+}
+
 std::string_view trimmedView(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
@@ -58,174 +72,249 @@ std::string_view trimmedView(std::string_view s)
     return s;
 }
 
-// RFC 4180 reader: one record per call, cells unquoted ("" -> "), CRLF or LF line ends,
-// line breaks allowed inside quotes.
+// RFC 4180 reader over data[begin, end): one record per call, cells unquoted ("" -> "),
+// CRLF or LF line ends, line breaks allowed inside quotes. A quote opens a quoted cell only
+// at the start of a cell; anything after the closing quote up to the next comma or line end
+// belongs to the cell, and a quote elsewhere is an ordinary character. Cells are views into
+// data, or into a scratch buffer for the few that hold doubled quotes or text after the
+// closing quote; they stay valid until the next call.
 class CsvRecordReader
 {
 public:
-    explicit CsvRecordReader(std::string_view text) : m_text(text) {}
+    CsvRecordReader(const char* data, size_t begin, size_t end, qint64 line)
+        : m_data(data), m_pos(begin), m_end(end), m_line(line)
+    {
+    }
 
-    bool atEnd() const { return m_pos >= m_text.size(); }
+    bool atEnd() const { return m_pos >= m_end; }
     size_t position() const { return m_pos; }
     qint64 line() const { return m_line; }
-
-    // false with *error when a quote is left open
-    bool next(std::vector<std::string>& cells, std::vector<bool>& quoted, std::string* error)
+    size_t size() const { return m_cells.size(); }
+    bool quoted(size_t i) const { return m_cells[i].quoted; }
+    std::string_view cell(size_t i) const
     {
-        cells.assign(1, std::string());
-        quoted.assign(1, false);
-        bool inQuotes = false;
-        bool lastWasQuote = false; // closing quote of a quoted cell seen
-        while (m_pos < m_text.size()) {
-            const char c = m_text[m_pos++];
-            if (inQuotes) {
-                if (c == '"') {
-                    if (m_pos < m_text.size() && m_text[m_pos] == '"') {
-                        cells.back() += '"';
-                        ++m_pos;
-                    } else {
-                        inQuotes = false;
-                        lastWasQuote = true;
+        const Cell& c = m_cells[i];
+        return {(c.scratch ? m_scratch.data() : m_data) + c.begin, c.length};
+    }
+    // A record that is one empty (or white) cell: a blank line.
+    bool blank() const { return m_cells.size() == 1 && trimmedView(cell(0)).empty(); }
+
+    // false when a quote is left open (the rest of the range is consumed)
+    bool next()
+    {
+        m_cells.clear();
+        m_scratch.clear();
+        const char* d = m_data;
+        for (;;) {
+            Cell c;
+            if (m_pos < m_end && d[m_pos] == '"') {
+                c.quoted = true;
+                const size_t open = ++m_pos;
+                for (;;) {
+                    const void* found = std::memchr(d + m_pos, '"', m_end - m_pos);
+                    if (!found) {
+                        m_line += countNewlines(d + open, d + m_end);
+                        m_pos = m_end;
+                        return false;
                     }
-                } else {
-                    if (c == '\n')
-                        ++m_line;
-                    cells.back() += c;
+                    const auto at = static_cast<size_t>(static_cast<const char*>(found) - d);
+                    if (at + 1 < m_end && d[at + 1] == '"') { // doubled quote: one quote of the cell
+                        if (!c.scratch) {
+                            c.scratch = true;
+                            c.begin = m_scratch.size();
+                        }
+                        m_scratch.append(d + m_pos, at + 1 - m_pos);
+                        m_pos = at + 2;
+                        continue;
+                    }
+                    if (c.scratch) {
+                        m_scratch.append(d + m_pos, at - m_pos);
+                        c.length = m_scratch.size() - c.begin;
+                    } else {
+                        c.begin = open;
+                        c.length = at - open;
+                    }
+                    m_line += countNewlines(d + open, d + at);
+                    m_pos = at + 1;
+                    break;
                 }
-                continue;
-            }
-            if (c == ',') {
-                cells.emplace_back();
-                quoted.push_back(false);
-                lastWasQuote = false;
-            } else if (c == '\n') {
-                ++m_line;
-                stripCarriageReturn(cells.back(), quoted.back());
-                return true;
-            } else if (c == '"' && cells.back().empty() && !lastWasQuote) {
-                inQuotes = true;
-                quoted.back() = true;
+                if (m_pos < m_end && d[m_pos] != ',' && d[m_pos] != '\n') { // text after the closing quote
+                    if (!c.scratch) {
+                        c.scratch = true;
+                        const size_t from = c.begin;
+                        c.begin = m_scratch.size();
+                        m_scratch.append(d + from, c.length);
+                    }
+                    const size_t from = m_pos;
+                    while (m_pos < m_end && d[m_pos] != ',' && d[m_pos] != '\n')
+                        ++m_pos;
+                    m_scratch.append(d + from, m_pos - from);
+                    c.length = m_scratch.size() - c.begin;
+                }
             } else {
-                cells.back() += c;
+                c.begin = m_pos;
+                while (m_pos < m_end && d[m_pos] != ',' && d[m_pos] != '\n')
+                    ++m_pos;
+                c.length = m_pos - c.begin;
             }
+            m_cells.push_back(c);
+            if (m_pos >= m_end || d[m_pos] == '\n') {
+                if (m_pos < m_end) {
+                    ++m_pos;
+                    ++m_line;
+                }
+                Cell& last = m_cells.back(); // CRLF: the carriage return is not part of the cell
+                if (last.length > 0 &&
+                    (last.scratch ? m_scratch.data() : d)[last.begin + last.length - 1] == '\r')
+                    --last.length;
+                return true;
+            }
+            ++m_pos; // the comma
         }
-        if (inQuotes) {
-            if (error)
-                *error = "unterminated quoted cell";
-            return false;
-        }
-        stripCarriageReturn(cells.back(), quoted.back());
-        return true;
     }
 
 private:
-    static void stripCarriageReturn(std::string& cell, bool)
+    struct Cell
     {
-        if (!cell.empty() && cell.back() == '\r')
-            cell.pop_back();
-    }
+        size_t begin = 0;
+        size_t length = 0;
+        bool scratch = false; // in m_scratch, else in m_data
+        bool quoted = false;
+    };
 
-    std::string_view m_text;
-    size_t m_pos = 0;
-    qint64 m_line = 1;
+    const char* m_data;
+    size_t m_pos;
+    size_t m_end;
+    qint64 m_line;
+    std::vector<Cell> m_cells;
+    std::string m_scratch;
 };
 
-bool blank(const std::vector<std::string>& cells)
+// appendJsonString with a fast path for the usual text that needs no escape.
+void appendJsonText(std::string& out, std::string_view text)
 {
-    return cells.size() == 1 && trimmedView(cells.front()).empty();
+    for (const char c : text) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') {
+            appendJsonString(out, text);
+            return;
+        }
+    }
+    out += '"';
+    out.append(text);
+    out += '"';
+}
+
+bool isBooleanWord(std::string_view cell)
+{
+    return cell == "True" || cell == "False" || cell == "true" || cell == "false";
 }
 
 } // namespace
 
+CsvColumns::CsvColumns(std::vector<std::string> headerNames) : names(std::move(headerNames))
+{
+    for (std::string& name : names) {
+        name = std::string(trimmedView(name));
+        kinds.push_back(name == "metadata"             ? Kind::Metadata
+                        : contains(kStringKeys, name)  ? Kind::String
+                        : contains(kIntegerKeys, name) ? Kind::Integer
+                                                       : Kind::Other);
+        std::string key;
+        appendJsonString(key, name);
+        key += ':';
+        keys.push_back(std::move(key));
+    }
+}
+
 std::vector<std::string> csvHeader(std::string_view firstLine)
 {
-    CsvRecordReader reader(firstLine);
-    std::vector<std::string> cells;
-    std::vector<bool> quoted;
-    if (!reader.next(cells, quoted, nullptr))
+    CsvRecordReader reader(firstLine.data(), 0, firstLine.size(), 1);
+    if (!reader.next())
         return {};
+    std::vector<std::string> cells;
     bool marked = false;
-    for (std::string& cell : cells) {
-        cell = std::string(trimmedView(cell));
-        marked = marked || contains(kHeaderMarkers, cell);
+    for (size_t i = 0; i < reader.size(); ++i) {
+        cells.emplace_back(trimmedView(reader.cell(i)));
+        marked = marked || contains(kHeaderMarkers, cells.back());
     }
     return marked ? cells : std::vector<std::string>{};
 }
 
-bool parseCsv(std::string_view text, EventRecordParser& parser, EventChunk& chunk,
-              const RangeControl& control)
+std::optional<size_t> findCsvHeader(const char* data, size_t begin, size_t end, qint64* line,
+                                    CsvColumns* columns)
 {
-    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
-        text.remove_prefix(3); // UTF-8 byte order mark
-    CsvRecordReader reader(text);
-    std::vector<std::string> cells;
-    std::vector<bool> quoted;
-    std::string error;
-    std::vector<std::string> header;
-    while (!reader.atEnd() && header.empty()) {
-        if (!reader.next(cells, quoted, &error))
+    CsvRecordReader reader(data, begin, end, *line);
+    while (!reader.atEnd()) {
+        if (!reader.next())
             break;
-        if (!blank(cells)) {
-            header = cells;
-            for (std::string& name : header)
-                name = std::string(trimmedView(name));
+        if (!reader.blank()) {
+            std::vector<std::string> names;
+            for (size_t i = 0; i < reader.size(); ++i)
+                names.emplace_back(reader.cell(i));
+            *columns = CsvColumns(std::move(names));
+            *line = reader.line();
+            return reader.position();
         }
     }
-    if (header.empty()) {
-        chunk.problems.addError(parser.file(), 1, QStringLiteral("no CSV header row"));
-        return true;
-    }
+    *line = reader.line();
+    return std::nullopt;
+}
 
+bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLine, const CsvColumns& columns,
+                     EventRecordParser& parser, EventChunk& chunk, const RangeControl& control)
+{
+    CsvRecordReader reader(data, begin, end, firstLine);
     od::parser json;
     std::string object;
     qint64 records = 0;
-    size_t nextProgress = kProgressStepBytes;
+    size_t nextProgress = begin + control.progressStepBytes;
+    const size_t columnCount = columns.names.size();
     while (!reader.atEnd()) {
         const qint64 line = reader.line();
-        if (!reader.next(cells, quoted, &error)) {
+        if (!reader.next()) {
             ++chunk.recordsRead;
-            chunk.problems.addError(parser.file(), line, QString::fromStdString(error));
+            chunk.problems.addError(parser.file(), line, QStringLiteral("unterminated quoted cell"));
             break;
         }
-        if (blank(cells))
+        if (reader.blank())
             continue;
-        if (cells.size() != header.size()) {
+        if (reader.size() != columnCount) {
             ++chunk.recordsRead;
             chunk.problems.addError(
                 parser.file(), line,
-                QStringLiteral("row has %1 cells, the header has %2").arg(cells.size()).arg(header.size()));
+                QStringLiteral("row has %1 cells, the header has %2").arg(reader.size()).arg(columnCount));
             continue;
         }
         // Rewrite the row as a JSON object; the record parser then judges the types.
         object.assign(1, '{');
         QString rowProblem;
-        for (size_t i = 0; i < cells.size(); ++i) {
-            const std::string_view key = header[i];
-            const std::string_view cell = quoted[i] ? std::string_view(cells[i]) : trimmedView(cells[i]);
+        for (size_t i = 0; i < columnCount; ++i) {
+            const std::string_view cell = reader.quoted(i) ? reader.cell(i) : trimmedView(reader.cell(i));
             if (i > 0)
                 object += ',';
-            appendJsonString(object, key);
-            object += ':';
+            object += columns.keys[i];
+            const CsvColumns::Kind kind = columns.kinds[i];
             if (cell.empty()) {
                 object += "null"; // empty cell = null
-            } else if (key == "metadata") {
+            } else if (kind == CsvColumns::Kind::Metadata) {
                 std::string why;
-                if (auto converted = pythonLiteralToJson(cell, &why)) {
+                if (cell == "{}") {
+                    object += cell;
+                } else if (auto converted = pythonLiteralToJson(cell, &why)) {
                     object += *converted;
                 } else {
                     rowProblem = QStringLiteral("field 'metadata': neither JSON nor a Python literal (%1)")
                                      .arg(QString::fromStdString(why));
                     break;
                 }
-            } else if (contains(kStringKeys, key)) {
-                appendJsonString(object, cell);
+            } else if (kind == CsvColumns::Kind::String) {
+                appendJsonText(object, cell);
             } else if (isJsonNumber(cell)) {
                 object += cell; // integer columns and unknown numeric columns
-            } else if (contains(kIntegerKeys, key) &&
-                       (cell == "True" || cell == "False" || cell == "true" || cell == "false")) {
+            } else if (kind == CsvColumns::Kind::Integer && isBooleanWord(cell)) {
                 object += (cell == "True" || cell == "true") ? "true" : "false";
             } else {
-                appendJsonString(object, cell);
+                appendJsonText(object, cell);
             }
         }
         if (!rowProblem.isEmpty()) {
@@ -251,12 +340,27 @@ bool parseCsv(std::string_view text, EventRecordParser& parser, EventChunk& chun
             return false;
         if (reader.position() >= nextProgress && control.progress) {
             control.progress(static_cast<qint64>(reader.position()));
-            nextProgress = reader.position() + kProgressStepBytes;
+            nextProgress = reader.position() + control.progressStepBytes;
         }
     }
     if (control.progress)
-        control.progress(static_cast<qint64>(text.size()));
+        control.progress(static_cast<qint64>(end));
     return !control.cancelled();
+}
+
+bool parseCsv(std::string_view text, EventRecordParser& parser, EventChunk& chunk,
+              const RangeControl& control)
+{
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
+        text.remove_prefix(3); // UTF-8 byte order mark
+    qint64 line = 1;
+    CsvColumns columns;
+    const std::optional<size_t> body = findCsvHeader(text.data(), 0, text.size(), &line, &columns);
+    if (!body) {
+        chunk.problems.addError(parser.file(), 1, QStringLiteral("no CSV header row"));
+        return true;
+    }
+    return parseCsvRecords(text.data(), *body, text.size(), line, columns, parser, chunk, control);
 }
 
 void parseDiagnoseTimeline(const simdjson::padded_string& buffer, const QString& file, EventChunk& chunk)

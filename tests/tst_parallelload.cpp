@@ -1,6 +1,7 @@
 // Loading on N threads gives exactly what one thread gives: the same rows in the same order,
 // the same strings, sources, sessions, phases and problems (same lines, same reasons).
 
+#include "model/CsvReader.h"
 #include "model/TraceLoader.h"
 
 #include <QDir>
@@ -9,6 +10,8 @@
 #include <QtTest>
 
 #include <cstdint>
+#include <set>
+#include <string>
 
 using namespace gapscope;
 
@@ -211,6 +214,122 @@ QByteArray generatedArray(int elements, bool nested, bool broken)
     return text + "\n]\n";
 }
 
+// A deterministic CSV trace of `rows` records, columns in an unusual order: quoted cells
+// holding commas, line breaks (a record over several lines) and doubled quotes, Python-repr
+// and JSON metadata, CRLF ends, blank lines, text after a closing quote, a quote inside a
+// cell, phases, and every few records a broken one. *errorLines gets the line of every
+// record that must be reported as an error. With `openQuote` the file ends in a quote that
+// never closes (one error at its line); otherwise its last record has no line break.
+QByteArray generatedCsv(int rows, bool openQuote, QList<qint64>* errorLines)
+{
+    QByteArray text = "timestamp_ns,schema_version,session_id,event_type,collector,pid,host,rank,world_size,"
+                      "allocator_allocated_bytes,allocator_reserved_bytes,device_used_bytes,"
+                      "device_total_bytes,context,metadata\n";
+    uint32_t state = 777;
+    auto next = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return state >> 8;
+    };
+    int scope = 0;
+    for (int i = 0; i < rows; ++i) {
+        const qint64 line = text.count('\n') + 1;
+        const uint32_t r = next();
+        const QByteArray session = (i / 499) % 2 ? "beta" : "alpha";
+        const int rank = int(r % 2);
+        const qint64 ts = 1'000'000'000LL + qint64(i) * 1000 - qint64(r % 3) * 1500;
+        const qint64 reserved = 1'000'000 + qint64(r % 50'000);
+        QByteArray type = "sample";
+        QByteArray context = "c" + QByteArray::number(r % 5);
+        QByteArray metadata = "{}";
+        QByteArray end = "\n";
+        bool error = false;
+        if (i % 41 == 5) {
+            type = "phase_enter";
+            metadata = "\"{'phase_scope': {'action': 'enter', 'scope_id': 'sc" + QByteArray::number(++scope) +
+                       "', 'sequence': " + QByteArray::number(i) + ", 'path': ['step'], 'depth': 1}}\"";
+        } else if (i % 41 == 30) {
+            type = "phase_exit";
+            metadata = "\"{\"\"phase_scope\"\": {\"\"action\"\": \"\"exit\"\", \"\"scope_id\"\": \"\"sc" +
+                       QByteArray::number(scope) + "\"\", \"\"sequence\"\": " + QByteArray::number(i) +
+                       ", \"\"path\"\": [\"\"step\"\"], \"\"depth\"\": 1}}\"";
+        }
+        switch (i % 29) {
+        case 1:
+            context = "\"a, quoted, comma\"";
+            break;
+        case 2:
+            context = "\"two\nlines\"";
+            break;
+        case 3:
+            context = "\"say \"\"hi\"\"\nthen,\r\n\n\"\"bye\"\"\"";
+            break;
+        case 4:
+            if (type == "sample")
+                metadata = "\"{'backend': 'cuda',\n 'origin_thread_id': " + QByteArray::number(i) + "}\"";
+            break;
+        case 5:
+            end = "\r\n";
+            break;
+        case 6:
+            end = "\n\n  \r\n\n";
+            break;
+        case 7:
+            context = "\"closed\"after";
+            break;
+        case 8:
+            context = "in\"side";
+            break;
+        case 9:
+            context = "\"\"";
+            break;
+        case 10:
+            context = "\"ends in a quote \"\"\"";
+            break;
+        default:
+            break;
+        }
+        QByteArray record = QByteArray::number(ts) + ",3," + session + "," + type + ",gpu,7,h" +
+                            QByteArray::number(rank) + "," + QByteArray::number(rank) + ",2," +
+                            QByteArray::number(reserved / 2) + "," + QByteArray::number(reserved) + "," +
+                            QByteArray::number(reserved + qint64(r % 999)) + ",8000000," + context;
+        if (i % 97 != 13) // a cell short
+            record += "," + metadata;
+        switch (i % 97) {
+        case 13:
+            error = true;
+            break;
+        case 27:
+            record += ",\"extra, cell\""; // a cell too many
+            error = true;
+            break;
+        case 44:
+            record.replace(",{}", ",\"{'a': }\""); // metadata neither JSON nor Python
+            error = metadata == "{}";
+            break;
+        case 58:
+            record.replace(",gpu,7,", ",gpu,\"7\nx\","); // pid not an integer, over two lines
+            error = true;
+            break;
+        case 71:
+            record = record.mid(record.indexOf(',')); // empty timestamp
+            error = true;
+            break;
+        default:
+            break;
+        }
+        if (error)
+            errorLines->append(line);
+        text += record + end;
+    }
+    if (openQuote) {
+        errorLines->append(text.count('\n') + 1);
+        text += "5,3,alpha,sample,gpu,7,h0,0,2,1,2,3,8000000,\"never closed\n,,,\n";
+    } else {
+        text.chop(1); // the last record has no line break
+    }
+    return text;
+}
+
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
 {
     const QString path = dir.filePath(name);
@@ -264,6 +383,127 @@ private slots:
             const QString diff = difference(*single.data, *parallel.data);
             QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("%1 threads: %2").arg(threads).arg(diff)));
         }
+    }
+
+    // JSON lines are read in windows parsed while the next is read and the last merged: tiny
+    // windows put many lines (and CRLF pairs, broken lines, a line longer than a window)
+    // across window boundaries.
+    void jsonLinesSameResultAcrossWindows_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("windowBytes"); // per thread
+        const QString parity = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/parity/";
+        for (int window : {65536, 4096, 700, 100, 1}) {
+            QTest::newRow(qPrintable(QStringLiteral("phasespike.jsonl, window %1").arg(window)))
+                << parity + "phasespike.jsonl" << window;
+            QTest::newRow(qPrintable(QStringLiteral("generated, window %1").arg(window)))
+                << QStringLiteral("generated") << window;
+        }
+    }
+
+    void jsonLinesSameResultAcrossWindows()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, windowBytes);
+        QTemporaryDir dir;
+        if (path == QLatin1String("generated"))
+            path = writeFile(dir, QStringLiteral("generated.jsonl"), generatedTrace(3000));
+        QVERIFY(!path.isEmpty());
+        const LoadOutcome whole = loadWith(path, 1);
+        QVERIFY2(whole.data, qPrintable(whole.fatalError));
+        QVERIFY(whole.data->store.size() > 0);
+        for (int threads : {1, 2, 3}) {
+            LoadControl control;
+            control.threads = threads;
+            control.windowBytesPerThread = static_cast<size_t>(windowBytes);
+            const LoadOutcome windowed = loadTrace(path, control);
+            QVERIFY2(windowed.data, qPrintable(windowed.fatalError));
+            QVERIFY(!windowed.cancelled);
+            const QString diff = difference(*whole.data, *windowed.data);
+            QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("%1 threads: %2").arg(threads).arg(diff)));
+        }
+    }
+
+    void csvSameResultOnAnyThreadCountAndWindow_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("windowBytes"); // per thread; 0 = the default
+        const QString real = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/real/cpu_phases.csv";
+        QTest::newRow("cpu_phases.csv") << real << 0;
+        QTest::newRow("cpu_phases.csv, 4 KB windows") << real << 4096;
+        QTest::newRow("cpu_phases.csv, 100-byte windows") << real << 100; // a record longer than a window
+        for (int window : {0, 8192, 1000, 37}) {
+            QTest::newRow(qPrintable(QStringLiteral("generated, window %1").arg(window)))
+                << QStringLiteral("generated") << window;
+            QTest::newRow(qPrintable(QStringLiteral("generated, open quote, window %1").arg(window)))
+                << QStringLiteral("open") << window;
+        }
+    }
+
+    void csvSameResultOnAnyThreadCountAndWindow()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, windowBytes);
+        QTemporaryDir dir;
+        QList<qint64> errorLines;
+        const int rows = windowBytes > 0 && windowBytes < 1000 ? 2000 : 6000;
+        if (path == QLatin1String("generated") || path == QLatin1String("open"))
+            path = writeFile(dir, QStringLiteral("generated.csv"),
+                             generatedCsv(rows, path == QLatin1String("open"), &errorLines));
+        QVERIFY(!path.isEmpty());
+        detail::setCsvWindowBytesForTesting(0);
+        const LoadOutcome single = loadWith(path, 1);
+        QVERIFY2(single.data, qPrintable(single.fatalError));
+        QVERIFY(single.data->store.size() > 0);
+        QVERIFY(single.data->form == TraceForm::Csv);
+        detail::setCsvWindowBytesForTesting(static_cast<size_t>(windowBytes));
+        for (int threads : {1, 2, 3, 4, 7}) {
+            const LoadOutcome parallel = loadWith(path, threads);
+            QVERIFY2(parallel.data, qPrintable(parallel.fatalError));
+            QVERIFY(!parallel.cancelled);
+            const QString diff = difference(*single.data, *parallel.data);
+            QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("%1 threads: %2").arg(threads).arg(diff)));
+        }
+        detail::setCsvWindowBytesForTesting(0);
+        if (!errorLines.isEmpty()) {
+            // Every broken record is reported once, at the line where it starts; nothing else is.
+            QList<qint64> reported;
+            for (const LoadProblem& problem : single.data->problems.kept()) {
+                QVERIFY2(problem.level == LoadProblem::Level::Error, qPrintable(problem.toString()));
+                QVERIFY(problem.file == path);
+                reported << problem.line;
+            }
+            QCOMPARE(reported, errorLines);
+            QCOMPARE(single.data->problems.errorCount(), qint64(errorLines.size()));
+        }
+    }
+
+    void generatedCsvExercisesTheCases()
+    {
+        QTemporaryDir dir;
+        QList<qint64> errorLines;
+        const QString path =
+            writeFile(dir, QStringLiteral("generated.csv"), generatedCsv(6000, true, &errorLines));
+        const LoadOutcome outcome = loadWith(path, 4);
+        QVERIFY(outcome.data);
+        const TraceData& data = *outcome.data;
+        QVERIFY(errorLines.size() > 250);
+        QCOMPARE(data.sessions.size(), size_t(2));
+        QVERIFY(data.phases.size() > 100);
+        QVERIFY(!data.store.origins.empty());
+        QCOMPARE(data.recordsRead, qint64(6001));
+        QCOMPARE(qint64(data.store.size()) + data.problems.errorCount(), data.recordsRead);
+        QVERIFY(data.problems.kept().back().reason.contains(QStringLiteral("unterminated")));
+        // Quoted cells come back whole: commas, line breaks and doubled quotes.
+        std::set<std::string> contexts;
+        for (size_t row = 0; row < data.store.size(); ++row)
+            contexts.insert(std::string(data.store.str(data.store.context[row])));
+        QVERIFY(contexts.count("a, quoted, comma"));
+        QVERIFY(contexts.count("two\nlines"));
+        QVERIFY(contexts.count("say \"hi\"\nthen,\r\n\n\"bye\""));
+        QVERIFY(contexts.count("closedafter"));
+        QVERIFY(contexts.count("in\"side"));
+        QVERIFY(contexts.count("ends in a quote \""));
     }
 
     void generatedTraceExercisesTheProblems()
