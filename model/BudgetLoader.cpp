@@ -1,5 +1,7 @@
 #include "BudgetLoader.h"
 
+#include "model/ParallelLines.h"
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -9,6 +11,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -847,29 +850,70 @@ std::optional<int64_t> parseRfc3339Ns(std::string_view s)
 
 // ------------------------------------------------------------------ assembling
 
-BudgetLogAssembler::BudgetLogAssembler(QString path) : m_data(std::make_shared<BudgetData>())
-{
-    m_data->path = std::move(path);
-}
+namespace detail {
 
-void BudgetLogAssembler::add(ParsedBudgetLine&& line, qint64 lineNumber)
+// The lines of one range of the file, assembled on their own: ticks, names and tick
+// indices local to the chunk. A per-cache or per-reporter line whose target has no tick
+// line earlier in the chunk is kept pending: the merge gives it the last tick of its target
+// in the chunks before, or reports it, at its place among the chunk's problems.
+struct BudgetChunk
 {
-    BudgetData& d = *m_data;
-    BudgetTicks& t = d.ticks;
-    ++d.linesRead;
+    struct Pending
+    {
+        qint64 line = 0;
+        BudgetLogForm form = BudgetLogForm::Text;
+        std::string target;
+        bool isCache = true;
+        ParsedBudgetCache cache;
+        ParsedBudgetReporter reporter;
+        size_t problemsBefore = 0; // of `problems`: where its error would go
+        const std::string& name() const { return isCache ? cache.name : reporter.name; }
+    };
+
+    explicit BudgetChunk(QString path) : path(std::move(path)) {}
+
+    void add(ParsedBudgetLine&& line, qint64 lineNumber);
+    void addProblem(LoadProblem::Level level, qint64 lineNumber, QString reason)
+    {
+        if (problems.size() < ProblemLog::kMaxKept)
+            problems.push_back(LoadProblem{level, path, lineNumber, -1, std::move(reason)});
+        else
+            ++(level == LoadProblem::Level::Error ? droppedErrors : droppedWarnings);
+    }
+
+    QString path;
+    BudgetTicks ticks;
+    std::vector<qint64> nameFirstLine{0}; // line where each local name was first used
+    std::vector<LoadProblem> problems;    // the first ProblemLog::kMaxKept, in file order
+    qint64 droppedErrors = 0;             // problems after those
+    qint64 droppedWarnings = 0;
+    std::vector<Pending> pending;
+    std::unordered_map<std::string, uint32_t> lastTickOfTarget;
+    qint64 linesRead = 0;
+    qint64 linesUsed = 0;
+    qint64 linesSkipped = 0;
+    qint64 firstUsedLine = 0; // 0 = none
+    BudgetLogForm firstUsedForm = BudgetLogForm::Text;
+    std::optional<LoadProblem> cutLastLine; // the last line of the file, ignored
+};
+
+void BudgetChunk::add(ParsedBudgetLine&& line, qint64 lineNumber)
+{
+    BudgetTicks& t = ticks;
+    ++linesRead;
     const auto useForm = [&] {
-        ++d.linesUsed;
-        if (!m_formKnown) {
-            d.form = line.form;
-            m_formKnown = true;
+        ++linesUsed;
+        if (firstUsedLine == 0) {
+            firstUsedLine = lineNumber;
+            firstUsedForm = line.form;
         }
     };
     switch (line.kind) {
     case BudgetLineKind::Skipped:
-        ++d.linesSkipped;
+        ++linesSkipped;
         return;
     case BudgetLineKind::Malformed:
-        d.problems.addError(d.path, lineNumber, QString::fromStdString(line.reason));
+        addProblem(LoadProblem::Level::Error, lineNumber, QString::fromStdString(line.reason));
         return;
     case BudgetLineKind::Tick: {
         useForm();
@@ -899,20 +943,25 @@ void BudgetLogAssembler::add(ParsedBudgetLine&& line, qint64 lineNumber)
                                 cache.newMaxBytes, cache.deltaBytes, cache.hitRate});
         for (auto& reporter : line.reporters)
             t.reporters.push_back({tick, t.names.intern(reporter.name), reporter.currentBytes});
-        m_lastTickOfTarget[line.target] = tick;
-        return;
+        lastTickOfTarget[line.target] = tick;
+        break;
     }
     case BudgetLineKind::Cache:
     case BudgetLineKind::Reporter: {
         const bool isCache = line.kind == BudgetLineKind::Cache;
-        auto owner = m_lastTickOfTarget.find(line.target);
-        if (owner == m_lastTickOfTarget.end()) {
-            const std::string& name = isCache ? line.caches.front().name : line.reporters.front().name;
-            d.problems.addError(d.path, lineNumber,
-                                QStringLiteral("%1 '%2' before any tick line of target %3")
-                                    .arg(isCache ? QStringLiteral("per-cache line of cache")
-                                                 : QStringLiteral("per-reporter line of reporter"),
-                                         QString::fromStdString(name), QString::fromStdString(line.target)));
+        auto owner = lastTickOfTarget.find(line.target);
+        if (owner == lastTickOfTarget.end()) {
+            Pending row;
+            row.line = lineNumber;
+            row.form = line.form;
+            row.target = std::move(line.target);
+            row.isCache = isCache;
+            if (isCache)
+                row.cache = std::move(line.caches.front());
+            else
+                row.reporter = std::move(line.reporters.front());
+            row.problemsBefore = problems.size();
+            pending.push_back(std::move(row));
             return;
         }
         useForm();
@@ -924,14 +973,185 @@ void BudgetLogAssembler::add(ParsedBudgetLine&& line, qint64 lineNumber)
             t.reporters.push_back({owner->second, t.names.intern(line.reporters.front().name),
                                    line.reporters.front().currentBytes});
         }
-        return;
+        break;
     }
     case BudgetLineKind::RunEnded:
         useForm();
         t.runEnds.push_back({line.timestampNs, t.names.intern(line.previousVerdict),
                              line.previousVerdictStreak, t.names.intern(line.newVerdict), lineNumber});
-        return;
+        break;
     }
+    nameFirstLine.resize(t.names.size(), lineNumber);
+}
+
+} // namespace detail
+
+BudgetLogAssembler::BudgetLogAssembler(QString path) : m_data(std::make_shared<BudgetData>())
+{
+    m_data->path = std::move(path);
+}
+
+BudgetLogAssembler::~BudgetLogAssembler() = default;
+
+void BudgetLogAssembler::add(ParsedBudgetLine&& line, qint64 lineNumber)
+{
+    if (!m_staged)
+        m_staged = std::make_unique<detail::BudgetChunk>(m_data->path);
+    m_staged->add(std::move(line), lineNumber);
+}
+
+void BudgetLogAssembler::countBlankLine()
+{
+    if (!m_staged)
+        m_staged = std::make_unique<detail::BudgetChunk>(m_data->path);
+    ++m_staged->linesRead;
+}
+
+void BudgetLogAssembler::flushStaged()
+{
+    if (!m_staged)
+        return;
+    std::unique_ptr<detail::BudgetChunk> staged = std::move(m_staged);
+    append(std::move(*staged));
+}
+
+namespace {
+
+template <typename T> void appendColumn(std::vector<T>& to, const std::vector<T>& from)
+{
+    to.insert(to.end(), from.begin(), from.end());
+}
+
+void appendNames(std::vector<uint32_t>& to, const std::vector<uint32_t>& from,
+                 const std::vector<uint32_t>& remap)
+{
+    to.reserve(to.size() + from.size());
+    for (uint32_t id : from)
+        to.push_back(remap[id]);
+}
+
+} // namespace
+
+void BudgetLogAssembler::append(detail::BudgetChunk&& chunk)
+{
+    flushStaged(); // lines added before come first
+    BudgetData& d = *m_data;
+    BudgetTicks& t = d.ticks;
+    const BudgetTicks& c = chunk.ticks;
+    const auto offset = static_cast<uint32_t>(t.size());
+
+    // Pending rows belong to the last tick of their target before this chunk, if any.
+    std::vector<int64_t> owner(chunk.pending.size(), -1);
+    for (size_t i = 0; i < chunk.pending.size(); ++i)
+        if (auto it = m_lastTickOfTarget.find(chunk.pending[i].target); it != m_lastTickOfTarget.end())
+            owner[i] = it->second;
+
+    // Names interned in the order of their first use in the file, as one pass would.
+    std::vector<uint32_t> remap(c.names.size(), kEmptyName);
+    std::vector<uint32_t> pendingName(chunk.pending.size(), kEmptyName);
+    size_t next = 0;
+    const auto internPendingBefore = [&](qint64 line) {
+        for (; next < chunk.pending.size() && chunk.pending[next].line < line; ++next)
+            if (owner[next] >= 0)
+                pendingName[next] = t.names.intern(chunk.pending[next].name());
+    };
+    for (uint32_t id = 1; id < c.names.size(); ++id) {
+        internPendingBefore(chunk.nameFirstLine[id]);
+        remap[id] = t.names.intern(c.names.text(id));
+    }
+    internPendingBefore(std::numeric_limits<qint64>::max());
+
+    // Usage and form.
+    qint64 resolved = 0;
+    qint64 firstResolvedLine = 0;
+    BudgetLogForm firstResolvedForm = BudgetLogForm::Text;
+    for (size_t i = 0; i < chunk.pending.size(); ++i) {
+        if (owner[i] < 0)
+            continue;
+        if (resolved++ == 0) {
+            firstResolvedLine = chunk.pending[i].line;
+            firstResolvedForm = chunk.pending[i].form;
+        }
+    }
+    d.linesRead += chunk.linesRead;
+    d.linesSkipped += chunk.linesSkipped;
+    d.linesUsed += chunk.linesUsed + resolved;
+    if (!m_formKnown && (chunk.firstUsedLine > 0 || resolved > 0)) {
+        const bool pendingFirst =
+            resolved > 0 && (chunk.firstUsedLine == 0 || firstResolvedLine < chunk.firstUsedLine);
+        d.form = pendingFirst ? firstResolvedForm : chunk.firstUsedForm;
+        m_formKnown = true;
+    }
+
+    // Rows of earlier ticks first: each tick's rows stay in file order (the sort by tick
+    // in finish is stable).
+    for (size_t i = 0; i < chunk.pending.size(); ++i) {
+        if (owner[i] < 0)
+            continue;
+        const auto tick = static_cast<uint32_t>(owner[i]);
+        const auto& row = chunk.pending[i];
+        if (row.isCache)
+            t.caches.push_back({tick, pendingName[i], row.cache.currentBytes, row.cache.previousMaxBytes,
+                                row.cache.newMaxBytes, row.cache.deltaBytes, row.cache.hitRate});
+        else
+            t.reporters.push_back({tick, pendingName[i], row.reporter.currentBytes});
+    }
+
+    for (auto [to, from] : {std::pair{&t.timestampNs, &c.timestampNs},
+                            {&t.targetBytes, &c.targetBytes},
+                            {&t.effectiveTargetBytes, &c.effectiveTargetBytes},
+                            {&t.rssBytes, &c.rssBytes},
+                            {&t.rssSysinfoBytes, &c.rssSysinfoBytes},
+                            {&t.leaseBytesActive, &c.leaseBytesActive},
+                            {&t.jeAllocatedBytes, &c.jeAllocatedBytes},
+                            {&t.jeActiveBytes, &c.jeActiveBytes},
+                            {&t.jeMetadataBytes, &c.jeMetadataBytes},
+                            {&t.jeResidentBytes, &c.jeResidentBytes},
+                            {&t.jeMappedBytes, &c.jeMappedBytes},
+                            {&t.jeRetainedBytes, &c.jeRetainedBytes},
+                            {&t.verdictStreak, &c.verdictStreak},
+                            {&t.previousVerdictStreak, &c.previousVerdictStreak},
+                            {&t.sourceLine, &c.sourceLine}})
+        appendColumn(*to, *from);
+    appendColumn(t.level, c.level);
+    appendNames(t.verdictLabel, c.verdictLabel, remap);
+    appendNames(t.verdictDetail, c.verdictDetail, remap);
+    appendNames(t.previousVerdictLabel, c.previousVerdictLabel, remap);
+    t.caches.reserve(t.caches.size() + c.caches.size());
+    for (const auto& row : c.caches)
+        t.caches.push_back({row.tick + offset, remap[row.name], row.currentBytes, row.previousMaxBytes,
+                            row.newMaxBytes, row.deltaBytes, row.hitRate});
+    t.reporters.reserve(t.reporters.size() + c.reporters.size());
+    for (const auto& row : c.reporters)
+        t.reporters.push_back({row.tick + offset, remap[row.name], row.currentBytes});
+    for (const auto& end : c.runEnds)
+        t.runEnds.push_back({end.timestampNs, remap[end.previousLabel], end.previousStreak,
+                             remap[end.newLabel], end.sourceLine});
+
+    // Problems in file order, the pending rows without a tick among them.
+    size_t problem = 0;
+    for (size_t i = 0; i < chunk.pending.size(); ++i) {
+        const auto& row = chunk.pending[i];
+        for (; problem < row.problemsBefore; ++problem)
+            d.problems.add(std::move(chunk.problems[problem]));
+        if (owner[i] >= 0)
+            continue;
+        d.problems.addError(d.path, row.line,
+                            QStringLiteral("%1 '%2' before any tick line of target %3")
+                                .arg(row.isCache ? QStringLiteral("per-cache line of cache")
+                                                 : QStringLiteral("per-reporter line of reporter"),
+                                     QString::fromStdString(row.name()), QString::fromStdString(row.target)));
+    }
+    for (; problem < chunk.problems.size(); ++problem)
+        d.problems.add(std::move(chunk.problems[problem]));
+    for (qint64 i = 0; i < chunk.droppedErrors; ++i)
+        d.problems.add(
+            LoadProblem{LoadProblem::Level::Error, {}, 0, -1, {}}); // counted only: the log is full
+    for (qint64 i = 0; i < chunk.droppedWarnings; ++i)
+        d.problems.add(LoadProblem{LoadProblem::Level::Warning, {}, 0, -1, {}});
+
+    for (const auto& [target, tick] : chunk.lastTickOfTarget)
+        m_lastTickOfTarget[target] = tick + offset;
 }
 
 namespace {
@@ -972,6 +1192,7 @@ void sortTicksByTime(BudgetTicks& t)
 
 std::shared_ptr<BudgetData> BudgetLogAssembler::finish()
 {
+    flushStaged();
     BudgetData& d = *m_data;
     BudgetTicks& t = d.ticks;
     if (!std::is_sorted(t.timestampNs.begin(), t.timestampNs.end())) {
@@ -1026,7 +1247,89 @@ std::shared_ptr<BudgetData> BudgetLogAssembler::finish()
 
 // ------------------------------------------------------------------ files
 
-BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control)
+namespace {
+
+QString tooLongReason(size_t bytes, size_t maxLineBytes)
+{
+    const QString limit = maxLineBytes % (size_t(1) << 20) == 0
+                              ? QStringLiteral("%1 MB").arg(maxLineBytes >> 20)
+                              : QStringLiteral("%1 bytes").arg(maxLineBytes);
+    return QStringLiteral("line of %1 bytes is longer than the %2 a line may have").arg(bytes).arg(limit);
+}
+
+// One line of the file (without its '\n') into the chunk. lastWithoutNewline: the file ends
+// inside this line, so a live writer may be mid-line; if it cannot be used it is a warning,
+// as for JSON lines traces. tooLongBytes > 0: the line was longer than a line may be (its
+// text is not given).
+void handleBudgetLine(std::string_view line, qint64 lineNumber, bool lastWithoutNewline, size_t tooLongBytes,
+                      size_t maxLineBytes, BudgetLineParser& parser, detail::BudgetChunk& chunk)
+{
+    if (tooLongBytes == 0 && line.size() > maxLineBytes)
+        tooLongBytes = line.size();
+    if (lineNumber == 1 && line.starts_with("\xEF\xBB\xBF"))
+        line.remove_prefix(3);
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    ParsedBudgetLine parsed;
+    if (tooLongBytes > 0) {
+        parsed.kind = BudgetLineKind::Malformed;
+        parsed.reason = tooLongReason(tooLongBytes, maxLineBytes).toStdString();
+    } else if (trim(line).empty()) {
+        ++chunk.linesRead;
+        return;
+    } else {
+        parsed = parser.parse(line);
+    }
+    if (lastWithoutNewline &&
+        (parsed.kind == BudgetLineKind::Malformed || parsed.kind == BudgetLineKind::Skipped)) {
+        ++chunk.linesRead; // read, neither used nor skipped: the warning tells
+        chunk.cutLastLine = LoadProblem{
+            LoadProblem::Level::Warning, chunk.path, lineNumber, -1,
+            QStringLiteral("truncated last line ignored (no newline; a live writer may be mid-line)%1")
+                .arg(parsed.reason.empty() ? QString()
+                                           : QStringLiteral(": ") + QString::fromStdString(parsed.reason))};
+        return;
+    }
+    // A text line cut inside a value still reads (rss_bytes=29 of rss_bytes=2917...) and
+    // would show a number the program never had: ignore it, as a JSON lines trace does.
+    // (A JSON object cannot be cut and still parse, so those forms keep their last line.)
+    if (lastWithoutNewline && parsed.form == BudgetLogForm::Text) {
+        ++chunk.linesRead; // read, neither used nor skipped: the warning tells
+        chunk.cutLastLine =
+            LoadProblem{LoadProblem::Level::Warning, chunk.path, lineNumber, -1,
+                        QStringLiteral("truncated last line ignored (no newline; a live writer "
+                                       "may have cut its last value)")};
+        return;
+    }
+    chunk.add(std::move(parsed), lineNumber);
+}
+
+// The whole lines of one range into its chunk. False when cancelled.
+bool parseBudgetRange(const LineRange& range, size_t maxLineBytes, BudgetLineParser& parser,
+                      detail::BudgetChunk& chunk)
+{
+    const char* data = range.data;
+    size_t pos = range.begin;
+    qint64 lineNumber = range.firstLineNumber;
+    while (pos < range.end) {
+        if (!range.proceed(pos))
+            return false;
+        const void* found = std::memchr(data + pos, '\n', range.end - pos);
+        const size_t lineEnd =
+            found ? static_cast<size_t>(static_cast<const char*>(found) - data) : range.end;
+        // Ranges hold whole lines: only the last line of the file may lack its '\n'.
+        handleBudgetLine(std::string_view(data + pos, lineEnd - pos), lineNumber, !found && range.endsFile, 0,
+                         maxLineBytes, parser, chunk);
+        pos = found ? lineEnd + 1 : range.end;
+        ++lineNumber;
+    }
+    return true;
+}
+
+} // namespace
+
+BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
+                                const BudgetLoadTuning& tuning)
 {
     BudgetLoadOutcome outcome;
     // Opening a FIFO, socket or device could block forever or never end: refuse it.
@@ -1035,107 +1338,53 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control)
             path + QStringLiteral(": not a regular file (a FIFO, socket or device); refused");
         return outcome;
     }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        outcome.fatalError = path + QStringLiteral(": ") + file.errorString();
+    // A line longer than maxLineBytes is not collected (a tick line is about 1 KB; a crashed
+    // writer can leave hundreds of MB without a newline): it is counted and reported.
+    const size_t maxLineBytes = std::max<size_t>(tuning.maxLineBytes, 1);
+    BudgetLogAssembler assembler(path);
+    std::optional<LoadProblem> cutLastLine;
+    std::vector<std::unique_ptr<BudgetLineParser>> parsers;
+    std::vector<detail::BudgetChunk> chunks;
+    BudgetLineParser mainParser; // for lines too long for a window
+
+    ParallelLinesOptions options;
+    options.threads = control.threads;
+    options.windowBytesPerThread = tuning.windowBytesPerThread;
+    options.maxLineBytes = maxLineBytes;
+    options.progress = control.progress;
+    options.cancel = control.cancel;
+    ParallelLinesCallbacks callbacks;
+    callbacks.prepare = [&](size_t ranges) {
+        for (size_t i = 0; i < ranges; ++i) {
+            parsers.push_back(std::make_unique<BudgetLineParser>());
+            chunks.emplace_back(path);
+        }
+    };
+    callbacks.parse = [&](const LineRange& range) {
+        return parseBudgetRange(range, maxLineBytes, *parsers[range.slot], chunks[range.slot]);
+    };
+    const auto take = [&](detail::BudgetChunk& chunk) {
+        if (chunk.cutLastLine)
+            cutLastLine = std::move(chunk.cutLastLine);
+        assembler.append(std::move(chunk));
+    };
+    callbacks.merge = [&](size_t slot) {
+        take(chunks[slot]);
+        chunks[slot] = detail::BudgetChunk(path);
+    };
+    callbacks.longLine = [&](qint64 lineNumber, qint64 bytes, bool endsFile) {
+        detail::BudgetChunk chunk(path);
+        handleBudgetLine({}, lineNumber, endsFile, static_cast<size_t>(bytes), maxLineBytes, mainParser,
+                         chunk);
+        take(chunk);
+    };
+    const ParallelLinesResult read = readLinesParallel(path, options, callbacks);
+    if (!read.error.isEmpty()) {
+        outcome.fatalError = path + QStringLiteral(": ") + read.error;
         return outcome;
     }
-    const qint64 total = file.size();
-    BudgetLineParser parser;
-    BudgetLogAssembler assembler(path);
-    qint64 lineNumber = 0;
-    qint64 bytesRead = 0;
-    std::string carry;
-    // A line longer than this is not collected (a tick line is about 1 KB; a crashed writer
-    // can leave hundreds of MB without a newline): it is counted and reported, not parsed.
-    constexpr size_t kMaxLineBytes = size_t(16) << 20;
-    size_t longLineBytes = 0; // > 0 while skipping the rest of a too-long line
-    std::optional<LoadProblem> cutLastLine;
-    // lastWithoutNewline: the file ends inside this line, so a live writer may be mid-line;
-    // if it cannot be used it is a warning, as for JSON lines traces.
-    const auto handleLine = [&](std::string_view line, bool lastWithoutNewline) {
-        ++lineNumber;
-        if (lineNumber == 1 && line.starts_with("\xEF\xBB\xBF"))
-            line.remove_prefix(3);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        ParsedBudgetLine parsed;
-        if (longLineBytes > 0) {
-            malformed(parsed, "line of " + std::to_string(longLineBytes) + " bytes is longer than the " +
-                                  std::to_string(kMaxLineBytes >> 20) + " MB a line may have");
-            longLineBytes = 0;
-        } else if (trim(line).empty()) {
-            assembler.countBlankLine();
-            return;
-        } else {
-            parsed = parser.parse(line);
-        }
-        if (lastWithoutNewline &&
-            (parsed.kind == BudgetLineKind::Malformed || parsed.kind == BudgetLineKind::Skipped)) {
-            assembler.countBlankLine(); // read, neither used nor skipped: the warning tells
-            cutLastLine = LoadProblem{
-                LoadProblem::Level::Warning, path, lineNumber, -1,
-                QStringLiteral("truncated last line ignored (no newline; a live writer may be mid-line)%1")
-                    .arg(parsed.reason.empty()
-                             ? QString()
-                             : QStringLiteral(": ") + QString::fromStdString(parsed.reason))};
-            return;
-        }
-        // A text line cut inside a value still reads (rss_bytes=29 of rss_bytes=2917...) and
-        // would show a number the program never had: ignore it, as a JSON lines trace does.
-        // (A JSON object cannot be cut and still parse, so those forms keep their last line.)
-        if (lastWithoutNewline && parsed.form == BudgetLogForm::Text) {
-            assembler.countBlankLine(); // read, neither used nor skipped: the warning tells
-            cutLastLine = LoadProblem{LoadProblem::Level::Warning, path, lineNumber, -1,
-                                      QStringLiteral("truncated last line ignored (no newline; a live writer "
-                                                     "may have cut its last value)")};
-            return;
-        }
-        assembler.add(std::move(parsed), lineNumber);
-    };
-    const auto collect = [&](std::string_view part) {
-        if (longLineBytes == 0 && carry.size() + part.size() <= kMaxLineBytes) {
-            carry.append(part);
-            return;
-        }
-        longLineBytes = std::max(longLineBytes, carry.size()) + part.size();
-        carry.clear();
-        carry.shrink_to_fit();
-    };
-    constexpr qint64 kChunk = 1 << 20;
-    while (!file.atEnd()) {
-        if (control.cancel && control.cancel->load()) {
-            outcome.cancelled = true;
-            break;
-        }
-        const QByteArray chunk = file.read(kChunk);
-        if (chunk.isEmpty()) {
-            if (file.error() != QFileDevice::NoError) {
-                outcome.fatalError = path + QStringLiteral(": ") + file.errorString();
-                return outcome;
-            }
-            break;
-        }
-        bytesRead += chunk.size();
-        const std::string_view bytes(chunk.constData(), static_cast<size_t>(chunk.size()));
-        size_t start = 0;
-        for (size_t newline = bytes.find('\n'); newline != std::string_view::npos;
-             newline = bytes.find('\n', start)) {
-            if (carry.empty() && longLineBytes == 0) {
-                handleLine(bytes.substr(start, newline - start), false);
-            } else {
-                collect(bytes.substr(start, newline - start));
-                handleLine(carry, false);
-                carry.clear();
-            }
-            start = newline + 1;
-        }
-        collect(bytes.substr(start));
-        if (control.progress)
-            control.progress(bytesRead, total);
-    }
-    if ((!carry.empty() || longLineBytes > 0) && !outcome.cancelled)
-        handleLine(carry, true);
+    outcome.cancelled = read.cancelled;
+
     std::shared_ptr<BudgetData> data = assembler.finish();
     if (cutLastLine)
         data->problems.add(std::move(*cutLastLine));

@@ -1,8 +1,8 @@
 #pragma once
 // Reads the three forms of memory-budget logs (budget-snapshots.md section 2): tracing text,
 // tracing JSON, snapshot JSON lines. Lines are parsed one at a time and independently
-// (BudgetLineParser), then put together in file order (BudgetLogAssembler), so the parsing
-// can later be spread over threads with one parser per thread.
+// (BudgetLineParser), in ranges of the file on several threads with one parser per thread,
+// then put together in file order (BudgetLogAssembler).
 
 #include "model/BudgetData.h"
 #include "model/TraceLoader.h"
@@ -26,7 +26,17 @@ struct BudgetLoadOutcome
     bool cancelled = false;
 };
 
-BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control = {});
+// Tuning of loadBudgetLog; tests use small windows to force many windows and ranges.
+struct BudgetLoadTuning
+{
+    size_t windowBytesPerThread = size_t(32) << 20; // file bytes read per window and thread
+    size_t maxLineBytes = size_t(16) << 20;         // a longer line is reported, not parsed
+};
+
+// The lines are parsed on control.threads threads (0 = one per core for a large file) in
+// windows of the file; the result is the same for every thread count.
+BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control = {},
+                                const BudgetLoadTuning& tuning = {});
 
 // Content detection on the first bytes of a file: true when one of its complete lines is a
 // memory-budget tick, per-cache, per-reporter or verdict-run-ended line of any form.
@@ -113,20 +123,35 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
+namespace detail {
+struct BudgetChunk;
+}
+
 // Puts parsed lines together in file order: per-cache and per-reporter lines belong to the
 // last tick line of the same target; problems are recorded with file and line number.
+// Lines come one by one (add) or as chunks of consecutive lines assembled on their own,
+// possibly on other threads (append); either way the result is that of one pass.
 class BudgetLogAssembler
 {
 public:
     explicit BudgetLogAssembler(QString path);
+    ~BudgetLogAssembler();
+    BudgetLogAssembler(const BudgetLogAssembler&) = delete;
+    BudgetLogAssembler& operator=(const BudgetLogAssembler&) = delete;
+
     void add(ParsedBudgetLine&& line, qint64 lineNumber);
-    void countBlankLine() { ++m_data->linesRead; }
+    void countBlankLine();
+    // The lines of a chunk, which follow every line added or appended so far.
+    void append(detail::BudgetChunk&& chunk);
     // Sorts, links verdict-run-ended lines with the ticks they changed, finds the tick
     // period and the gaps. The assembler is spent afterwards.
     std::shared_ptr<BudgetData> finish();
 
 private:
+    void flushStaged();
+
     std::shared_ptr<BudgetData> m_data;
+    std::unique_ptr<detail::BudgetChunk> m_staged; // lines added one by one, not yet appended
     bool m_formKnown = false;
     std::unordered_map<std::string, uint32_t> m_lastTickOfTarget;
 };
