@@ -1,7 +1,7 @@
 // Measures loading, memory, analysis and drawing on large inputs (see bench/run.sh).
 //
 //   gapscope_bench load  FORM PATH [THREADS]   parse a trace: MB/s, samples/s, resident bytes/sample
-//   gapscope_bench budget FORM PATH            parse a memory-budget log: MB/s, ticks/s
+//   gapscope_bench budget FORM PATH [THREADS]  parse a memory-budget log: MB/s, ticks/s
 //   gapscope_bench chart PATH                  open to a drawn chart, analysis, window
 //                                              re-analysis, chart redraw (offscreen grab())
 //
@@ -110,11 +110,13 @@ int benchLoad(const QString& form, const QString& path, int threads)
     return 0;
 }
 
-int benchBudget(const QString& form, const QString& path)
+int benchBudget(const QString& form, const QString& path, int threads)
 {
+    LoadControl control;
+    control.threads = threads;
     const auto start = Clock::now();
     const double cpuStart = cpuSeconds();
-    const BudgetLoadOutcome outcome = loadBudgetLog(path);
+    const BudgetLoadOutcome outcome = loadBudgetLog(path, control);
     const double seconds = secondsSince(start);
     const double cpu = cpuSeconds() - cpuStart;
     if (!outcome.data) {
@@ -222,9 +224,9 @@ int main(int argc, char** argv)
     if (args.size() >= 4 && args[1] == QLatin1String("load"))
         return benchLoad(args[2], args[3], args.size() >= 5 ? args[4].toInt() : 0);
     if (args.size() >= 4 && args[1] == QLatin1String("budget"))
-        return benchBudget(args[2], args[3]);
+        return benchBudget(args[2], args[3], args.size() >= 5 ? args[4].toInt() : 0);
     if (args.size() >= 3 && args[1] == QLatin1String("chart"))
         return benchChart(args[2]);
-    std::fprintf(stderr, "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH | chart PATH\n");
+    std::fprintf(stderr, "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart PATH\n");
     return 2;
 }
