@@ -1,6 +1,7 @@
 // GapChartView on a synthetic 100k-sample run: decimation budget, zoom, cursor, findings,
 // overlays, rendering and mouse/keyboard interaction (offscreen).
 #include "SyntheticAnalysis.h"
+#include "widgets/ChartSupport.h"
 #include "widgets/GapChartView.h"
 
 #include <QAreaSeries>
@@ -13,6 +14,9 @@
 #include <QToolTip>
 #include <QValueAxis>
 
+#include <cmath>
+#include <limits>
+#include <map>
 #include <set>
 
 using namespace gapscope;
@@ -37,6 +41,9 @@ QAbstractSeries* anySeriesNamed(QChart* chart, const QString& prefix)
     }
     return nullptr;
 }
+
+constexpr ChartLine kAllLines[] = {ChartLine::Gap,      ChartLine::OutsideWindow, ChartLine::Allocated,
+                                   ChartLine::Reserved, ChartLine::DeviceUsed,    ChartLine::DeviceTotal};
 
 } // namespace
 
@@ -89,21 +96,168 @@ private slots:
         const int drawn = m_view->drawnGapPointCount();
         QVERIFY2(drawn > int(chart()->plotArea().width()), qPrintable(QString::number(drawn)));
         QVERIFY2(drawn <= pointBudget(), qPrintable(QStringLiteral("%1 > %2").arg(drawn).arg(pointBudget())));
-        QXYSeries* gap = seriesNamed(chart(), QStringLiteral("Gap"));
-        QVERIFY(gap);
-        QCOMPARE(gap->count(), drawn);
-        // no series ever holds more than the budget
+        QVERIFY(seriesNamed(chart(), QStringLiteral("Gap")));
+        const QList<QPointF> gap = m_view->drawnPoints(ChartLine::Gap);
+        QCOMPARE(gap.size(), drawn);
+        // no series or line ever holds more than the budget
         for (QAbstractSeries* series : chart()->series()) {
             if (auto* xy = qobject_cast<QXYSeries*>(series))
                 QVERIFY2(xy->count() <= pointBudget(), qPrintable(series->name()));
         }
+        for (ChartLine line : kAllLines)
+            QVERIFY(m_view->drawnPoints(line).size() <= pointBudget());
         // the extremes survive decimation: the largest spike is among the drawn points
         const EventStore& s = m_result->trace->store;
         const uint32_t maxRow = m_result->usableRows[*m_result->statistics.maxGapIndex];
         double drawnMax = -1e300;
-        for (const QPointF& p : gap->points())
+        for (const QPointF& p : gap)
             drawnMax = std::max(drawnMax, p.y());
         QCOMPARE(drawnMax, double(s.used[maxRow] - s.reserved[maxRow]));
+    }
+
+    // What the chart hands to the painter for a visible range: per pixel column of the plot at
+    // most two points (plus the first and last of the run), and among them the smallest and the
+    // largest gap of every column, so the line has the envelope of the full data.
+    void drawnPointsPerPixelColumn_data()
+    {
+        QTest::addColumn<qint64>("beginOffsetNs");
+        QTest::addColumn<qint64>("endOffsetNs"); // 0: to the end of the data
+        QTest::newRow("whole run") << qint64(0) << qint64(0);
+        QTest::newRow("a third, from the start") << qint64(0) << qint64(333'000'000'000);
+        QTest::newRow("a third, in the middle") << qint64(333'000'000'000) << qint64(666'000'000'000);
+        QTest::newRow("30 s: ~3 samples per column") << qint64(100'000'000'000) << qint64(130'000'000'000);
+        QTest::newRow("5 s: fewer samples than columns")
+            << qint64(500'005'000'000) << qint64(505'005'000'000);
+        QTest::newRow("to the end") << qint64(700'000'000'000) << qint64(0);
+    }
+    void drawnPointsPerPixelColumn()
+    {
+        QFETCH(qint64, beginOffsetNs);
+        QFETCH(qint64, endOffsetNs);
+        m_view->setVisibleRange(dataBegin() + beginOffsetNs,
+                                endOffsetNs ? dataBegin() + endOffsetNs : dataEnd());
+        QCoreApplication::processEvents();
+        const int64_t begin = m_view->visibleBeginNs();
+        const int64_t end = m_view->visibleEndNs();
+        const int columns = int(std::floor(chart()->plotArea().width()));
+        QVERIFY(columns > 600);
+        // the column of a time, as the decimation computes it
+        const double columnsPerNs = double(columns) / double(std::max<int64_t>(end - begin, 1));
+        auto columnOf = [&](int64_t t) {
+            return std::clamp<int64_t>(int64_t(std::floor(double(t - begin) * columnsPerNs)), 0, columns - 1);
+        };
+        const EventStore& s = m_result->trace->store;
+        const std::vector<uint32_t>& rows = m_result->usableRows;
+        std::map<int64_t, std::pair<double, double>> dataExtent; // column -> min, max
+        size_t firstInside = rows.size();
+        size_t lastInside = 0;
+        for (size_t pos = 0; pos < rows.size(); ++pos) {
+            const int64_t t = s.timestampNs[rows[pos]];
+            if (t < begin || t > end)
+                continue;
+            firstInside = std::min(firstInside, pos);
+            lastInside = pos;
+            const double v = double(s.used[rows[pos]] - s.reserved[rows[pos]]);
+            auto [it, added] = dataExtent.try_emplace(columnOf(t), v, v);
+            it->second.first = std::min(it->second.first, v);
+            it->second.second = std::max(it->second.second, v);
+        }
+        QVERIFY(firstInside <= lastInside);
+
+        const QList<QPointF> drawn = m_view->drawnPoints(ChartLine::Gap);
+        QVERIFY(drawn.size() >= 2);
+        QVERIFY(drawn.size() <= 2 * columns + 2);
+        auto timeOf = [&](const QPointF& p) { return dataBegin() + std::llround(p.x() * 1e9); };
+        // the line reaches both plot edges: the first and last drawn points are the samples just
+        // outside the range (or the first and last of the data)
+        const size_t firstPos = firstInside > 0 ? firstInside - 1 : 0;
+        const size_t lastPos = std::min(lastInside + 1, rows.size() - 1);
+        QCOMPARE(timeOf(drawn.front()), s.timestampNs[rows[firstPos]]);
+        QCOMPARE(timeOf(drawn.back()), s.timestampNs[rows[lastPos]]);
+        for (qsizetype i = 1; i < drawn.size(); ++i)
+            QVERIFY(drawn[i].x() >= drawn[i - 1].x()); // in time order
+
+        std::map<int64_t, int> perColumn;
+        std::map<int64_t, std::pair<double, double>> drawnExtent;
+        for (qsizetype i = 0; i < drawn.size(); ++i) {
+            const int64_t t = timeOf(drawn[i]);
+            if (t < begin || t > end)
+                continue;
+            const int64_t column = columnOf(t);
+            if (i > 0 && i + 1 < drawn.size())
+                ++perColumn[column];
+            const double v = drawn[i].y();
+            auto [it, added] = drawnExtent.try_emplace(column, v, v);
+            it->second.first = std::min(it->second.first, v);
+            it->second.second = std::max(it->second.second, v);
+        }
+        for (const auto& [column, count] : perColumn)
+            QVERIFY2(count <= 2, qPrintable(QStringLiteral("column %1: %2 points").arg(column).arg(count)));
+        QCOMPARE(drawnExtent.size(), dataExtent.size());
+        for (const auto& [column, extent] : dataExtent) {
+            QVERIFY2(drawnExtent.count(column), qPrintable(QString::number(column)));
+            QCOMPARE(drawnExtent[column].first, extent.first);
+            QCOMPARE(drawnExtent[column].second, extent.second);
+        }
+    }
+
+    // Values to pixels and the cut of the lines at the plot edges: plot (0,0 100x100) showing
+    // x 0..100 and y 0..100, lines kept up to 10 px beyond the left and right edges.
+    void plotPolyline_data()
+    {
+        QTest::addColumn<QList<QPointF>>("values");
+        QTest::addColumn<QList<QPointF>>("expected");
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        QTest::newRow("inside") << QList<QPointF>{{0, 0}, {50, 50}, {100, 0}}
+                                << QList<QPointF>{{0, 100}, {50, 50}, {100, 100}};
+        QTest::newRow("within the margin")
+            << QList<QPointF>{{-5, 0}, {105, 20}} << QList<QPointF>{{-5, 100}, {105, 80}};
+        QTest::newRow("far left neighbour")
+            << QList<QPointF>{{-990, 0}, {10, 100}} << QList<QPointF>{{-10, 2}, {10, 0}};
+        QTest::newRow("far right neighbour")
+            << QList<QPointF>{{90, 0}, {1090, 100}} << QList<QPointF>{{90, 100}, {110, 98}};
+        QTest::newRow("one segment across the plot")
+            << QList<QPointF>{{-1000, 0}, {1000, 100}} << QList<QPointF>{{-10, 50.5}, {110, 44.5}};
+        QTest::newRow("several points outside")
+            << QList<QPointF>{{-3000, 7}, {-2000, 9}, {-1000, 0}, {50, 30}, {1000, 100}, {2000, 5}}
+            << QList<QPointF>{{-10, 100 - 30.0 * 990.0 / 1050.0}, {50, 70}, {110, 70 - 70.0 * 60.0 / 950.0}};
+        QTest::newRow("NaN skipped") << QList<QPointF>{{0, 0}, {50, nan}, {nan, 10}, {100, 0}}
+                                     << QList<QPointF>{{0, 100}, {100, 100}};
+        QTest::newRow("all left of the plot") << QList<QPointF>{{-50, 0}, {-20, 10}} << QList<QPointF>{};
+        QTest::newRow("all right of the plot") << QList<QPointF>{{120, 0}, {200, 10}} << QList<QPointF>{};
+        QTest::newRow("empty") << QList<QPointF>{} << QList<QPointF>{};
+        QTest::newRow("far in y is bounded")
+            << QList<QPointF>{{0, 0}, {50, 1e12}} << QList<QPointF>{{0, 100}, {50, -1e6}};
+    }
+    void plotPolyline()
+    {
+        QFETCH(QList<QPointF>, values);
+        QFETCH(QList<QPointF>, expected);
+        const PlotMapping mapping = PlotMapping::fromRanges(QRectF(0, 0, 100, 100), 0, 100, 0, 100);
+        const QPolygonF line = gapscope::plotPolyline(values, mapping, 0, 100, 10);
+        QCOMPARE(line.size(), expected.size());
+        for (qsizetype i = 0; i < line.size(); ++i) {
+            QVERIFY2(std::abs(line[i].x() - expected[i].x()) < 1e-9 &&
+                         std::abs(line[i].y() - expected[i].y()) < 1e-9,
+                     qPrintable(QStringLiteral("point %1: (%2, %3), expected (%4, %5)")
+                                    .arg(i)
+                                    .arg(line[i].x())
+                                    .arg(line[i].y())
+                                    .arg(expected[i].x())
+                                    .arg(expected[i].y())));
+        }
+    }
+
+    void plotMapping()
+    {
+        const QRectF plot(10, 20, 300, 200);
+        const PlotMapping m = PlotMapping::fromRanges(plot, -1, 2, 0, 8 * kGiB);
+        QCOMPARE(m.map(QPointF(-1, 0)), plot.bottomLeft());
+        QCOMPARE(m.map(QPointF(2, 8 * kGiB)), plot.topRight());
+        QCOMPARE(m.map(QPointF(0.5, 4 * kGiB)), plot.center());
+        // an empty range maps to the left or bottom edge instead of dividing by zero
+        const PlotMapping flat = PlotMapping::fromRanges(plot, 1, 1, 5, 5);
+        QCOMPARE(flat.map(QPointF(7, 9)), plot.bottomLeft());
     }
 
     void resizeKeepsBudget()
@@ -129,10 +283,9 @@ private slots:
         QVERIFY(m_view->drawnGapPointCount() > 0);
         QVERIFY(m_view->drawnGapPointCount() <= pointBudget());
         // every drawn point lies in the range or is the neighbour just outside it
-        QXYSeries* gap = seriesNamed(chart(), QStringLiteral("Gap"));
         const double x0 = double(begin - dataBegin()) / 1e9 - 0.0101;
         const double x1 = double(end - dataBegin()) / 1e9 + 0.0101;
-        for (const QPointF& p : gap->points())
+        for (const QPointF& p : m_view->drawnPoints(ChartLine::Gap))
             QVERIFY(p.x() >= x0 && p.x() <= x1);
 
         m_view->setVisibleRange(begin, end); // unchanged: no signal
@@ -218,15 +371,15 @@ private slots:
         QXYSeries* allocated = seriesNamed(chart(), QStringLiteral("Allocated"));
         QVERIFY(allocated);
         QVERIFY(!allocated->isVisible());
-        QCOMPARE(allocated->count(), 0);
+        QCOMPARE(m_view->drawnPoints(ChartLine::Allocated).size(), 0);
 
         for (ChartOverlay overlay : {ChartOverlay::Allocated, ChartOverlay::Reserved,
                                      ChartOverlay::DeviceUsed, ChartOverlay::DeviceTotal})
             m_view->setOverlayVisible(overlay, true);
         QVERIFY(m_view->isOverlayVisible(ChartOverlay::Allocated));
         QVERIFY(allocated->isVisible());
-        QVERIFY(allocated->count() > 0);
-        QVERIFY(allocated->count() <= pointBudget());
+        QVERIFY(m_view->drawnPoints(ChartLine::Allocated).size() > 0);
+        QVERIFY(m_view->drawnPoints(ChartLine::Allocated).size() <= pointBudget());
         // device total (16 GiB) now sets the top of the y axis
         const QList<QAbstractAxis*> vertical = chart()->axes(Qt::Vertical);
         QCOMPARE(vertical.size(), 1);
@@ -236,6 +389,7 @@ private slots:
 
         m_view->setOverlayVisible(ChartOverlay::Allocated, false);
         QVERIFY(!allocated->isVisible());
+        QCOMPARE(m_view->drawnPoints(ChartLine::Allocated).size(), 0);
         m_view->setOverlayVisible(ChartOverlay::Spikes, false);
         QVERIFY(!seriesNamed(chart(), QStringLiteral("Spikes"))->isVisible());
         m_view->setOverlayVisible(ChartOverlay::ThresholdBand, false);
@@ -263,8 +417,8 @@ private slots:
         QCOMPARE(m_view->visibleEndNs(), windowed->trace->store.timestampNs.back());
         QXYSeries* outside = seriesNamed(chart(), QStringLiteral("Outside window"));
         QVERIFY(outside && outside->isVisible());
-        QVERIFY(outside->count() > 0);
-        QVERIFY(outside->count() <= pointBudget());
+        QVERIFY(m_view->drawnPoints(ChartLine::OutsideWindow).size() > 0);
+        QVERIFY(m_view->drawnPoints(ChartLine::OutsideWindow).size() <= pointBudget());
         QVERIFY(m_view->drawnGapPointCount() > 0);
         QCoreApplication::processEvents(); // the legend relabels itself from queued signals
         m_view->grab().save(QStringLiteral("/tmp/chart-window.png"));

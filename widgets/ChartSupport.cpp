@@ -6,6 +6,7 @@
 #include <QTimeZone>
 
 #include <algorithm>
+#include <cmath>
 
 namespace gapscope {
 
@@ -76,6 +77,53 @@ std::optional<size_t> nearestUsableSample(const AnalysisResult& result, int64_t 
     if (pos > 0 && ns - time[rows[pos - 1]] <= time[rows[pos]] - ns)
         --pos;
     return pos;
+}
+
+PlotMapping PlotMapping::fromRanges(const QRectF& plot, double xMin, double xMax, double yMin, double yMax)
+{
+    PlotMapping m;
+    m.xScale = xMax > xMin ? plot.width() / (xMax - xMin) : 0.0;
+    m.xOffset = plot.left() - xMin * m.xScale;
+    m.yScale = yMax > yMin ? -plot.height() / (yMax - yMin) : 0.0;
+    m.yOffset = plot.bottom() - yMin * m.yScale;
+    return m;
+}
+
+QPolygonF plotPolyline(std::span<const QPointF> values, const PlotMapping& mapping, double left, double right,
+                       double margin)
+{
+    const double low = left - margin;
+    const double high = right + margin;
+    constexpr double kFarPixels = 1e6;
+    QPolygonF out;
+    out.reserve(qsizetype(values.size()) + 2);
+    std::optional<QPointF> previous; // in pixels
+    auto at = [](const QPointF& a, const QPointF& b, double x) {
+        const double f = (x - a.x()) / (b.x() - a.x());
+        return QPointF(x, a.y() + f * (b.y() - a.y()));
+    };
+    for (const QPointF& value : values) {
+        if (std::isnan(value.x()) || std::isnan(value.y()))
+            continue;
+        const QPointF p = mapping.map(value);
+        const std::optional<QPointF> before = previous;
+        previous = p;
+        if (p.x() < low)
+            continue;
+        if (before && before->x() < low)
+            out.append(at(*before, p, low)); // enters from the left
+        if (p.x() <= high) {
+            out.append(p);
+            continue;
+        }
+        if (before && before->x() <= high)
+            out.append(at(*before, p, high)); // leaves to the right
+        break;
+    }
+    // y: only a bound for the rasteriser, no visible change
+    for (QPointF& p : out)
+        p.setY(std::clamp(p.y(), -kFarPixels, kFarPixels));
+    return out;
 }
 
 ChartColors chartColors(const QPalette& palette)

@@ -6,10 +6,14 @@
 
 #include <QColor>
 #include <QPalette>
+#include <QPointF>
+#include <QPolygonF>
+#include <QRectF>
 #include <QString>
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace gapscope {
@@ -39,6 +43,27 @@ int64_t shallowestPhaseDepth(const std::vector<PhaseSpan>& phases);
 
 // Position in result.usableRows of the usable sample nearest to ns; nullopt without samples.
 std::optional<size_t> nearestUsableSample(const AnalysisResult& result, int64_t ns);
+
+// Values (x, y) to pixels the way a chart's plot area maps its axis ranges: xMin at the left
+// edge, xMax at the right, yMin at the bottom, yMax at the top. Affine in each axis.
+struct PlotMapping
+{
+    double xOffset = 0;
+    double xScale = 1;
+    double yOffset = 0;
+    double yScale = 1;
+
+    // A degenerate range (max <= min) maps everything to the left or bottom edge.
+    static PlotMapping fromRanges(const QRectF& plot, double xMin, double xMax, double yMin, double yMax);
+    QPointF map(QPointF value) const { return {xOffset + xScale * value.x(), yOffset + yScale * value.y()}; }
+};
+
+// The polyline to stroke for a line through `values` (ascending x, as decimation returns them):
+// mapped to pixels, points with a NaN coordinate skipped (the line joins their neighbours), and
+// cut where it leaves [left - margin, right + margin]: the neighbours just outside a zoomed view
+// may map millions of pixels away. Also keeps y within a million pixels of the plot.
+QPolygonF plotPolyline(std::span<const QPointF> values, const PlotMapping& mapping, double left, double right,
+                       double margin);
 
 // Series colours: fixed hues, lightened on dark palettes so they stay readable.
 struct ChartColors

@@ -10,6 +10,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QGraphicsItem>
 #include <QGraphicsLayout>
 #include <QHBoxLayout>
 #include <QHelpEvent>
@@ -18,6 +19,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScatterSeries>
@@ -39,6 +41,7 @@ constexpr double kDragThresholdPx = 4;
 constexpr double kWheelZoomPerNotch = 0.8;
 constexpr int kMaxPhaseLanes = 3;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kLineCount = 6;
 
 // Values of the drawn series as doubles, NaN where missing.
 double gapValueOfRow(const EventStore& s, uint32_t row)
@@ -102,6 +105,7 @@ class GapChartView::Private
 {
 public:
     class Canvas;
+    class LineLayer;
     enum class Drag
     {
         None,
@@ -131,6 +135,8 @@ public:
     QRectF plotRect() const;
     int phaseLaneCount() const;
     int phaseLaneHeight() const;
+    QLineSeries* seriesOf(ChartLine line) const;
+    void setDrawnPoints(ChartLine line, QList<QPointF> points);
 
     // interaction
     bool setRange(int64_t beginNs, int64_t endNs);
@@ -162,6 +168,13 @@ public:
     QScatterSeries* spikes = nullptr;
     QScatterSeries* maxSpike = nullptr;
     QScatterSeries* emphasis = nullptr; // samples a highlighted finding is about
+    // Qt Charts strokes every segment of a QLineSeries on its own (round caps, antialiased),
+    // 25 ms for six lines of ~3 000 points. The dense lines and the threshold band are
+    // painted by `lines` instead, one polyline each; their series hold no points and give the
+    // legend its entries, pens and visibility.
+    LineLayer* lines = nullptr;
+    std::array<QList<QPointF>, kLineCount> drawnLines; // by ChartLine
+    double bandBeginX = 0, bandEndX = 0;
 
     std::array<bool, kOverlayCount> overlayVisible{};
     int64_t visibleBeginNs = 0;
@@ -228,6 +241,102 @@ private:
     GapChartView::Private* d;
 };
 
+// Paints the dense lines and the threshold band of the chart, in the chart's coordinates,
+// between the axes and the Qt Charts series (regression line and markers stay on top).
+class GapChartView::Private::LineLayer : public QGraphicsItem
+{
+public:
+    explicit LineLayer(GapChartView::Private* d) : QGraphicsItem(d->chart), d(d)
+    {
+        setZValue(3.5); // above Qt Charts' axes and grid (3), below its series (4)
+        setAcceptedMouseButtons(Qt::NoButton);
+        setAcceptHoverEvents(false);
+        plotAreaChanged(d->chart->plotArea());
+    }
+
+    void plotAreaChanged(const QRectF& area)
+    {
+        prepareGeometryChange();
+        bounds = area.adjusted(-8, -8, 8, 8);
+    }
+    QRectF boundingRect() const override { return bounds; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    GapChartView::Private* d;
+    QRectF bounds;
+};
+
+void GapChartView::Private::LineLayer::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+                                             QWidget* widget)
+{
+    Q_UNUSED(option);
+    Q_UNUSED(widget);
+    if (!d->hasData())
+        return;
+    const QRectF plot = d->chart->plotArea();
+    if (plot.width() <= 0 || plot.height() <= 0)
+        return;
+    const PlotMapping mapping =
+        PlotMapping::fromRanges(plot, d->xAxis->min(), d->xAxis->max(), d->yAxis->min(), d->yAxis->max());
+    constexpr double margin = 8; // beyond the clip: line caps and joins at the edges stay whole
+    painter->save();
+    // the clip Qt Charts gives its series: lines along the plot edges stay visible
+    const double x1 = plot.left() - std::trunc(plot.left());
+    const double y1 = plot.top() - std::trunc(plot.top());
+    const double x2 = plot.width() + 0.5 - std::trunc(plot.width() + 0.5);
+    const double y2 = plot.height() + 0.5 - std::trunc(plot.height() + 0.5);
+    painter->setClipRect(plot.adjusted(-x1, -y1, std::max(x1, x2), std::max(y1, y2)), Qt::IntersectClip);
+
+    if (d->band->isVisible()) {
+        auto x = [&](double value) {
+            return std::clamp(mapping.map(QPointF(value, 0)).x(), plot.left() - margin,
+                              plot.right() + margin);
+        };
+        const double top = mapping.map(QPointF(0, d->bandHigh)).y();
+        const double bottom = mapping.map(QPointF(0, d->bandLow)).y();
+        const double left = x(d->bandBeginX);
+        const double right = x(d->bandEndX);
+        QPolygonF area;
+        area << QPointF(left, top) << QPointF(right, top) << QPointF(right, bottom) << QPointF(left, bottom);
+        painter->setPen(d->band->pen());
+        painter->setBrush(d->band->brush());
+        painter->drawPolygon(area);
+    }
+    painter->setBrush(Qt::NoBrush);
+    QList<QLineF> segments;
+    const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster;
+    // back to front in the order the series were added: device total first, the gap on top
+    for (int i = kLineCount - 1; i >= 0; --i) {
+        QLineSeries* series = d->seriesOf(ChartLine(i));
+        if (!series->isVisible())
+            continue;
+        const QPolygonF polyline =
+            plotPolyline(d->drawnLines[size_t(i)], mapping, plot.left(), plot.right(), margin);
+        if (polyline.size() < 2)
+            continue;
+        QPen pen = series->pen();
+        if (pen.style() != Qt::SolidLine || !raster) {
+            // one path keeps a dash pattern running along the line; vector exports (SVG, PDF)
+            // get one element per line
+            painter->setPen(pen);
+            painter->drawPolyline(polyline);
+            continue;
+        }
+        // On screen and in PNGs segments, not a polyline: one stroked outline of a dense zigzag
+        // overlaps itself thousands of times and rasterises in seconds. Square caps close the
+        // joints like round ones do and let the raster engine draw each segment directly
+        // (round caps go through the general stroker: five times slower).
+        pen.setCapStyle(Qt::SquareCap);
+        painter->setPen(pen);
+        segments.resize(polyline.size() - 1);
+        for (qsizetype k = 1; k < polyline.size(); ++k)
+            segments[k - 1] = QLineF(polyline[k - 1], polyline[k]);
+        painter->drawLines(segments);
+    }
+    painter->restore();
+}
+
 GapChartView::Private::Private(GapChartView* owner) : q(owner)
 {
     for (int i = 0; i < kOverlayCount; ++i)
@@ -291,12 +400,40 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
     emphasis = addScatter(GapChartView::tr("Finding samples"), 11);
     emphasis->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
 
+    lines = new LineLayer(this);
+
     canvas = new Canvas(chart, this, q);
     // Axis labels change the plot width; decimation follows it.
     QObject::connect(chart, &QChart::plotAreaChanged, q, [this](const QRectF& area) {
+        lines->plotAreaChanged(area);
         if (!redrawing && int(area.width()) != drawnColumns)
             redraw();
     });
+}
+
+QLineSeries* GapChartView::Private::seriesOf(ChartLine line) const
+{
+    switch (line) {
+    case ChartLine::Gap:
+        return gap;
+    case ChartLine::OutsideWindow:
+        return outside;
+    case ChartLine::Allocated:
+        return allocated;
+    case ChartLine::Reserved:
+        return reserved;
+    case ChartLine::DeviceUsed:
+        return deviceUsed;
+    case ChartLine::DeviceTotal:
+        break;
+    }
+    return deviceTotal;
+}
+
+void GapChartView::Private::setDrawnPoints(ChartLine line, QList<QPointF> points)
+{
+    drawnLines[size_t(line)] = std::move(points);
+    lines->update();
 }
 
 int GapChartView::Private::plotColumns() const
@@ -471,8 +608,8 @@ void GapChartView::Private::rebuildStaticSeries()
             if (auto* xy = qobject_cast<QXYSeries*>(series))
                 xy->clear();
         }
-        bandUpper->clear();
-        bandLower->clear();
+        for (QList<QPointF>& points : drawnLines)
+            points.clear();
         return;
     }
     const EventStore& s = store();
@@ -495,8 +632,8 @@ void GapChartView::Private::rebuildStaticSeries()
         bandHigh = stats.meanGap + zThreshold * stats.stdGap;
         const double x0 = xOf(range.analysedBeginNs);
         const double x1 = xOf(range.analysedEndNs);
-        bandUpper->replace(QList<QPointF>{{x0, bandHigh}, {x1, bandHigh}});
-        bandLower->replace(QList<QPointF>{{x0, bandLow}, {x1, bandLow}});
+        bandBeginX = x0;
+        bandEndX = x1;
         band->setName(GapChartView::tr("Spike threshold (mean ± %1σ)").arg(zThreshold));
     }
 
@@ -564,6 +701,9 @@ void GapChartView::Private::redrawSeries(int columns)
     YExtent extent;
     if (!hasData()) {
         drawnGapPoints = 0;
+        for (QList<QPointF>& points : drawnLines)
+            points.clear();
+        lines->update();
         updateAxes(extent);
         return;
     }
@@ -572,18 +712,16 @@ void GapChartView::Private::redrawSeries(int columns)
     const int64_t begin = visibleBeginNs;
     const int64_t end = visibleEndNs;
 
-    // Decimate the rows to the plot's pixel columns and hand the chart one list per series.
-    auto draw = [&](QXYSeries* series, std::span<const uint32_t> rows, auto valueAt,
-                    const MinMaxPyramid* pyramid = nullptr) {
-        if (!series->isVisible()) {
-            series->clear();
-            return 0;
-        }
+    // Decimate the rows to the plot's pixel columns: at most two points per column.
+    auto decimated = [&](QXYSeries* series, std::span<const uint32_t> rows, auto valueAt,
+                         const MinMaxPyramid* pyramid = nullptr) {
+        QList<QPointF> points;
+        if (!series->isVisible())
+            return points;
         const RowSpan span = withNeighbours(rowsInTimeRange(time, rows, begin, end), rows.size());
         const std::vector<uint32_t> kept =
             pyramid ? pyramid->decimate(time, rows, span, begin, end, columns, valueAt)
                     : decimateMinMax(time, rows, span, begin, end, columns, valueAt);
-        QList<QPointF> points;
         points.reserve(qsizetype(kept.size()));
         std::optional<std::pair<int64_t, double>> previous;
         for (uint32_t pos : kept) {
@@ -607,26 +745,28 @@ void GapChartView::Private::redrawSeries(int columns)
             }
             previous = std::make_pair(t, v);
         }
-        series->replace(points);
-        return int(points.size());
+        return points;
     };
     auto gapValue = [&s](uint32_t row) { return gapValueOfRow(s, row); };
 
     const std::span<const uint32_t> usable(result->usableRows);
-    drawnGapPoints = draw(gap, usable, gapValue, &pyramids.gap);
-    draw(outside, outsideRows, gapValue, &pyramids.outside);
+    setDrawnPoints(ChartLine::Gap, decimated(gap, usable, gapValue, &pyramids.gap));
+    drawnGapPoints = int(drawnLines[size_t(ChartLine::Gap)].size());
+    setDrawnPoints(ChartLine::OutsideWindow, decimated(outside, outsideRows, gapValue, &pyramids.outside));
     // counters are drawn from every sample, also those without a device total (CPU traces)
     const std::span<const uint32_t> counters(result->counterRows);
-    draw(allocated, counters, columnValue(s.allocated), &pyramids.allocated);
-    draw(reserved, counters, columnValue(s.reserved), &pyramids.reserved);
-    draw(deviceUsed, counters, columnValue(s.used), &pyramids.used);
-    draw(deviceTotal, counters, columnValue(s.total), &pyramids.total);
-    if (spikes->isVisible()) {
-        // one or two markers per pixel column are all a screen can show
-        draw(spikes, spikeRows, gapValue);
-    } else {
-        spikes->clear();
-    }
+    setDrawnPoints(ChartLine::Allocated,
+                   decimated(allocated, counters, columnValue(s.allocated), &pyramids.allocated));
+    setDrawnPoints(ChartLine::Reserved,
+                   decimated(reserved, counters, columnValue(s.reserved), &pyramids.reserved));
+    setDrawnPoints(ChartLine::DeviceUsed,
+                   decimated(deviceUsed, counters, columnValue(s.used), &pyramids.used));
+    setDrawnPoints(ChartLine::DeviceTotal,
+                   decimated(deviceTotal, counters, columnValue(s.total), &pyramids.total));
+    // one or two markers per pixel column are all a screen can show
+    const QList<QPointF> spikePoints = decimated(spikes, spikeRows, gapValue);
+    if (spikePoints != spikes->points())
+        spikes->replace(spikePoints);
     if (maxSpikeRow && maxSpike->isVisible())
         maxSpike->replace(QList<QPointF>{{xOf(time[*maxSpikeRow]), gapValue(*maxSpikeRow)}});
     else
@@ -1236,6 +1376,11 @@ int GapChartView::highlightedFinding() const
 int GapChartView::drawnGapPointCount() const
 {
     return d->drawnGapPoints;
+}
+
+QList<QPointF> GapChartView::drawnPoints(ChartLine line) const
+{
+    return d->drawnLines[size_t(line)];
 }
 
 void GapChartView::setCursorTime(qint64 ns)

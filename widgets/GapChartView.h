@@ -6,6 +6,8 @@
 
 #include "model/AnalysisRunner.h"
 
+#include <QList>
+#include <QPointF>
 #include <QWidget>
 
 #include <memory>
@@ -22,6 +24,17 @@ enum class ChartOverlay
     ThresholdBand,
     Regression,
     Spikes,
+};
+
+// The dense lines, decimated to the plot width and painted as one polyline each.
+enum class ChartLine
+{
+    Gap,
+    OutsideWindow,
+    Allocated,
+    Reserved,
+    DeviceUsed,
+    DeviceTotal,
 };
 
 class GapChartView : public QWidget
@@ -44,6 +57,9 @@ public:
     int highlightedFinding() const;
     // number of points currently handed to the chart for the gap series (after decimation)
     int drawnGapPointCount() const;
+    // the points (x: seconds since the start of the drawn range, y: bytes) currently drawn for a
+    // line after decimation, in time order; empty while the line is hidden
+    QList<QPointF> drawnPoints(ChartLine line) const;
 
 public slots:
     void setCursorTime(qint64 ns);
