@@ -9,6 +9,7 @@
 
 #include <QString>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -30,12 +31,23 @@ public:
     StringPool(StringPool&&) noexcept = default; // a moved deque keeps its elements' addresses
     StringPool& operator=(StringPool&&) noexcept = default;
     uint32_t intern(std::string_view s);
+    // intern() for a value that is usually the same as the last one interned for `slot`
+    // (< kRecentSlots; a column, say): compared with it before hashing.
+    static constexpr size_t kRecentSlots = 8;
+    uint32_t internRecent(std::string_view s, size_t slot)
+    {
+        const uint32_t recent = m_recent[slot];
+        if (recent != 0 && recent < m_strings.size() && m_strings[recent] == s)
+            return recent;
+        return m_recent[slot] = intern(s);
+    }
     const std::string& at(uint32_t id) const { return m_strings[id]; }
     size_t size() const { return m_strings.size(); }
 
 private:
     std::deque<std::string> m_strings; // deque: stable addresses for the views in m_index
     std::unordered_map<std::string_view, uint32_t> m_index;
+    std::array<uint32_t, kRecentSlots> m_recent{}; // ids are the same in a copy
 };
 
 enum class EventType : uint8_t

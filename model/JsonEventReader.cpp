@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 namespace gapscope::detail {
@@ -335,6 +337,30 @@ enum class IntRule
 
 } // namespace
 
+// The fields of one record as read, before they are judged (EventRecordParser::finish).
+// Reused from record to record so that its vectors and strings keep their capacity.
+struct RecordFields
+{
+    std::array<Scalar, kFieldCount> fields{};
+    std::vector<std::string> unknownKeys;
+    std::vector<std::string> duplicateKeys; // the last value is used, as in a JSON object
+    std::string reject;                     // first reason to reject; the object is still read to its end
+    std::string backend;
+    EventOrigin origin;
+    bool metadataSeen = false;
+
+    void clear()
+    {
+        fields.fill(Scalar{});
+        unknownKeys.clear();
+        duplicateKeys.clear();
+        reject.clear();
+        backend.clear();
+        origin = EventOrigin{};
+        metadataSeen = false;
+    }
+};
+
 size_t EventSourceHash::operator()(const EventSource& s) const noexcept
 {
     size_t h = 1469598103934665603ull;
@@ -355,9 +381,13 @@ size_t EventSourceHash::operator()(const EventSource& s) const noexcept
 
 uint32_t EventChunk::addSource(const EventSource& source)
 {
+    // consecutive records nearly always come from the same source
+    if (m_lastSource < store.sources.size() && store.sources[m_lastSource] == source)
+        return m_lastSource;
     auto [it, inserted] = m_sourceIndex.try_emplace(source, static_cast<uint32_t>(store.sources.size()));
     if (inserted)
         store.sources.push_back(source);
+    m_lastSource = it->second;
     return it->second;
 }
 
@@ -510,19 +540,26 @@ error_code writeCanonicalJson(od::value value, std::string& out, int depth)
     return simdjson::INCORRECT_TYPE;
 }
 
-EventRecordParser::EventRecordParser(QString file) : m_file(std::move(file)) {}
+EventRecordParser::EventRecordParser(QString file)
+    : m_file(std::move(file)), m_record(std::make_unique<RecordFields>())
+{
+}
+
+EventRecordParser::~EventRecordParser() = default;
 
 EventRecordParser::Outcome EventRecordParser::parse(od::object object, const RecordLocation& where,
                                                     EventChunk& chunk)
 {
     ++chunk.recordsRead;
-    std::array<Scalar, kFieldCount> fields{};
-    std::vector<std::string> unknownKeys;
-    std::vector<std::string> duplicateKeys; // the last value is used, as in a JSON object
-    std::string reject;                     // first reason to reject; the object is still read to its end
-    std::string backend;
-    EventOrigin origin;
-    bool metadataSeen = false;
+    RecordFields& record = *m_record;
+    record.clear();
+    auto& fields = record.fields;
+    auto& unknownKeys = record.unknownKeys;
+    auto& duplicateKeys = record.duplicateKeys;
+    auto& reject = record.reject;
+    auto& backend = record.backend;
+    auto& origin = record.origin;
+    bool& metadataSeen = record.metadataSeen;
     m_metadata.clear();
 
     auto syntax = [this](error_code error) {
@@ -592,6 +629,309 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
             return syntax(error);
     }
 
+    return finish(record, where, chunk);
+}
+
+namespace {
+
+// A reader of flat JSON records that gives up (returns false) on anything it does not
+// handle exactly as simdjson would; see EventRecordParser::parseFlatLine.
+class FlatScanner
+{
+public:
+    explicit FlatScanner(std::string_view text) : m_p(text.data()), m_end(text.data() + text.size()) {}
+
+    bool atEnd() const { return m_p == m_end; }
+    bool peek(char c) const { return m_p < m_end && *m_p == c; }
+    bool take(char c)
+    {
+        if (!peek(c))
+            return false;
+        ++m_p;
+        return true;
+    }
+    void skipSpace()
+    {
+        if (m_p<m_end&& static_cast<unsigned char>(*m_p)> ' ')
+            return; // the usual case: no space here
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\t' || *m_p == '\n' || *m_p == '\r'))
+            ++m_p;
+    }
+    // The text of a string whose opening quote was taken: no escapes, no control characters,
+    // UTF-8 checked where a byte is not ASCII.
+    bool string(std::string_view& out)
+    {
+        const char* start = m_p;
+        bool ascii = true;
+        // Eight bytes at a time up to the first that needs a look: '"', '\\', a control
+        // character or a byte of a multi-byte character.
+        while (m_p + 8 <= m_end) {
+            uint64_t word;
+            std::memcpy(&word, m_p, 8);
+            const uint64_t special = hasByte(word, '"') | hasByte(word, '\\') | hasByteBelow(word, 0x20) |
+                                     (word & 0x8080808080808080ull);
+            if (special == 0) {
+                m_p += 8;
+                continue;
+            }
+            // The lowest flagged byte (little-endian: the first in memory).
+            m_p += static_cast<size_t>(std::countr_zero(special)) / 8;
+            break;
+        }
+        for (;; ++m_p) {
+            if (m_p == m_end)
+                return false;
+            const auto c = static_cast<unsigned char>(*m_p);
+            if (c == '"')
+                break;
+            if (c == '\\' || c < 0x20)
+                return false;
+            ascii &= c < 0x80;
+        }
+        out = std::string_view(start, static_cast<size_t>(m_p - start));
+        ++m_p;
+        return ascii || simdjson::validate_utf8(out.data(), out.size());
+    }
+    // A key equal to `name` followed by its closing quote, taken when it matches.
+    bool takeKey(std::string_view name)
+    {
+        if (static_cast<size_t>(m_end - m_p) <= name.size() || m_p[name.size()] != '"' ||
+            std::memcmp(m_p, name.data(), name.size()) != 0)
+            return false;
+        m_p += name.size() + 1;
+        return true;
+    }
+    // A scalar value: an integer that fits int64_t (JSON integer syntax: no leading zeros,
+    // no fraction, no exponent), a string, null, true or false. Text is the value as written.
+    bool scalar(Scalar& out, std::string_view& text)
+    {
+        const char* start = m_p;
+        if (m_p == m_end)
+            return false;
+        switch (*m_p) {
+        case '"':
+            ++m_p;
+            out.kind = Scalar::Kind::String;
+            if (!string(out.s))
+                return false;
+            break;
+        case 'n':
+            out.kind = Scalar::Kind::Null;
+            if (!word("null"))
+                return false;
+            break;
+        case 't':
+            out.kind = Scalar::Kind::Bool;
+            out.i = 1;
+            if (!word("true"))
+                return false;
+            break;
+        case 'f':
+            out.kind = Scalar::Kind::Bool;
+            out.i = 0;
+            if (!word("false"))
+                return false;
+            break;
+        default:
+            if (!integer(out.i))
+                return false;
+            out.kind = Scalar::Kind::Int;
+            break;
+        }
+        text = std::string_view(start, static_cast<size_t>(m_p - start));
+        return true;
+    }
+
+private:
+    // A word whose bytes equal to c (or below n) have their high bit set; other bytes clear.
+    // Exact (no false positives) as long as the bytes tested are ASCII, which the caller
+    // checks separately through the 0x80 bits.
+    static uint64_t hasByte(uint64_t word, char c)
+    {
+        const uint64_t x = word ^ (0x0101010101010101ull * static_cast<unsigned char>(c));
+        return hasByteBelow(x, 1);
+    }
+    static uint64_t hasByteBelow(uint64_t word, unsigned n)
+    {
+        return (word - 0x0101010101010101ull * n) & ~word & 0x8080808080808080ull;
+    }
+    // Whether the eight bytes at p are all digits, and their value.
+    static bool eightDigits(const char* p, uint32_t& out)
+    {
+        uint64_t word;
+        std::memcpy(&word, p, 8);
+        if (((word & 0xF0F0F0F0F0F0F0F0ull) |
+             (((word + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) != 0x3333333333333333ull)
+            return false;
+        word -= 0x3030303030303030ull;
+        word = word * 10 + (word >> 8);
+        word = (((word & 0x000000FF000000FFull) * 0x000F424000000064ull) +
+                (((word >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >>
+               32;
+        out = static_cast<uint32_t>(word);
+        return true;
+    }
+
+    bool word(std::string_view w)
+    {
+        if (static_cast<size_t>(m_end - m_p) < w.size() || std::memcmp(m_p, w.data(), w.size()) != 0)
+            return false;
+        m_p += w.size();
+        return m_p == m_end || !isWordChar(*m_p);
+    }
+    static bool isWordChar(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.'; }
+    bool integer(int64_t& out)
+    {
+        const bool negative = m_p < m_end && *m_p == '-';
+        if (negative)
+            ++m_p;
+        const char* digits = m_p;
+        uint64_t value = 0;
+        uint32_t eight = 0;
+        // at most three rounds: more than 19 digits are given up below
+        while (m_p + 8 <= m_end && m_p - digits < 24 && eightDigits(m_p, eight)) {
+            value = value * 100000000 + eight;
+            m_p += 8;
+        }
+        while (m_p < m_end && static_cast<unsigned char>(*m_p - '0') <= 9) {
+            value = value * 10 + static_cast<uint64_t>(*m_p - '0');
+            ++m_p;
+        }
+        // 19 digits fit in uint64_t; beyond int64_t's range parse() says what it is
+        const auto count = m_p - digits;
+        if (count == 0 || count > 19 || (count > 1 && *digits == '0') ||
+            value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+            return false;
+        if (m_p < m_end && (*m_p == '.' || *m_p == 'e' || *m_p == 'E'))
+            return false;
+        out = negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
+        return true;
+    }
+
+    const char* m_p;
+    const char* m_end;
+};
+
+} // namespace
+
+std::optional<EventRecordParser::Outcome>
+EventRecordParser::parseFlatLine(std::string_view text, const RecordLocation& where, EventChunk& chunk)
+{
+    RecordFields& record = *m_record;
+    record.clear();
+    m_metadata.clear();
+    FlatScanner in(text);
+    if (!in.take('{'))
+        return std::nullopt;
+    in.skipSpace();
+    if (in.peek('}'))
+        return std::nullopt; // nothing to gain; parse() says what is missing
+    for (size_t position = 0;; ++position) {
+        if (!in.take('"'))
+            return std::nullopt;
+        // The key at this position of the last line first, as parse() does.
+        std::optional<Field> known;
+        if (position < m_keyOrder.size() && m_keyOrder[position] < kFieldCount &&
+            in.takeKey(kFieldNames[m_keyOrder[position]])) {
+            known = static_cast<Field>(m_keyOrder[position]);
+        } else {
+            std::string_view key;
+            if (!in.string(key))
+                return std::nullopt;
+            known = findField(key);
+            if (!known)
+                return std::nullopt; // unknown keys are reported by parse()
+            if (position >= m_keyOrder.size())
+                m_keyOrder.resize(position + 1, static_cast<uint8_t>(kFieldCount));
+            m_keyOrder[position] = static_cast<uint8_t>(*known);
+        }
+        in.skipSpace();
+        if (!in.take(':'))
+            return std::nullopt;
+        in.skipSpace();
+        if (*known == Field::Metadata) {
+            if (record.metadataSeen)
+                return std::nullopt;
+            record.metadataSeen = true;
+            if (in.take('{')) {
+                // One level of scalars, written canonically as writeMetadata writes it.
+                m_metadata += '{';
+                in.skipSpace();
+                if (!in.take('}')) {
+                    for (bool first = true;; first = false) {
+                        std::string_view key, valueText;
+                        Scalar value;
+                        if (!in.take('"') || !in.string(key))
+                            return std::nullopt;
+                        in.skipSpace();
+                        if (!in.take(':'))
+                            return std::nullopt;
+                        in.skipSpace();
+                        if (!in.scalar(value, valueText))
+                            return std::nullopt;
+                        if (!first)
+                            m_metadata += ',';
+                        appendJsonString(m_metadata, key);
+                        m_metadata += ':';
+                        if (value.kind == Scalar::Kind::String) {
+                            appendJsonString(m_metadata, value.s);
+                            if (key == "backend")
+                                record.backend.assign(value.s);
+                            else if (key == "origin_phase_scope_id")
+                                record.origin.phaseScopeId = std::string(value.s);
+                        } else if (value.kind == Scalar::Kind::Int && key == "origin_thread_id") {
+                            m_metadata += std::to_string(value.i);
+                            record.origin.threadId = value.i;
+                        } else {
+                            m_metadata += valueText;
+                        }
+                        in.skipSpace();
+                        if (in.take('}'))
+                            break;
+                        if (!in.take(','))
+                            return std::nullopt;
+                        in.skipSpace();
+                    }
+                }
+                m_metadata += '}';
+            } else {
+                Scalar value;
+                std::string_view valueText;
+                if (!in.scalar(value, valueText) || value.kind != Scalar::Kind::Null)
+                    return std::nullopt; // parse() rejects a metadata that is not an object
+            }
+        } else {
+            Scalar& slot = record.fields[static_cast<size_t>(*known)];
+            if (slot.kind != Scalar::Kind::Absent)
+                return std::nullopt; // duplicate keys are reported by parse()
+            std::string_view valueText;
+            if (!in.scalar(slot, valueText))
+                return std::nullopt;
+        }
+        in.skipSpace();
+        if (in.take('}'))
+            break;
+        if (!in.take(','))
+            return std::nullopt;
+        in.skipSpace();
+    }
+    in.skipSpace();
+    if (!in.atEnd())
+        return std::nullopt; // parse() warns about text after the object
+    ++chunk.recordsRead;
+    return finish(record, where, chunk);
+}
+
+EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const RecordLocation& where,
+                                                     EventChunk& chunk)
+{
+    const auto& fields = record.fields;
+    const auto& unknownKeys = record.unknownKeys;
+    const auto& duplicateKeys = record.duplicateKeys;
+    auto& reject = record.reject;
+    const auto& backend = record.backend;
+    auto& origin = record.origin;
+    const bool metadataSeen = record.metadataSeen;
     auto has = [&](Field f) { return fields[static_cast<size_t>(f)].kind != Scalar::Kind::Absent; };
     auto get = [&](Field f) -> const Scalar& { return fields[static_cast<size_t>(f)]; };
     auto rejectOnce = [&reject](std::string why) {
@@ -802,14 +1142,16 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
     store.free.push_back(freeBytes);
     store.total.push_back(total);
     store.type.push_back(type);
-    store.typeName.push_back(store.strings.intern(eventTypeText));
-    source.sessionId = store.strings.intern(sessionId);
-    source.collector = store.strings.intern(collector);
-    source.host = store.strings.intern(hostText);
-    source.jobId = store.strings.intern(jobId);
+    // consecutive records nearly always repeat these: compared before hashed
+    StringPool& strings = store.strings;
+    store.typeName.push_back(strings.internRecent(eventTypeText, 0));
+    source.sessionId = strings.internRecent(sessionId, 1);
+    source.collector = strings.internRecent(collector, 2);
+    source.host = strings.internRecent(hostText, 3);
+    source.jobId = strings.internRecent(jobId, 4);
     store.source.push_back(chunk.addSource(source));
-    store.context.push_back(store.strings.intern(context));
-    store.metadata.push_back(m_metadata == "{}" ? 0 : store.strings.intern(m_metadata));
+    store.context.push_back(strings.internRecent(context, 5));
+    store.metadata.push_back(m_metadata == "{}" ? 0 : strings.internRecent(m_metadata, 6));
     if (origin.phaseScopeId || origin.threadId)
         store.origins.emplace(row, std::move(origin));
     if (!backend.empty())
@@ -945,6 +1287,81 @@ void EventRecordParser::extractPhaseBoundary(std::string_view metadataJson, std:
     chunk.boundaries.push_back(std::move(boundary));
 }
 
+QString chunkDifference(const EventChunk& a, const EventChunk& b)
+{
+    const EventStore& x = a.store;
+    const EventStore& y = b.store;
+    if (x.size() != y.size())
+        return QStringLiteral("rows: %1 vs %2").arg(x.size()).arg(y.size());
+    auto sourceText = [](const EventStore& s, uint32_t id) {
+        const EventSource& v = s.sources[id];
+        return QStringLiteral("%1|%2|%3|%4|%5|%6|%7|%8|%9|%10|%11")
+            .arg(qs(s.str(v.sessionId)), qs(s.str(v.collector)), qs(s.str(v.host)), qs(s.str(v.jobId)))
+            .arg(v.pid)
+            .arg(v.rank)
+            .arg(v.localRank)
+            .arg(v.worldSize)
+            .arg(v.deviceId)
+            .arg(v.samplingIntervalMs)
+            .arg(v.schemaVersion);
+    };
+    for (uint32_t row = 0; row < x.size(); ++row) {
+        const bool same = x.timestampNs[row] == y.timestampNs[row] && x.allocated[row] == y.allocated[row] &&
+                          x.reserved[row] == y.reserved[row] && x.active[row] == y.active[row] &&
+                          x.inactive[row] == y.inactive[row] && x.change[row] == y.change[row] &&
+                          x.used[row] == y.used[row] && x.free[row] == y.free[row] &&
+                          x.total[row] == y.total[row] && x.type[row] == y.type[row] &&
+                          x.str(x.typeName[row]) == y.str(y.typeName[row]) &&
+                          x.str(x.context[row]) == y.str(y.context[row]) &&
+                          x.str(x.metadata[row]) == y.str(y.metadata[row]) &&
+                          sourceText(x, x.source[row]) == sourceText(y, y.source[row]);
+        if (!same)
+            return QStringLiteral("row %1 differs (metadata '%2' vs '%3')")
+                .arg(row)
+                .arg(qs(x.str(x.metadata[row])), qs(y.str(y.metadata[row])));
+        const auto ox = x.origins.find(row);
+        const auto oy = y.origins.find(row);
+        if ((ox == x.origins.end()) != (oy == y.origins.end()) ||
+            (ox != x.origins.end() && (ox->second.phaseScopeId != oy->second.phaseScopeId ||
+                                       ox->second.threadId != oy->second.threadId)))
+            return QStringLiteral("origin of row %1 differs").arg(row);
+    }
+    if (x.origins.size() != y.origins.size())
+        return QStringLiteral("origins: %1 vs %2").arg(x.origins.size()).arg(y.origins.size());
+    if (a.boundaries.size() != b.boundaries.size())
+        return QStringLiteral("phase boundaries: %1 vs %2").arg(a.boundaries.size()).arg(b.boundaries.size());
+    for (size_t i = 0; i < a.boundaries.size(); ++i) {
+        const PhaseBoundary& p = a.boundaries[i];
+        const PhaseBoundary& q = b.boundaries[i];
+        if (p.eventRow != q.eventRow || p.scopeId != q.scopeId || p.sequence != q.sequence ||
+            p.name != q.name || p.path != q.path || p.timestampNs != q.timestampNs ||
+            p.attributesJson != q.attributesJson)
+            return QStringLiteral("phase boundary %1 differs").arg(i);
+    }
+    if (a.backendBySession != b.backendBySession)
+        return QStringLiteral("backends differ");
+    if (a.recordsRead != b.recordsRead || a.legacyRecords != b.legacyRecords)
+        return QStringLiteral("records read %1 vs %2, legacy %3 vs %4")
+            .arg(a.recordsRead)
+            .arg(b.recordsRead)
+            .arg(a.legacyRecords)
+            .arg(b.legacyRecords);
+    const auto& pa = a.problems.kept();
+    const auto& pb = b.problems.kept();
+    if (a.problems.errorCount() != b.problems.errorCount() ||
+        a.problems.warningCount() != b.problems.warningCount() || pa.size() != pb.size())
+        return QStringLiteral("problems: %1/%2 vs %3/%4")
+            .arg(a.problems.errorCount())
+            .arg(a.problems.warningCount())
+            .arg(b.problems.errorCount())
+            .arg(b.problems.warningCount());
+    for (size_t i = 0; i < pa.size(); ++i) {
+        if (pa[i].toString() != pb[i].toString())
+            return QStringLiteral("problem %1: '%2' vs '%3'").arg(i).arg(pa[i].toString(), pb[i].toString());
+    }
+    return {};
+}
+
 qint64 advanceLine(const char* data, size_t from, size_t to, qint64 lineAtFrom)
 {
     // memchr jumps between newlines; std::count would compare every byte
@@ -976,7 +1393,10 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
         const void* newline = std::memchr(data + pos, '\n', end - pos);
         const size_t lineEnd = newline ? static_cast<size_t>(static_cast<const char*>(newline) - data) : end;
         const std::string_view text = trimmed(std::string_view(data + pos, lineEnd - pos));
-        if (!text.empty()) {
+        // Most lines are flat records, read without simdjson; the others (and any line the
+        // fast path is unsure of) go through simdjson below.
+        if (!text.empty() &&
+            !(control.flatFastPath && parser.parseFlatLine(text, RecordLocation{line, -1}, chunk))) {
             const size_t start = static_cast<size_t>(text.data() - data);
             const bool partialLastLine = !newline && endsFile;
             auto report = [&](const QString& reason) {

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -44,6 +45,7 @@ struct EventChunk
 
 private:
     std::unordered_map<EventSource, uint32_t, EventSourceHash> m_sourceIndex;
+    uint32_t m_lastSource = UINT32_MAX; // the source addSource gave last
 };
 
 struct RecordLocation
@@ -58,14 +60,22 @@ struct RangeControl
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(qint64 bytesDone)> progress;
     size_t progressStepBytes = size_t(1) << 20; // progress is called at least this often
+    // JSON lines: try EventRecordParser::parseFlatLine before simdjson. Tests and the fuzz
+    // target turn it off to compare the two readings.
+    bool flatFastPath = true;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
+
+struct RecordFields;
 
 // Parsing state of one thread. Not thread-safe; make one per thread.
 class EventRecordParser
 {
 public:
     explicit EventRecordParser(QString file);
+    ~EventRecordParser();
+    EventRecordParser(const EventRecordParser&) = delete;
+    EventRecordParser& operator=(const EventRecordParser&) = delete;
 
     enum class Outcome
     {
@@ -78,10 +88,18 @@ public:
     // JSON text itself is broken (nothing was reported; syntaxError() says what), and the
     // caller decides whether it can resynchronise.
     Outcome parse(simdjson::ondemand::object object, const RecordLocation& where, EventChunk& chunk);
+    // The fast path of JSON lines: `text` (one trimmed line) read without simdjson when it is a flat record:
+    // keys the loader knows, no escapes, integers only, metadata one object of such scalars, no duplicate
+    // keys. nullopt: not such a record, nothing was done, and parse() must read it. Otherwise the outcome is
+    // exactly what parse() gives for the same text (tst_jsonfastpath and the fuzz target fuzz_jsonfastpath
+    // compare the two).
+    std::optional<Outcome> parseFlatLine(std::string_view text, const RecordLocation& where,
+                                         EventChunk& chunk);
     const std::string& syntaxError() const { return m_syntaxError; }
     const QString& file() const { return m_file; }
 
 private:
+    Outcome finish(RecordFields& record, const RecordLocation& where, EventChunk& chunk);
     void extractPhaseBoundary(std::string_view metadataJson, std::string_view sessionId, EventType type,
                               int64_t rank, int64_t timestampNs, uint32_t row, const RecordLocation& where,
                               EventChunk& chunk);
@@ -89,6 +107,7 @@ private:
     QString m_file;
     std::string m_metadata;          // scratch: canonical metadata text of the current record
     std::vector<uint8_t> m_keyOrder; // field id seen at each key position of the last record
+    std::unique_ptr<RecordFields> m_record;
     std::string m_syntaxError;
     simdjson::ondemand::parser m_phaseParser;
     std::string m_phaseBuffer;
@@ -126,6 +145,11 @@ enum class SliceOutcome
 std::optional<size_t> countArraySlice(const simdjson::padded_string& slice);
 SliceOutcome parseArraySlice(const simdjson::padded_string& slice, qint64 firstLine, qint64 firstIndex,
                              EventRecordParser& parser, EventChunk& chunk, const RangeControl& control);
+
+// What differs between two chunks (rows, strings by text, sources, origins, phase
+// boundaries, backends, problems, counts), or empty when they hold the same. For the tests
+// and the fuzz target that compare two ways of reading the same text.
+QString chunkDifference(const EventChunk& a, const EventChunk& b);
 
 // Line number (1-based) of byte offset `to`, counting on from (`from`, `lineAtFrom`).
 qint64 advanceLine(const char* data, size_t from, size_t to, qint64 lineAtFrom);

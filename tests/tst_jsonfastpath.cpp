@@ -1,0 +1,270 @@
+// The JSON lines fast path (EventRecordParser::parseFlatLine) against simdjson's reading of
+// the same text: whatever the fast path takes must come out exactly as parse() gives it
+// (rows, strings, sources, origins, problems with their lines), and what it cannot read
+// exactly it must leave to simdjson. Each row also says whether the fast path is expected
+// to take its lines, so a fast path that gave up on everything would fail here too.
+
+#include "model/JsonEventReader.h"
+
+#include <QtTest>
+
+#include <string>
+
+using namespace gapscope;
+using namespace gapscope::detail;
+
+namespace {
+
+enum Expect
+{
+    AllFast = 1,    // every non-blank line is read by the fast path
+    NoneFast = 0,   // no line is
+    EitherWay = -1, // fixtures: some lines are (phase records with nested metadata are not)
+};
+
+EventChunk readLines(const std::string& text, bool fast)
+{
+    std::string buffer = text;
+    buffer.append(simdjson::SIMDJSON_PADDING, '\0');
+    EventRecordParser parser(QStringLiteral("t.jsonl"));
+    EventChunk chunk;
+    RangeControl control;
+    control.flatFastPath = fast;
+    parseJsonLinesRange(buffer.data(), 0, text.size(), buffer.size(), 1, true, parser, chunk, control);
+    return chunk;
+}
+
+// How many of the non-blank lines the fast path reads (each with a parser of its own
+// history, as in a range: key order is learnt from the lines before).
+int fastLines(const std::string& text, int* lines)
+{
+    EventRecordParser parser(QStringLiteral("t.jsonl"));
+    EventChunk chunk;
+    int taken = 0;
+    *lines = 0;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string_view line(text.data() + pos, end - pos);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+            line.remove_suffix(1);
+        if (!line.empty()) {
+            ++*lines;
+            if (parser.parseFlatLine(line, RecordLocation{1, -1}, chunk))
+                ++taken;
+        }
+        pos = end + 1;
+    }
+    return taken;
+}
+
+std::string readAll(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll().toStdString();
+}
+
+// A schema 3 sample as the parity fixtures write it.
+const std::string kSample =
+    R"({"schema_version": 3, "session_id": "6513270e-269e-0d37-f2a7-4de452e6b438", "timestamp_ns": )"
+    R"(1796000000400000000, "event_type": "sample", "collector": "stormlog.cuda_tracker", )"
+    R"("sampling_interval_ms": 100, "pid": 4242, "host": "gpu-node-7", "job_id": "job-81", "rank": 0, )"
+    R"("local_rank": 0, "world_size": 1, "device_id": 0, "allocator_allocated_bytes": 32252053317, )"
+    R"("allocator_reserved_bytes": 34578429066, "allocator_active_bytes": 32252053317, )"
+    R"("allocator_inactive_bytes": 2326375749, "allocator_change_bytes": 0, "device_used_bytes": )"
+    R"(36299382248, "device_free_bytes": 49599963671, "device_total_bytes": 85899345920, "context": )"
+    R"("Collected telemetry sample.", "metadata": {"backend": "cuda"}})";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to)
+{
+    const size_t at = text.find(from);
+    if (at == std::string::npos)
+        qFatal("'%s' is not in the sample", from.c_str());
+    return text.replace(at, from.size(), to);
+}
+
+// The sample with one field's value replaced (the key stays).
+std::string withValue(const std::string& key, const std::string& value)
+{
+    const std::string quoted = "\"" + key + "\": ";
+    const size_t at = kSample.find(quoted);
+    if (at == std::string::npos)
+        qFatal("no key %s", key.c_str());
+    const size_t start = at + quoted.size();
+    size_t end = start;
+    int depth = 0;
+    bool inString = false;
+    for (; end < kSample.size(); ++end) {
+        const char c = kSample[end];
+        if (inString) {
+            if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{') {
+            ++depth;
+        } else if (c == '}') {
+            if (depth == 0)
+                break;
+            --depth;
+        } else if (c == ',' && depth == 0) {
+            break;
+        }
+    }
+    std::string text = kSample;
+    return text.replace(start, end - start, value);
+}
+
+std::string lines(std::initializer_list<std::string> records)
+{
+    std::string text;
+    for (const std::string& record : records)
+        text += record + "\n";
+    return text;
+}
+
+} // namespace
+
+class TestJsonFastPath : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void sameAsSimdjson_data();
+    void sameAsSimdjson();
+};
+
+void TestJsonFastPath::sameAsSimdjson_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("expect");
+    auto row = [](const char* name, const std::string& text, Expect expect) {
+        QTest::newRow(name) << QByteArray::fromStdString(text) << static_cast<int>(expect);
+    };
+    std::string compact = kSample;
+    for (const char* from : {", ", ": "}) {
+        for (size_t at = compact.find(from); at != std::string::npos; at = compact.find(from))
+            compact.replace(at, 2, std::string(1, from[0]));
+    }
+
+    row("sample", lines({kSample, kSample}), AllFast);
+    row("no spaces", lines({compact}), AllFast);
+    row("tabs and spaces",
+        lines({replaced(replaced(kSample, "{\"schema", "{ \t\"schema"), ": 4242", " :\t4242 ")}), AllFast);
+    row("CRLF", kSample + "\r\n" + kSample + "\r\n", AllFast);
+    row("last line without newline", kSample + "\n" + kSample, AllFast);
+    row("keys in another order",
+        lines({kSample, replaced(replaced(kSample, "\"rank\": 0, ", ""), "\"pid\": 4242",
+                                 "\"pid\": 4242, \"rank\": 0")}),
+        AllFast);
+    row("UTF-8 text",
+        lines({withValue("context", "\"Gr\xC3\xB6\xC3\x9F"
+                                    "e \xE2\x82\xAC \xF0\x9F\x98\x80\"")}),
+        AllFast);
+    row("negative zero", lines({withValue("allocator_change_bytes", "-0")}), AllFast);
+    row("negative change", lines({withValue("allocator_change_bytes", "-123456789012")}), AllFast);
+    row("int64 max", lines({withValue("allocator_allocated_bytes", "9223372036854775807")}), AllFast);
+    row("eight and sixteen digits",
+        lines({withValue("pid", "12345678"), withValue("pid", "1234567812345678")}), AllFast);
+    row("null counter (schema 3: rejected)", lines({withValue("device_used_bytes", "null")}), AllFast);
+    row("schema 4 null counters",
+        lines({replaced(withValue("device_used_bytes", "null"), "\"schema_version\": 3",
+                        "\"schema_version\": 4")}),
+        AllFast);
+    row("boolean rank (rejected)", lines({withValue("rank", "true")}), AllFast);
+    row("string pid (rejected)", lines({withValue("pid", "\"4242\"")}), AllFast);
+    row("used above total (rejected)", lines({withValue("device_used_bytes", "95899345920")}), AllFast);
+    row("missing field (rejected)", lines({replaced(kSample, "\"timestamp_ns\": 1796000000400000000, ", "")}),
+        AllFast);
+    row("metadata null", lines({withValue("metadata", "null")}), AllFast);
+    row("metadata empty", lines({withValue("metadata", "{}"), withValue("metadata", "{ }")}), AllFast);
+    row("metadata origins",
+        lines({withValue(
+            "metadata",
+            R"({"backend": "cuda", "origin_thread_id": 7, "origin_phase_scope_id": "s:1", "x": true, "y": null})")}),
+        AllFast);
+    row("metadata origin thread -0", lines({withValue("metadata", R"({"origin_thread_id": -0})")}), AllFast);
+    row("metadata typed oddly",
+        lines({withValue("metadata",
+                         R"({"backend": 5, "origin_thread_id": "7", "origin_phase_scope_id": 3})")}),
+        AllFast);
+    row("metadata duplicate keys",
+        lines({withValue("metadata", R"({"backend": "cuda", "backend": "rocm"})")}), AllFast);
+    row("legacy record",
+        lines(
+            {R"({"timestamp": 1700000000, "memory_allocated": 5, "memory_reserved": 9, "device": "cuda:1"})"}),
+        AllFast);
+
+    // Left to simdjson: it must still come out the same.
+    row("escaped quote", lines({withValue("context", "\"a \\\"quoted\\\" word\"")}), NoneFast);
+    row("unicode escape", lines({withValue("host", "\"h\\u00e9\"")}), NoneFast);
+    row("escaped key", lines({replaced(kSample, "\"pid\"", "\"p\\u0069d\"")}), NoneFast);
+    row("invalid UTF-8", lines({withValue("context", "\"bad \xFF byte\"")}), NoneFast);
+    row("overlong UTF-8", lines({withValue("context", "\"\xC0\xAF\"")}), NoneFast);
+    row("control character", lines({withValue("context", "\"tab\there\"")}), NoneFast);
+    row("int64 max + 1", lines({withValue("allocator_allocated_bytes", "9223372036854775808")}), NoneFast);
+    row("int64 min", lines({withValue("allocator_change_bytes", "-9223372036854775808")}), NoneFast);
+    row("twenty digits", lines({withValue("allocator_allocated_bytes", "12345678901234567890")}), NoneFast);
+    row("leading zero", lines({withValue("pid", "0123")}), NoneFast);
+    row("fraction", lines({withValue("pid", "42.5")}), NoneFast);
+    row("exponent", lines({withValue("allocator_allocated_bytes", "1e9")}), NoneFast);
+    row("minus alone", lines({withValue("pid", "-")}), NoneFast);
+    row("plus sign", lines({withValue("pid", "+4")}), NoneFast);
+    row("nul atom", lines({withValue("device_free_bytes", "nul")}), NoneFast);
+    row("nested metadata", lines({withValue("metadata", R"({"phase_scope": {"name": "train"}})")}), NoneFast);
+    row("metadata array", lines({withValue("metadata", "[1, 2]")}), NoneFast);
+    row("metadata string", lines({withValue("metadata", "\"cuda\"")}), NoneFast);
+    row("metadata float", lines({withValue("metadata", R"({"ratio": 0.5})")}), NoneFast);
+    row("object value", lines({withValue("host", R"({"name": "h"})")}), NoneFast);
+    row("duplicate key", lines({replaced(kSample, "\"pid\": 4242", "\"pid\": 4242, \"pid\": 4243")}),
+        NoneFast);
+    row("duplicate metadata", lines({replaced(kSample, "\"pid\": 4242", "\"metadata\": {}, \"pid\": 4242")}),
+        NoneFast);
+    row("unknown key", lines({replaced(kSample, "\"pid\": 4242", "\"pid\": 4242, \"colour\": \"red\"")}),
+        NoneFast);
+    row("text after the object", lines({kSample + " trailing"}), NoneFast);
+    row("two objects", lines({kSample + kSample}), NoneFast);
+    row("missing comma", lines({replaced(kSample, "\"pid\": 4242,", "\"pid\": 4242")}), NoneFast);
+    row("unclosed object", lines({kSample.substr(0, kSample.size() - 1)}), NoneFast);
+    row("cut last line", kSample + "\n" + kSample.substr(0, 300), EitherWay);
+    row("empty object", lines({"{}"}), NoneFast);
+    row("array line", lines({"[1, 2]"}), NoneFast);
+    row("not JSON", lines({"hello"}), NoneFast);
+
+    const QString shared = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/";
+    for (const QString& name : QDir(shared + "parity").entryList({"*.jsonl"}, QDir::Files, QDir::Name))
+        QTest::newRow(qPrintable(name))
+            << QByteArray::fromStdString(readAll(shared + "parity/" + name)) << static_cast<int>(EitherWay);
+    QTest::newRow("cpu_sink segment")
+        << QByteArray::fromStdString(readAll(shared + "real/cpu_sink/segment-000001.jsonl"))
+        << static_cast<int>(EitherWay);
+}
+
+void TestJsonFastPath::sameAsSimdjson()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(int, expect);
+    QVERIFY(!text.isEmpty());
+    const std::string input = text.toStdString();
+    const EventChunk fast = readLines(input, true);
+    const EventChunk slow = readLines(input, false);
+    QVERIFY(fast.recordsRead > 0);
+    const QString difference = chunkDifference(fast, slow);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+
+    int lineCount = 0;
+    const int taken = fastLines(input, &lineCount);
+    if (expect == AllFast)
+        QCOMPARE(taken, lineCount);
+    else if (expect == NoneFast)
+        QCOMPARE(taken, 0);
+    else
+        QVERIFY(taken > 0 || lineCount <= 2);
+}
+
+QTEST_GUILESS_MAIN(TestJsonFastPath)
+#include "tst_jsonfastpath.moc"
