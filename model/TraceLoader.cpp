@@ -920,12 +920,18 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
     };
     std::unordered_map<uint32_t, size_t> spanOfPoolId;
     std::vector<SessionSpan> spans;
+    uint32_t runSource = UINT32_MAX; // rows come in long runs of one source: look up once a run
+    size_t runSpan = 0;
     for (size_t row = 0; row < rows; ++row) {
-        const uint32_t id = in.sources[in.source[row]].sessionId;
-        auto [it, inserted] = spanOfPoolId.try_emplace(id, spans.size());
-        if (inserted)
-            spans.push_back({id, in.timestampNs[row], in.timestampNs[row]});
-        SessionSpan& span = spans[it->second];
+        if (const uint32_t source = in.source[row]; source != runSource) {
+            runSource = source;
+            const uint32_t id = in.sources[source].sessionId;
+            auto [it, inserted] = spanOfPoolId.try_emplace(id, spans.size());
+            if (inserted)
+                spans.push_back({id, in.timestampNs[row], in.timestampNs[row]});
+            runSpan = it->second;
+        }
+        SessionSpan& span = spans[runSpan];
         span.first = std::min(span.first, in.timestampNs[row]);
         span.last = std::max(span.last, in.timestampNs[row]);
     }
@@ -1028,10 +1034,18 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
         info.eventCount += static_cast<qint64>(partition.size());
         info.ranks.push_back(partition.rank);
         for (uint32_t row = partition.begin; row < partition.end; ++row) {
-            ++collectorCounts[partition.sessionIndex][out.sources[out.source[row]].collector];
             if (out.type[row] == EventType::Stop)
                 hasStop[partition.sessionIndex] = true;
         }
+    }
+    // Events per collector of each session: rows per source first (a flat count per row),
+    // then per (session, collector).
+    std::vector<qint64> rowsOfSource(out.sources.size(), 0);
+    for (uint32_t row = 0; row < rows; ++row)
+        ++rowsOfSource[out.source[row]];
+    for (size_t source = 0; source < rowsOfSource.size(); ++source) {
+        if (rowsOfSource[source] > 0)
+            collectorCounts[sessionOfSource[source]][out.sources[source].collector] += rowsOfSource[source];
     }
     for (size_t i = 0; i < data.sessions.size(); ++i) {
         SessionInfo& info = data.sessions[i];
