@@ -2,13 +2,12 @@
 // Internal to the loader: a stormlog CSV file read in windows and parsed on all cores.
 //
 // The file is read in windows of about 32 MB per thread, so memory stays bounded whatever
-// its size. A quote opens a quoted cell only at the start of a cell, and a quoted cell may
-// hold line breaks, so a line break is a record boundary only outside quotes: one cheap
-// sequential pass per window (memchr from quote to quote) finds the quoted spans, the window
-// is cut after its last record boundary, and its records are split at boundaries into
-// ranges parsed on their own threads (own parser, own chunk) and merged in file order. The
-// result (rows, strings, problems and their lines) is the same for any number of threads
-// and any window size.
+// its size (two windows: the next one is read while this one is parsed). A quote opens a quoted cell only at
+// the start of a cell, and a quoted cell may hold line breaks, so a line break is a record boundary only
+// outside quotes: one cheap sequential pass per window (memchr from quote to quote) finds the quoted spans,
+// the window is cut after its last record boundary, and its records are split at boundaries into ranges
+// parsed on their own threads (own parser, own chunk) and merged in file order. The result (rows, strings,
+// problems and their lines) is the same for any number of threads and any window size.
 
 #include <QString>
 
@@ -27,13 +26,13 @@ struct CsvFileControl
     std::function<int(size_t bytes)> ranges;
     // Bytes parsed since the last call; called from several threads at once.
     std::function<void(qint64 bytes)> advance;
+    // Bytes per thread read at a time; 0 = the default (32 MB). Tests set a few bytes to
+    // cross many window boundaries.
+    size_t windowBytesPerThread = 0;
 };
 
 // Returns false when cancelled (chunk then holds the rows of a contiguous prefix); *error is
 // set when the file cannot be read.
 bool parseCsvFile(const QString& path, EventChunk& chunk, const CsvFileControl& control, QString* error);
-
-// Tests: window bytes per thread (0 = the default), so that small files span many windows.
-void setCsvWindowBytesForTesting(size_t bytesPerThread);
 
 } // namespace gapscope::detail

@@ -1199,7 +1199,7 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
         const qint64 total = QFileInfo(path).size();
         SharedProgress progress(control, 0, total);
         detail::CsvFileControl csv{control.cancel, [&](size_t bytes) { return rangeCount(bytes, control); },
-                                   [&](qint64 bytes) { progress.advance(bytes); }};
+                                   [&](qint64 bytes) { progress.advance(bytes); }, control.windowBytesPerThread};
         QString error;
         completed = detail::parseCsvFile(path, chunk, csv, &error);
         if (!error.isEmpty()) {

@@ -18,11 +18,11 @@ struct LoadControl
     std::function<void(qint64, qint64)> progress;
     // polled often; when set the loader stops and returns what it has, with cancelled = true
     const std::atomic<bool>* cancel = nullptr;
-    // Threads for the forms that split at line boundaries (JSON lines, sink segments):
+    // Threads for the forms that split at record boundaries (JSON lines, sink segments, CSV):
     // 0 = one per core for inputs large enough to be worth it; n > 0 = exactly n ranges
     // (results are identical for every n).
     int threads = 0;
-    // Bytes per thread that JSON lines files are read in at a time; 0 = the default (32 MB).
+    // Bytes per thread that JSON lines and CSV files are read in at a time; 0 = the default (32 MB).
     // Tests set a few bytes to cross many window boundaries.
     size_t windowBytesPerThread = 0;
 };

@@ -1,7 +1,6 @@
 // Loading on N threads gives exactly what one thread gives: the same rows in the same order,
 // the same strings, sources, sessions, phases and problems (same lines, same reasons).
 
-#include "model/CsvReader.h"
 #include "model/TraceLoader.h"
 
 #include <QDir>
@@ -108,10 +107,11 @@ QString difference(const TraceData& a, const TraceData& b)
     return {};
 }
 
-LoadOutcome loadWith(const QString& path, int threads)
+LoadOutcome loadWith(const QString& path, int threads, size_t windowBytesPerThread = 0)
 {
     LoadControl control;
     control.threads = threads;
+    control.windowBytesPerThread = windowBytesPerThread;
     return loadTrace(path, control);
 }
 
@@ -451,20 +451,17 @@ private slots:
             path = writeFile(dir, QStringLiteral("generated.csv"),
                              generatedCsv(rows, path == QLatin1String("open"), &errorLines));
         QVERIFY(!path.isEmpty());
-        detail::setCsvWindowBytesForTesting(0);
         const LoadOutcome single = loadWith(path, 1);
         QVERIFY2(single.data, qPrintable(single.fatalError));
         QVERIFY(single.data->store.size() > 0);
         QVERIFY(single.data->form == TraceForm::Csv);
-        detail::setCsvWindowBytesForTesting(static_cast<size_t>(windowBytes));
         for (int threads : {1, 2, 3, 4, 7}) {
-            const LoadOutcome parallel = loadWith(path, threads);
+            const LoadOutcome parallel = loadWith(path, threads, static_cast<size_t>(windowBytes));
             QVERIFY2(parallel.data, qPrintable(parallel.fatalError));
             QVERIFY(!parallel.cancelled);
             const QString diff = difference(*single.data, *parallel.data);
             QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("%1 threads: %2").arg(threads).arg(diff)));
         }
-        detail::setCsvWindowBytesForTesting(0);
         if (!errorLines.isEmpty()) {
             // Every broken record is reported once, at the line where it starts; nothing else is.
             QList<qint64> reported;
@@ -526,13 +523,25 @@ private slots:
         QVERIFY(last.reason.startsWith(QStringLiteral("truncated last line ignored")));
     }
 
+    void cancelKeepsAContiguousPrefix_data()
+    {
+        QTest::addColumn<bool>("csv");
+        QTest::newRow("JSON lines") << false;
+        QTest::newRow("CSV") << true;
+    }
+
     void cancelKeepsAContiguousPrefix()
     {
+        QFETCH(bool, csv);
         QTemporaryDir dir;
-        const QString path = writeFile(dir, QStringLiteral("generated.jsonl"), generatedTrace(20000));
+        QList<qint64> errorLines;
+        const QString path =
+            csv ? writeFile(dir, QStringLiteral("generated.csv"), generatedCsv(20000, false, &errorLines))
+                : writeFile(dir, QStringLiteral("generated.jsonl"), generatedTrace(20000));
         std::atomic<bool> cancel{false};
         LoadControl control;
         control.threads = 2;
+        control.windowBytesPerThread = csv ? 100'000 : 0;
         control.cancel = &cancel;
         control.progress = [&](qint64, qint64) { cancel = true; };
         const LoadOutcome cancelled = loadTrace(path, control);
