@@ -5,6 +5,10 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <optional>
 
 namespace gapscope::detail {
@@ -153,8 +157,7 @@ public:
                 }
             } else {
                 c.begin = m_pos;
-                while (m_pos < m_end && d[m_pos] != ',' && d[m_pos] != '\n')
-                    ++m_pos;
+                m_pos = separator(m_pos);
                 c.length = m_pos - c.begin;
             }
             m_cells.push_back(c);
@@ -174,6 +177,26 @@ public:
     }
 
 private:
+    // The first ',' or '\n' at or after pos, or m_end: 16 bytes at a time while they are in range.
+    size_t separator(size_t pos) const
+    {
+#if defined(__SSE2__)
+        const __m128i comma = _mm_set1_epi8(',');
+        const __m128i newline = _mm_set1_epi8('\n');
+        while (pos + 16 <= m_end) {
+            const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(m_data + pos));
+            const int mask =
+                _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(bytes, comma), _mm_cmpeq_epi8(bytes, newline)));
+            if (mask != 0)
+                return pos + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+            pos += 16;
+        }
+#endif
+        while (pos < m_end && m_data[pos] != ',' && m_data[pos] != '\n')
+            ++pos;
+        return pos;
+    }
+
     struct Cell
     {
         size_t begin = 0;
@@ -202,6 +225,32 @@ void appendJsonText(std::string& out, std::string_view text)
     out += '"';
     out.append(text);
     out += '"';
+}
+
+bool isBlankByte(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+// trimmedView, without the call for the usual cell that has nothing to trim.
+std::string_view trimmedCell(std::string_view cell)
+{
+    if (cell.empty() || (!isBlankByte(cell.front()) && !isBlankByte(cell.back())))
+        return cell;
+    return trimmedView(cell);
+}
+
+// The common JSON numbers: -?(0|[1-9][0-9]*). Others go to isJsonNumber.
+bool isPlainInteger(std::string_view cell)
+{
+    size_t i = !cell.empty() && cell.front() == '-' ? 1 : 0;
+    if (i >= cell.size() || (cell[i] == '0' && cell.size() > i + 1))
+        return false;
+    for (; i < cell.size(); ++i) {
+        if (cell[i] < '0' || cell[i] > '9')
+            return false;
+    }
+    return true;
 }
 
 bool isBooleanWord(std::string_view cell)
@@ -289,7 +338,7 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
         object.assign(1, '{');
         QString rowProblem;
         for (size_t i = 0; i < columnCount; ++i) {
-            const std::string_view cell = reader.quoted(i) ? reader.cell(i) : trimmedView(reader.cell(i));
+            const std::string_view cell = reader.quoted(i) ? reader.cell(i) : trimmedCell(reader.cell(i));
             if (i > 0)
                 object += ',';
             object += columns.keys[i];
@@ -309,7 +358,7 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
                 }
             } else if (kind == CsvColumns::Kind::String) {
                 appendJsonText(object, cell);
-            } else if (isJsonNumber(cell)) {
+            } else if (isPlainInteger(cell) || isJsonNumber(cell)) {
                 object += cell; // integer columns and unknown numeric columns
             } else if (kind == CsvColumns::Kind::Integer && isBooleanWord(cell)) {
                 object += (cell == "True" || cell == "true") ? "true" : "false";
