@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -137,6 +138,69 @@ private:
     bool m_stop = false;
 };
 
+// One job at a time on a thread of its own, kept for the whole file.
+class Background
+{
+public:
+    Background() : m_thread([this] { loop(); }) {}
+    ~Background()
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_one();
+        m_thread.join();
+    }
+    Background(const Background&) = delete;
+    Background& operator=(const Background&) = delete;
+
+    void post(std::function<void()> job)
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_job = std::move(job);
+            m_busy = true;
+        }
+        m_wake.notify_one();
+    }
+    void wait()
+    {
+        std::unique_lock lock(m_mutex);
+        m_done.wait(lock, [this] { return !m_busy; });
+    }
+
+private:
+    void loop()
+    {
+        for (;;) {
+            std::function<void()> job;
+            {
+                std::unique_lock lock(m_mutex);
+                m_wake.wait(lock, [this] { return m_stop || m_job; });
+                if (m_stop)
+                    return;
+                job = std::move(m_job);
+                m_job = nullptr;
+            }
+            job();
+            {
+                const std::lock_guard lock(m_mutex);
+                m_busy = false;
+            }
+            m_done.notify_one();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_done;
+    std::function<void()> m_job;
+    bool m_busy = false;
+    bool m_stop = false;
+    std::thread m_thread; // last: started once the members above exist
+};
+
 } // namespace
 
 bool LineRange::proceed(size_t position) const
@@ -164,7 +228,17 @@ public:
     ParallelLinesResult run(const QString& path);
 
 private:
+    struct Fill
+    {
+        qint64 got = 0;
+        bool atEnd = false; // the file ends within what was read
+        bool cancelled = false;
+        QString error;
+    };
+
     bool cancelled() const { return m_options.cancel && m_options.cancel->load(std::memory_order_relaxed); }
+    // Reads up to `wanted` bytes (fewer only at the end of the file).
+    Fill fill(QFile& file, char* to, qint64 wanted) const;
     // Parses the whole lines data[0, size) (the last one without '\n' only when endsFile) on
     // the ranges' threads and merges them. False when cancelled.
     bool parseWindow(const char* data, size_t size, size_t capacity, bool endsFile);
@@ -276,6 +350,28 @@ bool ParallelLinesReader::skipLongLine(QFile& file, char* buffer, size_t window,
     }
 }
 
+ParallelLinesReader::Fill ParallelLinesReader::fill(QFile& file, char* to, qint64 wanted) const
+{
+    // In pieces, so that a cancel is seen while a big window fills from a slow disk.
+    Fill result;
+    while (result.got < wanted) {
+        if (cancelled()) {
+            result.cancelled = true;
+            return result;
+        }
+        const qint64 piece = file.read(to + result.got, std::min(wanted - result.got, kReadPieceBytes));
+        if (piece < 0) {
+            result.error = file.errorString();
+            return result;
+        }
+        if (piece == 0)
+            break;
+        result.got += piece;
+    }
+    result.atEnd = result.got < wanted || file.atEnd();
+    return result;
+}
+
 ParallelLinesResult ParallelLinesReader::run(const QString& path)
 {
     QFile file(path);
@@ -289,57 +385,58 @@ ParallelLinesResult ParallelLinesReader::run(const QString& path)
     if (m_callbacks.prepare)
         m_callbacks.prepare(m_ranges);
     m_workers = std::make_unique<Workers>(m_ranges);
+    Background reader; // reads the next window while the current one is parsed
 
     const size_t maxLine = m_options.maxLineBytes;
+    const size_t padding = m_options.padding;
     size_t window = std::max<size_t>(std::min(static_cast<size_t>(m_result.fileSize) + 1,
                                               std::max<size_t>(m_options.windowBytesPerThread, 1) * m_ranges),
                                      1);
-    std::unique_ptr<char[]> buffer(new char[window + m_options.padding]);
+    std::unique_ptr<char[]> buffer(new char[window + padding]);
+    std::unique_ptr<char[]> spare; // the next window, window + padding bytes when set
+    size_t spareWindow = 0;
     size_t carried = 0; // bytes of a partial line at the start of buffer
+    std::optional<Fill> prefetched;
     for (;;) {
         if (cancelled()) {
             m_result.cancelled = true;
             return m_result;
         }
-        if (carried == window) { // one line fills the window
-            if (maxLine > 0 && carried > maxLine) {
-                bool atEnd = false;
-                if (!skipLongLine(file, buffer.get(), window, carried, atEnd))
-                    return m_result;
-                if (atEnd)
-                    break;
-                continue;
+        Fill got;
+        if (prefetched) {
+            got = *prefetched;
+            prefetched.reset();
+        } else {
+            if (carried == window) { // one line fills the window
+                if (maxLine > 0 && carried > maxLine) {
+                    bool atEnd = false;
+                    if (!skipLongLine(file, buffer.get(), window, carried, atEnd))
+                        return m_result;
+                    if (atEnd)
+                        break;
+                    continue;
+                }
+                size_t larger = window * 2;
+                if (maxLine > 0)
+                    larger = std::min(larger, maxLine + 1); // > window, as window <= maxLine here
+                std::unique_ptr<char[]> grown(new char[larger + padding]);
+                std::memcpy(grown.get(), buffer.get(), carried);
+                buffer = std::move(grown);
+                window = larger;
             }
-            size_t larger = window * 2;
-            if (maxLine > 0)
-                larger = std::min(larger, maxLine + 1); // > window, as window <= maxLine here
-            std::unique_ptr<char[]> grown(new char[larger + m_options.padding]);
-            std::memcpy(grown.get(), buffer.get(), carried);
-            buffer = std::move(grown);
-            window = larger;
+            got = fill(file, buffer.get() + carried, static_cast<qint64>(window - carried));
         }
-        // Read in pieces so that a cancel is seen while a big window fills from a slow disk.
-        const auto wanted = static_cast<qint64>(window - carried);
-        qint64 got = 0;
-        while (got < wanted) {
-            if (cancelled()) {
-                m_result.cancelled = true;
-                return m_result;
-            }
-            const qint64 piece =
-                file.read(buffer.get() + carried + got, std::min(wanted - got, kReadPieceBytes));
-            if (piece < 0) {
-                m_result.error = file.errorString();
-                return m_result;
-            }
-            if (piece == 0)
-                break;
-            got += piece;
+        if (got.cancelled) {
+            m_result.cancelled = true;
+            return m_result;
         }
-        const size_t filled = carried + static_cast<size_t>(got);
-        const bool atEnd = got < wanted || file.atEnd();
+        if (!got.error.isEmpty()) {
+            m_result.error = got.error;
+            return m_result;
+        }
+        const size_t filled = carried + static_cast<size_t>(got.got);
         size_t parseEnd = filled;
-        if (!atEnd) {
+        if (!got.atEnd) {
             const void* last = filled > 0 ? memrchr(buffer.get(), '\n', filled) : nullptr;
             if (!last) {
                 carried = filled; // no complete line yet
@@ -347,15 +444,33 @@ ParallelLinesResult ParallelLinesReader::run(const QString& path)
             }
             parseEnd = static_cast<size_t>(static_cast<const char*>(last) - buffer.get()) + 1;
         }
-        std::memset(buffer.get() + filled, 0, window + m_options.padding - filled);
-        if (parseEnd > 0 && !parseWindow(buffer.get(), parseEnd, window + m_options.padding, atEnd)) {
+        std::memset(buffer.get() + filled, 0, window + padding - filled);
+        // The partial last line starts the next window, which is read meanwhile.
+        const size_t nextCarried = filled - parseEnd;
+        Fill next;
+        const bool readAhead = !got.atEnd;
+        if (readAhead) {
+            if (!spare || spareWindow != window) {
+                spare.reset(new char[window + padding]);
+                spareWindow = window;
+            }
+            std::memcpy(spare.get(), buffer.get() + parseEnd, nextCarried);
+            reader.post([&, nextCarried] {
+                next = fill(file, spare.get() + nextCarried, static_cast<qint64>(window - nextCarried));
+            });
+        }
+        const bool parsed = parseEnd == 0 || parseWindow(buffer.get(), parseEnd, window + padding, got.atEnd);
+        if (readAhead)
+            reader.wait();
+        if (!parsed) {
             m_result.cancelled = true;
             return m_result;
         }
-        if (atEnd)
+        if (got.atEnd)
             break;
-        carried = filled - parseEnd;
-        std::memmove(buffer.get(), buffer.get() + parseEnd, carried);
+        std::swap(buffer, spare);
+        carried = nextCarried;
+        prefetched = next;
     }
     m_progress->finish();
     return m_result;
