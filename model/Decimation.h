@@ -184,7 +184,6 @@ public:
                     int64_t(columns) - 1);
             };
             constexpr uint32_t none = UINT32_MAX;
-            int64_t column = -1;
             Bucket current;
             auto flush = [&] {
                 if (current.minPos == none)
@@ -197,31 +196,52 @@ public:
                 }
                 current = Bucket{};
             };
+            // Column by column: find where the column ends (galloping from the size of the
+            // previous column, then bisecting; columnOf is monotonic), then take its rows as the
+            // coarsest aligned buckets inside it. Finding each bucket's column instead touched
+            // timeNs far away for every level and cost ~10 ms per redraw at 10 M rows.
+            uint32_t hint = uint32_t(std::max<size_t>(1, (last - first) / size_t(columns)));
             for (uint32_t pos = first + 1; pos < last;) {
-                // the coarsest aligned bucket that lies inside (first, last) and one column
-                size_t size = 0;
-                const Bucket* whole = nullptr;
-                size_t bucketSize = kLeafRows;
-                for (size_t level = 0; level < m_levels.size(); ++level, bucketSize *= kFanOut) {
-                    if (pos % bucketSize != 0 || pos + bucketSize > last)
-                        break;
-                    if (columnOf(pos) != columnOf(uint32_t(pos + bucketSize - 1)))
-                        break;
-                    whole = &m_levels[level][pos / bucketSize];
-                    size = bucketSize;
-                }
                 const int64_t c = columnOf(pos);
-                if (c != column) {
-                    flush();
-                    column = c;
+                uint32_t inside = pos;  // columnOf(inside) == c
+                uint32_t beyond = last; // last, or columnOf(beyond) != c
+                for (uint32_t step = hint;; step = step > UINT32_MAX / 2 ? UINT32_MAX : step * 2) {
+                    const uint32_t probe = last - inside > step ? inside + step : last;
+                    if (probe == last || columnOf(probe) != c) {
+                        beyond = probe;
+                        break;
+                    }
+                    inside = probe;
                 }
-                if (whole) {
-                    current.merge(*whole);
-                    pos += uint32_t(size);
-                } else {
-                    current.mergePoint(pos, valueAt(rows[pos]));
-                    ++pos;
+                while (beyond - inside > 1) {
+                    const uint32_t mid = inside + (beyond - inside) / 2;
+                    if (columnOf(mid) == c)
+                        inside = mid;
+                    else
+                        beyond = mid;
                 }
+                const uint32_t end = beyond;
+                hint = std::max<uint32_t>(1, end - pos);
+                for (uint32_t p = pos; p < end;) {
+                    const Bucket* whole = nullptr;
+                    size_t size = 0;
+                    size_t bucketSize = kLeafRows;
+                    for (size_t level = 0; level < m_levels.size(); ++level, bucketSize *= kFanOut) {
+                        if (p % bucketSize != 0 || p + bucketSize > end)
+                            break;
+                        whole = &m_levels[level][p / bucketSize];
+                        size = bucketSize;
+                    }
+                    if (whole) {
+                        current.merge(*whole);
+                        p += uint32_t(size);
+                    } else {
+                        current.mergePoint(p, valueAt(rows[p]));
+                        ++p;
+                    }
+                }
+                flush();
+                pos = end;
             }
             flush();
         }
