@@ -196,22 +196,39 @@ public:
                 }
                 current = Bucket{};
             };
-            // Column by column: find where the column ends (galloping from the size of the
-            // previous column, then bisecting; columnOf is monotonic), then take its rows as the
+            // Column by column: find where the column ends (columnOf is monotonic), then take
+            // its rows as the
             // coarsest aligned buckets inside it. Finding each bucket's column instead touched
             // timeNs far away for every level and cost ~10 ms per redraw at 10 M rows.
             uint32_t hint = uint32_t(std::max<size_t>(1, (last - first) / size_t(columns)));
             for (uint32_t pos = first + 1; pos < last;) {
                 const int64_t c = columnOf(pos);
+                // the end is most likely one previous column further: look there, then widen
+                // in doubling steps, then bisect (few rows far apart: each one a cache miss)
                 uint32_t inside = pos;  // columnOf(inside) == c
                 uint32_t beyond = last; // last, or columnOf(beyond) != c
-                for (uint32_t step = hint;; step = step > UINT32_MAX / 2 ? UINT32_MAX : step * 2) {
-                    const uint32_t probe = last - inside > step ? inside + step : last;
-                    if (probe == last || columnOf(probe) != c) {
+                const uint32_t guess = last - pos > hint ? pos + hint : last;
+                if (guess == last || columnOf(guess) != c) {
+                    beyond = guess;
+                    for (uint32_t step = 64; beyond - inside > step;
+                         step = step > UINT32_MAX / 2 ? UINT32_MAX : step * 2) {
+                        const uint32_t probe = beyond - step;
+                        if (columnOf(probe) == c) {
+                            inside = probe;
+                            break;
+                        }
                         beyond = probe;
-                        break;
                     }
-                    inside = probe;
+                } else {
+                    inside = guess;
+                    for (uint32_t step = 64;; step = step > UINT32_MAX / 2 ? UINT32_MAX : step * 2) {
+                        const uint32_t probe = last - inside > step ? inside + step : last;
+                        if (probe == last || columnOf(probe) != c) {
+                            beyond = probe;
+                            break;
+                        }
+                        inside = probe;
+                    }
                 }
                 while (beyond - inside > 1) {
                     const uint32_t mid = inside + (beyond - inside) / 2;
