@@ -69,6 +69,10 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
 // by severity and descending confidence). Texts and phase attribution are left empty:
 // see Remediation.h and Phases.h.
 std::vector<Finding> analyzeGaps(const GapInput& input, const GapThresholds& thresholds);
+// The same with the statistics computeGapStatistics(input, thresholds) gave already (the
+// app draws them too: computing them once halves the analysis of a large trace).
+std::vector<Finding> analyzeGaps(const GapInput& input, const GapThresholds& thresholds,
+                                 const GapStatistics& stats);
 
 // scipy 1.10 linregress two-sided p-value for correlation r with n samples (Student's t,
 // n - 2 degrees of freedom); NaN when n < 3 or r is NaN, 0 for r = +-1.

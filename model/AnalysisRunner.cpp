@@ -99,7 +99,7 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
 
     const GapInput input = result->gapInput();
     result->statistics = computeGapStatistics(input, request.thresholds);
-    result->findings = analyzeGaps(input, request.thresholds);
+    result->findings = analyzeGaps(input, request.thresholds, result->statistics);
 
     const EventStore& store = trace->store;
     for (Finding& finding : result->findings) {

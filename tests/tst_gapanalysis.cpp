@@ -239,6 +239,7 @@ private slots:
     void reservedZeroHasNoFragmentation();
     void fragmentationWarning();
     void orderBySeverityThenConfidence();
+    void largeInputSumsAreNumpysPairwise();
     void nullTotalContributesNoRatio();
     void linregressPValueValues_data();
     void linregressPValueValues();
@@ -680,6 +681,89 @@ void TestGapAnalysis::thresholdsByName()
     for (const auto name : names)
         QVERIFY(thresholds.set(name, *GapThresholds{}.get(name)));
     QVERIFY(thresholds == GapThresholds{});
+}
+
+// numpy's pairwise summation as numpy's source writes it (pairwise_sum in loops_utils.h),
+// over materialised doubles: the reference the analysis must equal to the bit, also when
+// it splits the top level of the sums over two threads (from 1 M samples on).
+static double numpyPairwise(const double* a, size_t n)
+{
+    if (n < 8) {
+        double res = 0.;
+        for (size_t i = 0; i < n; ++i)
+            res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (size_t j = 0; j < 8; ++j)
+            r[j] = a[j];
+        size_t i = 8;
+        for (; i < n - (n % 8); i += 8)
+            for (size_t j = 0; j < 8; ++j)
+                r[j] += a[i + j];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; ++i)
+            res += a[i];
+        return res;
+    }
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return numpyPairwise(a, n2) + numpyPairwise(a + n2, n - n2);
+}
+
+void TestGapAnalysis::largeInputSumsAreNumpysPairwise()
+{
+    const size_t n = 3'000'011; // odd, above the two-thread threshold
+    std::vector<int64_t> ts(n), allocated(n), reserved(n), used(n), total(n, int64_t(80) << 30);
+    std::vector<uint32_t> rows(n);
+    uint64_t state = 88172645463325252ull;
+    auto next = [&state] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    };
+    for (size_t i = 0; i < n; ++i) {
+        ts[i] = 1'796'000'000'000'000'000 + static_cast<int64_t>(i) * 100'000'000 +
+                static_cast<int64_t>(next() % 1000);
+        allocated[i] = static_cast<int64_t>(next() % (int64_t(30) << 30));
+        reserved[i] = allocated[i] + static_cast<int64_t>(next() % (int64_t(2) << 30));
+        used[i] =
+            reserved[i] + static_cast<int64_t>(next() % (int64_t(4) << 30)) + static_cast<int64_t>(i) * 1000;
+        rows[i] = static_cast<uint32_t>(i);
+    }
+    const GapInput input{ts, allocated, reserved, used, total, rows};
+    const GapStatistics stats = computeGapStatistics(input, GapThresholds{});
+
+    std::vector<double> gaps(n), squares(n), x(n), ratios(n);
+    for (size_t i = 0; i < n; ++i)
+        gaps[i] = static_cast<double>(used[i] - reserved[i]);
+    const double mean = numpyPairwise(gaps.data(), n) / static_cast<double>(n);
+    for (size_t i = 0; i < n; ++i)
+        squares[i] = (gaps[i] - mean) * (gaps[i] - mean);
+    const double stdGap = std::sqrt(numpyPairwise(squares.data(), n) / static_cast<double>(n - 1));
+    for (size_t i = 0; i < n; ++i)
+        x[i] = static_cast<double>(ts[i]) - static_cast<double>(ts[0]);
+    const double xMean = numpyPairwise(x.data(), n) / static_cast<double>(n);
+    std::vector<double> xx(n), xy(n);
+    for (size_t i = 0; i < n; ++i) {
+        xx[i] = (x[i] - xMean) * (x[i] - xMean);
+        xy[i] = (x[i] - xMean) * (gaps[i] - mean);
+        ratios[i] = static_cast<double>(std::max<int64_t>(0, reserved[i] - allocated[i])) /
+                    static_cast<double>(reserved[i]);
+    }
+    const double slope = (numpyPairwise(xy.data(), n) / static_cast<double>(n)) /
+                         (numpyPairwise(xx.data(), n) / static_cast<double>(n));
+    const double avgFragmentation = numpyPairwise(ratios.data(), n) / static_cast<double>(n);
+
+    // == on purpose: the same bits, not close values
+    QVERIFY2(stats.meanGap == mean, qPrintable(QString::number(stats.meanGap - mean)));
+    QVERIFY2(stats.stdGap == stdGap, qPrintable(QString::number(stats.stdGap - stdGap)));
+    QVERIFY(stats.hasFit);
+    QVERIFY2(stats.slopePerNs == slope, qPrintable(QString::number(stats.slopePerNs - slope)));
+    QVERIFY2(stats.avgFragmentation == avgFragmentation,
+             qPrintable(QString::number(stats.avgFragmentation - avgFragmentation)));
 }
 
 QTEST_GUILESS_MAIN(TestGapAnalysis)
