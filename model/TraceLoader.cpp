@@ -420,11 +420,11 @@ bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadContro
         return lastNewline;
     };
 
+    // The second buffer is made when a second window is needed: a file that fits one window
+    // (or one line longer than a window) never holds two.
     Window current, next;
-    for (Window* w : {&current, &next}) {
-        w->capacity = window;
-        w->buffer.reset(new char[window + simdjson::SIMDJSON_PADDING]);
-    }
+    current.capacity = window;
+    current.buffer.reset(new char[window + simdjson::SIMDJSON_PADDING]);
     fill(current, 0);
     std::thread merger;
     bool merged = true; // the merges so far took every range
@@ -444,8 +444,11 @@ bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadContro
         std::thread reader;
         if (!current.atEnd) {
             const size_t carried = current.filled - parseEnd;
-            if (carried > next.capacity) {
-                next.capacity = current.capacity;
+            // A partial line of more than half a window is likely a long one: room for twice
+            // it at once saves growing (copying) the buffer while it is filled.
+            const size_t wanted = carried * 2 > window ? std::max(window, carried) * 2 : window;
+            if (!next.buffer || wanted > next.capacity) {
+                next.capacity = wanted;
                 next.buffer.reset(new char[next.capacity + simdjson::SIMDJSON_PADDING]);
             }
             std::memcpy(next.buffer.get(), current.buffer.get() + parseEnd, carried);
@@ -1199,7 +1202,8 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
         const qint64 total = QFileInfo(path).size();
         SharedProgress progress(control, 0, total);
         detail::CsvFileControl csv{control.cancel, [&](size_t bytes) { return rangeCount(bytes, control); },
-                                   [&](qint64 bytes) { progress.advance(bytes); }, control.windowBytesPerThread};
+                                   [&](qint64 bytes) { progress.advance(bytes); },
+                                   control.windowBytesPerThread};
         QString error;
         completed = detail::parseCsvFile(path, chunk, csv, &error);
         if (!error.isEmpty()) {
