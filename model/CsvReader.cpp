@@ -1,4 +1,5 @@
 #include "CsvReader.h"
+#include "ParallelLines.h"
 
 #include "JsonEventReader.h"
 #include "TraceParsers.h"
@@ -19,19 +20,6 @@ namespace {
 
 constexpr size_t kWindowBytesPerThread = 32 << 20;
 constexpr size_t kWorkerStepBytes = 64 * 1024; // progress of one range at least this often
-
-qint64 countNewlines(const char* begin, const char* end)
-{
-    qint64 count = 0;
-    while (begin < end) {
-        const void* found = std::memchr(begin, '\n', static_cast<size_t>(end - begin));
-        if (!found)
-            break;
-        ++count;
-        begin = static_cast<const char*>(found) + 1;
-    }
-    return count;
-}
 
 size_t offsetOf(const void* found, const char* data)
 {

@@ -1,5 +1,6 @@
 #include "JsonEventReader.h"
 
+#include "ParallelLines.h"
 #include "PyLiteral.h"
 
 #include <algorithm>
@@ -1398,18 +1399,7 @@ QString chunkDifference(const EventChunk& a, const EventChunk& b)
 
 qint64 advanceLine(const char* data, size_t from, size_t to, qint64 lineAtFrom)
 {
-    // memchr jumps between newlines; std::count would compare every byte
-    qint64 line = lineAtFrom;
-    const char* at = data + from;
-    const char* end = data + to;
-    while (at < end) {
-        const void* found = std::memchr(at, '\n', static_cast<size_t>(end - at));
-        if (!found)
-            break;
-        ++line;
-        at = static_cast<const char*>(found) + 1;
-    }
-    return line;
+    return lineAtFrom + countNewlines(data + from, data + to);
 }
 
 bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capacity, qint64 firstLine,

@@ -13,17 +13,10 @@
 
 namespace gapscope {
 
-namespace {
-
-// Workers report every kWorkerStepBytes; the user hears of it every kReportStepBytes.
-constexpr size_t kWorkerStepBytes = 64 * 1024;
-constexpr qint64 kReportStepBytes = qint64(1) << 20;
-// A window is read in pieces of at most this, with a look at the cancel flag in between.
-constexpr qint64 kReadPieceBytes = qint64(4) << 20;
-
-size_t countNewlines(const char* begin, const char* end)
+qint64 countNewlines(const char* begin, const char* end)
 {
-    size_t count = 0;
+    // memchr jumps between newlines; std::count would compare every byte
+    qint64 count = 0;
     while (begin < end) {
         const void* found = std::memchr(begin, '\n', static_cast<size_t>(end - begin));
         if (!found)
@@ -33,6 +26,14 @@ size_t countNewlines(const char* begin, const char* end)
     }
     return count;
 }
+
+namespace {
+
+// Workers report every kWorkerStepBytes; the user hears of it every kReportStepBytes.
+constexpr size_t kWorkerStepBytes = 64 * 1024;
+constexpr qint64 kReportStepBytes = qint64(1) << 20;
+// A window is read in pieces of at most this, with a look at the cancel flag in between.
+constexpr qint64 kReadPieceBytes = qint64(4) << 20;
 
 // Byte progress of several workers as one increasing sequence of reports.
 class SharedProgress
@@ -268,9 +269,8 @@ bool ParallelLinesReader::parseWindow(const char* data, size_t size, size_t capa
     bounds.push_back(size);
 
     std::vector<qint64> firstLine(m_ranges + 1, 0);
-    m_workers->run([&](size_t i) {
-        firstLine[i + 1] = static_cast<qint64>(countNewlines(data + bounds[i], data + bounds[i + 1]));
-    });
+    m_workers->run(
+        [&](size_t i) { firstLine[i + 1] = countNewlines(data + bounds[i], data + bounds[i + 1]); });
     firstLine[0] = m_line;
     for (size_t i = 1; i < firstLine.size(); ++i)
         firstLine[i] += firstLine[i - 1];

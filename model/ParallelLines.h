@@ -18,6 +18,9 @@
 
 namespace gapscope {
 
+// Newlines in [begin, end): the line count every windowed reader needs at its cuts.
+qint64 countNewlines(const char* begin, const char* end);
+
 struct ParallelLinesOptions
 {
     // 0 = one range per core, fewer for small files (see minBytesPerThread); n > 0 = exactly

@@ -1,4 +1,5 @@
 #include "TraceLoader.h"
+#include "ParallelLines.h"
 
 #include "CsvReader.h"
 #include "JsonEventReader.h"
@@ -219,20 +220,6 @@ std::optional<Detection> detect(const QString& path, QString* whyNot)
         return Detection{TraceForm::SinkDirectory, Container::Sink};
     }
     return detectFile(path, whyNot);
-}
-
-// Newlines in [begin, end): memchr jumps between them (std::count compares every byte).
-qint64 countNewlines(const char* begin, const char* end)
-{
-    qint64 count = 0;
-    while (begin < end) {
-        const void* found = std::memchr(begin, '\n', static_cast<size_t>(end - begin));
-        if (!found)
-            break;
-        ++count;
-        begin = static_cast<const char*>(found) + 1;
-    }
-    return count;
 }
 
 // Inputs smaller than this per thread are parsed on fewer threads (thread start-up and the

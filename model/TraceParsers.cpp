@@ -1,4 +1,5 @@
 #include "TraceParsers.h"
+#include "ParallelLines.h"
 
 #include "PyLiteral.h"
 
@@ -51,20 +52,6 @@ template <size_t N> bool contains(const std::array<std::string_view, N>& keys, s
             return true;
     }
     return false;
-}
-
-// Newlines in [begin, end).
-qint64 countNewlines(const char* begin, const char* end)
-{
-    qint64 count = 0;
-    while (begin < end) {
-        const void* found = std::memchr(begin, '\n', static_cast<size_t>(end - begin));
-        if (!found)
-            break;
-        ++count;
-        begin = static_cast<const char*>(found) + 1;
-    }
-    return count;
 }
 
 std::string_view trimmedView(std::string_view s)
