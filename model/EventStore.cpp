@@ -79,21 +79,49 @@ std::string_view toString(EventType type)
 void EventStore::shrinkToFit()
 {
     // one column at a time, so the transient copy is one column, not the store
-    timestampNs.shrink_to_fit();
-    allocated.shrink_to_fit();
-    reserved.shrink_to_fit();
-    active.shrink_to_fit();
-    inactive.shrink_to_fit();
-    change.shrink_to_fit();
-    used.shrink_to_fit();
-    free.shrink_to_fit();
-    total.shrink_to_fit();
-    type.shrink_to_fit();
-    typeName.shrink_to_fit();
-    source.shrink_to_fit();
-    context.shrink_to_fit();
-    metadata.shrink_to_fit();
+    forEachColumn([](auto& column) {
+        if constexpr (requires { column.capacity(); }) {
+            if (column.capacity() - column.size() > column.capacity() / 32)
+                column.shrink_to_fit();
+        } else {
+            column.shrink_to_fit();
+        }
+    });
     sources.shrink_to_fit();
+}
+
+void EventStore::reserveRows(size_t rows)
+{
+    forEachColumn([rows](auto& column) {
+        if constexpr (requires { column.capacity(); })
+            column.reserve(rows);
+        else
+            column.reserveRows(rows);
+    });
+}
+
+void EventStore::keepRowsUnpacked()
+{
+    forEachColumn([](auto& column) {
+        if constexpr (requires { column.keepUnpacked(); })
+            column.keepUnpacked();
+    });
+}
+
+void EventStore::packRows()
+{
+    forEachColumn([](auto& column) {
+        if constexpr (requires { column.pack(); })
+            column.pack();
+    });
+}
+
+void EventStore::clearRows()
+{
+    forEachColumn([](auto& column) { column.clear(); });
+    origins.clear();
+    sources.clear();
+    strings = StringPool();
 }
 
 size_t EventStore::memoryBytes() const

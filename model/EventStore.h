@@ -126,8 +126,35 @@ public:
 
     size_t size() const { return timestampNs.size(); }
     const std::string& str(uint32_t id) const { return strings.at(id); }
-    // Gives back the spare capacity of every column (vectors grow 2x while loading).
+    // Gives back the spare capacity of the columns that have more than a little of it
+    // (vectors grow 2x while loading; a column reserved from a good estimate is left alone,
+    // as copying it would cost more than its few spare rows).
     void shrinkToFit();
+    // Room for `rows` rows in every column (packed ones estimated from the rows so far).
+    void reserveRows(size_t rows);
+    // See PackedColumn::keepUnpacked: for the chunk of a parse thread.
+    void keepRowsUnpacked();
+    void packRows();
+    // Removes every row, string and source; the columns keep their capacity.
+    void clearRows();
+    // Calls f(column) for each row column, dense or packed.
+    template <typename F> void forEachColumn(F&& f)
+    {
+        f(timestampNs);
+        f(allocated);
+        f(reserved);
+        f(active);
+        f(inactive);
+        f(change);
+        f(used);
+        f(free);
+        f(total);
+        f(type);
+        f(typeName);
+        f(source);
+        f(context);
+        f(metadata);
+    }
     // Approximate resident bytes of the columns (for the benchmark and the status bar).
     size_t memoryBytes() const;
 };

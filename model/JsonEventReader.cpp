@@ -405,6 +405,7 @@ void EventChunk::append(EventChunk&& other)
     if (store.size() == 0 && store.sources.empty() && store.strings.size() == 1 && boundaries.empty() &&
         backendBySession.empty() && problems.empty() && recordsRead == 0) {
         *this = std::move(other); // nothing to remap: take the rows as they are
+        store.packRows();
         other = EventChunk{};
         return;
     }
@@ -422,14 +423,12 @@ void EventChunk::append(EventChunk&& other)
         sourceMap[i] = addSource(source);
     }
     EventStore& to = store;
-    EventStore& from = other.store;
+    const EventStore& from = other.store;
     auto appendColumn = [](auto& dst, const auto& src) {
-        if constexpr (requires { dst.insert(dst.end(), src.begin(), src.end()); }) {
+        if constexpr (requires { dst.insert(dst.end(), src.begin(), src.end()); })
             dst.insert(dst.end(), src.begin(), src.end());
-        } else {
-            for (size_t row = 0; row < src.size(); ++row)
-                dst.push_back(src[row]);
-        }
+        else
+            dst.append(src);
     };
     appendColumn(to.timestampNs, from.timestampNs);
     appendColumn(to.allocated, from.allocated);
@@ -441,16 +440,12 @@ void EventChunk::append(EventChunk&& other)
     appendColumn(to.free, from.free);
     appendColumn(to.total, from.total);
     appendColumn(to.type, from.type);
-    auto appendMapped = [](PackedColumn<uint32_t>& dst, const PackedColumn<uint32_t>& src,
-                           const std::vector<uint32_t>& map) {
-        for (size_t row = 0; row < src.size(); ++row)
-            dst.push_back(map[src[row]]);
-    };
-    appendMapped(to.typeName, from.typeName, stringMap);
-    appendMapped(to.source, from.source, sourceMap);
-    appendMapped(to.context, from.context, stringMap);
-    appendMapped(to.metadata, from.metadata, stringMap);
-    for (auto& [row, origin] : from.origins)
+    auto through = [](const std::vector<uint32_t>& map) { return [&map](uint32_t id) { return map[id]; }; };
+    to.typeName.append(from.typeName, through(stringMap));
+    to.source.append(from.source, through(sourceMap));
+    to.context.append(from.context, through(stringMap));
+    to.metadata.append(from.metadata, through(stringMap));
+    for (auto& [row, origin] : other.store.origins)
         to.origins.emplace(row + rowOffset, std::move(origin));
     for (PhaseBoundary& boundary : other.boundaries) {
         boundary.eventRow += rowOffset;
@@ -461,7 +456,19 @@ void EventChunk::append(EventChunk&& other)
     problems.merge(other.problems);
     recordsRead += other.recordsRead;
     legacyRecords += other.legacyRecords;
-    other = EventChunk{};
+    other.clear();
+}
+
+void EventChunk::clear()
+{
+    store.clearRows();
+    boundaries.clear();
+    backendBySession.clear();
+    problems = ProblemLog();
+    recordsRead = 0;
+    legacyRecords = 0;
+    m_sourceIndex.clear();
+    m_lastSource = UINT32_MAX;
 }
 
 error_code writeCanonicalJson(od::value value, std::string& out, int depth)

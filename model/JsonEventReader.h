@@ -40,8 +40,11 @@ struct EventChunk
     qint64 legacyRecords = 0; // loaded records without schema_version
 
     uint32_t addSource(const EventSource& source);
-    // Appends other's rows after this chunk's rows (ids remapped).
+    // Appends other's rows after this chunk's rows (ids remapped). other is left empty; its
+    // columns keep their capacity unless this chunk was empty and took them.
     void append(EventChunk&& other);
+    // Removes everything; the columns keep their capacity (a chunk refilled window after window).
+    void clear();
 
 private:
     std::unordered_map<EventSource, uint32_t, EventSourceHash> m_sourceIndex;

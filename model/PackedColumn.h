@@ -33,22 +33,55 @@ public:
         const size_t blockIndex = row / kBlockRows;
         if (blockIndex >= m_blocks.size())
             return m_tail[row - m_blocks.size() * kBlockRows];
-        const Block& block = m_blocks[blockIndex];
-        if (block.width == 0)
-            return static_cast<T>(block.base);
-        uint64_t code = 0; // m_bytes keeps 8 bytes of padding, so the copy never reads past it
-        std::memcpy(&code, m_bytes.data() + block.offset + (row % kBlockRows) * block.width, sizeof code);
-        code &= mask(block.width);
-        if (block.hasNull && code == mask(block.width))
-            return kNull;
-        return static_cast<T>(block.base + code);
+        return valueIn(m_blocks[blockIndex], row % kBlockRows);
     }
 
     void push_back(T value)
     {
         m_tail.push_back(value);
-        if (m_tail.size() == kBlockRows)
+        if (m_tail.size() == kBlockRows && !m_unpacked)
             seal();
+    }
+    // Appends the rows of src, each through map (a value -> value function).
+    template <typename Map> void append(const PackedColumn& src, Map&& map)
+    {
+        for (const Block& block : src.m_blocks) {
+            for (size_t i = 0; i < kBlockRows; ++i)
+                push_back(map(src.valueIn(block, i)));
+        }
+        for (T value : src.m_tail) // an unpacked column holds all its rows here
+            push_back(map(value));
+    }
+    void append(const PackedColumn& src)
+    {
+        append(src, [](T value) { return value; });
+    }
+
+    // A column that is only filled to be appended to another (the chunk of one parse thread)
+    // can leave its rows unpacked: they are packed once, where they are appended, instead of
+    // packed, unpacked and packed again. pack() packs the rows and ends the unpacked state.
+    void keepUnpacked() { m_unpacked = true; }
+    void pack()
+    {
+        if (!m_unpacked)
+            return;
+        m_unpacked = false;
+        if (m_tail.size() < kBlockRows)
+            return;
+        std::vector<T> rows;
+        rows.swap(m_tail);
+        for (T value : rows)
+            push_back(value);
+    }
+    // Room for `rows` rows without growing, the packed bytes estimated from the rows so far.
+    void reserveRows(size_t rows)
+    {
+        if (rows <= size())
+            return;
+        m_blocks.reserve(rows / kBlockRows + 1);
+        const size_t packedRows = m_blocks.size() * kBlockRows;
+        if (packedRows > 0)
+            m_bytes.reserve(m_bytes.size() * (rows / kBlockRows + 1) / m_blocks.size() + sizeof(uint64_t));
     }
     void assign(size_t count, T value)
     {
@@ -56,6 +89,7 @@ public:
         for (size_t i = 0; i < count; ++i)
             push_back(value);
     }
+    // Removes the rows; the capacity stays (a chunk refilled window after window).
     void clear()
     {
         m_blocks.clear();
@@ -85,7 +119,8 @@ public:
     void shrink_to_fit()
     {
         m_blocks.shrink_to_fit();
-        m_bytes.shrink_to_fit();
+        if (m_bytes.capacity() - m_bytes.size() > m_bytes.capacity() / 32) // else not worth a copy
+            m_bytes.shrink_to_fit();
         m_tail.shrink_to_fit();
     }
 
@@ -111,6 +146,18 @@ private:
     static constexpr uint64_t mask(unsigned width)
     {
         return width >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * width)) - 1;
+    }
+
+    T valueIn(const Block& block, size_t index) const
+    {
+        if (block.width == 0)
+            return static_cast<T>(block.base);
+        uint64_t code = 0; // m_bytes keeps 8 bytes of padding, so the copy never reads past it
+        std::memcpy(&code, m_bytes.data() + block.offset + index * block.width, sizeof code);
+        code &= mask(block.width);
+        if (block.hasNull && code == mask(block.width))
+            return kNull;
+        return static_cast<T>(block.base + code);
     }
 
     void seal()
@@ -164,6 +211,7 @@ private:
     std::vector<Block> m_blocks;
     std::vector<uint8_t> m_bytes; // sealed blocks, then 8 bytes of padding
     std::vector<T> m_tail;        // rows after the last sealed block
+    bool m_unpacked = false;      // keepUnpacked(): every row stays in m_tail
 };
 
 } // namespace gapscope

@@ -10,6 +10,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -286,14 +287,14 @@ struct ParsedWindow
 };
 
 // JSON lines in data[0, size) (readable up to data + capacity), split at line boundaries
-// into ranges parsed on their own threads (own parser, own chunk): merged in file order by
-// mergeWindow they give the same rows, strings, sources and problems (with the same line
-// numbers) as one sequential pass. firstLine is the number of the first line; endsFile says
-// whether a last line without a newline is the end of the file. *lines gets the newlines in
-// the text.
-ParsedWindow parseJsonLinesWindow(const char* data, size_t size, size_t capacity, qint64 firstLineOfText,
-                                  bool endsFile, const QString& file, const LoadControl& control,
-                                  SharedProgress& progress, qint64* lines)
+// into ranges parsed on their own threads (own parser, own chunk) into parsed: merged in file
+// order by mergeWindow they give the same rows, strings, sources and problems (with the same
+// line numbers) as one sequential pass. firstLine is the number of the first line; endsFile
+// says whether a last line without a newline is the end of the file. *lines gets the newlines
+// in the text. parsed is reused window after window: its chunks keep their capacity.
+void parseJsonLinesWindow(const char* data, size_t size, size_t capacity, qint64 firstLineOfText,
+                          bool endsFile, const QString& file, const LoadControl& control,
+                          SharedProgress& progress, ParsedWindow& parsed, qint64* lines)
 {
     const auto ranges = static_cast<size_t>(rangeCount(size, control));
     // Range i is [bounds[i], bounds[i + 1]); every boundary but the last follows a '\n'.
@@ -307,7 +308,8 @@ ParsedWindow parseJsonLinesWindow(const char* data, size_t size, size_t capacity
     bounds.push_back(size);
 
     std::vector<qint64> firstLine(ranges + 1, 0);
-    ParsedWindow parsed{std::vector<EventChunk>(ranges), std::vector<char>(ranges, 0)};
+    parsed.chunks.resize(ranges);
+    parsed.completed.assign(ranges, 0);
     // Line numbers of the range starts: count the newlines of every range in parallel.
     forEachRange(ranges,
                  [&](size_t i) { firstLine[i + 1] = countNewlines(data + bounds[i], data + bounds[i + 1]); });
@@ -324,23 +326,41 @@ ParsedWindow parseJsonLinesWindow(const char* data, size_t size, size_t capacity
                                reported = static_cast<size_t>(done);
                            }};
         range.progressStepBytes = kWorkerStepBytes;
+        EventChunk& chunk = parsed.chunks[i];
+        chunk.store.keepRowsUnpacked(); // packed once, by the merge
         parsed.completed[i] =
             detail::parseJsonLinesRange(data, bounds[i], bounds[i + 1], capacity, firstLine[i],
-                                        endsFile && bounds[i + 1] == size, parser, parsed.chunks[i], range);
+                                        endsFile && bounds[i + 1] == size, parser, chunk, range);
     });
-    return parsed;
 }
 
 // Appends the ranges of a window to chunk up to the first cancelled one (later ranges would
-// leave a hole in the file order). Returns whether every range was complete.
-bool mergeWindow(EventChunk& chunk, ParsedWindow&& window)
+// leave a hole in the file order) and leaves the window's chunks empty for the next window.
+// fileDone is the part of the file read up to the end of the window (0, 1]. Returns whether
+// every range was complete.
+bool mergeWindow(EventChunk& chunk, ParsedWindow& window, double fileDone)
 {
+    const size_t rowsBefore = chunk.store.size();
+    bool complete = true;
     for (size_t i = 0; i < window.chunks.size(); ++i) {
-        chunk.append(std::move(window.chunks[i]));
-        if (!window.completed[i])
-            return false;
+        if (complete)
+            chunk.append(std::move(window.chunks[i]));
+        else
+            window.chunks[i].clear();
+        complete = complete && window.completed[i];
     }
-    return true;
+    // Columns that double as they fill copy all their rows at each step and leave up to half
+    // their capacity unused; grown once to the rows the whole file is expected to give (the
+    // rows per byte so far, 2 % more) they are copied about once and fit.
+    EventStore& store = chunk.store;
+    const size_t rows = store.size();
+    const size_t lastWindowRows = rows - rowsBefore;
+    if (complete && fileDone < 1 && rows + lastWindowRows > store.timestampNs.capacity()) {
+        const auto expected = static_cast<size_t>(static_cast<double>(rows) / fileDone * 1.02);
+        store.reserveRows(
+            std::max({expected, rows + 2 * lastWindowRows, store.timestampNs.capacity() * 5 / 4}));
+    }
+    return complete;
 }
 
 // A JSON lines file read in windows of about kWindowBytesPerThread per thread, as a
@@ -420,7 +440,10 @@ bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadContro
             merger.join();
     };
     qint64 line = 1;
-    for (;;) {
+    size_t bytesParsed = 0;
+    // The ranges of window k are parsed into parsed[k % 2] while parsed[(k - 1) % 2] merges.
+    std::array<ParsedWindow, 2> parsed;
+    for (size_t k = 0;; ++k) {
         if (!current.readError.isEmpty()) {
             joinMerger();
             *error = current.readError;
@@ -442,24 +465,27 @@ bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadContro
             reader = std::thread(fill, std::ref(next), carried);
         }
         qint64 lines = 0;
-        ParsedWindow parsed = parseJsonLinesWindow(current.buffer.get(), parseEnd,
-                                                   current.capacity + simdjson::SIMDJSON_PADDING, line,
-                                                   current.atEnd, path, control, progress, &lines);
+        ParsedWindow& ranges = parsed[k % 2];
+        parseJsonLinesWindow(current.buffer.get(), parseEnd, current.capacity + simdjson::SIMDJSON_PADDING,
+                             line, current.atEnd, path, control, progress, ranges, &lines);
         line += lines;
+        bytesParsed += parseEnd;
+        const double fileDone = current.atEnd ? 1.0
+                                              : static_cast<double>(bytesParsed) /
+                                                    static_cast<double>(std::max(fileSize, bytesParsed));
         if (reader.joinable())
             reader.join();
         joinMerger();
         if (!merged)
             return false;
         const bool complete =
-            std::all_of(parsed.completed.begin(), parsed.completed.end(), [](char c) { return c; });
+            std::all_of(ranges.completed.begin(), ranges.completed.end(), [](char c) { return c; });
         if (current.atEnd || !complete) {
-            merged = mergeWindow(chunk, std::move(parsed));
+            merged = mergeWindow(chunk, ranges, fileDone);
             return merged && complete;
         }
-        merger = std::thread([&chunk, &merged, window = std::move(parsed)]() mutable {
-            merged = mergeWindow(chunk, std::move(window));
-        });
+        merger = std::thread(
+            [&chunk, &merged, &ranges, fileDone] { merged = mergeWindow(chunk, ranges, fileDone); });
         std::swap(current, next);
     }
 }

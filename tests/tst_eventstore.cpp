@@ -106,6 +106,60 @@ private slots:
         store.origins.emplace(3u, EventOrigin{std::string("scope:1"), 42});
         QVERIFY(store.memoryBytes() > columns + 10000);
     }
+
+    // shrinkToFit copies a column only when it would give back more than a little: a load
+    // reserves its columns from an estimate and should not pay a copy for 2 % of spare rows.
+    void shrinkToFitLeavesSmallSpareRoom_data()
+    {
+        QTest::addColumn<int>("reserved");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<bool>("shrinks");
+        QTest::newRow("2 % spare") << 10200 << 10000 << false;
+        QTest::newRow("exact") << 10000 << 10000 << false;
+        QTest::newRow("half spare") << 20000 << 10000 << true;
+        QTest::newRow("10 % spare") << 11000 << 10000 << true;
+    }
+    void shrinkToFitLeavesSmallSpareRoom()
+    {
+        QFETCH(int, reserved);
+        QFETCH(int, rows);
+        QFETCH(bool, shrinks);
+        EventStore store;
+        store.reserveRows(size_t(reserved));
+        for (int i = 0; i < rows; ++i) {
+            store.timestampNs.push_back(i);
+            store.used.push_back(i);
+        }
+        store.shrinkToFit();
+        QCOMPARE(store.timestampNs.capacity(), size_t(shrinks ? rows : reserved));
+        QCOMPARE(store.used.capacity(), size_t(shrinks ? rows : reserved));
+        QCOMPARE(store.timestampNs.size(), size_t(rows));
+    }
+
+    // clearRows empties the store for the next window of a load, capacity kept.
+    void clearRowsKeepsCapacity()
+    {
+        EventStore store;
+        store.reserveRows(5000);
+        store.keepRowsUnpacked();
+        for (int i = 0; i < 3000; ++i) {
+            store.timestampNs.push_back(i);
+            store.source.push_back(uint32_t(i % 3));
+        }
+        store.sources.push_back(EventSource{});
+        const uint32_t id = store.strings.intern("sample");
+        QVERIFY(id != 0);
+        store.clearRows();
+        QCOMPARE(store.size(), size_t(0));
+        QVERIFY(store.source.empty());
+        QVERIFY(store.sources.empty());
+        QCOMPARE(store.strings.size(), size_t(1));
+        QCOMPARE(store.timestampNs.capacity(), size_t(5000));
+        store.source.push_back(2);
+        QCOMPARE(store.source[0], 2u);
+        store.packRows();
+        QCOMPARE(store.source.toVector(), std::vector<uint32_t>{2});
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEventStore)

@@ -100,6 +100,112 @@ private slots:
         QVERIFY(!(assigned == column));
     }
 
+    // append() gives the rows of both columns in order, whether the source is packed or was
+    // kept unpacked, across every alignment of the destination's tail to the blocks.
+    void append_data()
+    {
+        QTest::addColumn<int>("before");
+        QTest::addColumn<int>("added");
+        QTest::addColumn<bool>("unpackedSource");
+        constexpr int blocks = int(PackedColumn<int64_t>::kBlockRows);
+        for (int before : {0, 5, blocks, 2 * blocks + 17}) {
+            for (int added : {0, 3, blocks - 5, blocks, 3 * blocks + 5}) {
+                for (bool unpacked : {false, true})
+                    QTest::addRow("%d + %d%s", before, added, unpacked ? " unpacked" : "")
+                        << before << added << unpacked;
+            }
+        }
+    }
+    void append()
+    {
+        QFETCH(int, before);
+        QFETCH(int, added);
+        QFETCH(bool, unpackedSource);
+        const std::vector<int64_t> first = randomValues(size_t(before), 70'000, 7, 1);
+        const std::vector<int64_t> second = randomValues(size_t(added), 1 << 20, 5, 2);
+        PackedColumn<int64_t> to = packed(first);
+        PackedColumn<int64_t> from;
+        if (unpackedSource)
+            from.keepUnpacked();
+        for (int64_t value : second)
+            from.push_back(value);
+        QCOMPARE(from.toVector(), second);
+        to.append(from);
+        std::vector<int64_t> both = first;
+        both.insert(both.end(), second.begin(), second.end());
+        QCOMPARE(to.toVector(), both);
+        // the appended rows are packed as if pushed one by one
+        PackedColumn<int64_t> expected = packed(both);
+        to.shrink_to_fit();
+        expected.shrink_to_fit();
+        QCOMPARE(to.memoryBytes(), expected.memoryBytes());
+
+        // ids through a map (the string and source ids of a merged chunk)
+        std::vector<uint32_t> ids;
+        for (int i = 0; i < added; ++i)
+            ids.push_back(uint32_t(i % 7));
+        PackedColumn<uint32_t> idsFrom;
+        if (unpackedSource)
+            idsFrom.keepUnpacked();
+        for (uint32_t id : ids)
+            idsFrom.push_back(id);
+        PackedColumn<uint32_t> idsTo;
+        idsTo.assign(size_t(before), 1);
+        const uint32_t map[] = {0, 10, 20, 30, 40, 50, 60};
+        idsTo.append(idsFrom, [&map](uint32_t id) { return map[id]; });
+        std::vector<uint32_t> mapped(size_t(before), 1);
+        for (uint32_t id : ids)
+            mapped.push_back(map[id]);
+        QCOMPARE(idsTo.toVector(), mapped);
+    }
+
+    // A column kept unpacked holds plain values until pack(), then packs as usual.
+    void keepUnpackedThenPack()
+    {
+        const size_t rows = 5 * PackedColumn<int64_t>::kBlockRows + 100;
+        const std::vector<int64_t> values = randomValues(rows, 200, 11, 4);
+        PackedColumn<int64_t> column;
+        column.keepUnpacked();
+        for (int64_t value : values)
+            column.push_back(value);
+        QCOMPARE(column.toVector(), values);
+        QVERIFY(column.memoryBytes() >= rows * sizeof(int64_t));
+        column.pack();
+        QCOMPARE(column.toVector(), values);
+        PackedColumn<int64_t> expected = packed(values);
+        column.shrink_to_fit();
+        expected.shrink_to_fit();
+        QCOMPARE(column.memoryBytes(), expected.memoryBytes());
+        column.push_back(7); // packed from here on
+        QCOMPARE(column[rows], int64_t(7));
+    }
+
+    // clear() keeps the capacity for the next fill; reserveRows() makes room for the rows
+    // it is told of, so filling up to them does not grow the column.
+    void clearAndReserve()
+    {
+        constexpr size_t kBlock = PackedColumn<int64_t>::kBlockRows;
+        const std::vector<int64_t> values = randomValues(100 * kBlock, 1 << 20, 0, 5);
+        PackedColumn<int64_t> column;
+        for (size_t row = 0; row < 10 * kBlock; ++row)
+            column.push_back(values[row]);
+        const size_t filled = column.memoryBytes();
+        column.clear();
+        QVERIFY(column.empty());
+        QCOMPARE(column.memoryBytes(), filled);
+        for (size_t row = 0; row < 10 * kBlock; ++row)
+            column.push_back(values[row]);
+        QCOMPARE(column.memoryBytes(), filled);
+
+        column.reserveRows(100 * kBlock);
+        const size_t reserved = column.memoryBytes();
+        QVERIFY(reserved > filled);
+        for (size_t row = 10 * kBlock; row < values.size(); ++row)
+            column.push_back(values[row]);
+        QCOMPARE(column.memoryBytes(), reserved);
+        QCOMPARE(column.toVector(), values);
+    }
+
     void packsNarrowData()
     {
         const size_t rows = 100 * PackedColumn<int64_t>::kBlockRows;
