@@ -1411,7 +1411,7 @@ qint64 advanceLine(const char* data, size_t from, size_t to, qint64 lineAtFrom)
 
 bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capacity, qint64 firstLine,
                          bool endsFile, EventRecordParser& parser, EventChunk& chunk,
-                         const RangeControl& control)
+                         const RangeControl& control, qint64* linesRead)
 {
     od::parser json;
     size_t pos = begin;
@@ -1483,6 +1483,8 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
             nextProgress = pos + control.progressStepBytes;
         }
     }
+    if (linesRead)
+        *linesRead = line - firstLine;
     if (control.progress)
         control.progress(static_cast<qint64>(end));
     return !control.cancelled();

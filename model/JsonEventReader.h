@@ -122,10 +122,11 @@ simdjson::error_code writeCanonicalJson(simdjson::ondemand::value value, std::st
 // JSON lines in [begin, end) of data; the bytes up to data + capacity must be readable
 // (simdjson padding). firstLine is the line number of begin. When endsFile, a last line
 // without a newline that does not parse is taken as a live writer's partial line: a
-// Warning, not an Error. Returns false when cancelled.
+// Warning, not an Error. Returns false when cancelled. *linesRead (when given) gets the lines
+// read, a last one without a newline included.
 bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capacity, qint64 firstLine,
                          bool endsFile, EventRecordParser& parser, EventChunk& chunk,
-                         const RangeControl& control);
+                         const RangeControl& control, qint64* linesRead = nullptr);
 
 // A whole JSON document: an array of events, {"events": [...]} or a single event object.
 // Returns false when cancelled. A broken document stops at the break (Error problem).

@@ -46,4 +46,10 @@ void ProblemLog::merge(const ProblemLog& other)
     }
 }
 
+void ProblemLog::shiftLines(qint64 delta)
+{
+    for (LoadProblem& problem : m_kept)
+        problem.line += delta;
+}
+
 } // namespace gapscope

@@ -38,6 +38,9 @@ public:
     void addError(const QString& file, qint64 line, const QString& reason, qint64 index = -1);
     void addWarning(const QString& file, qint64 line, const QString& reason, qint64 index = -1);
     void merge(const ProblemLog& other);
+    // Adds delta to the line of every kept problem (a range parsed with its lines counted
+    // from 1, placed in its file).
+    void shiftLines(qint64 delta);
 
     const std::vector<LoadProblem>& kept() const { return m_kept; }
     qint64 errorCount() const { return m_errors; }

@@ -282,16 +282,18 @@ template <typename Work> void forEachRange(size_t count, Work&& work)
 // The parsed ranges of one window of a JSON lines file, in file order, before the merge.
 struct ParsedWindow
 {
-    std::vector<EventChunk> chunks;
+    std::vector<EventChunk> chunks; // problems numbered from line 1 of their range
     std::vector<char> completed;
+    std::vector<qint64> firstLine; // line number of each range's first line
 };
 
 // JSON lines in data[0, size) (readable up to data + capacity), split at line boundaries
 // into ranges parsed on their own threads (own parser, own chunk) into parsed: merged in file
 // order by mergeWindow they give the same rows, strings, sources and problems (with the same
 // line numbers) as one sequential pass. firstLine is the number of the first line; endsFile
-// says whether a last line without a newline is the end of the file. *lines gets the newlines
-// in the text. parsed is reused window after window: its chunks keep their capacity.
+// says whether a last line without a newline is the end of the file. *lines gets the lines
+// read (each range counts its own: no pass over the text to count them first). parsed is
+// reused window after window: its chunks keep their capacity.
 void parseJsonLinesWindow(const char* data, size_t size, size_t capacity, qint64 firstLineOfText,
                           bool endsFile, const QString& file, const LoadControl& control,
                           SharedProgress& progress, ParsedWindow& parsed, qint64* lines)
@@ -307,17 +309,9 @@ void parseJsonLinesWindow(const char* data, size_t size, size_t capacity, qint64
     }
     bounds.push_back(size);
 
-    std::vector<qint64> firstLine(ranges + 1, 0);
     parsed.chunks.resize(ranges);
     parsed.completed.assign(ranges, 0);
-    // Line numbers of the range starts: count the newlines of every range in parallel.
-    forEachRange(ranges,
-                 [&](size_t i) { firstLine[i + 1] = countNewlines(data + bounds[i], data + bounds[i + 1]); });
-    firstLine[0] = firstLineOfText;
-    for (size_t i = 1; i < firstLine.size(); ++i)
-        firstLine[i] += firstLine[i - 1];
-    *lines = firstLine.back() - firstLineOfText;
-
+    std::vector<qint64> linesRead(ranges, 0);
     forEachRange(ranges, [&](size_t i) {
         EventRecordParser parser(file);
         size_t reported = bounds[i];
@@ -328,10 +322,15 @@ void parseJsonLinesWindow(const char* data, size_t size, size_t capacity, qint64
         range.progressStepBytes = kWorkerStepBytes;
         EventChunk& chunk = parsed.chunks[i];
         chunk.store.keepRowsUnpacked(); // packed once, by the merge
-        parsed.completed[i] =
-            detail::parseJsonLinesRange(data, bounds[i], bounds[i + 1], capacity, firstLine[i],
-                                        endsFile && bounds[i + 1] == size, parser, chunk, range);
+        parsed.completed[i] = detail::parseJsonLinesRange(data, bounds[i], bounds[i + 1], capacity, 1,
+                                                          endsFile && bounds[i + 1] == size, parser, chunk,
+                                                          range, &linesRead[i]);
     });
+    // Every range but the last ends with a newline, so its lines are its newlines.
+    parsed.firstLine.assign(ranges, firstLineOfText);
+    for (size_t i = 1; i < ranges; ++i)
+        parsed.firstLine[i] = parsed.firstLine[i - 1] + linesRead[i - 1];
+    *lines = parsed.firstLine.back() + linesRead.back() - firstLineOfText;
 }
 
 // Appends the ranges of a window to chunk up to the first cancelled one (later ranges would
@@ -343,9 +342,10 @@ bool mergeWindow(EventChunk& chunk, ParsedWindow& window, double fileDone)
     const size_t rowsBefore = chunk.store.size();
     bool complete = true;
     for (size_t i = 0; i < window.chunks.size(); ++i) {
-        if (complete)
+        if (complete) {
+            window.chunks[i].problems.shiftLines(window.firstLine[i] - 1);
             chunk.append(std::move(window.chunks[i]));
-        else
+        } else
             window.chunks[i].clear();
         complete = complete && window.completed[i];
     }
