@@ -1,12 +1,11 @@
 #pragma once
 // Internal to the loader: a stormlog CSV file read in windows and parsed on all cores.
 //
-// The file is read in windows of about 32 MB per thread, so memory stays bounded whatever
-// its size (two windows: the next one is read while this one is parsed). A quote opens a quoted cell only at
-// the start of a cell, and a quoted cell may hold line breaks, so a line break is a record boundary only
-// outside quotes: one cheap sequential pass per window (memchr from quote to quote) finds the quoted spans,
-// the window is cut after its last record boundary, and its records are split at boundaries into ranges
-// parsed on their own threads (own parser, own chunk) and merged in file order. The result (rows, strings,
+// The file is read in windows and parsed on all cores as WindowedChunks.h describes. A quote
+// opens a quoted cell only at the start of a cell, and a quoted cell may hold line breaks, so a
+// line break is a record boundary only outside quotes: one cheap sequential pass per window
+// (memchr from quote to quote) finds the quoted spans, the window is cut after its last record
+// boundary, and its records are split at boundaries into ranges. The result (rows, strings,
 // problems and their lines) is the same for any number of threads and any window size.
 
 #include <QString>

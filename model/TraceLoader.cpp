@@ -4,6 +4,7 @@
 #include "CsvReader.h"
 #include "JsonEventReader.h"
 #include "TraceParsers.h"
+#include "WindowedChunks.h"
 
 #include <QDir>
 #include <QFile>
@@ -26,6 +27,7 @@ namespace gapscope {
 
 using detail::EventChunk;
 using detail::EventRecordParser;
+using detail::forEachRange;
 using detail::RangeControl;
 using detail::SliceOutcome;
 
@@ -268,226 +270,34 @@ int rangeCount(size_t bytes, const LoadControl& control)
     return static_cast<int>(std::clamp<size_t>(bytes / kMinBytesPerThread, 1, static_cast<size_t>(cores)));
 }
 
-// Runs work(i) for i in [0, count): i = 0 on the calling thread, the others on threads of their own.
-template <typename Work> void forEachRange(size_t count, Work&& work)
-{
-    std::vector<std::thread> threads;
-    for (size_t i = 1; i < count; ++i)
-        threads.emplace_back(work, i);
-    work(size_t{0});
-    for (std::thread& thread : threads)
-        thread.join();
-}
-
-// The parsed ranges of one window of a JSON lines file, in file order, before the merge.
-struct ParsedWindow
-{
-    std::vector<EventChunk> chunks; // problems numbered from line 1 of their range
-    std::vector<char> completed;
-    std::vector<qint64> firstLine; // line number of each range's first line
-};
-
-// JSON lines in data[0, size) (readable up to data + capacity), split at line boundaries
-// into ranges parsed on their own threads (own parser, own chunk) into parsed: merged in file
-// order by mergeWindow they give the same rows, strings, sources and problems (with the same
-// line numbers) as one sequential pass. firstLine is the number of the first line; endsFile
-// says whether a last line without a newline is the end of the file. *lines gets the lines
-// read (each range counts its own: no pass over the text to count them first). parsed is
-// reused window after window: its chunks keep their capacity.
-void parseJsonLinesWindow(const char* data, size_t size, size_t capacity, qint64 firstLineOfText,
-                          bool endsFile, const QString& file, const LoadControl& control,
-                          SharedProgress& progress, ParsedWindow& parsed, qint64* lines)
-{
-    const auto ranges = static_cast<size_t>(rangeCount(size, control));
-    // Range i is [bounds[i], bounds[i + 1]); every boundary but the last follows a '\n'.
-    std::vector<size_t> bounds{0};
-    for (size_t i = 1; i < ranges; ++i) {
-        size_t at = std::max(bounds.back(), size * i / ranges);
-        const void* newline = at < size ? std::memchr(data + at, '\n', size - at) : nullptr;
-        at = newline ? static_cast<size_t>(static_cast<const char*>(newline) - data) + 1 : size;
-        bounds.push_back(at);
-    }
-    bounds.push_back(size);
-
-    parsed.chunks.resize(ranges);
-    parsed.completed.assign(ranges, 0);
-    std::vector<qint64> linesRead(ranges, 0);
-    forEachRange(ranges, [&](size_t i) {
-        EventRecordParser parser(file);
-        size_t reported = bounds[i];
-        RangeControl range{control.cancel, [&](qint64 done) {
-                               progress.advance(done - static_cast<qint64>(reported));
-                               reported = static_cast<size_t>(done);
-                           }};
-        range.progressStepBytes = kWorkerStepBytes;
-        EventChunk& chunk = parsed.chunks[i];
-        chunk.store.keepRowsUnpacked(); // packed once, by the merge
-        parsed.completed[i] = detail::parseJsonLinesRange(data, bounds[i], bounds[i + 1], capacity, 1,
-                                                          endsFile && bounds[i + 1] == size, parser, chunk,
-                                                          range, &linesRead[i]);
-    });
-    // Every range but the last ends with a newline, so its lines are its newlines.
-    parsed.firstLine.assign(ranges, firstLineOfText);
-    for (size_t i = 1; i < ranges; ++i)
-        parsed.firstLine[i] = parsed.firstLine[i - 1] + linesRead[i - 1];
-    *lines = parsed.firstLine.back() + linesRead.back() - firstLineOfText;
-}
-
-// Appends the ranges of a window to chunk up to the first cancelled one (later ranges would
-// leave a hole in the file order) and leaves the window's chunks empty for the next window.
-// fileDone is the part of the file read up to the end of the window (0, 1]. Returns whether
-// every range was complete.
-bool mergeWindow(EventChunk& chunk, ParsedWindow& window, double fileDone)
-{
-    const size_t rowsBefore = chunk.store.size();
-    bool complete = true;
-    for (size_t i = 0; i < window.chunks.size(); ++i) {
-        if (complete) {
-            window.chunks[i].problems.shiftLines(window.firstLine[i] - 1);
-            chunk.append(std::move(window.chunks[i]));
-        } else
-            window.chunks[i].clear();
-        complete = complete && window.completed[i];
-    }
-    // Columns that double as they fill copy all their rows at each step and leave up to half
-    // their capacity unused; grown once to the rows the whole file is expected to give (the
-    // rows per byte so far, 2 % more) they are copied about once and fit.
-    EventStore& store = chunk.store;
-    const size_t rows = store.size();
-    const size_t lastWindowRows = rows - rowsBefore;
-    if (complete && fileDone < 1 && rows + lastWindowRows > store.timestampNs.capacity()) {
-        const auto expected = static_cast<size_t>(static_cast<double>(rows) / fileDone * 1.02);
-        store.reserveRows(
-            std::max({expected, rows + 2 * lastWindowRows, store.timestampNs.capacity() * 5 / 4}));
-    }
-    return complete;
-}
-
-// A JSON lines file read in windows of about kWindowBytesPerThread per thread, as a
-// pipeline: while the ranges of window k are parsed, one thread reads window k + 1 into the
-// other buffer and another merges the ranges of window k - 1 into chunk. Reading (a copy out
-// of the page cache) and merging are serial work; overlapped with the parse they no longer
-// leave the cores idle. Only two windows are in memory. The partial last line of a window
-// moves to the start of the next one; a line longer than a window grows the window.
-// Returns false when cancelled; *error is set when the file is unreadable.
+// A JSON lines file, read in windows and parsed on all cores (WindowedChunks.h). Returns
+// false when cancelled; *error is set when the file is unreadable.
 bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadControl& control,
                         SharedProgress& progress, QString* error)
 {
-    constexpr size_t kWindowBytesPerThread = 32 << 20;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = file.errorString();
-        return true;
-    }
-    const auto fileSize = static_cast<size_t>(std::max<qint64>(file.size(), 0));
-    const size_t threads = static_cast<size_t>(rangeCount(fileSize, control));
-    const size_t perThread =
-        control.windowBytesPerThread > 0 ? control.windowBytesPerThread : kWindowBytesPerThread;
-    const size_t window = std::min(fileSize + 1, perThread * threads);
-
-    // A filled window: buffer[0, filled) holds carried bytes plus what was read.
-    struct Window
-    {
-        std::unique_ptr<char[]> buffer;
-        size_t capacity = 0; // bytes buffer holds before its padding
-        size_t filled = 0;
-        bool atEnd = false;
-        QString readError;
+    detail::WindowedForm form;
+    if (control.windowBytesPerThread > 0)
+        form.windowBytesPerThread = control.windowBytesPerThread;
+    form.padding = simdjson::SIMDJSON_PADDING;
+    form.cancel = control.cancel;
+    form.ranges = [&control](size_t bytes) { return rangeCount(bytes, control); };
+    form.advance = [&progress](qint64 bytes) { progress.advance(bytes); };
+    form.recordsEnd = [](const char* data, size_t filled, bool atEnd) -> size_t {
+        if (atEnd)
+            return filled;
+        const void* last = filled > 0 ? memrchr(data, '\n', filled) : nullptr;
+        return last ? static_cast<size_t>(static_cast<const char*>(last) - data) + 1 : 0;
     };
-    // Fills w after the `carried` bytes already at its start, growing it when one line fills
-    // it (a line longer than a window), until it holds a complete line or the end of the file.
-    auto fill = [&file](Window& w, size_t carried) {
-        for (;;) {
-            if (carried == w.capacity) {
-                const size_t larger = w.capacity * 2;
-                std::unique_ptr<char[]> grown(new char[larger + simdjson::SIMDJSON_PADDING]);
-                std::memcpy(grown.get(), w.buffer.get(), carried);
-                w.buffer = std::move(grown);
-                w.capacity = larger;
-            }
-            const qint64 got = file.read(w.buffer.get() + carried, static_cast<qint64>(w.capacity - carried));
-            if (got < 0) {
-                w.readError = file.errorString();
-                return;
-            }
-            w.filled = carried + static_cast<size_t>(got);
-            w.atEnd = got == 0 || file.atEnd();
-            if (w.atEnd || std::memchr(w.buffer.get() + carried, '\n', static_cast<size_t>(got)))
-                break;
-            carried = w.filled; // no complete line yet
-        }
-        std::memset(w.buffer.get() + w.filled, 0, simdjson::SIMDJSON_PADDING);
+    form.nextBoundary = [](const char* data, size_t from, size_t limit) {
+        const void* newline = from < limit ? std::memchr(data + from, '\n', limit - from) : nullptr;
+        return newline ? static_cast<size_t>(static_cast<const char*>(newline) - data) + 1 : limit;
     };
-    auto parseEndOf = [](const Window& w) {
-        if (w.atEnd)
-            return w.filled;
-        size_t lastNewline = w.filled;
-        while (lastNewline > 0 && w.buffer[lastNewline - 1] != '\n')
-            --lastNewline;
-        return lastNewline;
+    form.parse = [](const detail::RecordRange& range, EventRecordParser& parser, EventChunk& into,
+                    const RangeControl& rangeControl, qint64* lines) {
+        return detail::parseJsonLinesRange(range.data, range.begin, range.end, range.capacity, 1,
+                                           range.endsFile, parser, into, rangeControl, lines);
     };
-
-    // The second buffer is made when a second window is needed: a file that fits one window
-    // (or one line longer than a window) never holds two.
-    Window current, next;
-    current.capacity = window;
-    current.buffer.reset(new char[window + simdjson::SIMDJSON_PADDING]);
-    fill(current, 0);
-    std::thread merger;
-    bool merged = true; // the merges so far took every range
-    auto joinMerger = [&] {
-        if (merger.joinable())
-            merger.join();
-    };
-    qint64 line = 1;
-    size_t bytesParsed = 0;
-    // The ranges of window k are parsed into parsed[k % 2] while parsed[(k - 1) % 2] merges.
-    std::array<ParsedWindow, 2> parsed;
-    for (size_t k = 0;; ++k) {
-        if (!current.readError.isEmpty()) {
-            joinMerger();
-            *error = current.readError;
-            return true;
-        }
-        const size_t parseEnd = parseEndOf(current);
-        // The next window starts with the partial last line of this one.
-        std::thread reader;
-        if (!current.atEnd) {
-            const size_t carried = current.filled - parseEnd;
-            // A partial line of more than half a window is likely a long one: room for twice
-            // it at once saves growing (copying) the buffer while it is filled.
-            const size_t wanted = carried * 2 > window ? std::max(window, carried) * 2 : window;
-            if (!next.buffer || wanted > next.capacity) {
-                next.capacity = wanted;
-                next.buffer.reset(new char[next.capacity + simdjson::SIMDJSON_PADDING]);
-            }
-            std::memcpy(next.buffer.get(), current.buffer.get() + parseEnd, carried);
-            reader = std::thread(fill, std::ref(next), carried);
-        }
-        qint64 lines = 0;
-        ParsedWindow& ranges = parsed[k % 2];
-        parseJsonLinesWindow(current.buffer.get(), parseEnd, current.capacity + simdjson::SIMDJSON_PADDING,
-                             line, current.atEnd, path, control, progress, ranges, &lines);
-        line += lines;
-        bytesParsed += parseEnd;
-        const double fileDone = current.atEnd ? 1.0
-                                              : static_cast<double>(bytesParsed) /
-                                                    static_cast<double>(std::max(fileSize, bytesParsed));
-        if (reader.joinable())
-            reader.join();
-        joinMerger();
-        if (!merged)
-            return false;
-        const bool complete =
-            std::all_of(ranges.completed.begin(), ranges.completed.end(), [](char c) { return c; });
-        if (current.atEnd || !complete) {
-            merged = mergeWindow(chunk, ranges, fileDone);
-            return merged && complete;
-        }
-        merger = std::thread(
-            [&chunk, &merged, &ranges, fileDone] { merged = mergeWindow(chunk, ranges, fileDone); });
-        std::swap(current, next);
-    }
+    return detail::readWindowedChunks(path, chunk, form, error);
 }
 
 // Whether the first non-blank byte of the file is '[' (a top-level array, not a wrapper object).

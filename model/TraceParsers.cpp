@@ -297,7 +297,8 @@ std::optional<size_t> findCsvHeader(const char* data, size_t begin, size_t end, 
 }
 
 bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLine, const CsvColumns& columns,
-                     EventRecordParser& parser, EventChunk& chunk, const RangeControl& control)
+                     EventRecordParser& parser, EventChunk& chunk, const RangeControl& control,
+                     qint64* linesRead)
 {
     CsvRecordReader reader(data, begin, end, firstLine);
     od::parser json;
@@ -379,6 +380,8 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
             nextProgress = reader.position() + control.progressStepBytes;
         }
     }
+    if (linesRead)
+        *linesRead = reader.line() - firstLine;
     if (control.progress)
         control.progress(static_cast<qint64>(end));
     return !control.cancelled();

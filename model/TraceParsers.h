@@ -46,9 +46,10 @@ std::optional<size_t> findCsvHeader(const char* data, size_t begin, size_t end, 
 // The records of data[begin, end) (begin at a record boundary; end at one or at the end of
 // the file), firstLine being the line of begin, as rows of chunk; every bad record is an
 // Error problem at the line where it starts. Progress gets byte offsets into data. Returns
-// false when cancelled.
+// false when cancelled. *linesRead (when given) gets the lines read.
 bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLine, const CsvColumns& columns,
-                     EventRecordParser& parser, EventChunk& chunk, const RangeControl& control);
+                     EventRecordParser& parser, EventChunk& chunk, const RangeControl& control,
+                     qint64* linesRead = nullptr);
 
 // Diagnose bundle telemetry_timeline.json: {"timestamps": [s...], "allocated": [...],
 // "reserved": [...]} -> sample events of collector "diagnose.timeline".

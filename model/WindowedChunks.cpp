@@ -1,0 +1,238 @@
+#include "WindowedChunks.h"
+
+#include "JsonEventReader.h"
+
+#include <QFile>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <memory>
+
+namespace gapscope::detail {
+
+namespace {
+
+constexpr size_t kWorkerStepBytes = 64 * 1024; // progress of one range at least this often
+
+// The parsed ranges of one window, in file order, before the merge; reused window after window.
+struct ParsedWindow
+{
+    std::vector<EventChunk> chunks; // problems numbered from line 1 of their range
+    std::vector<char> completed;
+    std::vector<qint64> firstLine; // number of each range's first line in the file
+};
+
+// A filled window: buffer[0, filled) holds the bytes carried from the last window, then what was read.
+struct Window
+{
+    std::unique_ptr<char[]> buffer; // capacity + padding bytes
+    size_t capacity = 0;
+    size_t filled = 0;
+    bool atEnd = false;
+    QString readError;
+};
+
+// Fills w after the `carried` bytes already at its start, growing it when they fill it (a
+// record longer than a window), until a line break was read or the file ends.
+void fill(QFile& file, Window& w, size_t carried, size_t padding)
+{
+    for (;;) {
+        if (carried == w.capacity) {
+            const size_t larger = w.capacity * 2;
+            std::unique_ptr<char[]> grown(new char[larger + padding]);
+            std::memcpy(grown.get(), w.buffer.get(), carried);
+            w.buffer = std::move(grown);
+            w.capacity = larger;
+        }
+        const qint64 got = file.read(w.buffer.get() + carried, static_cast<qint64>(w.capacity - carried));
+        if (got < 0) {
+            w.readError = file.errorString();
+            return;
+        }
+        w.filled = carried + static_cast<size_t>(got);
+        w.atEnd = got == 0 || file.atEnd();
+        if (w.atEnd || std::memchr(w.buffer.get() + carried, '\n', static_cast<size_t>(got)))
+            break;
+        carried = w.filled; // no complete line yet
+    }
+    std::memset(w.buffer.get() + w.filled, 0, padding);
+}
+
+// The records data[begin, end) of a window, split at record boundaries into ranges parsed on
+// their own threads into parsed.
+void parseWindow(const char* data, size_t begin, size_t end, size_t capacity, qint64 firstLineOfText,
+                 bool endsFile, const QString& file, const WindowedForm& form, ParsedWindow& parsed,
+                 qint64* lines)
+{
+    const size_t bytes = end - begin;
+    const auto ranges = static_cast<size_t>(bytes > 0 && form.ranges ? std::max(1, form.ranges(bytes)) : 1);
+    std::vector<size_t> bounds{begin}; // range i is [bounds[i], bounds[i + 1])
+    for (size_t i = 1; i < ranges; ++i)
+        bounds.push_back(form.nextBoundary(data, std::max(begin + bytes * i / ranges, bounds.back()), end));
+    bounds.push_back(end);
+
+    parsed.chunks.resize(ranges);
+    parsed.completed.assign(ranges, 0);
+    std::vector<qint64> linesRead(ranges, 0);
+    forEachRange(ranges, [&](size_t i) {
+        EventRecordParser parser(file);
+        size_t reported = bounds[i];
+        RangeControl control{form.cancel, [&](qint64 done) {
+                                 if (form.advance)
+                                     form.advance(done - static_cast<qint64>(reported));
+                                 reported = static_cast<size_t>(done);
+                             }};
+        control.progressStepBytes = kWorkerStepBytes;
+        EventChunk& chunk = parsed.chunks[i];
+        chunk.store.keepRowsUnpacked(); // packed once, by the merge
+        const RecordRange range{data, bounds[i], bounds[i + 1], capacity, endsFile && bounds[i + 1] == end};
+        parsed.completed[i] = form.parse(range, parser, chunk, control, &linesRead[i]);
+    });
+    // Every range but the last ends at a record boundary, after a line break.
+    parsed.firstLine.assign(ranges, firstLineOfText);
+    for (size_t i = 1; i < ranges; ++i)
+        parsed.firstLine[i] = parsed.firstLine[i - 1] + linesRead[i - 1];
+    *lines = parsed.firstLine.back() + linesRead.back() - firstLineOfText;
+}
+
+// Appends the ranges of a window to chunk up to the first cancelled one (later ranges would
+// leave a hole in the file order) and leaves the window's chunks empty for the next window.
+// fileDone is the part of the file read up to the end of the window, (0, 1]. Returns whether
+// every range was complete.
+bool mergeWindow(EventChunk& chunk, ParsedWindow& window, double fileDone)
+{
+    const size_t rowsBefore = chunk.store.size();
+    bool complete = true;
+    for (size_t i = 0; i < window.chunks.size(); ++i) {
+        if (complete) {
+            window.chunks[i].problems.shiftLines(window.firstLine[i] - 1);
+            chunk.append(std::move(window.chunks[i]));
+        } else {
+            window.chunks[i].clear();
+        }
+        complete = complete && window.completed[i];
+    }
+    // Columns that double as they fill copy all their rows at each step and leave up to half
+    // their capacity unused; grown once to the rows the whole file is expected to give (the
+    // rows per byte so far, 2 % more) they are copied about once and fit.
+    EventStore& store = chunk.store;
+    const size_t rows = store.size();
+    const size_t windowRows = rows - rowsBefore;
+    if (complete && fileDone < 1 && rows + windowRows > store.timestampNs.capacity()) {
+        const auto expected = static_cast<size_t>(static_cast<double>(rows) / fileDone * 1.02);
+        store.reserveRows(std::max({expected, rows + 2 * windowRows, store.timestampNs.capacity() * 5 / 4}));
+    }
+    return complete;
+}
+
+} // namespace
+
+bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedForm& form, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = file.errorString();
+        return true;
+    }
+    auto advance = [&](size_t bytes) {
+        if (form.advance && bytes > 0)
+            form.advance(static_cast<qint64>(bytes));
+    };
+    const auto fileSize = static_cast<size_t>(std::max<qint64>(file.size(), 0));
+    const auto threads = static_cast<size_t>(form.ranges ? std::max(1, form.ranges(fileSize)) : 1);
+    const size_t window =
+        std::max<size_t>(std::min(fileSize + 1, std::max<size_t>(form.windowBytesPerThread, 1) * threads), 4);
+    const size_t padding = form.padding;
+
+    // The second buffer is made when a second window is needed: a file that fits one window
+    // (or one record longer than a window) never holds two.
+    Window current, next;
+    current.capacity = window;
+    current.buffer.reset(new char[window + padding]);
+    fill(file, current, 0, padding);
+    if (current.filled >= 3 && std::memcmp(current.buffer.get(), "\xEF\xBB\xBF", 3) == 0) { // UTF-8 BOM
+        std::memmove(current.buffer.get(), current.buffer.get() + 3, current.filled - 3);
+        current.filled -= 3;
+        std::memset(current.buffer.get() + current.filled, 0, padding);
+        advance(3);
+    }
+    std::thread merger;
+    bool merged = true; // the merges so far took every range
+    auto joinMerger = [&] {
+        if (merger.joinable())
+            merger.join();
+    };
+    // The ranges of window k are parsed into parsed[k % 2] while parsed[(k - 1) % 2] merges.
+    std::array<ParsedWindow, 2> parsed;
+    qint64 line = 1; // of the start of the current window
+    size_t bytesDone = 0;
+    for (size_t k = 0;; ++k) {
+        if (!current.readError.isEmpty()) {
+            joinMerger();
+            *error = current.readError;
+            return true;
+        }
+        const char* data = current.buffer.get();
+        const size_t parseEnd = form.recordsEnd(data, current.filled, current.atEnd);
+        if (parseEnd == 0 &&
+            !current.atEnd) { // no complete record yet (a CSV quoted cell holds every line break)
+            fill(file, current, current.filled, padding);
+            continue;
+        }
+        size_t start = 0;
+        if (form.recordsStart) {
+            const std::optional<size_t> found = form.recordsStart(data, parseEnd, current.atEnd, &line);
+            if (!found) {
+                joinMerger();
+                return merged;
+            }
+            start = *found;
+            advance(start);
+        }
+        // The next window starts with the partial last record of this one.
+        std::thread reader;
+        if (!current.atEnd) {
+            const size_t carried = current.filled - parseEnd;
+            // A partial record of more than half a window is likely a long one: room for twice
+            // it at once saves growing (copying) the buffer while it is filled.
+            const size_t wanted = carried * 2 > window ? std::max(window, carried) * 2 : window;
+            if (!next.buffer || wanted > next.capacity) {
+                next.capacity = wanted;
+                next.buffer.reset(new char[next.capacity + padding]);
+            }
+            std::memcpy(next.buffer.get(), data + parseEnd, carried);
+            reader = std::thread(fill, std::ref(file), std::ref(next), carried, padding);
+        }
+        ParsedWindow& ranges = parsed[k % 2];
+        if (start < parseEnd) {
+            qint64 lines = 0;
+            parseWindow(data, start, parseEnd, current.capacity + padding, line, current.atEnd, path, form,
+                        ranges, &lines);
+            line += lines;
+        } else { // nothing to parse: the (empty) chunks of an earlier window merge as nothing
+            ranges.completed.assign(ranges.chunks.size(), 1);
+            ranges.firstLine.assign(ranges.chunks.size(), line);
+        }
+        bytesDone += parseEnd;
+        const double fileDone = current.atEnd ? 1.0
+                                              : static_cast<double>(bytesDone) /
+                                                    static_cast<double>(std::max(fileSize, bytesDone));
+        if (reader.joinable())
+            reader.join();
+        joinMerger();
+        if (!merged)
+            return false;
+        const bool complete =
+            std::all_of(ranges.completed.begin(), ranges.completed.end(), [](char c) { return c; });
+        if (current.atEnd || !complete) {
+            merged = mergeWindow(chunk, ranges, fileDone);
+            return merged && complete;
+        }
+        merger = std::thread(
+            [&chunk, &merged, &ranges, fileDone] { merged = mergeWindow(chunk, ranges, fileDone); });
+        std::swap(current, next);
+    }
+}
+
+} // namespace gapscope::detail
