@@ -418,14 +418,7 @@ ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const Loa
         std::vector<std::optional<size_t>> counts(slices);
         std::vector<EventChunk> chunks(slices);
         std::vector<SliceOutcome> outcomes(slices, SliceOutcome::Unusable);
-        auto forEachSlice = [&](auto&& work) {
-            std::vector<std::thread> workers;
-            for (size_t i = 1; i < slices; ++i)
-                workers.emplace_back(work, i);
-            work(size_t{0});
-            for (std::thread& worker : workers)
-                worker.join();
-        };
+        auto forEachSlice = [slices](auto&& work) { forEachRange(slices, work); };
         // Copy every slice as "[" elements "]", count its lines and elements.
         forEachSlice([&](size_t i) {
             const size_t from = cuts[i];
