@@ -686,8 +686,12 @@ bool loadSink(const QString& path, EventChunk& chunk, SinkManifest& manifest, qi
                                     QStringLiteral("cannot read segment: %1").arg(readError));
             continue;
         }
+        const size_t segmentRows = segmentChunk.store.size();
         chunk.append(std::move(segmentChunk));
         base += QFileInfo(segment.file).size();
+        if (totalBytes > 0)
+            detail::growToExpectedRows(chunk.store, segmentRows,
+                                       static_cast<double>(base) / static_cast<double>(totalBytes));
         bytesRead = base;
         if (control.progress)
             control.progress(base, totalBytes);

@@ -113,20 +113,21 @@ bool mergeWindow(EventChunk& chunk, ParsedWindow& window, double fileDone)
         }
         complete = complete && window.completed[i];
     }
-    // Columns that double as they fill copy all their rows at each step and leave up to half
-    // their capacity unused; grown once to the rows the whole file is expected to give (the
-    // rows per byte so far, 2 % more) they are copied about once and fit.
-    EventStore& store = chunk.store;
-    const size_t rows = store.size();
-    const size_t windowRows = rows - rowsBefore;
-    if (complete && fileDone < 1 && rows + windowRows > store.timestampNs.capacity()) {
-        const auto expected = static_cast<size_t>(static_cast<double>(rows) / fileDone * 1.02);
-        store.reserveRows(std::max({expected, rows + 2 * windowRows, store.timestampNs.capacity() * 5 / 4}));
-    }
+    if (complete)
+        growToExpectedRows(chunk.store, chunk.store.size() - rowsBefore, fileDone);
     return complete;
 }
 
 } // namespace
+
+void growToExpectedRows(EventStore& store, size_t appendedRows, double done)
+{
+    const size_t rows = store.size();
+    if (done <= 0 || done >= 1 || rows + appendedRows <= store.timestampNs.capacity())
+        return;
+    const auto expected = static_cast<size_t>(static_cast<double>(rows) / done * 1.02);
+    store.reserveRows(std::max({expected, rows + 2 * appendedRows, store.timestampNs.capacity() * 5 / 4}));
+}
 
 bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedForm& form, QString* error)
 {

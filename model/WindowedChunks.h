@@ -22,6 +22,10 @@
 #include <thread>
 #include <vector>
 
+namespace gapscope {
+class EventStore;
+}
+
 namespace gapscope::detail {
 
 struct EventChunk;
@@ -77,6 +81,12 @@ struct WindowedForm
                        const RangeControl& control, qint64* lines)>
         parse;
 };
+
+// After appendedRows rows were appended to store, when as many again would not fit: grows the
+// columns to the rows the whole input is expected to give (the rows per byte so far, 2 % more)
+// rather than doubling them, which copies every column at each step and leaves up to half of
+// it unused. done is the part of the input read so far, in (0, 1).
+void growToExpectedRows(EventStore& store, size_t appendedRows, double done);
 
 // Returns false when cancelled (chunk then holds the rows of a contiguous prefix of the
 // file); *error is set when the file cannot be read. A UTF-8 byte order mark is skipped.
