@@ -57,6 +57,36 @@ public:
         append(src, [](T value) { return value; });
     }
 
+    // Calls f(value, begin, end) for each run of equal values [begin, end), in row order; a
+    // block of one value is one step.
+    template <typename F> void forEachRun(F&& f) const
+    {
+        size_t runBegin = 0, row = 0;
+        T runValue{};
+        auto feed = [&](T value) {
+            if (row > 0 && value != runValue) {
+                f(runValue, runBegin, row);
+                runBegin = row;
+            }
+            runValue = value;
+        };
+        for (const Block& block : m_blocks) {
+            if (block.width == 0) {
+                feed(valueIn(block, 0));
+                row += kBlockRows;
+                continue;
+            }
+            for (size_t i = 0; i < kBlockRows; ++i, ++row)
+                feed(valueIn(block, i));
+        }
+        for (T value : m_tail) {
+            feed(value);
+            ++row;
+        }
+        if (row > 0)
+            f(runValue, runBegin, row);
+    }
+
     // A column that is only filled to be appended to another (the chunk of one parse thread)
     // can leave its rows unpacked: they are packed once, where they are appended, instead of
     // packed, unpacked and packed again. pack() packs the rows and ends the unpacked state.

@@ -729,6 +729,22 @@ SessionStatus inferStatus(const EventStore& store, const Partition& range, bool 
     return SessionStatus::Incomplete;
 }
 
+// Rows [begin, end) of one source.
+struct SourceRun
+{
+    uint32_t source = 0;
+    uint32_t begin = 0, end = 0;
+};
+
+std::vector<SourceRun> sourceRuns(const EventStore& store)
+{
+    std::vector<SourceRun> runs;
+    store.source.forEachRun([&runs](uint32_t source, size_t begin, size_t end) {
+        runs.push_back({source, static_cast<uint32_t>(begin), static_cast<uint32_t>(end)});
+    });
+    return runs;
+}
+
 // Sorts the rows into (session, rank) partitions by timestamp and derives sessions and phases.
 void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
 {
@@ -741,22 +757,29 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
         uint32_t poolId = 0;
         int64_t first = 0, last = 0;
     };
+    // Rows come in long runs of one source: every per-row pass below works on runs, looking
+    // the source up once a run.
+    std::vector<SourceRun> runs = sourceRuns(in);
     std::unordered_map<uint32_t, size_t> spanOfPoolId;
     std::vector<SessionSpan> spans;
-    uint32_t runSource = UINT32_MAX; // rows come in long runs of one source: look up once a run
-    size_t runSpan = 0;
-    for (size_t row = 0; row < rows; ++row) {
-        if (const uint32_t source = in.source[row]; source != runSource) {
-            runSource = source;
-            const uint32_t id = in.sources[source].sessionId;
-            auto [it, inserted] = spanOfPoolId.try_emplace(id, spans.size());
-            if (inserted)
-                spans.push_back({id, in.timestampNs[row], in.timestampNs[row]});
-            runSpan = it->second;
+    bool timesInOrder = true; // within each run
+    for (const SourceRun& run : runs) {
+        const uint32_t id = in.sources[run.source].sessionId;
+        const int64_t* ts = in.timestampNs.data();
+        auto [it, inserted] = spanOfPoolId.try_emplace(id, spans.size());
+        if (inserted)
+            spans.push_back({id, ts[run.begin], ts[run.begin]});
+        SessionSpan& span = spans[it->second];
+        int64_t first = ts[run.begin], last = ts[run.begin];
+        bool ordered = true;
+        for (uint32_t row = run.begin + 1; row < run.end; ++row) {
+            first = std::min(first, ts[row]);
+            last = std::max(last, ts[row]);
+            ordered &= ts[row] >= ts[row - 1];
         }
-        SessionSpan& span = spans[runSpan];
-        span.first = std::min(span.first, in.timestampNs[row]);
-        span.last = std::max(span.last, in.timestampNs[row]);
+        span.first = std::min(span.first, first);
+        span.last = std::max(span.last, last);
+        timesInOrder = timesInOrder && ordered;
     }
     std::vector<size_t> order(spans.size());
     std::iota(order.begin(), order.end(), size_t{0});
@@ -785,9 +808,11 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
     };
     // A trace written in order (the usual case) keeps its rows: the columns move instead of
     // being copied through a permutation, which would double the peak memory of a large load.
-    bool inOrder = true;
-    for (uint32_t row = 1; row < rows && inOrder; ++row)
-        inOrder = !rowBefore(row, row - 1);
+    // Within a run the session and rank are one, so the order is the timestamps' (checked
+    // above); between runs it is checked in full.
+    bool inOrder = timesInOrder;
+    for (size_t r = 1; r < runs.size() && inOrder; ++r)
+        inOrder = !rowBefore(runs[r].begin, runs[r].begin - 1);
     std::vector<uint32_t> newRowOf;
     EventStore& out = data.store;
     if (inOrder) {
@@ -824,21 +849,21 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
         out.sources = std::move(in.sources);
         out.strings = std::move(in.strings);
         out.shrinkToFit();
+        runs = sourceRuns(out);
     }
 
     // Partitions and sessions.
     data.sessions.assign(spans.size(), SessionInfo{});
     std::vector<std::map<uint32_t, qint64>> collectorCounts(spans.size());
     std::vector<bool> hasStop(spans.size(), false);
-    for (uint32_t row = 0; row < rows;) {
-        const EventSource& first = out.sources[out.source[row]];
-        const uint32_t session = sessionOfSource[out.source[row]];
-        Partition partition{session, first.rank, row, row};
-        while (partition.end < rows && sessionOfSource[out.source[partition.end]] == session &&
-               out.sources[out.source[partition.end]].rank == first.rank)
-            ++partition.end;
-        data.partitions.push_back(partition);
-        row = partition.end;
+    for (const SourceRun& run : runs) {
+        const uint32_t session = sessionOfSource[run.source];
+        const int64_t rank = out.sources[run.source].rank;
+        if (!data.partitions.empty() && data.partitions.back().sessionIndex == session &&
+            data.partitions.back().rank == rank)
+            data.partitions.back().end = run.end;
+        else
+            data.partitions.push_back(Partition{session, rank, run.begin, run.end});
     }
     for (size_t s = 0; s < spans.size(); ++s) {
         SessionInfo& info = data.sessions[sessionOfSpan[s]];
@@ -856,16 +881,15 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
         }
         info.eventCount += static_cast<qint64>(partition.size());
         info.ranks.push_back(partition.rank);
-        for (uint32_t row = partition.begin; row < partition.end; ++row) {
-            if (out.type[row] == EventType::Stop)
-                hasStop[partition.sessionIndex] = true;
-        }
+        static_assert(sizeof(EventType) == 1); // a byte search
+        if (std::memchr(out.type.data() + partition.begin, static_cast<int>(EventType::Stop),
+                        partition.size()))
+            hasStop[partition.sessionIndex] = true;
     }
-    // Events per collector of each session: rows per source first (a flat count per row),
-    // then per (session, collector).
+    // Events per collector of each session: rows per source first, then per (session, collector).
     std::vector<qint64> rowsOfSource(out.sources.size(), 0);
-    for (uint32_t row = 0; row < rows; ++row)
-        ++rowsOfSource[out.source[row]];
+    for (const SourceRun& run : runs)
+        rowsOfSource[run.source] += run.end - run.begin;
     for (size_t source = 0; source < rowsOfSource.size(); ++source) {
         if (rowsOfSource[source] > 0)
             collectorCounts[sessionOfSource[source]][out.sources[source].collector] += rowsOfSource[source];

@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -204,6 +205,35 @@ private slots:
             column.push_back(values[row]);
         QCOMPARE(column.memoryBytes(), reserved);
         QCOMPARE(column.toVector(), values);
+    }
+
+    // forEachRun gives the maximal runs of equal values, whole constant blocks included.
+    void forEachRun_data()
+    {
+        QTest::addColumn<int>("runLength");
+        QTest::addColumn<int>("count");
+        constexpr int blocks = int(PackedColumn<uint32_t>::kBlockRows);
+        for (int runLength : {1, 3, blocks - 1, blocks, 5 * blocks + 3}) {
+            for (int count : {0, 1, blocks, 7 * blocks + 11})
+                QTest::addRow("runs of %d, %d rows", runLength, count) << runLength << count;
+        }
+    }
+    void forEachRun()
+    {
+        QFETCH(int, runLength);
+        QFETCH(int, count);
+        PackedColumn<uint32_t> column;
+        for (int row = 0; row < count; ++row)
+            column.push_back(uint32_t(row / runLength % 3)); // 0, 1, 2, 0, ...: neighbours differ
+        std::vector<std::array<size_t, 3>> runs;
+        column.forEachRun([&runs](uint32_t value, size_t begin, size_t end) {
+            runs.push_back({value, begin, end});
+        });
+        std::vector<std::array<size_t, 3>> expected;
+        for (int begin = 0; begin < count; begin += runLength)
+            expected.push_back(
+                {size_t(begin / runLength % 3), size_t(begin), size_t(std::min(count, begin + runLength))});
+        QCOMPARE(runs, expected);
     }
 
     void packsNarrowData()

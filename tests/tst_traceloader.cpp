@@ -566,6 +566,41 @@ private slots:
                  QStringLiteral("{\"oom_reason\":\"CUDA out of memory\"}"));
     }
 
+    // One source, timestamps out of order inside its run of rows (a clock stepped back, a
+    // writer that flushed late): the rows are sorted by time all the same, ties kept in order.
+    void outOfOrderWithinOneSource_data()
+    {
+        QTest::addColumn<QList<qint64>>("times");
+        QTest::newRow("one step back") << QList<qint64>{1000, 2000, 1500, 3000};
+        QTest::newRow("last row first") << QList<qint64>{2000, 3000, 4000, 1000};
+        QTest::newRow("reversed") << QList<qint64>{4000, 3000, 2000, 1000};
+        QTest::newRow("ties and a step back") << QList<qint64>{1000, 2000, 2000, 1000, 2000};
+        QTest::newRow("in order") << QList<qint64>{1000, 1000, 2000, 3000};
+    }
+    void outOfOrderWithinOneSource()
+    {
+        QFETCH(QList<qint64>, times);
+        QTemporaryDir dir;
+        QByteArray text;
+        for (qsizetype i = 0; i < times.size(); ++i) // allocated = file position, to see the order
+            text += objectText(baseEvent(times[i]), {{"allocator_allocated_bytes", QByteArray::number(i)}}) +
+                    "\n";
+        auto data = loadOk(writeFile(dir, "steps.jsonl", text));
+        QVERIFY(data);
+        QCOMPARE(data->partitions.size(), size_t(1));
+        std::vector<std::pair<qint64, qint64>> expected; // (time, file position), stable order
+        for (qsizetype i = 0; i < times.size(); ++i)
+            expected.push_back({times[i], i});
+        std::stable_sort(expected.begin(), expected.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<std::pair<qint64, qint64>> loaded;
+        for (size_t row = 0; row < data->store.size(); ++row)
+            loaded.push_back({data->store.timestampNs[row], data->store.allocated[row]});
+        QCOMPARE(loaded, expected);
+        QCOMPARE(data->sessions.front().startedNs, *std::min_element(times.begin(), times.end()));
+        QCOMPARE(data->sessions.front().endedNs, *std::max_element(times.begin(), times.end()));
+    }
+
     void phasesAndOrigins()
     {
         QTemporaryDir dir;
