@@ -270,10 +270,8 @@ int rangeCount(size_t bytes, const LoadControl& control)
     return static_cast<int>(std::clamp<size_t>(bytes / kMinBytesPerThread, 1, static_cast<size_t>(cores)));
 }
 
-// A JSON lines file, read in windows and parsed on all cores (WindowedChunks.h). Returns
-// false when cancelled; *error is set when the file is unreadable.
-bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadControl& control,
-                        SharedProgress& progress, QString* error)
+// JSON lines (files and sink segments), read in windows and parsed on all cores (WindowedChunks.h).
+detail::WindowedForm jsonLinesForm(const LoadControl& control, SharedProgress& progress)
 {
     detail::WindowedForm form;
     if (control.windowBytesPerThread > 0)
@@ -297,7 +295,7 @@ bool parseJsonLinesFile(const QString& path, EventChunk& chunk, const LoadContro
         return detail::parseJsonLinesRange(range.data, range.begin, range.end, range.capacity, 1,
                                            range.endsFile, parser, into, rangeControl, lines);
     };
-    return detail::readWindowedChunks(path, chunk, form, error);
+    return form;
 }
 
 // Whether the first non-blank byte of the file is '[' (a top-level array, not a wrapper object).
@@ -675,30 +673,22 @@ bool loadSink(const QString& path, EventChunk& chunk, SinkManifest& manifest, qi
     qint64 totalBytes = 0;
     for (const Segment& segment : segments)
         totalBytes += QFileInfo(segment.file).size();
-    qint64 base = 0;
-    for (const Segment& segment : segments) {
-        EventChunk segmentChunk;
-        SharedProgress progress(control, base, totalBytes);
-        QString readError;
-        const bool completed = parseJsonLinesFile(segment.file, segmentChunk, control, progress, &readError);
-        if (!readError.isEmpty()) {
-            chunk.problems.addError(segment.file, 0,
-                                    QStringLiteral("cannot read segment: %1").arg(readError));
-            continue;
-        }
-        const size_t segmentRows = segmentChunk.store.size();
-        chunk.append(std::move(segmentChunk));
-        base += QFileInfo(segment.file).size();
-        if (totalBytes > 0)
-            detail::growToExpectedRows(chunk.store, segmentRows,
-                                       static_cast<double>(base) / static_cast<double>(totalBytes));
-        bytesRead = base;
+    // The segments are one stream of windows: the pipeline runs on across their ends.
+    std::vector<QString> files;
+    for (const Segment& segment : segments)
+        files.push_back(segment.file);
+    SharedProgress progress(control, 0, totalBytes);
+    const bool completed = detail::readWindowedFiles(
+        files, chunk, jsonLinesForm(control, progress), [&](size_t index, const QString& error) {
+            chunk.problems.addError(files[index], 0, QStringLiteral("cannot read segment: %1").arg(error));
+            return true;
+        });
+    if (completed) {
+        bytesRead = totalBytes;
         if (control.progress)
-            control.progress(base, totalBytes);
-        if (!completed)
-            return false;
+            control.progress(totalBytes, totalBytes);
     }
-    return true;
+    return completed;
 }
 
 // Status of a session without a manifest entry: completed when it has a `stop` event;
@@ -1010,7 +1000,7 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
         const qint64 total = QFileInfo(path).size();
         SharedProgress progress(control, 0, total);
         QString error;
-        completed = parseJsonLinesFile(path, chunk, control, progress, &error);
+        completed = detail::readWindowedChunks(path, chunk, jsonLinesForm(control, progress), &error);
         if (!error.isEmpty()) {
             outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
             return outcome;

@@ -3,11 +3,13 @@
 #include "JsonEventReader.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
+#include <numeric>
 
 namespace gapscope::detail {
 
@@ -29,8 +31,9 @@ struct Window
     std::unique_ptr<char[]> buffer; // capacity + padding bytes
     size_t capacity = 0;
     size_t filled = 0;
-    bool atEnd = false;
+    bool atEnd = false; // of its file
     QString readError;
+    size_t file = 0; // index of its file
 };
 
 // Fills w after the `carried` bytes already at its start, growing it when they fill it (a
@@ -129,35 +132,55 @@ void growToExpectedRows(EventStore& store, size_t appendedRows, double done)
     store.reserveRows(std::max({expected, rows + 2 * appendedRows, store.timestampNs.capacity() * 5 / 4}));
 }
 
-bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedForm& form, QString* error)
+bool readWindowedFiles(const std::vector<QString>& paths, EventChunk& chunk, const WindowedForm& form,
+                       const std::function<bool(size_t file, const QString& error)>& readError)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = file.errorString();
+    if (paths.empty())
         return true;
-    }
     auto advance = [&](size_t bytes) {
         if (form.advance && bytes > 0)
             form.advance(static_cast<qint64>(bytes));
     };
-    const auto fileSize = static_cast<size_t>(std::max<qint64>(file.size(), 0));
-    const auto threads = static_cast<size_t>(form.ranges ? std::max(1, form.ranges(fileSize)) : 1);
-    const size_t window =
-        std::max<size_t>(std::min(fileSize + 1, std::max<size_t>(form.windowBytesPerThread, 1) * threads), 4);
+    std::vector<size_t> sizes;
+    for (const QString& path : paths)
+        sizes.push_back(static_cast<size_t>(std::max<qint64>(QFileInfo(path).size(), 0)));
+    const size_t totalBytes = std::accumulate(sizes.begin(), sizes.end(), size_t{0});
+    const auto threads = static_cast<size_t>(form.ranges ? std::max(1, form.ranges(totalBytes)) : 1);
+    const size_t window = std::max<size_t>(std::min(*std::max_element(sizes.begin(), sizes.end()) + 1,
+                                                    std::max<size_t>(form.windowBytesPerThread, 1) * threads),
+                                           4);
     const size_t padding = form.padding;
+
+    // Files are read one after the other through `input`, by the reader thread or (for the
+    // first window, and after a read error) the calling thread, never both at once.
+    QFile input;
+    // Opens file `index` and fills w from its start.
+    auto startFile = [&](Window& w, size_t index) {
+        w.file = index;
+        w.filled = 0;
+        w.atEnd = true;
+        w.readError.clear();
+        input.close();
+        input.setFileName(paths[index]);
+        if (!input.open(QIODevice::ReadOnly)) {
+            w.readError = input.errorString();
+            return;
+        }
+        fill(input, w, 0, padding);
+        if (w.filled >= 3 && std::memcmp(w.buffer.get(), "\xEF\xBB\xBF", 3) == 0) { // UTF-8 BOM
+            std::memmove(w.buffer.get(), w.buffer.get() + 3, w.filled - 3);
+            w.filled -= 3;
+            std::memset(w.buffer.get() + w.filled, 0, padding);
+            advance(3);
+        }
+    };
 
     // The second buffer is made when a second window is needed: a file that fits one window
     // (or one record longer than a window) never holds two.
     Window current, next;
     current.capacity = window;
     current.buffer.reset(new char[window + padding]);
-    fill(file, current, 0, padding);
-    if (current.filled >= 3 && std::memcmp(current.buffer.get(), "\xEF\xBB\xBF", 3) == 0) { // UTF-8 BOM
-        std::memmove(current.buffer.get(), current.buffer.get() + 3, current.filled - 3);
-        current.filled -= 3;
-        std::memset(current.buffer.get() + current.filled, 0, padding);
-        advance(3);
-    }
+    startFile(current, 0);
     std::thread merger;
     bool merged = true; // the merges so far took every range
     auto joinMerger = [&] {
@@ -166,19 +189,32 @@ bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedFo
     };
     // The ranges of window k are parsed into parsed[k % 2] while parsed[(k - 1) % 2] merges.
     std::array<ParsedWindow, 2> parsed;
-    qint64 line = 1; // of the start of the current window
-    size_t bytesDone = 0;
+    qint64 line = 1;      // of the start of the current window in its file
+    size_t lineFile = 0;  // the file `line` counts in
+    size_t bytesDone = 0; // of all files, up to the end of the current window
     for (size_t k = 0;; ++k) {
+        if (current.file != lineFile) {
+            lineFile = current.file;
+            line = 1;
+        }
         if (!current.readError.isEmpty()) {
             joinMerger();
-            *error = current.readError;
-            return true;
+            if (!merged)
+                return false;
+            if (!readError(current.file, current.readError) || current.file + 1 == paths.size())
+                return true;
+            bytesDone = std::accumulate(sizes.begin(), sizes.begin() + static_cast<long>(current.file) + 1,
+                                        size_t{0});
+            startFile(current, current.file + 1);
+            continue;
         }
         const char* data = current.buffer.get();
+        const QString& path = paths[current.file];
+        const bool lastWindow = current.atEnd && current.file + 1 == paths.size();
         const size_t parseEnd = form.recordsEnd(data, current.filled, current.atEnd);
         if (parseEnd == 0 &&
             !current.atEnd) { // no complete record yet (a CSV quoted cell holds every line break)
-            fill(file, current, current.filled, padding);
+            fill(input, current, current.filled, padding);
             continue;
         }
         size_t start = 0;
@@ -191,10 +227,10 @@ bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedFo
             start = *found;
             advance(start);
         }
-        // The next window starts with the partial last record of this one.
+        // The next window starts with the partial last record of this one, or the next file.
         std::thread reader;
-        if (!current.atEnd) {
-            const size_t carried = current.filled - parseEnd;
+        if (!lastWindow) {
+            const size_t carried = current.atEnd ? 0 : current.filled - parseEnd;
             // A partial record of more than half a window is likely a long one: room for twice
             // it at once saves growing (copying) the buffer while it is filled.
             const size_t wanted = carried * 2 > window ? std::max(window, carried) * 2 : window;
@@ -202,8 +238,13 @@ bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedFo
                 next.capacity = wanted;
                 next.buffer.reset(new char[next.capacity + padding]);
             }
-            std::memcpy(next.buffer.get(), data + parseEnd, carried);
-            reader = std::thread(fill, std::ref(file), std::ref(next), carried, padding);
+            if (current.atEnd) {
+                reader = std::thread(startFile, std::ref(next), current.file + 1);
+            } else {
+                std::memcpy(next.buffer.get(), data + parseEnd, carried);
+                next.file = current.file;
+                reader = std::thread(fill, std::ref(input), std::ref(next), carried, padding);
+            }
         }
         ParsedWindow& ranges = parsed[k % 2];
         if (start < parseEnd) {
@@ -216,9 +257,9 @@ bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedFo
             ranges.firstLine.assign(ranges.chunks.size(), line);
         }
         bytesDone += parseEnd;
-        const double fileDone = current.atEnd ? 1.0
-                                              : static_cast<double>(bytesDone) /
-                                                    static_cast<double>(std::max(fileSize, bytesDone));
+        const double fileDone = lastWindow ? 1.0
+                                           : static_cast<double>(bytesDone) /
+                                                 static_cast<double>(std::max(totalBytes, bytesDone));
         if (reader.joinable())
             reader.join();
         joinMerger();
@@ -226,7 +267,7 @@ bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedFo
             return false;
         const bool complete =
             std::all_of(ranges.completed.begin(), ranges.completed.end(), [](char c) { return c; });
-        if (current.atEnd || !complete) {
+        if (lastWindow || !complete) {
             merged = mergeWindow(chunk, ranges, fileDone);
             return merged && complete;
         }
@@ -234,6 +275,14 @@ bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedFo
             [&chunk, &merged, &ranges, fileDone] { merged = mergeWindow(chunk, ranges, fileDone); });
         std::swap(current, next);
     }
+}
+
+bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedForm& form, QString* error)
+{
+    return readWindowedFiles({path}, chunk, form, [error](size_t, const QString& message) {
+        *error = message;
+        return false;
+    });
 }
 
 } // namespace gapscope::detail

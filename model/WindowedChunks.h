@@ -88,7 +88,15 @@ struct WindowedForm
 // it unused. done is the part of the input read so far, in (0, 1).
 void growToExpectedRows(EventStore& store, size_t appendedRows, double done);
 
-// Returns false when cancelled (chunk then holds the rows of a contiguous prefix of the
+// Files read one after the other as one stream of windows (the segments of a sink): a record
+// never spans two files, lines are numbered in each file, and each file's end is an end of
+// file for its last record. When a file cannot be read, readError(index, message) says
+// whether to go on with the next one (rows read from it before the error are kept). Returns
+// false when cancelled.
+bool readWindowedFiles(const std::vector<QString>& paths, EventChunk& chunk, const WindowedForm& form,
+                       const std::function<bool(size_t file, const QString& error)>& readError);
+
+// One file. Returns false when cancelled (chunk then holds the rows of a contiguous prefix of the
 // file); *error is set when the file cannot be read. A UTF-8 byte order mark is skipped.
 bool readWindowedChunks(const QString& path, EventChunk& chunk, const WindowedForm& form, QString* error);
 

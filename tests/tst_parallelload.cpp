@@ -424,6 +424,65 @@ private slots:
         }
     }
 
+    // The segments of a sink are one stream of windows: a window never holds two segments'
+    // lines, each segment numbers its own lines, and a segment's partial last line is its own
+    // truncated last line. The problems of the sink are those of its segments read one by one.
+    void sinkSegmentsAcrossWindows_data()
+    {
+        QTest::addColumn<int>("windowBytes"); // per thread; 0 = the default
+        for (int window : {0, 65536, 700, 100, 1})
+            QTest::newRow(qPrintable(QStringLiteral("window %1").arg(window))) << window;
+    }
+
+    void sinkSegmentsAcrossWindows()
+    {
+        QFETCH(int, windowBytes);
+        QTemporaryDir dir;
+        const QList<QByteArray> lines = generatedTrace(3000).split('\n');
+        auto slice = [&lines](qsizetype from, qsizetype to) {
+            QByteArray text;
+            for (qsizetype i = from; i < to; ++i)
+                text += lines[i] + '\n';
+            return text;
+        };
+        const QStringList names{"segment-000001.jsonl", "segment-000002.jsonl", "segment-000003.jsonl"};
+        QStringList segments{
+            writeFile(dir, names[0], slice(0, 1000) + "{\"schema_version\": 3, \"sess"), // cut mid-line
+            writeFile(dir, names[1], slice(1000, 2000)),
+            writeFile(dir, names[2], slice(2000, lines.size() - 1) + lines.last())};
+        QVERIFY(!segments.contains(QString()));
+        QVERIFY(
+            !writeFile(dir, "manifest.json",
+                       "{\"format\": \"stormlog.append_only_telemetry_sink\", \"sessions\": [], "
+                       "\"segments\": [{\"filename\": \"segment-000001.jsonl\"}, "
+                       "{\"filename\": \"segment-000002.jsonl\"}, {\"filename\": \"segment-000003.jsonl\"}]}")
+                 .isEmpty());
+        QStringList expected;
+        size_t expectedRows = 0;
+        for (const QString& segment : segments) {
+            const LoadOutcome alone = loadWith(segment, 1);
+            QVERIFY2(alone.data, qPrintable(alone.fatalError));
+            expectedRows += alone.data->store.size();
+            for (const LoadProblem& problem : alone.data->problems.kept())
+                expected << problem.toString();
+        }
+        QVERIFY(expected.size() > 10);
+        QVERIFY(expected.filter(QStringLiteral("segment-000001.jsonl:1001: warning: truncated last line"))
+                    .size() == 1);
+        for (int threads : {1, 2, 3}) {
+            const LoadOutcome sink = loadWith(dir.path(), threads, size_t(windowBytes));
+            QVERIFY2(sink.data, qPrintable(sink.fatalError));
+            QVERIFY(!sink.cancelled);
+            QCOMPARE(sink.data->store.size(), expectedRows);
+            QStringList problems;
+            for (const LoadProblem& problem : sink.data->problems.kept()) {
+                if (segments.contains(problem.file))
+                    problems << problem.toString();
+            }
+            QCOMPARE(problems, expected);
+        }
+    }
+
     void csvSameResultOnAnyThreadCountAndWindow_data()
     {
         QTest::addColumn<QString>("path");
