@@ -9,6 +9,7 @@
 // Memory: VmRSS/VmHWM of /proc/self/status; the peak is reset (clear_refs 5) before loading.
 
 #include "model/AnalysisRunner.h"
+#include "model/BudgetAnalysisRunner.h"
 #include "model/BudgetLoader.h"
 #include "model/Decimation.h"
 #include "model/TraceLoader.h"
@@ -127,6 +128,14 @@ int benchBudget(const QString& form, const QString& path, int threads)
     const double lines = double(outcome.data->linesRead);
     std::printf("%-12s %8.0f MB %10.0f lines   %7.2f s %8.1f MB/s %12.0f lines/s (cpu %6.2f s)\n",
                 qPrintable(form), megabytes, lines, seconds, megabytes / seconds, lines / seconds, cpu);
+    std::vector<double> analysisTimes;
+    for (int i = 0; i < 3; ++i) {
+        const auto analysisStart = Clock::now();
+        runBudgetAnalysis(outcome.data, BudgetThresholds{});
+        analysisTimes.push_back(secondsSince(analysisStart));
+    }
+    std::printf("%-12s budget analysis of %zu ticks: %.3f s (median of 3)\n", qPrintable(form),
+                outcome.data->ticks.size(), median(analysisTimes));
     return 0;
 }
 
