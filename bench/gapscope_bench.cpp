@@ -4,6 +4,7 @@
 //   gapscope_bench budget FORM PATH [THREADS]  parse a memory-budget log: MB/s, ticks/s
 //   gapscope_bench chart PATH                  open to a drawn chart, analysis, window
 //                                              re-analysis, chart redraw (offscreen grab())
+//   gapscope_bench cancel PATH                 how soon a load returns after Cancel
 //
 // One measurement per process, so resident memory starts from the same baseline each time.
 // Memory: VmRSS/VmHWM of /proc/self/status; the peak is reset (clear_refs 5) before loading.
@@ -12,6 +13,7 @@
 #include "model/BudgetAnalysisRunner.h"
 #include "model/BudgetLoader.h"
 #include "model/Decimation.h"
+#include "model/LoadJob.h"
 #include "model/TraceLoader.h"
 #include "widgets/GapChartView.h"
 
@@ -24,10 +26,12 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace gapscope;
@@ -226,6 +230,40 @@ int benchChart(const QString& path)
     return first.isNull() ? 1 : 0;
 }
 
+// Cancel latency: loads PATH (a trace or a budget log, as the app does) on a thread of its own, sets the
+// cancel flag after a few delays into the load and measures how long loadTrace takes to return after it.
+int benchCancel(const QString& path)
+{
+    std::vector<double> latencies;
+    for (int delayMs : {300, 900, 1700, 2600}) {
+        std::atomic<bool> cancel{false};
+        LoadControl control;
+        control.cancel = &cancel;
+        Clock::time_point returned;
+        bool cancelled = false;
+        std::thread loader([&] {
+            cancelled = loadDocument(path, control).cancelled;
+            returned = Clock::now();
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+        const auto requested = Clock::now();
+        cancel = true;
+        loader.join();
+        if (!cancelled) {
+            std::printf("cancel after %d ms: the load had already finished\n", delayMs);
+            continue;
+        }
+        latencies.push_back(std::chrono::duration<double>(returned - requested).count() * 1e3);
+        std::printf("cancel after %d ms: the load returned %.1f ms after the request\n", delayMs,
+                    latencies.back());
+    }
+    if (latencies.empty())
+        return 1;
+    std::printf("cancel latency: max %.1f ms over %zu loads\n",
+                *std::max_element(latencies.begin(), latencies.end()), latencies.size());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -239,7 +277,10 @@ int main(int argc, char** argv)
         return benchBudget(args[2], args[3], args.size() >= 5 ? args[4].toInt() : 0);
     if (args.size() >= 3 && args[1] == QLatin1String("chart"))
         return benchChart(args[2]);
-    std::fprintf(
-        stderr, "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart PATH\n");
+    if (args.size() >= 3 && args[1] == QLatin1String("cancel"))
+        return benchCancel(args[2]);
+    std::fprintf(stderr,
+                 "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart "
+                 "PATH | cancel PATH\n");
     return 2;
 }

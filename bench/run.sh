@@ -48,3 +48,9 @@ budget "budget JSON" "$dir/budget-$ticks.json"
 echo "== open, analysis, chart"
 warm "$dir/trace-$samples.jsonl"
 "$bench" chart "$dir/trace-$samples.jsonl" 2>/dev/null
+echo "== cancel (the flag set 0.3, 0.9, 1.7 and 2.6 s into a load)"
+for input in "$dir/trace-$samples.jsonl" "$dir/trace-$samples.json" "$dir/trace-$samples.csv" \
+    "$dir/sink-$samples" "$dir/budget-$ticks.json"; do
+    echo "$(basename "$input"):"
+    "$bench" cancel "$input" 2>/dev/null | tail -1
+done

@@ -736,7 +736,9 @@ std::vector<SourceRun> sourceRuns(const EventStore& store)
 }
 
 // Sorts the rows into (session, rank) partitions by timestamp and derives sessions and phases.
-void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
+// shrinkColumns gives back the columns' spare capacity: not worth a copy for a cancelled load,
+// whose columns were grown for the whole file and which is returned as fast as it can be.
+void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data, bool shrinkColumns)
 {
     EventStore& in = chunk.store;
     const size_t rows = in.size();
@@ -807,7 +809,8 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
     EventStore& out = data.store;
     if (inOrder) {
         out = std::move(in);
-        out.shrinkToFit();
+        if (shrinkColumns)
+            out.shrinkToFit();
     } else {
         std::vector<uint32_t> permutation(rows);
         std::iota(permutation.begin(), permutation.end(), 0u);
@@ -838,7 +841,8 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data)
             out.origins.emplace(newRowOf[row], std::move(origin));
         out.sources = std::move(in.sources);
         out.strings = std::move(in.strings);
-        out.shrinkToFit();
+        if (shrinkColumns)
+            out.shrinkToFit();
         runs = sourceRuns(out);
     }
 
@@ -1093,7 +1097,7 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
     }
     data->recordsRead = chunk.recordsRead;
     data->problems = std::move(chunk.problems);
-    finalize(std::move(chunk), manifest, *data);
+    finalize(std::move(chunk), manifest, *data, !outcome.cancelled);
     releaseFreedMemory();
     outcome.data = std::move(data);
     return outcome;
@@ -1108,7 +1112,7 @@ std::shared_ptr<TraceData> buildTraceData(const QString& path, TraceForm form, E
     data->bytesRead = bytesRead;
     data->recordsRead = chunk.recordsRead;
     data->problems = std::move(chunk.problems);
-    finalize(std::move(chunk), SinkManifest{}, *data);
+    finalize(std::move(chunk), SinkManifest{}, *data, true);
     return data;
 }
 

@@ -32,13 +32,19 @@ struct Window
     size_t capacity = 0;
     size_t filled = 0;
     bool atEnd = false; // of its file
+    bool cancelled = false;
     QString readError;
     size_t file = 0; // index of its file
 };
 
+// Reads of a window are split in pieces of this size, with a look at the cancel flag between
+// them: a window of 64 MB from a slow disk takes long.
+constexpr qint64 kReadPieceBytes = qint64(4) << 20;
+
 // Fills w after the `carried` bytes already at its start, growing it when they fill it (a
-// record longer than a window), until a line break was read or the file ends.
-void fill(QFile& file, Window& w, size_t carried, size_t padding)
+// record longer than a window), until a line break was read or the file ends. Stops early,
+// with w.cancelled set, when the load is cancelled.
+void fill(QFile& file, Window& w, size_t carried, size_t padding, const std::atomic<bool>* cancel)
 {
     for (;;) {
         if (carried == w.capacity) {
@@ -48,13 +54,26 @@ void fill(QFile& file, Window& w, size_t carried, size_t padding)
             w.buffer = std::move(grown);
             w.capacity = larger;
         }
-        const qint64 got = file.read(w.buffer.get() + carried, static_cast<qint64>(w.capacity - carried));
-        if (got < 0) {
-            w.readError = file.errorString();
-            return;
+        qint64 got = 0;
+        const auto wanted = static_cast<qint64>(w.capacity - carried);
+        while (got < wanted) {
+            if (cancel && cancel->load(std::memory_order_relaxed)) {
+                w.cancelled = true;
+                w.filled = carried + static_cast<size_t>(got);
+                return;
+            }
+            const qint64 piece =
+                file.read(w.buffer.get() + carried + got, std::min(wanted - got, kReadPieceBytes));
+            if (piece < 0) {
+                w.readError = file.errorString();
+                return;
+            }
+            if (piece == 0)
+                break;
+            got += piece;
         }
         w.filled = carried + static_cast<size_t>(got);
-        w.atEnd = got == 0 || file.atEnd();
+        w.atEnd = got < wanted || file.atEnd();
         if (w.atEnd || std::memchr(w.buffer.get() + carried, '\n', static_cast<size_t>(got)))
             break;
         carried = w.filled; // no complete line yet
@@ -159,6 +178,7 @@ bool readWindowedFiles(const std::vector<QString>& paths, EventChunk& chunk, con
         w.file = index;
         w.filled = 0;
         w.atEnd = true;
+        w.cancelled = false;
         w.readError.clear();
         input.close();
         input.setFileName(paths[index]);
@@ -166,7 +186,7 @@ bool readWindowedFiles(const std::vector<QString>& paths, EventChunk& chunk, con
             w.readError = input.errorString();
             return;
         }
-        fill(input, w, 0, padding);
+        fill(input, w, 0, padding, form.cancel);
         if (w.filled >= 3 && std::memcmp(w.buffer.get(), "\xEF\xBB\xBF", 3) == 0) { // UTF-8 BOM
             std::memmove(w.buffer.get(), w.buffer.get() + 3, w.filled - 3);
             w.filled -= 3;
@@ -193,6 +213,10 @@ bool readWindowedFiles(const std::vector<QString>& paths, EventChunk& chunk, con
     size_t lineFile = 0;  // the file `line` counts in
     size_t bytesDone = 0; // of all files, up to the end of the current window
     for (size_t k = 0;; ++k) {
+        if (current.cancelled) {
+            joinMerger();
+            return false;
+        }
         if (current.file != lineFile) {
             lineFile = current.file;
             line = 1;
@@ -214,7 +238,7 @@ bool readWindowedFiles(const std::vector<QString>& paths, EventChunk& chunk, con
         const size_t parseEnd = form.recordsEnd(data, current.filled, current.atEnd);
         if (parseEnd == 0 &&
             !current.atEnd) { // no complete record yet (a CSV quoted cell holds every line break)
-            fill(input, current, current.filled, padding);
+            fill(input, current, current.filled, padding, form.cancel);
             continue;
         }
         size_t start = 0;
@@ -243,7 +267,7 @@ bool readWindowedFiles(const std::vector<QString>& paths, EventChunk& chunk, con
             } else {
                 std::memcpy(next.buffer.get(), data + parseEnd, carried);
                 next.file = current.file;
-                reader = std::thread(fill, std::ref(input), std::ref(next), carried, padding);
+                reader = std::thread(fill, std::ref(input), std::ref(next), carried, padding, form.cancel);
             }
         }
         ParsedWindow& ranges = parsed[k % 2];
