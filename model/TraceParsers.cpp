@@ -361,15 +361,22 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
         }
         object += '}';
         const size_t length = object.size();
-        object.append(simdjson::SIMDJSON_PADDING, ' ');
-        od::document doc;
-        od::object record;
-        if (json.iterate(object.data(), length, object.size()).get(doc) || doc.get_object().get(record)) {
-            ++chunk.recordsRead;
-            chunk.problems.addError(parser.file(), line, QStringLiteral("row cannot be read as an event"));
-            continue;
+        // Most rows make a flat record, read without simdjson like a JSON line (same outcome).
+        std::optional<EventRecordParser::Outcome> outcome;
+        if (control.flatFastPath)
+            outcome = parser.parseFlatLine(object, RecordLocation{line, -1}, chunk);
+        if (!outcome) {
+            object.append(simdjson::SIMDJSON_PADDING, ' ');
+            od::document doc;
+            od::object record;
+            if (json.iterate(object.data(), length, object.size()).get(doc) || doc.get_object().get(record)) {
+                ++chunk.recordsRead;
+                chunk.problems.addError(parser.file(), line, QStringLiteral("row cannot be read as an event"));
+                continue;
+            }
+            outcome = parser.parse(record, RecordLocation{line, -1}, chunk);
         }
-        if (parser.parse(record, RecordLocation{line, -1}, chunk) == EventRecordParser::Outcome::SyntaxError)
+        if (*outcome == EventRecordParser::Outcome::SyntaxError)
             chunk.problems.addError(parser.file(), line,
                                     QStringLiteral("row cannot be read as an event: %1")
                                         .arg(QString::fromStdString(parser.syntaxError())));

@@ -5,6 +5,7 @@
 // to take its lines, so a fast path that gave up on everything would fail here too.
 
 #include "model/JsonEventReader.h"
+#include "model/TraceParsers.h"
 
 #include <QtTest>
 
@@ -136,6 +137,9 @@ class TestJsonFastPath : public QObject
 private slots:
     void sameAsSimdjson_data();
     void sameAsSimdjson();
+    // CSV rows become JSON objects that take the same fast path.
+    void csvSameAsSimdjson_data();
+    void csvSameAsSimdjson();
 };
 
 void TestJsonFastPath::sameAsSimdjson_data()
@@ -264,6 +268,62 @@ void TestJsonFastPath::sameAsSimdjson()
         QCOMPARE(taken, 0);
     else
         QVERIFY(taken > 0 || lineCount <= 2);
+}
+
+namespace {
+
+EventChunk readCsv(const std::string& text, bool fast)
+{
+    EventRecordParser parser(QStringLiteral("t.csv"));
+    EventChunk chunk;
+    RangeControl control;
+    control.flatFastPath = fast;
+    parseCsv(text, parser, chunk, control);
+    return chunk;
+}
+
+} // namespace
+
+void TestJsonFastPath::csvSameAsSimdjson_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    const QString shared = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/";
+    QTest::newRow("cpu_phases.csv") << QByteArray::fromStdString(readAll(shared + "real/cpu_phases.csv"));
+    const QByteArray header =
+        "schema_version,session_id,timestamp_ns,event_type,collector,sampling_interval_ms,pid,host,job_id,"
+        "rank,"
+        "local_rank,world_size,device_id,allocator_allocated_bytes,allocator_reserved_bytes,allocator_active_"
+        "bytes,allocator_inactive_bytes,allocator_change_bytes,device_used_bytes,device_free_bytes,device_"
+        "total_"
+        "bytes,context,metadata\n";
+    const QByteArray plain = "3,s1,1000,sample,c,10,7,h,,0,0,1,0,100,200,,,0,300,700,1000,,{}\n";
+    QTest::newRow("plain rows") << header + plain + plain + plain;
+    QTest::newRow("python metadata")
+        << header +
+               "3,s1,1000,sample,c,10,7,h,,0,0,1,0,100,200,,,0,300,700,1000,ctx,\"{'a': 1, 'b': 'x'}\"\n";
+    QTest::newRow("quoted cells, escapes")
+        << header +
+               "3,\"s,1\",1000,sample,c,10,7,\"h \"\"q\"\"\",,0,0,1,0,100,200,,,0,300,700,1000,\"a\\b\",{}\n";
+    QTest::newRow("float and word cells")
+        << header + "3,s1,1000.5,sample,c,10,7,h,,0,0,1,0,1e3,200,,,0,300,700,1000,,{}\n" +
+               "3,s1,1000,sample,c,True,7,h,,0,0,1,0,100,x,,,0,300,700,1000,,{}\n";
+    QTest::newRow("unknown column") << QByteArray("extra,") + header.left(header.size() - 1) + "\n" + "9," +
+                                           plain;
+    QTest::newRow("rejected rows") << header +
+                                          "3,s1,,sample,c,10,7,h,,0,0,1,0,100,200,,,0,300,700,1000,,{}\n" +
+                                          "3,,1000,sample,c,10,7,h,,0,0,1,0,100,200,,,0,300,700,1000,,{}\n" +
+                                          plain;
+}
+
+void TestJsonFastPath::csvSameAsSimdjson()
+{
+    QFETCH(QByteArray, text);
+    const std::string input = text.toStdString();
+    const EventChunk fast = readCsv(input, true);
+    const EventChunk slow = readCsv(input, false);
+    QVERIFY(fast.recordsRead > 0);
+    const QString difference = chunkDifference(fast, slow);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
 }
 
 QTEST_GUILESS_MAIN(TestJsonFastPath)
