@@ -278,12 +278,10 @@ std::string lowered(std::string_view s)
     return out;
 }
 
-// Writes the metadata object canonically while picking out the keys the loader needs.
-error_code writeMetadata(od::value& value, std::string& out, std::string& backend, EventOrigin& origin)
+// Writes object as compact canonical JSON, each field's value by writeValue(key, value, out).
+template <typename WriteValue>
+error_code writeObject(od::object& object, std::string& out, WriteValue&& writeValue)
 {
-    od::object object;
-    if (auto error = value.get_object().get(object))
-        return error;
     out += '{';
     bool first = true;
     for (auto fieldResult : object) {
@@ -298,34 +296,45 @@ error_code writeMetadata(od::value& value, std::string& out, std::string& backen
         first = false;
         appendJsonString(out, key);
         out += ':';
-        od::value& child = field.value();
-        od::json_type type;
-        if (auto error = child.type().get(type))
-            return error;
-        if ((key == "backend" || key == "origin_phase_scope_id") && type == od::json_type::string) {
-            std::string_view text;
-            if (auto error = child.get_string().get(text))
-                return error;
-            appendJsonString(out, text);
-            if (key == "backend")
-                backend.assign(text);
-            else
-                origin.phaseScopeId = std::string(text);
-            continue;
-        }
-        if (key == "origin_thread_id" && type == od::json_type::number) {
-            int64_t thread = 0;
-            if (child.get_int64().get(thread) == simdjson::SUCCESS) {
-                out += std::to_string(thread);
-                origin.threadId = thread;
-                continue;
-            }
-        }
-        if (auto error = writeCanonicalJson(child, out, 1))
+        if (auto error = writeValue(key, field.value(), out))
             return error;
     }
     out += '}';
     return simdjson::SUCCESS;
+}
+
+// Writes the metadata object canonically while picking out the keys the loader needs.
+error_code writeMetadata(od::value& value, std::string& out, std::string& backend, EventOrigin& origin)
+{
+    od::object object;
+    if (auto error = value.get_object().get(object))
+        return error;
+    return writeObject(
+        object, out, [&](std::string_view key, od::value& child, std::string& text) -> error_code {
+            od::json_type type;
+            if (auto error = child.type().get(type))
+                return error;
+            if ((key == "backend" || key == "origin_phase_scope_id") && type == od::json_type::string) {
+                std::string_view string;
+                if (auto error = child.get_string().get(string))
+                    return error;
+                appendJsonString(text, string);
+                if (key == "backend")
+                    backend.assign(string);
+                else
+                    origin.phaseScopeId = std::string(string);
+                return simdjson::SUCCESS;
+            }
+            if (key == "origin_thread_id" && type == od::json_type::number) {
+                int64_t thread = 0;
+                if (child.get_int64().get(thread) == simdjson::SUCCESS) {
+                    text += std::to_string(thread);
+                    origin.threadId = thread;
+                    return simdjson::SUCCESS;
+                }
+            }
+            return writeCanonicalJson(child, text, 1);
+        });
 }
 
 enum class IntRule
@@ -483,25 +492,9 @@ error_code writeCanonicalJson(od::value value, std::string& out, int depth)
         od::object object;
         if (auto error = value.get_object().get(object))
             return error;
-        out += '{';
-        bool first = true;
-        for (auto fieldResult : object) {
-            od::field field;
-            if (auto error = std::move(fieldResult).get(field))
-                return error;
-            std::string_view key;
-            if (auto error = field.unescaped_key().get(key))
-                return error;
-            if (!first)
-                out += ',';
-            first = false;
-            appendJsonString(out, key);
-            out += ':';
-            if (auto error = writeCanonicalJson(field.value(), out, depth + 1))
-                return error;
-        }
-        out += '}';
-        return simdjson::SUCCESS;
+        return writeObject(object, out, [depth](std::string_view, od::value& child, std::string& text) {
+            return writeCanonicalJson(child, text, depth + 1);
+        });
     }
     case od::json_type::array: {
         od::array array;
