@@ -110,16 +110,10 @@ size_t lastBoundary(const char* data, size_t limit, const QuotedSpans& spans)
 
 } // namespace
 
-bool parseCsvFile(const QString& path, EventChunk& chunk, const CsvFileControl& control, QString* error)
+bool parseCsvFile(const QString& path, EventChunk& chunk, WindowedForm form, QString* error)
 {
     std::optional<CsvColumns> columns;
     QuotedSpans spans; // of the window being cut
-    WindowedForm form;
-    if (control.windowBytesPerThread > 0)
-        form.windowBytesPerThread = control.windowBytesPerThread;
-    form.cancel = control.cancel;
-    form.ranges = control.ranges;
-    form.advance = control.advance;
     form.recordsEnd = [&spans](const char* data, size_t filled, bool atEnd) {
         spans.scan(data, filled, atEnd);
         return atEnd ? filled : lastBoundary(data, filled, spans);

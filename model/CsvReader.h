@@ -8,30 +8,17 @@
 // boundary, and its records are split at boundaries into ranges. The result (rows, strings,
 // problems and their lines) is the same for any number of threads and any window size.
 
-#include <QString>
+#include "WindowedChunks.h"
 
-#include <atomic>
-#include <cstddef>
-#include <functional>
+#include <QString>
 
 namespace gapscope::detail {
 
 struct EventChunk;
 
-struct CsvFileControl
-{
-    const std::atomic<bool>* cancel = nullptr;
-    // How many ranges (threads) for a window of this many bytes to parse.
-    std::function<int(size_t bytes)> ranges;
-    // Bytes parsed since the last call; called from several threads at once.
-    std::function<void(qint64 bytes)> advance;
-    // Bytes per thread read at a time; 0 = the default (32 MB). Tests set a few bytes to
-    // cross many window boundaries.
-    size_t windowBytesPerThread = 0;
-};
-
-// Returns false when cancelled (chunk then holds the rows of a contiguous prefix); *error is
-// set when the file cannot be read.
-bool parseCsvFile(const QString& path, EventChunk& chunk, const CsvFileControl& control, QString* error);
+// form says how the file is read (window size, ranges, cancel, progress); the cutting at
+// record boundaries and the parsing of CSV records are set here. Returns false when cancelled
+// (chunk then holds the rows of a contiguous prefix); *error is set when the file cannot be read.
+bool parseCsvFile(const QString& path, EventChunk& chunk, WindowedForm form, QString* error);
 
 } // namespace gapscope::detail

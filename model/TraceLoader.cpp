@@ -270,16 +270,24 @@ int rangeCount(size_t bytes, const LoadControl& control)
     return static_cast<int>(std::clamp<size_t>(bytes / kMinBytesPerThread, 1, static_cast<size_t>(cores)));
 }
 
-// JSON lines (files and sink segments), read in windows and parsed on all cores (WindowedChunks.h).
-detail::WindowedForm jsonLinesForm(const LoadControl& control, SharedProgress& progress)
+// How a file is read in windows (WindowedChunks.h) under control, before the form's own cutting
+// and parsing are set.
+detail::WindowedForm windowedForm(const LoadControl& control, SharedProgress& progress)
 {
     detail::WindowedForm form;
     if (control.windowBytesPerThread > 0)
         form.windowBytesPerThread = control.windowBytesPerThread;
-    form.padding = simdjson::SIMDJSON_PADDING;
     form.cancel = control.cancel;
     form.ranges = [&control](size_t bytes) { return rangeCount(bytes, control); };
     form.advance = [&progress](qint64 bytes) { progress.advance(bytes); };
+    return form;
+}
+
+// JSON lines (files and sink segments), read in windows and parsed on all cores.
+detail::WindowedForm jsonLinesForm(const LoadControl& control, SharedProgress& progress)
+{
+    detail::WindowedForm form = windowedForm(control, progress);
+    form.padding = simdjson::SIMDJSON_PADDING;
     form.recordsEnd = [](const char* data, size_t filled, bool atEnd) -> size_t {
         if (atEnd)
             return filled;
@@ -1000,11 +1008,13 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
             outcome.fatalError = fatal;
             return outcome;
         }
-    } else if (detection->container == Container::Lines) {
+    } else if (detection->container == Container::Lines || detection->container == Container::Csv) {
         const qint64 total = QFileInfo(path).size();
         SharedProgress progress(control, 0, total);
         QString error;
-        completed = detail::readWindowedChunks(path, chunk, jsonLinesForm(control, progress), &error);
+        completed = detection->container == Container::Csv
+                        ? detail::parseCsvFile(path, chunk, windowedForm(control, progress), &error)
+                        : detail::readWindowedChunks(path, chunk, jsonLinesForm(control, progress), &error);
         if (!error.isEmpty()) {
             outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
             return outcome;
@@ -1035,21 +1045,6 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
             if (control.progress && completed)
                 control.progress(total, total);
         }
-        data->bytesRead = total;
-    } else if (detection->container == Container::Csv) {
-        const qint64 total = QFileInfo(path).size();
-        SharedProgress progress(control, 0, total);
-        detail::CsvFileControl csv{control.cancel, [&](size_t bytes) { return rangeCount(bytes, control); },
-                                   [&](qint64 bytes) { progress.advance(bytes); },
-                                   control.windowBytesPerThread};
-        QString error;
-        completed = detail::parseCsvFile(path, chunk, csv, &error);
-        if (!error.isEmpty()) {
-            outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
-            return outcome;
-        }
-        if (control.progress && completed)
-            control.progress(total, total);
         data->bytesRead = total;
     } else {
         simdjson::padded_string text;
