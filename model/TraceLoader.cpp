@@ -228,10 +228,9 @@ std::optional<Detection> detect(const QString& path, QString* whyNot)
 // Inputs smaller than this per thread are parsed on fewer threads (thread start-up and the
 // merge would cost more than they save).
 constexpr size_t kMinBytesPerThread = 512 * 1024;
-// Workers report every kWorkerStepBytes; the shared reporter calls the user every
+// Workers report every detail::kWorkerStepBytes; the shared reporter calls the user every
 // kReportStepBytes so that consecutive reports stay within 1 MB plus one line.
-constexpr size_t kWorkerStepBytes = 64 * 1024;
-constexpr qint64 kReportStepBytes = (1 << 20) - static_cast<qint64>(kWorkerStepBytes);
+constexpr qint64 kReportStepBytes = (1 << 20) - static_cast<qint64>(detail::kWorkerStepBytes);
 
 // Byte progress of several workers as one monotone sequence of user reports.
 class SharedProgress
@@ -424,9 +423,8 @@ ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const Loa
         std::vector<std::optional<size_t>> counts(slices);
         std::vector<EventChunk> chunks(slices);
         std::vector<SliceOutcome> outcomes(slices, SliceOutcome::Unusable);
-        auto forEachSlice = [slices](auto&& work) { forEachRange(slices, work); };
         // Copy every slice as "[" elements "]", count its lines and elements.
-        forEachSlice([&](size_t i) {
+        forEachRange(slices, [&](size_t i) {
             const size_t from = cuts[i];
             const size_t length = cuts[i + 1] - 1 - from; // without the separator
             texts[i] = simdjson::padded_string(length + 2);
@@ -448,14 +446,14 @@ ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const Loa
         firstLine[0] = line + countNewlines(data, data + cuts[0]);
         for (size_t i = 1; i <= slices; ++i)
             firstLine[i] += firstLine[i - 1];
-        forEachSlice([&](size_t i) {
+        forEachRange(slices, [&](size_t i) {
             EventRecordParser parser(path);
             qint64 reported = 0;
             RangeControl range{control.cancel, [&](qint64 done) {
                                    progress.advance(done - reported);
                                    reported = done;
                                }};
-            range.progressStepBytes = kWorkerStepBytes;
+            range.progressStepBytes = detail::kWorkerStepBytes;
             outcomes[i] =
                 detail::parseArraySlice(texts[i], firstLine[i], firstIndex[i], parser, chunks[i], range);
         });

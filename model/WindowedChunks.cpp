@@ -15,8 +15,6 @@ namespace gapscope::detail {
 
 namespace {
 
-constexpr size_t kWorkerStepBytes = 64 * 1024; // progress of one range at least this often
-
 // The parsed ranges of one window, in file order, before the merge; reused window after window.
 struct ParsedWindow
 {

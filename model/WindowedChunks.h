@@ -32,6 +32,10 @@ struct EventChunk;
 struct RangeControl;
 class EventRecordParser;
 
+// A parse thread reports its progress at least every this many bytes (the loader's reports
+// to the user are spaced to match).
+constexpr size_t kWorkerStepBytes = 64 * 1024;
+
 // Runs work(i) for i in [0, count): i = 0 on the calling thread, the others on threads of their own.
 template <typename Work> void forEachRange(size_t count, Work&& work)
 {
