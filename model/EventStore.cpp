@@ -80,12 +80,10 @@ void EventStore::shrinkToFit()
 {
     // one column at a time, so the transient copy is one column, not the store
     forEachColumn([](auto& column) {
-        if constexpr (requires { column.capacity(); }) {
-            if (column.capacity() - column.size() > column.capacity() / 32)
-                column.shrink_to_fit();
-        } else {
+        if constexpr (requires { column.capacity(); })
+            shrinkIfMuchSpare(column);
+        else
             column.shrink_to_fit();
-        }
     });
     sources.shrink_to_fit();
 }

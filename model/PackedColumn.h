@@ -17,6 +17,14 @@
 
 namespace gapscope {
 
+// Gives back a vector's spare capacity when it is more than 1/32 of it: less is not worth a
+// copy of the whole vector (a column reserved from a good estimate keeps its few spare rows).
+template <typename Vector> void shrinkIfMuchSpare(Vector& vector)
+{
+    if (vector.capacity() - vector.size() > vector.capacity() / 32)
+        vector.shrink_to_fit();
+}
+
 template <typename T> class PackedColumn
 {
     static_assert(std::is_integral_v<T> && sizeof(T) <= 8);
@@ -149,8 +157,7 @@ public:
     void shrink_to_fit()
     {
         m_blocks.shrink_to_fit();
-        if (m_bytes.capacity() - m_bytes.size() > m_bytes.capacity() / 32) // else not worth a copy
-            m_bytes.shrink_to_fit();
+        shrinkIfMuchSpare(m_bytes);
         m_tail.shrink_to_fit();
     }
 
