@@ -138,22 +138,25 @@ public:
     // Removes every row, string and source; the columns keep their capacity.
     void clearRows();
     // Calls f(column) for each row column, dense or packed.
-    template <typename F> void forEachColumn(F&& f)
+    template <typename F> void forEachColumn(F&& f) { forEachColumnOf(f, *this); }
+    // Calls f(column of stores[0], column of stores[1], ...) for each row column: the one list
+    // of the columns.
+    template <typename F, typename... Stores> static void forEachColumnOf(F&& f, Stores&... stores)
     {
-        f(timestampNs);
-        f(allocated);
-        f(reserved);
-        f(active);
-        f(inactive);
-        f(change);
-        f(used);
-        f(free);
-        f(total);
-        f(type);
-        f(typeName);
-        f(source);
-        f(context);
-        f(metadata);
+        f(stores.timestampNs...);
+        f(stores.allocated...);
+        f(stores.reserved...);
+        f(stores.active...);
+        f(stores.inactive...);
+        f(stores.change...);
+        f(stores.used...);
+        f(stores.free...);
+        f(stores.total...);
+        f(stores.type...);
+        f(stores.typeName...);
+        f(stores.source...);
+        f(stores.context...);
+        f(stores.metadata...);
     }
     // Approximate resident bytes of the columns (for the benchmark and the status bar).
     size_t memoryBytes() const;

@@ -829,20 +829,7 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data,
             for (size_t i = 0; i < rows; ++i)
                 dst.push_back(src[permutation[i]]);
         };
-        permute(out.timestampNs, in.timestampNs);
-        permute(out.allocated, in.allocated);
-        permute(out.reserved, in.reserved);
-        permute(out.active, in.active);
-        permute(out.inactive, in.inactive);
-        permute(out.change, in.change);
-        permute(out.used, in.used);
-        permute(out.free, in.free);
-        permute(out.total, in.total);
-        permute(out.type, in.type);
-        permute(out.typeName, in.typeName);
-        permute(out.source, in.source);
-        permute(out.context, in.context);
-        permute(out.metadata, in.metadata);
+        EventStore::forEachColumnOf(permute, out, in);
         for (auto& [row, origin] : in.origins)
             out.origins.emplace(newRowOf[row], std::move(origin));
         out.sources = std::move(in.sources);
