@@ -1,8 +1,8 @@
-#include "BudgetAnalysis.h"
+#include "analysis/BudgetAnalysis.h"
 
-#include "GapAnalysis.h"
-#include "PyRound.h"
-#include "Units.h"
+#include "analysis/GapAnalysis.h"
+#include "analysis/PyRound.h"
+#include "analysis/Units.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,9 +4,9 @@
 // per cache) with typed evidence, the tick it points at, and description and remediation in
 // the project's words. Plain C++, no Qt.
 
-#include "BudgetTicks.h"
-#include "Finding.h"
-#include "Thresholds.h"
+#include "analysis/BudgetTicks.h"
+#include "analysis/Finding.h"
+#include "analysis/Thresholds.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "BudgetTicks.h"
+#include "analysis/BudgetTicks.h"
 
 #include <algorithm>
 #include <cctype>

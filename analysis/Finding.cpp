@@ -1,4 +1,4 @@
-#include "Finding.h"
+#include "analysis/Finding.h"
 
 #include <array>
 #include <utility>

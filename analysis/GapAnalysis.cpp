@@ -1,6 +1,6 @@
-#include "GapAnalysis.h"
+#include "analysis/GapAnalysis.h"
 
-#include "PyRound.h"
+#include "analysis/PyRound.h"
 
 #include <boost/math/distributions/students_t.hpp>
 

@@ -4,8 +4,8 @@
 // and the rows of its usable samples (event_type "sample" and device_total > 0), in
 // timestamp order.
 
-#include "Finding.h"
-#include "Thresholds.h"
+#include "analysis/Finding.h"
+#include "analysis/Thresholds.h"
 
 #include <cstdint>
 #include <limits>

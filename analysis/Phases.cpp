@@ -1,4 +1,4 @@
-#include "Phases.h"
+#include "analysis/Phases.h"
 
 #include <algorithm>
 #include <map>

@@ -1,7 +1,7 @@
 #pragma once
 // Phase replay and attribution (stormlog-telemetry.md section 5).
 
-#include "Finding.h"
+#include "analysis/Finding.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "PyRound.h"
+#include "analysis/PyRound.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,6 +1,6 @@
-#include "Remediation.h"
+#include "analysis/Remediation.h"
 
-#include "Units.h"
+#include "analysis/Units.h"
 
 #include <algorithm>
 #include <cctype>

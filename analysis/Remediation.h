@@ -2,7 +2,7 @@
 // The project's own description and remediation text for each classification, worded for
 // the trace's backend. Users may override it (see TextCatalog).
 
-#include "Finding.h"
+#include "analysis/Finding.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "Thresholds.h"
+#include "analysis/Thresholds.h"
 
 namespace gapscope {
 

@@ -1,4 +1,4 @@
-#include "Units.h"
+#include "analysis/Units.h"
 
 #include <array>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "ExportActions.h"
+#include "app/ExportActions.h"
 
-#include "CliOptions.h"
-#include "model/ReportWriters.h"
-#include "widgets/ChartExport.h"
+#include "app/cli/CliOptions.h"
+#include "model/report/ReportWriters.h"
+#include "widgets/chart/ChartExport.h"
 
 #include <QAction>
 #include <QApplication>

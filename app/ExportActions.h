@@ -5,8 +5,8 @@
 // the same analysis. Existing files are replaced only after confirmation; errors are shown in
 // a message box; writes are atomic.
 
-#include "ExportCommand.h"
-#include "model/BudgetAnalysisRunner.h"
+#include "app/cli/ExportCommand.h"
+#include "model/budget/BudgetAnalysisRunner.h"
 
 #include <QObject>
 #include <QSize>

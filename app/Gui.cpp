@@ -1,6 +1,6 @@
-#include "Gui.h"
+#include "app/Gui.h"
 
-#include "MainWindow.h"
+#include "app/MainWindow.h"
 
 #include <QApplication>
 #include <QFileInfo>

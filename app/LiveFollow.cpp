@@ -1,8 +1,8 @@
-#include "LiveFollow.h"
+#include "app/LiveFollow.h"
 
-#include "MainWindow.h"
-#include "model/TraceFollower.h"
-#include "widgets/CompareWindow.h"
+#include "app/MainWindow.h"
+#include "model/trace/TraceFollower.h"
+#include "widgets/trace/CompareWindow.h"
 
 #include <QAction>
 #include <QFileDialog>

@@ -3,7 +3,7 @@
 // sink directory, model/TraceFollower.h), the "Live" status field, View > Pin to Latest, and
 // File > Compare With... (widgets/CompareWindow.h with the open trace as A).
 
-#include "model/AnalysisRunner.h"
+#include "model/trace/AnalysisRunner.h"
 
 #include <QObject>
 

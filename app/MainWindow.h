@@ -3,8 +3,8 @@
 // gap chart with its timeline, findings with their detail, phases, sessions and problems.
 
 #include "analysis/Thresholds.h"
-#include "model/AnalysisRunner.h"
-#include "model/BudgetAnalysisRunner.h"
+#include "model/trace/AnalysisRunner.h"
+#include "model/budget/BudgetAnalysisRunner.h"
 
 #include <QMainWindow>
 #include <QStringList>

@@ -1,5 +1,5 @@
-#include "Cli.h"
-#include "Gui.h"
+#include "app/cli/Cli.h"
+#include "app/Gui.h"
 
 #include <QApplication>
 #include <QCoreApplication>

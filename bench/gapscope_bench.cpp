@@ -9,13 +9,13 @@
 // One measurement per process, so resident memory starts from the same baseline each time.
 // Memory: VmRSS/VmHWM of /proc/self/status; the peak is reset (clear_refs 5) before loading.
 
-#include "model/AnalysisRunner.h"
-#include "model/BudgetAnalysisRunner.h"
-#include "model/BudgetLoader.h"
-#include "model/Decimation.h"
-#include "model/LoadJob.h"
-#include "model/TraceLoader.h"
-#include "widgets/GapChartView.h"
+#include "model/trace/AnalysisRunner.h"
+#include "model/budget/BudgetAnalysisRunner.h"
+#include "model/budget/BudgetLoader.h"
+#include "model/store/Decimation.h"
+#include "model/jobs/LoadJob.h"
+#include "model/trace/TraceLoader.h"
+#include "widgets/trace/GapChartView.h"
 
 #include <QApplication>
 #include <QDir>

@@ -10,7 +10,7 @@ ticks=${GAPSCOPE_BENCH_TICKS:-200000}
 dir=${GAPSCOPE_BENCH_DIR:-/tmp/gapscope-bench}
 gen=$build/bench/gapscope_gen
 bench=$build/bench/gapscope_bench
-fixtures=$here/../../shared/fixtures/budget
+fixtures=$here/../tests/data/fixtures/budget
 mkdir -p "$dir"
 
 make_input() { # form count output [fixture]

@@ -5,8 +5,8 @@
 // touching the disk. The invariant checks abort, so libFuzzer reports a violated one like a
 // crash, with the input that caused it.
 
-#include "model/BudgetLoader.h"
-#include "model/TraceLoader.h"
+#include "model/budget/BudgetLoader.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // libFuzzer target: memory-budget logs, seeded with snapshot JSON lines. The input goes through
 // loadBudgetLog (line splitting, per-line parsing, assembling) and content detection; every
 // line must be accounted for.
-#include "FuzzSupport.h"
+#include "fuzz/FuzzSupport.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

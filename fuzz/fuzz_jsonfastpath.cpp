@@ -1,6 +1,6 @@
 // libFuzzer target: JSON lines read by the fast path (EventRecordParser::parseFlatLine) and
 // by simdjson alone must give the same chunk; any difference aborts with what differs.
-#include "model/JsonEventReader.h"
+#include "model/trace/JsonEventReader.h"
 
 #include <cstdio>
 #include <cstdlib>

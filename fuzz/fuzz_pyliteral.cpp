@@ -1,6 +1,6 @@
 // libFuzzer target: Python-literal metadata cells of CSV traces. Whatever converts must be
 // valid JSON when the input is valid UTF-8 (the CSV reader hands it to simdjson).
-#include "model/PyLiteral.h"
+#include "model/trace/PyLiteral.h"
 
 #include <simdjson.h>
 

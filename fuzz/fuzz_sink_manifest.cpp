@@ -1,7 +1,7 @@
 // libFuzzer target: append-only sink directories. The input is manifest.json; when it holds
 // the separator "\n--segment--\n", the text after it becomes segment-000001.jsonl. The
 // directory is loaded with loadTrace.
-#include "FuzzSupport.h"
+#include "fuzz/FuzzSupport.h"
 
 #include <string_view>
 

@@ -1,8 +1,8 @@
 // libFuzzer target: CSV traces. The whole pipeline through loadTrace, and the CSV reader
 // directly (detail::parseCsv) so inputs whose header detection rejects still reach it.
-#include "FuzzSupport.h"
+#include "fuzz/FuzzSupport.h"
 
-#include "model/TraceParsers.h"
+#include "model/trace/TraceParsers.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

@@ -1,6 +1,6 @@
 // libFuzzer target: every JSON trace form through loadTrace (detection, JSON array,
 // {"events": [...]}, single object, JSON lines, diagnose timeline), then the invariants.
-#include "FuzzSupport.h"
+#include "fuzz/FuzzSupport.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

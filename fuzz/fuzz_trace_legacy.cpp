@@ -1,9 +1,9 @@
 // libFuzzer target: legacy records (no schema_version; OOM dump events.json). The bytes go
 // to loadTrace and, bypassing form detection, to the JSON lines reader with the record
 // parser, so every line reaches the legacy field rules.
-#include "FuzzSupport.h"
+#include "fuzz/FuzzSupport.h"
 
-#include "model/JsonEventReader.h"
+#include "model/trace/JsonEventReader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

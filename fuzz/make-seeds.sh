@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds the seed corpora of the fuzz targets from the shared fixtures and tests/data, cut
+# Builds the seed corpora of the fuzz targets from tests/data (fixtures/ is the copy of shared/), cut
 # to a few records each so an execution stays fast. Usage: fuzz/make-seeds.sh <out-dir>
 # (one sub-directory per target). The corpora are generated, never committed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
-fixtures=${GAPSCOPE_SHARED_DIR:-$repo/../shared}/fixtures
+fixtures=$repo/tests/data/fixtures
 data=$repo/tests/data
 out=${1:?usage: make-seeds.sh <out-dir>}
 mkdir -p "$out"

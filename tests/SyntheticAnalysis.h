@@ -3,7 +3,7 @@
 // and three findings, filled column by column so the tests depend on no parser. The
 // statistics are computed here with plain loops (what the analysis would report).
 
-#include "model/AnalysisRunner.h"
+#include "model/trace/AnalysisRunner.h"
 
 #include <cmath>
 #include <memory>

@@ -1,5 +1,5 @@
 #include "analysis/BudgetAnalysis.h"
-#include "model/BudgetLoader.h"
+#include "model/budget/BudgetLoader.h"
 
 #include <QTest>
 
@@ -147,7 +147,7 @@ void addRunEnd(BudgetTicks& t, int64_t slot, const char* previous, int64_t strea
 std::shared_ptr<const BudgetData> loadFixture(const char* name)
 {
     const BudgetLoadOutcome outcome =
-        loadBudgetLog(QString(GAPSCOPE_SHARED_DIR) + "/fixtures/budget/" + name);
+        loadBudgetLog(QString(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/budget/" + name);
     if (!outcome.data)
         qWarning("%s", qPrintable(outcome.fatalError));
     return outcome.data;

@@ -1,10 +1,10 @@
 // The breakdown chart of memory-budget logs: layers add up to rss, missing ticks break the
 // areas (gaps, not zeros), tooltips carry every value, interaction, decimation, export.
 #include "analysis/Units.h"
-#include "app/ExportCommand.h"
-#include "model/BudgetLoader.h"
-#include "widgets/BudgetBreakdownView.h"
-#include "widgets/ChartExport.h"
+#include "app/cli/ExportCommand.h"
+#include "model/budget/BudgetLoader.h"
+#include "widgets/budget/BudgetBreakdownView.h"
+#include "widgets/chart/ChartExport.h"
 
 #include <QImage>
 #include <QSignalSpy>
@@ -16,7 +16,7 @@ namespace {
 
 QString fixture(const QString& name)
 {
-    return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/") + name;
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/") + name;
 }
 
 std::shared_ptr<const BudgetAnalysisResult> analyse(const QString& name)

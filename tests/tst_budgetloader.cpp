@@ -1,4 +1,4 @@
-#include "model/BudgetLoader.h"
+#include "model/budget/BudgetLoader.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -12,7 +12,7 @@ namespace {
 
 QString fixture(const char* name)
 {
-    return QString(GAPSCOPE_SHARED_DIR) + "/fixtures/budget/" + name;
+    return QString(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/budget/" + name;
 }
 QString testData(const char* name)
 {
@@ -424,7 +424,7 @@ private slots:
             QVERIFY2(looksLikeBudgetLog(headOf(fixture(name), 4096)), name);
         QVERIFY(looksLikeBudgetLog(headOf(testData("budget_mixed.text"), 65536)));
         QVERIFY(!looksLikeBudgetLog(
-            headOf(QString(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/parity/drift.jsonl", 65536)));
+            headOf(QString(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/parity/drift.jsonl", 65536)));
         QVERIFY(!looksLikeBudgetLog(QByteArray("hello\nworld\n{\"a\": 1}\n")));
         QVERIFY(!looksLikeBudgetLog(QByteArray()));
     }

@@ -4,8 +4,8 @@
 // cut last lines; and the window reader (ParallelLines) underneath hands over every line once,
 // in order, with its number.
 
-#include "model/BudgetLoader.h"
-#include "model/ParallelLines.h"
+#include "model/budget/BudgetLoader.h"
+#include "model/read/ParallelLines.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -21,7 +21,7 @@ namespace {
 
 QString fixture(const QString& name)
 {
-    return QString(GAPSCOPE_SHARED_DIR) + "/fixtures/budget/" + name;
+    return QString(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/budget/" + name;
 }
 
 QByteArray readAll(const QString& path)

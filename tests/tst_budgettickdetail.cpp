@@ -1,7 +1,7 @@
 // The detail of one memory-budget tick at the cursor.
 #include "analysis/Units.h"
-#include "model/BudgetLoader.h"
-#include "widgets/BudgetTickDetailView.h"
+#include "model/budget/BudgetLoader.h"
+#include "widgets/budget/BudgetTickDetailView.h"
 
 #include <QTest>
 
@@ -12,7 +12,7 @@ namespace {
 std::shared_ptr<const BudgetAnalysisResult> analyse(const QString& name)
 {
     const BudgetLoadOutcome loaded =
-        loadBudgetLog(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/") + name);
+        loadBudgetLog(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/") + name);
     return loaded.data ? runBudgetAnalysis(loaded.data, BudgetThresholds{}) : nullptr;
 }
 

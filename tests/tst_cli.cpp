@@ -35,7 +35,7 @@ class TestCli : public QObject
 
     static QString parity(const QString& name)
     {
-        return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name;
+        return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name;
     }
 
 private slots:
@@ -204,7 +204,7 @@ private slots:
         // a memory-budget log is recognised by its content and analysed by the budget rules
         QFETCH(QString, fixture);
         const Run r =
-            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/") + fixture,
+            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/") + fixture,
                  QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.exitCode, 0);
         QJsonParseError error;
@@ -231,7 +231,7 @@ private slots:
         QFETCH(QString, format);
         QFETCH(QString, expected);
         const Run r =
-            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/leak.jsonl"),
+            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl"),
                  QStringLiteral("--format"), format});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(QString::fromUtf8(r.out).contains(expected, Qt::CaseInsensitive),
@@ -242,7 +242,7 @@ private slots:
     {
         // more fitted growth than the log has: the leak is no longer reported
         const Run r =
-            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/leak.jsonl"),
+            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl"),
                  QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--set"),
                  QStringLiteral("min_growth_bytes=1099511627776")});
         QCOMPARE(r.exitCode, 0);

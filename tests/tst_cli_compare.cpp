@@ -1,7 +1,7 @@
 // End-to-end: the real `gapscope compare` binary on the parity vectors. Its JSON must be the
 // library's comparison of the same inputs byte for byte, and match the reference findings.
-#include "model/TraceComparison.h"
-#include "model/TraceLoader.h"
+#include "model/trace/TraceComparison.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -40,13 +40,13 @@ class TestCliCompare : public QObject
 
     static QString parity(const QString& name)
     {
-        return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name +
+        return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name +
                QStringLiteral(".jsonl");
     }
 
     static QJsonObject reference(const QString& name, const QString& classification)
     {
-        QFile file(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name +
+        QFile file(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name +
                    QStringLiteral(".expected.json"));
         if (!file.open(QIODevice::ReadOnly))
             return {};

@@ -1,10 +1,10 @@
 // CompareWindow offscreen: what the tables and the chart show for the parity vectors, the
 // alignment choices, loading B in the background, and an error for an unusable B.
 // GAPSCOPE_COMPARE_PNG=path saves the rendered window there (for looking at it).
-#include "widgets/ChartSupport.h"
-#include "widgets/CompareWindow.h"
+#include "widgets/chart/ChartSupport.h"
+#include "widgets/trace/CompareWindow.h"
 
-#include "model/TraceLoader.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QApplication>
 #include <QChart>
@@ -24,7 +24,7 @@ namespace {
 
 QString parity(const QString& name)
 {
-    return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
 }
 
 std::shared_ptr<const TraceData> load(const QString& name)

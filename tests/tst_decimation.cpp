@@ -1,6 +1,6 @@
 // Min/max decimation through the usable-row indirection: point budget, extremes, edges.
 #include "analysis/GapAnalysis.h"
-#include "model/Decimation.h"
+#include "model/store/Decimation.h"
 
 #include <QTest>
 

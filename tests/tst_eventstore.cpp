@@ -1,4 +1,4 @@
-#include "model/EventStore.h"
+#include "model/store/EventStore.h"
 
 #include <QTest>
 

@@ -2,12 +2,12 @@
 // pages, the `gapscope export` command (--force, atomic writes, no display) and the app's
 // export actions writing the same bytes.
 #include "app/ExportActions.h"
-#include "app/ExportCommand.h"
-#include "model/AnalysisReport.h"
-#include "model/BudgetLoader.h"
-#include "model/TraceLoader.h"
-#include "widgets/ChartExport.h"
-#include "widgets/GapChartView.h"
+#include "app/cli/ExportCommand.h"
+#include "model/report/AnalysisReport.h"
+#include "model/budget/BudgetLoader.h"
+#include "model/trace/TraceLoader.h"
+#include "widgets/chart/ChartExport.h"
+#include "widgets/trace/GapChartView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -32,7 +32,7 @@ const QString kFormulaHost = QStringLiteral("=cmd|' /C calc'!A0");
 
 QString parity(const QString& name)
 {
-    return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
 }
 
 QByteArray readFile(const QString& path)
@@ -446,7 +446,7 @@ private slots:
     {
         QFETCH(QString, format);
         // leak.text with its reporter named in markup and one verdict label a formula
-        QByteArray text = readFile(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/leak.text"));
+        QByteArray text = readFile(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.text"));
         QVERIFY(text.contains("reporter=\"reasoner\""));
         text.replace("reporter=\"reasoner\"", "reporter=\"" + kScriptPhase.toUtf8() + "\"");
         text.replace("verdict=\"grow\"", "verdict=\"" + kFormulaHost.toUtf8() + "\"");

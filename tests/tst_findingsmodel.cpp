@@ -1,4 +1,4 @@
-#include "model/FindingsModel.h"
+#include "model/items/FindingsModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

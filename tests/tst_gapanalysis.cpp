@@ -256,7 +256,7 @@ void TestGapAnalysis::parity_data()
 void TestGapAnalysis::parity()
 {
     QFETCH(QString, name);
-    const QString base = QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name;
+    const QString base = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name;
     const TraceEvents trace = readJsonLines(base + ".jsonl");
     QFile expectedFile(base + ".expected.json");
     QVERIFY(expectedFile.open(QIODevice::ReadOnly));

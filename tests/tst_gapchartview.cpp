@@ -1,8 +1,8 @@
 // GapChartView on a synthetic 100k-sample run: decimation budget, zoom, cursor, findings,
 // overlays, rendering and mouse/keyboard interaction (offscreen).
-#include "SyntheticAnalysis.h"
-#include "widgets/ChartSupport.h"
-#include "widgets/GapChartView.h"
+#include "tests/SyntheticAnalysis.h"
+#include "widgets/chart/ChartSupport.h"
+#include "widgets/trace/GapChartView.h"
 
 #include <QAreaSeries>
 #include <QChart>

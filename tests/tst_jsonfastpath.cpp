@@ -4,8 +4,8 @@
 // exactly it must leave to simdjson. Each row also says whether the fast path is expected
 // to take its lines, so a fast path that gave up on everything would fail here too.
 
-#include "model/JsonEventReader.h"
-#include "model/TraceParsers.h"
+#include "model/trace/JsonEventReader.h"
+#include "model/trace/TraceParsers.h"
 
 #include <QtTest>
 
@@ -250,7 +250,7 @@ void TestJsonFastPath::sameAsSimdjson_data()
     row("array line", lines({"[1, 2]"}), NoneFast);
     row("not JSON", lines({"hello"}), NoneFast);
 
-    const QString shared = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/";
+    const QString shared = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/";
     for (const QString& name : QDir(shared + "parity").entryList({"*.jsonl"}, QDir::Files, QDir::Name))
         QTest::newRow(qPrintable(name))
             << QByteArray::fromStdString(readAll(shared + "parity/" + name)) << static_cast<int>(EitherWay);
@@ -295,7 +295,7 @@ EventChunk readCsv(const std::string& text, bool fast)
 void TestJsonFastPath::csvSameAsSimdjson_data()
 {
     QTest::addColumn<QByteArray>("text");
-    const QString shared = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/";
+    const QString shared = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/";
     QTest::newRow("cpu_phases.csv") << QByteArray::fromStdString(readAll(shared + "real/cpu_phases.csv"));
     const QByteArray header =
         "schema_version,session_id,timestamp_ns,event_type,collector,sampling_interval_ms,pid,host,job_id,"

@@ -3,10 +3,10 @@
 // Compare With opens the compare window with the open trace as A.
 #include "app/LiveFollow.h"
 #include "app/MainWindow.h"
-#include "model/TraceFollower.h"
-#include "widgets/CompareWindow.h"
-#include "widgets/GapChartView.h"
-#include "widgets/TimelineScrubber.h"
+#include "model/trace/TraceFollower.h"
+#include "widgets/trace/CompareWindow.h"
+#include "widgets/trace/GapChartView.h"
+#include "widgets/trace/TimelineScrubber.h"
 
 #include <QAction>
 #include <QApplication>
@@ -28,7 +28,7 @@ constexpr int kTimeoutMs = 20000;
 
 QList<QByteArray> fixtureLines(const QString& name)
 {
-    QFile file(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name);
+    QFile file(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name);
     QList<QByteArray> lines;
     if (file.open(QIODevice::ReadOnly)) {
         while (!file.atEnd())
@@ -160,7 +160,7 @@ private slots:
         append(path, lines, 150, lines.size());
         QTRY_COMPARE_WITH_TIMEOUT(window.analysis()->trace->store.size(), size_t(lines.size()), kTimeoutMs);
         // opening another trace stops following the first
-        window.openPath(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/mixed.jsonl"));
+        window.openPath(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/mixed.jsonl"));
         QVERIFY(QTest::qWaitFor(
             [&] { return window.trace() && window.trace()->path.endsWith(QStringLiteral("mixed.jsonl")); },
             kTimeoutMs));
@@ -170,10 +170,10 @@ private slots:
     void compareWithOpensTheCompareWindow()
     {
         MainWindow window;
-        window.openPath(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/drift.jsonl"));
+        window.openPath(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/drift.jsonl"));
         QVERIFY(waitLoaded(window));
         window.liveFollow()->compareWith(
-            QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/mixed.jsonl"));
+            QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/mixed.jsonl"));
         CompareWindow* compare = window.findChild<CompareWindow*>();
         QVERIFY(compare);
         QVERIFY(compare->isWindow());

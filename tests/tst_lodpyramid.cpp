@@ -1,7 +1,7 @@
 // MinMaxPyramid::decimate gives exactly decimateMinMax's result (same positions) for any
 // span, column count and data, including NaN runs, ties and spans that do not align.
 
-#include "model/Decimation.h"
+#include "model/store/Decimation.h"
 
 #include <QtTest>
 

@@ -1,16 +1,16 @@
 #include "app/Gui.h"
 #include "app/MainWindow.h"
-#include "model/FindingsModel.h"
-#include "model/PhasesModel.h"
-#include "model/ProblemsModel.h"
-#include "model/SessionsModel.h"
-#include "widgets/FindingDetailView.h"
-#include "widgets/GapChartView.h"
-#include "widgets/ProblemsPanel.h"
-#include "widgets/SessionPicker.h"
-#include "widgets/ThresholdsDialog.h"
-#include "widgets/TimelineScrubber.h"
-#include "widgets/WelcomePage.h"
+#include "model/items/FindingsModel.h"
+#include "model/items/PhasesModel.h"
+#include "model/items/ProblemsModel.h"
+#include "model/items/SessionsModel.h"
+#include "widgets/trace/FindingDetailView.h"
+#include "widgets/trace/GapChartView.h"
+#include "widgets/common/ProblemsPanel.h"
+#include "widgets/trace/SessionPicker.h"
+#include "widgets/common/ThresholdsDialog.h"
+#include "widgets/trace/TimelineScrubber.h"
+#include "widgets/common/WelcomePage.h"
 
 #include <QAbstractProxyModel>
 #include <QAction>
@@ -41,7 +41,7 @@ constexpr int kLoadTimeoutMs = 30000;
 
 QString parityPath(const QString& name)
 {
-    return QString(GAPSCOPE_SHARED_DIR) + QStringLiteral("/fixtures/stormlog/parity/") + name;
+    return QString(GAPSCOPE_TEST_DATA_DIR) + QStringLiteral("/fixtures/stormlog/parity/") + name;
 }
 
 // The upstream reference output next to a parity fixture.
@@ -437,7 +437,7 @@ private slots:
         MainWindow window;
         window.show();
         const QString sink =
-            QString(GAPSCOPE_SHARED_DIR) + QStringLiteral("/fixtures/stormlog/real/cpu_sink");
+            QString(GAPSCOPE_TEST_DATA_DIR) + QStringLiteral("/fixtures/stormlog/real/cpu_sink");
         window.openPath(sink);
         QVERIFY(waitIdle(window));
         const auto trace = window.trace();

@@ -4,12 +4,12 @@
 #include "app/ExportActions.h"
 #include "app/Gui.h"
 #include "app/MainWindow.h"
-#include "model/FindingsModel.h"
-#include "widgets/BudgetBreakdownView.h"
-#include "widgets/BudgetTickDetailView.h"
-#include "widgets/FindingDetailView.h"
-#include "widgets/GapChartView.h"
-#include "widgets/VerdictLane.h"
+#include "model/items/FindingsModel.h"
+#include "widgets/budget/BudgetBreakdownView.h"
+#include "widgets/budget/BudgetTickDetailView.h"
+#include "widgets/trace/FindingDetailView.h"
+#include "widgets/trace/GapChartView.h"
+#include "widgets/budget/VerdictLane.h"
 
 #include <QAction>
 #include <QFile>
@@ -31,7 +31,7 @@ constexpr int kLoadTimeoutMs = 30000;
 
 QString budgetPath(const QString& name)
 {
-    return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/") + name;
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/") + name;
 }
 
 bool waitBudget(MainWindow& window)
@@ -247,7 +247,7 @@ private slots:
         window.show();
         window.openPath(budgetPath(QStringLiteral("leak.text")));
         QVERIFY(waitBudget(window));
-        window.openPath(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/drift.jsonl"));
+        window.openPath(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/drift.jsonl"));
         QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis() != nullptr; },
                                 kLoadTimeoutMs));
         QVERIFY(!window.isBudgetShown());

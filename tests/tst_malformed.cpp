@@ -3,9 +3,9 @@
 // many records loaded, how many problems at which lines and why. Every case also checks the
 // input was left untouched (size, mtime and content hash before and after).
 
-#include "model/BudgetLoader.h"
-#include "model/PyLiteral.h"
-#include "model/TraceLoader.h"
+#include "model/budget/BudgetLoader.h"
+#include "model/trace/PyLiteral.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -362,7 +362,7 @@ private slots:
 
     void traceSinkWithMissingSegments()
     {
-        const QString fixture = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/real/cpu_sink";
+        const QString fixture = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/real/cpu_sink";
         QTemporaryDir dir;
         const QString sink = dir.filePath("sink");
         QVERIFY(QDir().mkpath(sink));

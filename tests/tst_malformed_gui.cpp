@@ -2,8 +2,8 @@
 // and lists every problem in the problems panel (docs/robustness.md).
 
 #include "app/MainWindow.h"
-#include "model/ProblemsModel.h"
-#include "widgets/ProblemsPanel.h"
+#include "model/items/ProblemsModel.h"
+#include "widgets/common/ProblemsPanel.h"
 
 #include <QFile>
 #include <QStandardPaths>
@@ -67,7 +67,7 @@ private slots:
     void traceWithRejectedRecords()
     {
         // The parity fixture with a garbage line, a negative counter and a cut last line.
-        QFile source(QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/parity/phasespike.jsonl");
+        QFile source(QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/parity/phasespike.jsonl");
         QVERIFY(source.open(QIODevice::ReadOnly));
         QList<QByteArray> lines = source.readAll().trimmed().split('\n');
         lines.insert(3, "not json at all");

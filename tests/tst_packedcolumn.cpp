@@ -2,7 +2,7 @@
 // and packs rarely-varying data into fewer bytes than a plain vector.
 
 #include "analysis/GapAnalysis.h" // kNullInt
-#include "model/PackedColumn.h"
+#include "model/store/PackedColumn.h"
 
 #include <QtTest>
 

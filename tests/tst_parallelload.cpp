@@ -1,7 +1,7 @@
 // Loading on N threads gives exactly what one thread gives: the same rows in the same order,
 // the same strings, sources, sessions, phases and problems (same lines, same reasons).
 
-#include "model/TraceLoader.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QDir>
 #include <QFile>
@@ -349,7 +349,7 @@ private slots:
     void sameResultOnAnyThreadCount_data()
     {
         QTest::addColumn<QString>("path");
-        const QString shared = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/";
+        const QString shared = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/";
         for (const QString& name : QDir(shared + "parity").entryList({"*.jsonl"}, QDir::Files, QDir::Name))
             QTest::newRow(qPrintable(name)) << shared + "parity/" + name;
         QTest::newRow("cpu_sink") << shared + "real/cpu_sink";
@@ -392,7 +392,7 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("windowBytes"); // per thread
-        const QString parity = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/parity/";
+        const QString parity = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/parity/";
         for (int window : {65536, 4096, 700, 100, 1}) {
             QTest::newRow(qPrintable(QStringLiteral("phasespike.jsonl, window %1").arg(window)))
                 << parity + "phasespike.jsonl" << window;
@@ -487,7 +487,7 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("windowBytes"); // per thread; 0 = the default
-        const QString real = QStringLiteral(GAPSCOPE_SHARED_DIR) + "/fixtures/stormlog/real/cpu_phases.csv";
+        const QString real = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/real/cpu_phases.csv";
         QTest::newRow("cpu_phases.csv") << real << 0;
         QTest::newRow("cpu_phases.csv, 4 KB windows") << real << 4096;
         QTest::newRow("cpu_phases.csv, 100-byte windows") << real << 100; // a record longer than a window

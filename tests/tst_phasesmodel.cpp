@@ -1,4 +1,4 @@
-#include "model/PhasesModel.h"
+#include "model/items/PhasesModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "model/ProblemsModel.h"
+#include "model/items/ProblemsModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

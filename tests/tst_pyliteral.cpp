@@ -1,4 +1,4 @@
-#include "model/PyLiteral.h"
+#include "model/trace/PyLiteral.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // Report writers: golden JSON and Markdown of the parity vectors, HTML that parses and is
 // self-contained, findings CSV, and hostile strings escaped by every writer.
-#include "model/AnalysisReport.h"
-#include "model/ReportWriters.h"
-#include "model/TraceLoader.h"
+#include "model/report/AnalysisReport.h"
+#include "model/report/ReportWriters.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -16,13 +16,13 @@ using namespace gapscope;
 
 namespace {
 
-const QString kSharedDir = QStringLiteral(GAPSCOPE_SHARED_DIR);
+const QString kTestDataDir = QStringLiteral(GAPSCOPE_TEST_DATA_DIR);
 const QString kScriptPhase = QStringLiteral("<script>alert(1)</script>");
 const QString kFormulaHost = QStringLiteral("=cmd|' /C calc'!A0");
 
 QString parity(const QString& name)
 {
-    return kSharedDir + QStringLiteral("/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
+    return kTestDataDir + QStringLiteral("/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
 }
 
 std::shared_ptr<const AnalysisResult> analyse(const QString& path)
@@ -33,10 +33,10 @@ std::shared_ptr<const AnalysisResult> analyse(const QString& path)
     return runAnalysis(loaded.data, AnalysisRequest{});
 }
 
-// Goldens hold "$SHARED" where the checkout's absolute fixture path goes.
+// Goldens hold "$TESTDATA" where the checkout's absolute fixture path goes.
 QByteArray normalisePaths(QByteArray text)
 {
-    return text.replace(kSharedDir.toUtf8(), "$SHARED");
+    return text.replace(kTestDataDir.toUtf8(), "$TESTDATA");
 }
 
 QByteArray readFile(const QString& path)
@@ -183,7 +183,7 @@ private slots:
         QCOMPARE(error.error, QJsonParseError::NoError);
         const QJsonObject expected =
             QJsonDocument::fromJson(
-                readFile(kSharedDir + QStringLiteral("/fixtures/stormlog/parity/phasespike.expected.json")))
+                readFile(kTestDataDir + QStringLiteral("/fixtures/stormlog/parity/phasespike.expected.json")))
                 .object();
         QCOMPARE(report.value(QStringLiteral("gap_analysis"))
                      .toArray()

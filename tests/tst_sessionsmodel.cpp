@@ -1,4 +1,4 @@
-#include "model/SessionsModel.h"
+#include "model/items/SessionsModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

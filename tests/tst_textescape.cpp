@@ -1,5 +1,5 @@
 // Escaping of trace-provided text for HTML, Markdown and CSV (formula neutralisation).
-#include "model/TextEscape.h"
+#include "model/report/TextEscape.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
 // TimeAxis: exact mapping at epoch scale, zoom/pan/clamp, tick steps and relative labels.
-#include "widgets/TimeAxis.h"
+#include "widgets/chart/TimeAxis.h"
 
 #include <QTest>
 

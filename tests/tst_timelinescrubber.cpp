@@ -1,6 +1,6 @@
 // TimelineScrubber: cursor stepping by usable samples, phase jumps, mouse, painting.
-#include "SyntheticAnalysis.h"
-#include "widgets/TimelineScrubber.h"
+#include "tests/SyntheticAnalysis.h"
+#include "widgets/trace/TimelineScrubber.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,8 +1,8 @@
 // TraceComparison on the parity vectors: findings matched by classification (new, gone,
 // changed with deltas) against the reference outputs, per-phase peak gaps against a scan of
 // the raw lines, alignment at start and at a phase, and the JSON/Markdown reports.
-#include "model/TraceComparison.h"
-#include "model/TraceLoader.h"
+#include "model/trace/TraceComparison.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -18,7 +18,7 @@ namespace {
 
 QString parity(const QString& name)
 {
-    return QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name;
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name;
 }
 
 std::shared_ptr<const AnalysisResult> analyse(const QString& name)

@@ -1,8 +1,8 @@
 // TraceFollower against a writer thread: lines appended (some split over two writes), new
 // segments, manifest updates, retention pruning and rotation. Reads are driven by poll() with a
 // fake clock so every count is exact; one case lets the watcher and poll timer do the work.
-#include "model/TraceFollower.h"
-#include "model/TraceLoader.h"
+#include "model/trace/TraceFollower.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QDir>
 #include <QFile>
@@ -26,7 +26,7 @@ namespace {
 
 QList<QByteArray> fixtureLines(const QString& name)
 {
-    QFile file(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/") + name);
+    QFile file(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name);
     QList<QByteArray> lines;
     if (!file.open(QIODevice::ReadOnly))
         return lines;
@@ -381,7 +381,7 @@ private slots:
         QCOMPARE(follower.snapshot()->store.size(), size_t(lines.size()));
         QVERIFY(sameTimestamps(*follower.snapshot(), lines, 0, lines.size()));
         QCOMPARE(follower.snapshot()->phases.size(),
-                 loadTrace(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/stormlog/parity/phases.jsonl"))
+                 loadTrace(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/phases.jsonl"))
                      .data->phases.size());
         QCOMPARE(notices.count(), 0);
 

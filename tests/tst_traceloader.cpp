@@ -1,4 +1,4 @@
-#include "model/TraceLoader.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,7 +15,7 @@ using namespace gapscope;
 
 namespace {
 
-const QString kShared = QStringLiteral(GAPSCOPE_SHARED_DIR) + QStringLiteral("/fixtures/stormlog");
+const QString kShared = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + QStringLiteral("/fixtures/stormlog");
 
 using Fields = QList<QPair<QByteArray, QByteArray>>; // key, raw JSON value
 

@@ -1,7 +1,7 @@
 // The verdict timeline of memory-budget logs: runs, run-ended boundaries, hatched gaps and
 // the tick cursor.
-#include "model/BudgetLoader.h"
-#include "widgets/VerdictLane.h"
+#include "model/budget/BudgetLoader.h"
+#include "widgets/budget/VerdictLane.h"
 
 #include <QImage>
 #include <QSignalSpy>
@@ -14,7 +14,7 @@ namespace {
 std::shared_ptr<const BudgetAnalysisResult> analyse(const QString& name)
 {
     const BudgetLoadOutcome loaded =
-        loadBudgetLog(QStringLiteral(GAPSCOPE_SHARED_DIR "/fixtures/budget/") + name);
+        loadBudgetLog(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/") + name);
     return loaded.data ? runBudgetAnalysis(loaded.data, BudgetThresholds{}) : nullptr;
 }
 

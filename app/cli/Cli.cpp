@@ -1,0 +1,157 @@
+#include "app/cli/Cli.h"
+
+#include "app/cli/CliOptions.h"
+#include "app/cli/CompareCommand.h"
+#include "app/cli/ExportCommand.h"
+#include "model/report/AnalysisReport.h"
+#include "model/budget/BudgetLoader.h"
+#include "model/jobs/LoadJob.h"
+#include "model/report/ReportWriters.h"
+#include "model/trace/TraceLoader.h"
+
+namespace gapscope {
+
+namespace {
+
+// `gapscope analyze` of a memory-budget log: the rules of analysis/BudgetAnalysis.h, written
+// by the report writers every budget export uses.
+int runBudgetAnalyze(const CommonOptions& options, ReportFormat format, FILE* out, FILE* err)
+{
+    const QString prefix = QStringLiteral("gapscope analyze: ");
+    if (options.session || options.rank) {
+        printLine(
+            err,
+            prefix +
+                QStringLiteral("%1: --session and --rank do not apply to budget logs").arg(options.path));
+        return kExitUsage;
+    }
+    const BudgetLoadOutcome loaded = loadBudgetLog(options.path);
+    if (!loaded.data) {
+        printLine(err, prefix + loaded.fatalError);
+        return kExitUsage;
+    }
+    std::optional<TimeWindow> window;
+    if (options.fromNs || options.toNs)
+        window = TimeWindow{options.fromNs.value_or(std::numeric_limits<int64_t>::min()),
+                            options.toNs.value_or(std::numeric_limits<int64_t>::max())};
+    const auto result = runBudgetAnalysis(loaded.data, options.budgetThresholds, window);
+    ReportContent content = buildBudgetReportContent(*loaded.data, result->findings, result->thresholds);
+    content.window = window;
+    QByteArray report;
+    switch (format) {
+    case ReportFormat::Json:
+        report = reportJson(content);
+        break;
+    case ReportFormat::Markdown:
+        report = reportMarkdown(content).toUtf8();
+        break;
+    case ReportFormat::Text:
+        report = reportText(content).toUtf8();
+        break;
+    }
+    if (!emitReport(options.output, report, out, err, prefix))
+        return kExitFailure;
+    if (loaded.data->problems.errorCount() > 0)
+        printLine(err, prefix + QStringLiteral("%1 line(s) rejected; first: %2")
+                                    .arg(loaded.data->problems.errorCount())
+                                    .arg(loaded.data->problems.kept().empty()
+                                             ? QString()
+                                             : loaded.data->problems.kept().front().toString()));
+    return kExitOk;
+}
+
+int runAnalyze(const QStringList& args, FILE* out, FILE* err)
+{
+    CommonOptions options;
+    if (const QString why = parseOptions(QStringLiteral("analyze"), args, &options); !why.isEmpty()) {
+        printLine(err, QStringLiteral("gapscope analyze: ") + why);
+        return kExitUsage;
+    }
+    const auto format = reportFormatFromString(options.format);
+    if (!format) {
+        printLine(err, QStringLiteral("gapscope analyze: unknown format '%1' (json, markdown, text)")
+                           .arg(options.format));
+        return kExitUsage;
+    }
+    if (detectDocumentKind(options.path) == DocumentKind::BudgetLog)
+        return runBudgetAnalyze(options, *format, out, err);
+    const LoadOutcome loaded = loadTrace(options.path);
+    if (!loaded.data) {
+        printLine(err, QStringLiteral("gapscope analyze: ") + loaded.fatalError);
+        return kExitUsage;
+    }
+    QString error;
+    const auto result = analyzeWithOptions(loaded.data, options, &error);
+    if (!result) {
+        printLine(err, QStringLiteral("gapscope analyze: ") + error);
+        return kExitUsage;
+    }
+    const QByteArray report = renderAnalysisReport(*result, *format);
+    if (!options.output.isEmpty()) {
+        if (const QString why = writeOutput(options.output, report, true); !why.isEmpty()) {
+            printLine(err, QStringLiteral("gapscope analyze: ") + why);
+            return kExitFailure;
+        }
+    } else {
+        std::fwrite(report.constData(), 1, size_t(report.size()), out);
+        std::fflush(out);
+    }
+    if (loaded.data->problems.errorCount() > 0) {
+        printLine(err, QStringLiteral("gapscope analyze: %1 record(s) rejected; first: %2")
+                           .arg(loaded.data->problems.errorCount())
+                           .arg(loaded.data->problems.kept().empty()
+                                    ? QString()
+                                    : loaded.data->problems.kept().front().toString()));
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+QString cliUsage()
+{
+    return QStringLiteral(
+        "usage:\n"
+        "  gapscope [FILE...]                        open the desktop app\n"
+        "  gapscope --screenshot OUT.png [--size WxH] FILE\n"
+        "  gapscope analyze PATH [--session ID] [--rank N] [--format json|markdown|text]\n"
+        "                        [--output FILE] [--from NS] [--to NS] [--set NAME=VALUE ...]\n"
+        "  gapscope export PATH --format json|markdown|html|pdf|csv|findings-csv|png|svg\n"
+        "                       --output FILE [--session ID] [--rank N] [--from NS] [--to NS]\n"
+        "                       [--set NAME=VALUE ...] [--size WxH] [--force]\n"
+        "  gapscope compare A B [--session-a ID] [--rank-a N] [--session-b ID] [--rank-b N]\n"
+        "                       [--align start|phase:LABEL] [--format json|markdown] [--output FILE]\n"
+        "                       [--set NAME=VALUE ...]\n"
+        "thresholds for --set: gap_ratio_threshold, gap_spike_zscore, gap_drift_r_squared,\n"
+        "                      gap_fragmentation_ratio\n"
+        "PATH may also be a memory-budget log (detected from its content); for those --set also\n"
+        "takes min_trend_ticks, growth_r_squared, growth_p_value, min_growth_bytes,\n"
+        "  flat_tolerance_bytes, flat_tolerance_share, retention_share_of_growth,\n"
+        "  critical_r_squared, critical_growth_share_of_target, wedge_skip_ticks,\n"
+        "  over_target_share, hard_ceiling_bytes, hard_ceiling_approach_share,\n"
+        "  thrash_alternations, thrash_window_ticks, low_hit_rate, low_hit_rate_budget_share,\n"
+        "  min_hit_rate_ticks, and the gap names above (also as os_gap.NAME) for the\n"
+        "  OS-vs-allocator gap rule\n");
+}
+
+bool isCliCommand(const QString& firstArgument)
+{
+    return firstArgument == QLatin1String("analyze") || firstArgument == QLatin1String("export") ||
+           firstArgument == QLatin1String("compare");
+}
+
+int runCli(const QStringList& args, FILE* out, FILE* err)
+{
+    if (args.isEmpty())
+        return kExitUsage;
+    if (args.front() == QLatin1String("analyze"))
+        return runAnalyze(args, out, err);
+    if (args.front() == QLatin1String("export"))
+        return runExportCommand(args, out, err);
+    if (args.front() == QLatin1String("compare"))
+        return runCompareCommand(args, out, err);
+    printLine(err, QStringLiteral("gapscope: unknown command '%1'\n").arg(args.front()) + cliUsage());
+    return kExitUsage;
+}
+
+} // namespace gapscope

@@ -1,0 +1,219 @@
+#pragma once
+// Option parsing, output and messages shared by the headless subcommands (`analyze`,
+// `export`), so they accept the same options the same way.
+
+#include "analysis/Thresholds.h"
+#include "model/trace/AnalysisRunner.h"
+#include "model/budget/BudgetAnalysisRunner.h"
+
+#include <QFile>
+#include <QSaveFile>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <optional>
+
+namespace gapscope {
+
+struct CommonOptions
+{
+    QString path;
+    std::optional<QString> session;
+    std::optional<int64_t> rank;
+    QString format = QStringLiteral("text");
+    QString output;
+    GapThresholds thresholds;
+    // memory-budget logs: the gap thresholds above apply to their OS-vs-allocator rule
+    BudgetThresholds budgetThresholds;
+    QStringList budgetOnlySettings; // --set names only budget logs know (refused for traces)
+    std::optional<int64_t> fromNs;
+    std::optional<int64_t> toNs;
+    bool force = false;
+    std::optional<QSize> size; // --size WxH (export only)
+};
+
+inline void printLine(FILE* stream, const QString& text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stream);
+    std::fputc('\n', stream);
+    std::fflush(stream);
+}
+
+inline bool parseInt64(const QString& text, int64_t* out)
+{
+    bool ok = false;
+    const qlonglong v = text.toLongLong(&ok);
+    if (ok)
+        *out = v;
+    return ok;
+}
+
+// `--set NAME=VALUE`: false unless VALUE is a number and NAME is not empty.
+inline bool parseAssignment(const QString& text, QString* name, double* number)
+{
+    const qsizetype eq = text.indexOf(QLatin1Char('='));
+    bool ok = false;
+    *number = eq > 0 ? text.mid(eq + 1).toDouble(&ok) : 0.0;
+    *name = text.left(eq);
+    return eq > 0 && ok;
+}
+
+// Parses the options shared by the subcommands. Returns an error text, empty when fine.
+inline QString parseOptions(const QString& command, const QStringList& args, CommonOptions* options)
+{
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString& arg = args[i];
+        auto next = [&](QString* value) -> bool {
+            if (i + 1 >= args.size())
+                return false;
+            *value = args[++i];
+            return true;
+        };
+        QString value;
+        if (arg == QLatin1String("--session")) {
+            if (!next(&value))
+                return QStringLiteral("--session needs an id");
+            options->session = value;
+        } else if (arg == QLatin1String("--rank")) {
+            int64_t rank = 0;
+            if (!next(&value) || !parseInt64(value, &rank))
+                return QStringLiteral("--rank needs an integer");
+            options->rank = rank;
+        } else if (arg == QLatin1String("--format")) {
+            if (!next(&value))
+                return QStringLiteral("--format needs a value");
+            options->format = value;
+        } else if (arg == QLatin1String("--output") || arg == QLatin1String("-o")) {
+            if (!next(&value))
+                return QStringLiteral("--output needs a file name");
+            options->output = value;
+        } else if (arg == QLatin1String("--from") || arg == QLatin1String("--to")) {
+            int64_t ns = 0;
+            if (!next(&value) || !parseInt64(value, &ns))
+                return QStringLiteral("%1 needs a timestamp in ns since the epoch").arg(arg);
+            (arg == QLatin1String("--from") ? options->fromNs : options->toNs) = ns;
+        } else if (arg == QLatin1String("--size") && command == QLatin1String("export")) {
+            const QStringList parts = next(&value) ? value.toLower().split(QLatin1Char('x')) : QStringList();
+            bool okWidth = false;
+            bool okHeight = false;
+            const int width = parts.size() == 2 ? parts[0].toInt(&okWidth) : 0;
+            const int height = parts.size() == 2 ? parts[1].toInt(&okHeight) : 0;
+            // 16k pixels a side keeps an image below 1 GiB of memory
+            if (!okWidth || !okHeight || width < 16 || height < 16 || width > 16384 || height > 16384)
+                return QStringLiteral("--size needs WxH in pixels, 16 to 16384 each, got '%1'").arg(value);
+            options->size = QSize(width, height);
+        } else if (arg == QLatin1String("--force")) {
+            options->force = true;
+        } else if (arg == QLatin1String("--set")) {
+            if (!next(&value))
+                return QStringLiteral("--set needs NAME=VALUE");
+            QString setName;
+            double number = 0;
+            if (!parseAssignment(value, &setName, &number))
+                return QStringLiteral("--set needs NAME=VALUE with a number, got '%1'").arg(value);
+            const std::string name = setName.toStdString();
+            const bool gapName = options->thresholds.set(name, number);
+            const auto& budgetNames = budgetThresholdNames();
+            const bool budgetName =
+                std::find(budgetNames.begin(), budgetNames.end(), name) != budgetNames.end();
+            if (!gapName && !budgetName) {
+                QStringList known;
+                for (auto n : GapThresholds::names())
+                    known << QString::fromUtf8(n.data(), qsizetype(n.size()));
+                QStringList knownBudget;
+                for (auto n : budgetNames)
+                    knownBudget << QString::fromUtf8(n.data(), qsizetype(n.size()));
+                return QStringLiteral("unknown threshold '%1' (known: %2; for budget logs also: %3)")
+                    .arg(setName, known.join(QStringLiteral(", ")), knownBudget.join(QStringLiteral(", ")));
+            }
+            if (!setBudgetThreshold(options->budgetThresholds, name, number))
+                return QStringLiteral("--set %1: %2 is not a valid value")
+                    .arg(setName, value.mid(setName.size() + 1));
+            if (!gapName)
+                options->budgetOnlySettings << setName;
+        } else if (arg.startsWith(QLatin1String("--"))) {
+            return QStringLiteral("unknown option %1 for %2").arg(arg, command);
+        } else if (options->path.isEmpty()) {
+            options->path = arg;
+        } else {
+            return QStringLiteral("unexpected argument '%1'").arg(arg);
+        }
+    }
+    if (options->path.isEmpty())
+        return QStringLiteral("%1 needs a PATH").arg(command);
+    return {};
+}
+
+// Writes atomically (temporary file, then rename); refuses to replace a file without force.
+inline QString writeOutput(const QString& file, const QByteArray& data, bool force)
+{
+    if (!force && QFile::exists(file))
+        return QStringLiteral("%1: exists (use --force to replace it)").arg(file);
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: %2").arg(file, out.errorString());
+    out.write(data);
+    if (!out.commit())
+        return QStringLiteral("%1: %2").arg(file, out.errorString());
+    return {};
+}
+
+// Writes a report to --output (atomically, replacing) or to `out`; false (and a line on
+// `err`) when the file could not be written.
+inline bool emitReport(const QString& output, const QByteArray& report, FILE* out, FILE* err,
+                       const QString& prefix)
+{
+    if (output.isEmpty()) {
+        std::fwrite(report.constData(), 1, size_t(report.size()), out);
+        std::fflush(out);
+        return true;
+    }
+    if (const QString why = writeOutput(output, report, true); !why.isEmpty()) {
+        printLine(err, prefix + why);
+        return false;
+    }
+    return true;
+}
+
+// Runs the analysis the options ask for (session, rank, window, thresholds). nullptr with
+// *error set to a one-line "path: reason" when the session or rank does not exist.
+inline std::shared_ptr<const AnalysisResult> analyzeWithOptions(std::shared_ptr<const TraceData> trace,
+                                                                const CommonOptions& options, QString* error)
+{
+    if (!options.budgetOnlySettings.isEmpty()) {
+        *error = QStringLiteral("%1: --set %2 applies to memory-budget logs only")
+                     .arg(options.path, options.budgetOnlySettings.join(QStringLiteral(", ")));
+        return nullptr;
+    }
+    AnalysisRequest request;
+    request.thresholds = options.thresholds;
+    request.rank = options.rank;
+    if (options.session) {
+        request.sessionIndex = trace->findSession(*options.session);
+        if (!request.sessionIndex) {
+            QStringList ids;
+            for (const auto& s : trace->sessions)
+                ids << s.id;
+            *error = QStringLiteral("%1: no session '%2' (sessions: %3)")
+                         .arg(options.path, *options.session, ids.join(QStringLiteral(", ")));
+            return nullptr;
+        }
+    }
+    if (options.fromNs || options.toNs)
+        request.window = TimeWindow{options.fromNs.value_or(std::numeric_limits<int64_t>::min()),
+                                    options.toNs.value_or(std::numeric_limits<int64_t>::max())};
+    QString why;
+    auto result = runAnalysis(std::move(trace), request, &why);
+    if (!result)
+        *error = QStringLiteral("%1: %2").arg(options.path, why);
+    return result;
+}
+
+} // namespace gapscope

@@ -1,0 +1,319 @@
+#include "app/cli/ExportCommand.h"
+
+#include "app/cli/Cli.h"
+#include "app/cli/CliOptions.h"
+#include "model/budget/BudgetAnalysisRunner.h"
+#include "model/budget/BudgetLoader.h"
+#include "model/report/ReportWriters.h"
+#include "model/trace/TraceLoader.h"
+#include "widgets/budget/BudgetBreakdownView.h"
+#include "widgets/chart/ChartExport.h"
+#include "widgets/trace/GapChartView.h"
+#include "widgets/common/PdfReport.h"
+
+#include <QApplication>
+#include <QFileInfo>
+
+namespace gapscope {
+
+namespace {
+
+const char* const kGapChartTitle = "Gap over time";
+const char* const kGapChartCaption = "Device used minus allocator reserved (the hidden memory) over the "
+                                     "analysed samples, with the drift line, "
+                                     "the spike band and the findings marked.";
+
+const char* const kBudgetChartTitle = "Memory breakdown";
+const char* const kBudgetChartCaption = "rss per tick split into caches, leases, reporters, unattributed "
+                                        "non-cache memory and allocator retention, with the target, the "
+                                        "effective target and the OS reading; ticks not logged are hatched.";
+
+} // namespace
+
+const std::vector<ExportFormat>& allExportFormats()
+{
+    static const std::vector<ExportFormat> formats{
+        ExportFormat::Json, ExportFormat::Markdown,    ExportFormat::Html, ExportFormat::Pdf,
+        ExportFormat::Csv,  ExportFormat::FindingsCsv, ExportFormat::Png,  ExportFormat::Svg};
+    return formats;
+}
+
+QString exportFormatName(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::Json:
+        return QStringLiteral("json");
+    case ExportFormat::Markdown:
+        return QStringLiteral("markdown");
+    case ExportFormat::Html:
+        return QStringLiteral("html");
+    case ExportFormat::Pdf:
+        return QStringLiteral("pdf");
+    case ExportFormat::Csv:
+        return QStringLiteral("csv");
+    case ExportFormat::FindingsCsv:
+        return QStringLiteral("findings-csv");
+    case ExportFormat::Png:
+        return QStringLiteral("png");
+    case ExportFormat::Svg:
+        return QStringLiteral("svg");
+    }
+    return {};
+}
+
+QString exportFormatSuffix(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::Markdown:
+        return QStringLiteral("md");
+    case ExportFormat::FindingsCsv:
+        return QStringLiteral("csv");
+    default:
+        return exportFormatName(format);
+    }
+}
+
+std::optional<ExportFormat> exportFormatFromString(const QString& name)
+{
+    const QString n = name.trimmed().toLower();
+    if (n == QLatin1String("md"))
+        return ExportFormat::Markdown;
+    if (n == QLatin1String("htm"))
+        return ExportFormat::Html;
+    for (ExportFormat format : allExportFormats())
+        if (exportFormatName(format) == n)
+            return format;
+    return std::nullopt;
+}
+
+bool exportFormatNeedsWidgets(ExportFormat format)
+{
+    return format == ExportFormat::Html || format == ExportFormat::Pdf || format == ExportFormat::Png ||
+           format == ExportFormat::Svg;
+}
+
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize)
+{
+    if (!result)
+        return {{}, QStringLiteral("no analysis to export")};
+    if (exportFormatNeedsWidgets(format) && !qobject_cast<QApplication*>(QCoreApplication::instance()))
+        return {
+            {},
+            QStringLiteral("%1 export draws charts and needs a QApplication").arg(exportFormatName(format))};
+    if (!chartSize.isValid() || chartSize.isEmpty())
+        chartSize = kDefaultChartSize;
+
+    const ReportContent content = buildReportContent(*result);
+    switch (format) {
+    case ExportFormat::Json:
+        return {reportJson(content), {}};
+    case ExportFormat::Markdown:
+        return {reportMarkdown(content).toUtf8(), {}};
+    case ExportFormat::FindingsCsv:
+        return {reportFindingsCsv(content), {}};
+    case ExportFormat::Csv:
+        return {chartSeriesCsv(*result), {}};
+    case ExportFormat::Png:
+    case ExportFormat::Svg:
+    case ExportFormat::Html:
+    case ExportFormat::Pdf:
+        break;
+    }
+
+    // A page is about 7 inches wide: a chart laid out wider than 900 px would print its
+    // labels too small to read, so the PDF lays it out at 900 px and draws it sharper.
+    constexpr int kPdfChartWidth = 900;
+    if (format == ExportFormat::Pdf && chartSize.width() > kPdfChartWidth)
+        chartSize = QSize(kPdfChartWidth, chartSize.height() * kPdfChartWidth / chartSize.width());
+    const auto chart = createExportGapChart(result, chartSize);
+    const QString title = QString::fromLatin1(kGapChartTitle);
+    switch (format) {
+    case ExportFormat::Png:
+        return {chartPng(chart.get(), chartSize), {}};
+    case ExportFormat::Svg:
+        return {chartSvg(chart.get(), chartSize, title), {}};
+    case ExportFormat::Html: {
+        ReportImage image{title, QString::fromLatin1(kGapChartCaption), QStringLiteral("image/svg+xml"),
+                          chartSvg(chart.get(), chartSize, title), chartSize};
+        return {reportHtml(content, {image}).toUtf8(), {}};
+    }
+    case ExportFormat::Pdf: {
+        // 2250 px across about 7 inches: over 300 dpi
+        PdfChart pdfChart{title, QString::fromLatin1(kGapChartCaption),
+                          renderChartImage(chart.get(), chartSize, 2.5)};
+        QString error;
+        QByteArray pdf = reportPdf(content, {pdfChart}, &error);
+        return {pdf, error};
+    }
+    default:
+        break;
+    }
+    return {{}, QStringLiteral("unsupported format")};
+}
+
+bool budgetExportSupports(ExportFormat format)
+{
+    return std::find(allExportFormats().begin(), allExportFormats().end(), format) !=
+           allExportFormats().end();
+}
+
+ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format, QSize chartSize)
+{
+    if (!input.data)
+        return {{}, QStringLiteral("no budget log to export")};
+    if (exportFormatNeedsWidgets(format) && !qobject_cast<QApplication*>(QCoreApplication::instance()))
+        return {
+            {},
+            QStringLiteral("%1 export draws charts and needs a QApplication").arg(exportFormatName(format))};
+    if (!chartSize.isValid() || chartSize.isEmpty())
+        chartSize = kDefaultChartSize;
+    constexpr int kPdfChartWidth = 900; // as for traces: readable labels on a page
+    if (format == ExportFormat::Pdf && chartSize.width() > kPdfChartWidth)
+        chartSize = QSize(kPdfChartWidth, chartSize.height() * kPdfChartWidth / chartSize.width());
+    // the chart draws the findings given, over the whole log
+    auto analysis = std::make_shared<BudgetAnalysisResult>();
+    analysis->data = input.data;
+    analysis->thresholds = input.thresholds;
+    analysis->findings = input.findings;
+    analysis->buckets = computeBudgetBuckets(input.data->ticks);
+    analysis->lastTick = input.data->ticks.size();
+    const auto makeChart = [&] { return createExportBudgetChart(analysis, chartSize); };
+    const QString title = QString::fromLatin1(kBudgetChartTitle);
+    const ReportContent content = buildBudgetReportContent(*input.data, input.findings, input.thresholds);
+    switch (format) {
+    case ExportFormat::Json:
+        return {reportJson(content), {}};
+    case ExportFormat::Markdown:
+        return {reportMarkdown(content).toUtf8(), {}};
+    case ExportFormat::FindingsCsv:
+        return {reportFindingsCsv(content), {}};
+    case ExportFormat::Csv:
+        return {budgetSeriesCsv(*input.data), {}};
+    case ExportFormat::Html: {
+        const auto chart = makeChart();
+        ReportImage image{title, QString::fromLatin1(kBudgetChartCaption), QStringLiteral("image/svg+xml"),
+                          chartSvg(chart.get(), chartSize, title), chartSize};
+        return {reportHtml(content, {image}).toUtf8(), {}};
+    }
+    case ExportFormat::Pdf: {
+        const auto chart = makeChart();
+        PdfChart pdfChart{title, QString::fromLatin1(kBudgetChartCaption),
+                          renderChartImage(chart.get(), chartSize, 2.5)};
+        QString error;
+        QByteArray pdf = reportPdf(content, {pdfChart}, &error);
+        return {pdf, error};
+    }
+    case ExportFormat::Png: {
+        const auto chart = makeChart();
+        return {chartPng(chart.get(), chartSize), {}};
+    }
+    case ExportFormat::Svg: {
+        const auto chart = makeChart();
+        return {chartSvg(chart.get(), chartSize, title), {}};
+    }
+    }
+    return {{}, QStringLiteral("unsupported format")};
+}
+
+namespace {
+
+bool isBudgetLog(const QString& path)
+{
+    if (!QFileInfo(path).isFile())
+        return false;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    return looksLikeBudgetLog(file.read(64 * 1024));
+}
+
+// `gapscope export` of a memory-budget log: the gap thresholds given with --set apply to its
+// OS-vs-allocator gap rule; session, rank and window do not exist in budget logs.
+int exportBudgetLog(const CommonOptions& options, ExportFormat format, FILE* err)
+{
+    const QString prefix = QStringLiteral("gapscope export: ");
+    if (options.session || options.rank || options.fromNs || options.toNs) {
+        printLine(
+            err, prefix + QStringLiteral("%1: --session, --rank, --from and --to do not apply to budget logs")
+                              .arg(options.path));
+        return kExitUsage;
+    }
+    const BudgetLoadOutcome loaded = loadBudgetLog(options.path);
+    if (!loaded.data) {
+        printLine(err, prefix + loaded.fatalError);
+        return kExitUsage;
+    }
+    BudgetExportInput input;
+    input.data = loaded.data;
+    input.thresholds = options.budgetThresholds;
+    input.findings = analyzeBudget(loaded.data->ticks, input.thresholds);
+    const ExportOutcome exported =
+        renderBudgetExport(input, format, options.size.value_or(kDefaultChartSize));
+    if (!exported.error.isEmpty()) {
+        printLine(err, prefix + exported.error);
+        return kExitFailure;
+    }
+    if (const QString why = writeOutput(options.output, exported.data, options.force); !why.isEmpty()) {
+        printLine(err, prefix + why);
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
+{
+    const QString prefix = QStringLiteral("gapscope export: ");
+    CommonOptions options;
+    options.format.clear();
+    if (const QString why = parseOptions(QStringLiteral("export"), args, &options); !why.isEmpty()) {
+        printLine(err, prefix + why);
+        return kExitUsage;
+    }
+    QStringList names;
+    for (ExportFormat f : allExportFormats())
+        names << exportFormatName(f);
+    const auto format = exportFormatFromString(options.format);
+    if (!format) {
+        printLine(err, prefix + (options.format.isEmpty()
+                                     ? QStringLiteral("--format is required (%1)")
+                                     : QStringLiteral("unknown format '%1' (%2)").arg(options.format))
+                                    .arg(names.join(QStringLiteral(", "))));
+        return kExitUsage;
+    }
+    if (options.output.isEmpty()) {
+        printLine(err, prefix + QStringLiteral("--output FILE is required"));
+        return kExitUsage;
+    }
+    // Checked before the (possibly long) load; writeOutput checks again before the rename.
+    if (!options.force && QFile::exists(options.output)) {
+        printLine(err, prefix + QStringLiteral("%1: exists (use --force to replace it)").arg(options.output));
+        return kExitUsage;
+    }
+    if (isBudgetLog(options.path))
+        return exportBudgetLog(options, *format, err);
+    const LoadOutcome loaded = loadTrace(options.path);
+    if (!loaded.data) {
+        printLine(err, prefix + loaded.fatalError);
+        return kExitUsage;
+    }
+    QString error;
+    const auto result = analyzeWithOptions(loaded.data, options, &error);
+    if (!result) {
+        printLine(err, prefix + error);
+        return kExitUsage;
+    }
+    const ExportOutcome exported = renderExport(result, *format, options.size.value_or(kDefaultChartSize));
+    if (!exported.error.isEmpty()) {
+        printLine(err, prefix + exported.error);
+        return kExitFailure;
+    }
+    if (const QString why = writeOutput(options.output, exported.data, options.force); !why.isEmpty()) {
+        printLine(err, prefix + why);
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+} // namespace gapscope

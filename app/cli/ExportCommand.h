@@ -1,0 +1,68 @@
+#pragma once
+// `gapscope export` and the one export pipeline the app's "Export Report..." shares with it,
+// so both write the same bytes for the same inputs.
+
+#include "analysis/BudgetAnalysis.h"
+#include "model/trace/AnalysisRunner.h"
+#include "model/store/BudgetData.h"
+
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gapscope {
+
+enum class ExportFormat
+{
+    Json, // the `gapscope analyze` object
+    Markdown,
+    Html, // self-contained, chart inlined
+    Pdf,
+    Csv,         // the plotted series
+    FindingsCsv, // one row per finding
+    Png,         // the gap chart
+    Svg,
+};
+
+std::optional<ExportFormat> exportFormatFromString(const QString& name); // also "md", "htm"
+QString exportFormatName(ExportFormat format);                           // "json", "findings-csv"
+QString exportFormatSuffix(ExportFormat format);                         // "json", "md", "csv"
+const std::vector<ExportFormat>& allExportFormats();
+// Draws a chart: needs a QApplication (the CLI runs one on the offscreen platform).
+bool exportFormatNeedsWidgets(ExportFormat format);
+
+struct ExportOutcome
+{
+    QByteArray data;
+    QString error; // non-empty: data is unusable
+};
+
+// The bytes of one export. chartSize is the chart image size (PNG, SVG and the images inside
+// HTML and PDF).
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format,
+                           QSize chartSize);
+
+// A memory-budget log with the findings of analyzeBudget.
+struct BudgetExportInput
+{
+    std::shared_ptr<const BudgetData> data;
+    std::vector<Finding> findings;
+    BudgetThresholds thresholds;
+};
+
+// Every format: PNG and SVG draw the breakdown chart, HTML and PDF carry it.
+bool budgetExportSupports(ExportFormat format);
+ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format,
+                                 QSize chartSize = QSize(1200, 600));
+
+// args: {"export", PATH, options...}. Exit codes as Cli.h. PATH may be a stormlog trace or
+// a memory-budget log (detected from content).
+int runExportCommand(const QStringList& args, FILE* out, FILE* err);
+
+} // namespace gapscope

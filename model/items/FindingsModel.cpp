@@ -1,0 +1,215 @@
+#include "model/items/FindingsModel.h"
+
+#include "model/report/AnalysisReport.h"
+
+#include <QStringList>
+
+namespace gapscope {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+} // namespace
+
+int64_t FindingsModel::originNs(const AnalysisResult& result)
+{
+    if (!result.trace || result.partition.size() == 0)
+        return 0;
+    return result.trace->store.timestampNs[result.partition.begin];
+}
+
+QString FindingsModel::phaseText(const std::optional<PhaseAttribution>& attribution)
+{
+    if (!attribution)
+        return {};
+    if (attribution->resolution == PhaseResolution::Unique) {
+        if (attribution->phasePath)
+            return qs(*attribution->phasePath);
+        return attribution->phasePaths.empty() ? QString() : qs(attribution->phasePaths.front());
+    }
+    QStringList paths;
+    for (const auto& path : attribution->phasePaths)
+        paths << qs(path);
+    QString text = FindingsModel::tr("ambiguous: %1").arg(paths.join(QStringLiteral(", ")));
+    if (attribution->summary)
+        text += FindingsModel::tr(" (most recent %1)").arg(qs(attribution->summary->phasePath));
+    return text;
+}
+
+QString FindingsModel::classificationText(Classification classification)
+{
+    switch (classification) {
+    case Classification::TransientSpike:
+        return FindingsModel::tr("Transient spike");
+    case Classification::PersistentDrift:
+        return FindingsModel::tr("Persistent drift");
+    case Classification::FragmentationLike:
+        return FindingsModel::tr("Fragmentation-like");
+    case Classification::LeakOutsideCaches:
+        return FindingsModel::tr("Leak outside caches");
+    case Classification::AllocatorRetention:
+        return FindingsModel::tr("Allocator retention");
+    case Classification::UnattributedGrowth:
+        return FindingsModel::tr("Unattributed growth");
+    case Classification::WedgedBudget:
+        return FindingsModel::tr("Wedged budget");
+    case Classification::OverTarget:
+        return FindingsModel::tr("Over target");
+    case Classification::OsAllocatorSpike:
+        return FindingsModel::tr("OS allocator spike");
+    case Classification::OsAllocatorDrift:
+        return FindingsModel::tr("OS allocator drift");
+    case Classification::CacheThrash:
+        return FindingsModel::tr("Cache thrash");
+    }
+    return qs(toString(classification));
+}
+
+QString FindingsModel::severityText(Severity severity)
+{
+    switch (severity) {
+    case Severity::Critical:
+        return FindingsModel::tr("Critical");
+    case Severity::Warning:
+        return FindingsModel::tr("Warning");
+    case Severity::Info:
+        return FindingsModel::tr("Info");
+    }
+    return qs(toString(severity));
+}
+
+FindingsModel::FindingsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void FindingsModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
+{
+    beginResetModel();
+    m_result = std::move(result);
+    m_budget.reset();
+    m_originNs = m_result ? originNs(*m_result) : 0;
+    endResetModel();
+}
+
+void FindingsModel::setBudgetAnalysis(std::shared_ptr<const BudgetAnalysisResult> result)
+{
+    beginResetModel();
+    m_budget = std::move(result);
+    m_result.reset();
+    m_originNs = m_budget ? m_budget->originNs() : 0;
+    endResetModel();
+}
+
+const std::vector<Finding>* FindingsModel::findings() const
+{
+    if (m_result)
+        return &m_result->findings;
+    if (m_budget)
+        return &m_budget->findings;
+    return nullptr;
+}
+
+const Finding* FindingsModel::finding(int row) const
+{
+    const std::vector<Finding>* all = findings();
+    if (!all || row < 0 || size_t(row) >= all->size())
+        return nullptr;
+    return &(*all)[size_t(row)];
+}
+
+int FindingsModel::rowCount(const QModelIndex& parent) const
+{
+    const std::vector<Finding>* all = findings();
+    if (parent.isValid() || !all)
+        return 0;
+    return int(all->size());
+}
+
+int FindingsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant FindingsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Finding* f = finding(index.row());
+    if (!f)
+        return {};
+    switch (role) {
+    case SeverityRole:
+        return int(f->severity);
+    case ClassificationKeyRole:
+        return qs(toString(f->classification));
+    case EvidenceTimeRole:
+        return qint64(f->evidenceTimestampNs);
+    case FindingIndexRole:
+        return index.row();
+    case Qt::ToolTipRole:
+        return qs(f->description);
+    case Qt::TextAlignmentRole:
+        if (index.column() == ConfidenceColumn || index.column() == TimeColumn)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case SortRole:
+        switch (Column(index.column())) {
+        case SeverityColumn:
+            return int(f->severity);
+        case ClassificationColumn:
+            return classificationText(f->classification);
+        case ConfidenceColumn:
+            return f->confidence;
+        case PhaseColumn:
+            return phaseText(f->phase);
+        case TimeColumn:
+            return qint64(f->evidenceTimestampNs);
+        case ColumnCount:
+            break;
+        }
+        return {};
+    case Qt::DisplayRole:
+        switch (Column(index.column())) {
+        case SeverityColumn:
+            return severityText(f->severity);
+        case ClassificationColumn:
+            return classificationText(f->classification);
+        case ConfidenceColumn:
+            return QStringLiteral("%1 %").arg(f->confidence * 100.0, 0, 'f', 1);
+        case PhaseColumn:
+            return f->phase ? phaseText(f->phase) : tr("—");
+        case TimeColumn:
+            return formatRelativeTime(f->evidenceTimestampNs, m_originNs);
+        case ColumnCount:
+            break;
+        }
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case SeverityColumn:
+        return tr("Severity");
+    case ClassificationColumn:
+        return tr("Classification");
+    case ConfidenceColumn:
+        return tr("Confidence");
+    case PhaseColumn:
+        return tr("Phase");
+    case TimeColumn:
+        return tr("Time");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+} // namespace gapscope

@@ -1,0 +1,68 @@
+#pragma once
+// The findings of one analysis as a table. Qt Core only: severity colours and icons are
+// added on the widgets side from SeverityRole.
+
+#include "model/trace/AnalysisRunner.h"
+#include "model/budget/BudgetAnalysisRunner.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace gapscope {
+
+class FindingsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        SeverityColumn,
+        ClassificationColumn,
+        ConfidenceColumn,
+        PhaseColumn,
+        TimeColumn,
+        ColumnCount
+    };
+    enum Role
+    {
+        SeverityRole = Qt::UserRole + 1, // int(Severity)
+        ClassificationKeyRole,           // upstream name, e.g. "transient_spike"
+        EvidenceTimeRole,                // qint64 absolute ns
+        FindingIndexRole,                // int index into AnalysisResult::findings
+        SortRole,                        // raw value of the column for sorting
+    };
+
+    explicit FindingsModel(QObject* parent = nullptr);
+
+    // Times in the GUI are shown relative to the first event of the analysed (session, rank),
+    // like the reports do.
+    static int64_t originNs(const AnalysisResult& result);
+    // "train / step", "ambiguous: a, b (most recent a)", or empty without attribution.
+    static QString phaseText(const std::optional<PhaseAttribution>& attribution);
+    // "Transient spike" for transient_spike.
+    static QString classificationText(Classification classification);
+    static QString severityText(Severity severity);
+
+    void setAnalysis(std::shared_ptr<const AnalysisResult> result);
+    std::shared_ptr<const AnalysisResult> analysis() const { return m_result; }
+    // The findings of a memory-budget log (replaces any trace analysis; the phase column
+    // stays empty: budget logs have no phases).
+    void setBudgetAnalysis(std::shared_ptr<const BudgetAnalysisResult> result);
+    std::shared_ptr<const BudgetAnalysisResult> budgetAnalysis() const { return m_budget; }
+    const Finding* finding(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    const std::vector<Finding>* findings() const;
+
+    std::shared_ptr<const AnalysisResult> m_result;
+    std::shared_ptr<const BudgetAnalysisResult> m_budget;
+    int64_t m_originNs = 0;
+};
+
+} // namespace gapscope

@@ -1,0 +1,196 @@
+#include "model/jobs/LoadJob.h"
+
+#include "model/budget/BudgetLoader.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QMetaObject>
+
+namespace gapscope {
+
+namespace {
+
+// Progress is reported at most this often: the loader may call back for every record and
+// a flood of queued calls would itself make the GUI sluggish.
+constexpr qint64 kProgressIntervalMs = 40;
+
+// Enough lines to get past a preamble of other crates' logs to the first budget line.
+constexpr qint64 kDetectionBytes = 64 * 1024;
+
+} // namespace
+
+DocumentKind detectDocumentKind(const QString& path)
+{
+    // directories are sink directories; FIFOs and devices are refused by the trace loader
+    if (!QFileInfo(path).isFile())
+        return DocumentKind::StormlogTrace;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return DocumentKind::StormlogTrace; // the trace loader names the error
+    return looksLikeBudgetLog(file.read(kDetectionBytes)) ? DocumentKind::BudgetLog
+                                                          : DocumentKind::StormlogTrace;
+}
+
+DocumentOutcome loadDocument(const QString& path, const LoadControl& control)
+{
+    DocumentOutcome outcome;
+    outcome.kind = detectDocumentKind(path);
+    if (outcome.kind == DocumentKind::BudgetLog) {
+        BudgetLoadOutcome loaded = loadBudgetLog(path, control);
+        outcome.budget = std::move(loaded.data);
+        outcome.fatalError = loaded.fatalError;
+        outcome.cancelled = loaded.cancelled;
+        return outcome;
+    }
+    LoadOutcome loaded = loadTrace(path, control);
+    outcome.trace = std::move(loaded.data);
+    outcome.fatalError = loaded.fatalError;
+    outcome.cancelled = loaded.cancelled;
+    return outcome;
+}
+
+LoadJob::LoadJob(QObject* parent) : QObject(parent)
+{
+    // One load at a time is enough; a second worker only holds a superseded load.
+    m_pool.setMaxThreadCount(2);
+}
+
+LoadJob::~LoadJob()
+{
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+    m_pool.waitForDone();
+}
+
+quint64 LoadJob::start(const QString& path)
+{
+    if (m_cancelFlag)
+        m_cancelFlag->store(true); // the superseded worker stops early; its result is dropped
+    const quint64 generation = ++m_generation;
+    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    m_cancelFlag = cancelFlag;
+    m_running = true;
+    m_path = path;
+    emit started(generation, path);
+
+    m_pool.start([this, generation, cancelFlag, path] {
+        QElapsedTimer sinceLastReport;
+        sinceLastReport.start();
+        bool reportedOnce = false;
+        LoadControl control;
+        control.cancel = cancelFlag.get();
+        control.progress = [&](qint64 bytesRead, qint64 totalBytes) {
+            const bool done = totalBytes > 0 && bytesRead >= totalBytes;
+            if (reportedOnce && !done && sinceLastReport.elapsed() < kProgressIntervalMs)
+                return;
+            reportedOnce = true;
+            sinceLastReport.restart();
+            // `this` is alive: the destructor waits for the pool before members go away.
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, bytesRead, totalBytes] {
+                    deliverProgress(generation, bytesRead, totalBytes);
+                },
+                Qt::QueuedConnection);
+        };
+        DocumentOutcome outcome = loadDocument(path, control);
+        QMetaObject::invokeMethod(
+            this, [this, generation, outcome = std::move(outcome)] { deliver(generation, outcome); },
+            Qt::QueuedConnection);
+    });
+    return generation;
+}
+
+void LoadJob::cancel()
+{
+    if (m_running && m_cancelFlag)
+        m_cancelFlag->store(true);
+}
+
+void LoadJob::waitForDone()
+{
+    m_pool.waitForDone();
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+}
+
+void LoadJob::deliverProgress(quint64 generation, qint64 bytesRead, qint64 totalBytes)
+{
+    if (generation != m_generation || !m_running)
+        return;
+    emit progress(generation, bytesRead, totalBytes);
+}
+
+void LoadJob::deliver(quint64 generation, const DocumentOutcome& outcome)
+{
+    if (generation != m_generation)
+        return; // superseded by a newer load
+    m_running = false;
+    m_cancelFlag.reset();
+    if (outcome.cancelled)
+        emit cancelled(generation);
+    else if (outcome.budget)
+        emit budgetLoaded(generation, outcome.budget);
+    else if (outcome.trace)
+        emit loaded(generation, outcome.trace);
+    else
+        emit failed(generation, outcome.fatalError.isEmpty() ? tr("%1: could not be loaded").arg(m_path)
+                                                             : outcome.fatalError);
+}
+
+AnalysisJob::AnalysisJob(QObject* parent) : QObject(parent)
+{
+    m_pool.setMaxThreadCount(2);
+}
+
+AnalysisJob::~AnalysisJob()
+{
+    m_pool.waitForDone();
+}
+
+quint64 AnalysisJob::start(std::shared_ptr<const TraceData> trace, const AnalysisRequest& request)
+{
+    const quint64 generation = ++m_generation;
+    m_running = true;
+    m_pool.start([this, generation, trace = std::move(trace), request] {
+        QString error;
+        std::shared_ptr<const AnalysisResult> result;
+        if (trace)
+            result = runAnalysis(trace, request, &error);
+        else
+            error = tr("No trace is loaded");
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, result = std::move(result), error] { deliver(generation, result, error); },
+            Qt::QueuedConnection);
+    });
+    return generation;
+}
+
+void AnalysisJob::discard()
+{
+    ++m_generation;
+    m_running = false;
+}
+
+void AnalysisJob::waitForDone()
+{
+    m_pool.waitForDone();
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+}
+
+void AnalysisJob::deliver(quint64 generation, std::shared_ptr<const AnalysisResult> result,
+                          const QString& error)
+{
+    if (generation != m_generation)
+        return;
+    m_running = false;
+    if (result)
+        emit finished(generation, std::move(result));
+    else
+        emit failed(generation, error.isEmpty() ? tr("The analysis produced no result") : error);
+}
+
+} // namespace gapscope

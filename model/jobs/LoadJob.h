@@ -1,0 +1,111 @@
+#pragma once
+// Background loading and re-analysis for the GUI. Work runs on a private thread pool; results
+// and progress come back to the object's thread through queued calls. Every start() bumps a
+// generation counter: a newer job supersedes an older one (which is told to cancel), and a
+// result whose generation is no longer current is dropped, so results of two traces or two
+// requests can never mix.
+
+#include "model/trace/AnalysisRunner.h"
+#include "model/store/BudgetData.h"
+#include "model/trace/TraceLoader.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+
+#include <atomic>
+#include <memory>
+
+namespace gapscope {
+
+// What a path holds, decided from its content: a memory-budget log (budget-snapshots.md) is
+// recognised by its lines, anything else goes to the stormlog trace loader.
+enum class DocumentKind
+{
+    StormlogTrace,
+    BudgetLog
+};
+DocumentKind detectDocumentKind(const QString& path);
+
+// One loaded document of either kind: exactly one of trace and budget is set on success.
+struct DocumentOutcome
+{
+    DocumentKind kind = DocumentKind::StormlogTrace;
+    std::shared_ptr<const TraceData> trace;
+    std::shared_ptr<const BudgetData> budget;
+    QString fatalError; // why neither is set ("path: reason")
+    bool cancelled = false;
+    bool ok() const { return trace || budget; }
+};
+DocumentOutcome loadDocument(const QString& path, const LoadControl& control = {});
+
+class LoadJob : public QObject
+{
+    Q_OBJECT
+public:
+    explicit LoadJob(QObject* parent = nullptr);
+    // Cancels the running load and waits for the worker: no callback outlives the job.
+    ~LoadJob() override;
+
+    // Starts loading path in the background; returns the new generation. A load still
+    // running is cancelled and its result will be dropped.
+    quint64 start(const QString& path);
+    // Cancels the current load. The cancelled() signal follows once the worker has stopped.
+    void cancel();
+    bool isRunning() const { return m_running; }
+    quint64 generation() const { return m_generation; }
+    QString currentPath() const { return m_path; }
+
+    // Blocks until the current load has delivered its result (tests, screenshots).
+    void waitForDone();
+
+signals:
+    void started(quint64 generation, const QString& path);
+    // bytesRead of totalBytes (totalBytes may be 0 when unknown). Throttled.
+    void progress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
+    void loaded(quint64 generation, std::shared_ptr<const gapscope::TraceData> data);
+    // The path held a memory-budget log.
+    void budgetLoaded(quint64 generation, std::shared_ptr<const gapscope::BudgetData> data);
+    void failed(quint64 generation, const QString& error);
+    void cancelled(quint64 generation);
+
+private:
+    void deliver(quint64 generation, const DocumentOutcome& outcome);
+    void deliverProgress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
+
+    QThreadPool m_pool;
+    quint64 m_generation = 0;
+    bool m_running = false;
+    QString m_path;
+    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
+};
+
+class AnalysisJob : public QObject
+{
+    Q_OBJECT
+public:
+    explicit AnalysisJob(QObject* parent = nullptr);
+    ~AnalysisJob() override;
+
+    // Runs the analysis in the background; returns the new generation. The result of any
+    // earlier request is dropped when it arrives.
+    quint64 start(std::shared_ptr<const TraceData> trace, const AnalysisRequest& request);
+    // Drops the result of the running request (runAnalysis itself cannot be interrupted).
+    void discard();
+    bool isRunning() const { return m_running; }
+    quint64 generation() const { return m_generation; }
+    void waitForDone();
+
+signals:
+    void finished(quint64 generation, std::shared_ptr<const gapscope::AnalysisResult> result);
+    void failed(quint64 generation, const QString& error);
+
+private:
+    void deliver(quint64 generation, std::shared_ptr<const AnalysisResult> result, const QString& error);
+
+    QThreadPool m_pool;
+    quint64 m_generation = 0;
+    bool m_running = false;
+};
+
+} // namespace gapscope

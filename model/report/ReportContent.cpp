@@ -1,0 +1,232 @@
+#include "model/report/ReportContent.h"
+
+#include "model/store/BudgetData.h"
+#include "analysis/BudgetAnalysis.h"
+#include "analysis/Units.h"
+
+#include <cmath>
+
+namespace gapscope {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+} // namespace
+
+namespace {
+
+ReportFinding toReportFinding(const Finding& f, int64_t originNs)
+{
+    ReportFinding rf;
+    rf.severity = f.severity;
+    rf.classification = f.classification;
+    rf.confidence = f.confidence;
+    rf.timestampNs = f.evidenceTimestampNs;
+    rf.relativeTime = formatRelativeTime(f.evidenceTimestampNs, originNs);
+    rf.phase = f.phase;
+    rf.phaseText = phaseAttributionText(f.phase);
+    rf.description = qs(f.description);
+    for (const auto& e : f.evidence)
+        rf.evidence.push_back({e.key, e.value, e.isInteger, e.unit, formatEvidenceValue(e)});
+    for (const auto& step : f.remediation)
+        rf.remediation << qs(step);
+    return rf;
+}
+
+} // namespace
+
+QString toString(ReportKind kind)
+{
+    switch (kind) {
+    case ReportKind::StormlogTrace:
+        return QStringLiteral("stormlog_trace");
+    case ReportKind::BudgetLog:
+        return QStringLiteral("budget_log");
+    }
+    return {};
+}
+
+QString formatRelativeTime(int64_t ns, int64_t originNs)
+{
+    const double seconds = double(ns - originNs) / 1e9;
+    return QStringLiteral("%1%2 s")
+        .arg(seconds < 0 ? QString() : QStringLiteral("+"))
+        .arg(seconds, 0, 'f', 3);
+}
+
+QString formatReportDuration(int64_t ns)
+{
+    const bool negative = ns < 0;
+    const double seconds = std::fabs(double(ns)) / 1e9;
+    QString text;
+    if (seconds < 60) {
+        text = QStringLiteral("%1 s").arg(seconds, 0, 'f', 3);
+    } else {
+        const auto whole = int64_t(seconds);
+        const int64_t hours = whole / 3600;
+        const int64_t minutes = (whole % 3600) / 60;
+        const double rest = seconds - double(hours * 3600 + minutes * 60);
+        text = hours > 0 ? QStringLiteral("%1 h %2 min %3 s")
+                               .arg(hours)
+                               .arg(minutes, 2, 10, QLatin1Char('0'))
+                               .arg(rest, 6, 'f', 3, QLatin1Char('0'))
+                         : QStringLiteral("%1 min %2 s").arg(minutes).arg(rest, 6, 'f', 3, QLatin1Char('0'));
+    }
+    return negative ? QLatin1Char('-') + text : text;
+}
+
+QString formatEvidenceValue(const EvidenceValue& value)
+{
+    switch (value.unit) {
+    case EvidenceUnit::Bytes:
+        return qs(formatBytes(value.value));
+    case EvidenceUnit::BytesPerSecond:
+        return qs(formatBytesPerSecond(value.value));
+    case EvidenceUnit::Ratio:
+        return QStringLiteral("%1 (%2 %)").arg(value.value).arg(value.value * 100.0, 0, 'f', 1);
+    case EvidenceUnit::Ticks:
+        return QStringLiteral("%1 ticks").arg(value.value);
+    case EvidenceUnit::Seconds:
+        return QStringLiteral("%1 s").arg(value.value);
+    case EvidenceUnit::Count:
+    case EvidenceUnit::ZScore:
+    case EvidenceUnit::Probability:
+        break;
+    }
+    return value.isInteger ? QString::number(qlonglong(value.value)) : QString::number(value.value, 'g', 10);
+}
+
+QString phaseAttributionText(const std::optional<PhaseAttribution>& a)
+{
+    if (!a)
+        return QStringLiteral("none");
+    if (a->resolution == PhaseResolution::Unique)
+        return qs(a->phasePath.value_or(a->phasePaths.empty() ? std::string() : a->phasePaths.front()));
+    QStringList paths;
+    for (const auto& p : a->phasePaths)
+        paths << qs(p);
+    QString text = QStringLiteral("ambiguous (%1)").arg(paths.join(QStringLiteral(", ")));
+    if (a->summary)
+        text += QStringLiteral(", most recent: %1").arg(qs(a->summary->phasePath));
+    return text;
+}
+
+ReportContent buildReportContent(const AnalysisResult& result)
+{
+    const TraceData& trace = *result.trace;
+    const SessionInfo& session = trace.sessions[result.sessionIndex];
+    const EventStore& store = trace.store;
+
+    ReportContent c;
+    c.kind = ReportKind::StormlogTrace;
+    c.path = trace.path;
+    c.form = toString(trace.form);
+    c.recordsRead = trace.recordsRead;
+    c.recordsLoaded = qint64(store.size());
+    c.recordsRejected = trace.problems.errorCount();
+    c.warnings = trace.problems.warningCount();
+    for (size_t i = 0; i < std::min(kReportedProblems, trace.problems.kept().size()); ++i) {
+        const LoadProblem& p = trace.problems.kept()[i];
+        c.problems.push_back({p.file, p.line, p.index, p.level == LoadProblem::Level::Error, p.reason});
+    }
+
+    c.sessionId = session.id;
+    c.sessionStatus = toString(session.status);
+    c.host = session.host;
+    c.rank = result.rank;
+    for (const auto& s : trace.sessions)
+        c.sessions.push_back({s.id, toString(s.status), s.host, s.pid, s.jobId, s.ranks, s.eventCount});
+    c.eventCount = qint64(result.partition.size());
+    c.window = result.request.window;
+    c.originNs = result.partition.size() ? store.timestampNs[result.partition.begin] : 0;
+
+    c.backend = qs(toString(result.backend));
+    c.samples = result.usableRows.size();
+    if (!result.usableRows.empty()) {
+        c.firstTimestampNs = store.timestampNs[result.usableRows.front()];
+        c.lastTimestampNs = store.timestampNs[result.usableRows.back()];
+        const GapInput input = result.gapInput();
+        size_t best = 0;
+        for (size_t i = 1; i < input.size(); ++i)
+            if (input.gapAt(i) > input.gapAt(best))
+                best = i;
+        const uint32_t peak = result.usableRows[best];
+        c.peakGapBytes = store.used[peak] - store.reserved[peak];
+        c.peakGapTimestampNs = store.timestampNs[peak];
+    }
+
+    for (const Finding& f : result.findings)
+        c.findings.push_back(toReportFinding(f, c.originNs));
+    for (auto name : GapThresholds::names())
+        c.thresholds.push_back({std::string(name), *result.request.thresholds.get(name)});
+    return c;
+}
+
+ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector<Finding>& findings,
+                                       const BudgetThresholds& thresholds)
+{
+    const BudgetTicks& ticks = data.ticks;
+    ReportContent c;
+    c.kind = ReportKind::BudgetLog;
+    c.path = data.path;
+    c.form = QString::fromLatin1(toString(data.form));
+    c.recordsRead = data.linesRead;
+    c.recordsLoaded = data.linesUsed;
+    c.recordsRejected = data.problems.errorCount();
+    c.warnings = data.problems.warningCount();
+    for (size_t i = 0; i < std::min(kReportedProblems, data.problems.kept().size()); ++i) {
+        const LoadProblem& p = data.problems.kept()[i];
+        c.problems.push_back({p.file, p.line, p.index, p.level == LoadProblem::Level::Error, p.reason});
+    }
+    c.eventCount = qint64(ticks.size());
+    c.sampleNoun = QStringLiteral("ticks");
+    c.backend = ticks.empty() || !ticks.hasJemalloc(0) ? QStringLiteral("system allocator")
+                                                       : QStringLiteral("jemalloc");
+    c.samples = ticks.size();
+    if (!ticks.empty()) {
+        c.originNs = ticks.timestampNs.front();
+        c.firstTimestampNs = ticks.timestampNs.front();
+        c.lastTimestampNs = ticks.timestampNs.back();
+        size_t peak = 0;
+        for (size_t i = 1; i < ticks.size(); ++i)
+            if (ticks.rssBytes[i] > ticks.rssBytes[peak])
+                peak = i;
+        c.peakRssBytes = ticks.rssBytes[peak];
+        c.peakRssTimestampNs = ticks.timestampNs[peak];
+    }
+    if (data.tickPeriodNs > 0)
+        c.tickPeriodNs = data.tickPeriodNs;
+    for (const Finding& f : findings)
+        c.findings.push_back(toReportFinding(f, c.originNs));
+    const BudgetThresholds& t = thresholds;
+    c.thresholds = {
+        {"min_trend_ticks", double(t.minTrendTicks)},
+        {"growth_r_squared", t.growthRSquared},
+        {"growth_p_value", t.growthPValue},
+        {"min_growth_bytes", double(t.minGrowthBytes)},
+        {"flat_tolerance_bytes", double(t.flatToleranceBytes)},
+        {"flat_tolerance_share", t.flatToleranceShare},
+        {"retention_share_of_growth", t.retentionShareOfGrowth},
+        {"critical_r_squared", t.criticalRSquared},
+        {"critical_growth_share_of_target", t.criticalGrowthShareOfTarget},
+        {"wedge_skip_ticks", double(t.wedgeSkipTicks)},
+        {"over_target_share", t.overTargetShare},
+        {"hard_ceiling_approach_share", t.hardCeilingApproachShare},
+        {"thrash_alternations", double(t.thrashAlternations)},
+        {"thrash_window_ticks", double(t.thrashWindowTicks)},
+        {"low_hit_rate", t.lowHitRate},
+        {"low_hit_rate_budget_share", t.lowHitRateBudgetShare},
+        {"min_hit_rate_ticks", double(t.minHitRateTicks)},
+    };
+    if (t.hardCeilingBytes)
+        c.thresholds.push_back({"hard_ceiling_bytes", double(*t.hardCeilingBytes)});
+    for (auto name : GapThresholds::names())
+        c.thresholds.push_back({"os_gap." + std::string(name), *t.osGap.get(name)});
+    return c;
+}
+
+} // namespace gapscope

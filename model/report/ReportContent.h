@@ -1,0 +1,142 @@
+#pragma once
+// One neutral report structure built from an analysis result: what every export format
+// (JSON, Markdown, HTML, CSV, PDF) writes, so they cannot disagree. Values are raw (for
+// JSON) with their display text beside them (for the human formats); trace-provided strings
+// are kept verbatim here and escaped by each writer for its format.
+
+#include "model/trace/AnalysisRunner.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapscope {
+
+enum class ReportKind
+{
+    StormlogTrace,
+    BudgetLog
+};
+QString toString(ReportKind kind); // "stormlog_trace", "budget_log"
+
+struct ReportProblem
+{
+    QString file;
+    qint64 line = 0;
+    qint64 index = -1; // array element index, -1 when not an array element
+    bool isError = true;
+    QString reason;
+};
+
+struct ReportSession
+{
+    QString id;
+    QString status;
+    QString host;
+    qint64 pid = 0;
+    QString jobId; // empty = none
+    std::vector<int64_t> ranks;
+    qint64 eventCount = 0;
+};
+
+struct ReportEvidence
+{
+    std::string key; // upstream field name
+    double value = 0;
+    bool isInteger = false;
+    EvidenceUnit unit = EvidenceUnit::Count;
+    QString text; // value with its unit ("10.46 GiB", "7.797")
+};
+
+struct ReportFinding
+{
+    Severity severity = Severity::Info;
+    Classification classification = Classification::TransientSpike;
+    double confidence = 0;
+    int64_t timestampNs = 0;
+    QString relativeTime; // "+10.800 s" from the report's origin
+    std::optional<PhaseAttribution> phase;
+    QString phaseText; // "train / step", "ambiguous (a, b), most recent: b" or "none"
+    QString description;
+    std::vector<ReportEvidence> evidence;
+    QStringList remediation;
+};
+
+struct ReportThreshold
+{
+    std::string name;
+    double value = 0;
+};
+
+struct ReportContent
+{
+    ReportKind kind = ReportKind::StormlogTrace;
+
+    // --- input ---
+    QString path;
+    QString form;
+    qint64 recordsRead = 0;
+    qint64 recordsLoaded = 0;
+    qint64 recordsRejected = 0;
+    qint64 warnings = 0;
+    std::vector<ReportProblem> problems; // the first kReportedProblems
+
+    // --- session (stormlog) ---
+    QString sessionId; // empty for events without session_id
+    QString sessionStatus;
+    QString host;
+    int64_t rank = 0;
+    std::vector<ReportSession> sessions;
+    qint64 eventCount = 0; // events of the analysed (session, rank)
+
+    // --- window and time origin ---
+    std::optional<TimeWindow> window; // as requested
+    int64_t originNs = 0;             // relative times count from here (first event analysed)
+
+    // --- summary ---
+    QString backend;
+    QString sampleNoun = QStringLiteral("samples"); // "ticks" for budget logs
+    uint64_t samples = 0;
+    std::optional<int64_t> firstTimestampNs;
+    std::optional<int64_t> lastTimestampNs;
+    std::optional<int64_t> peakGapBytes;
+    std::optional<int64_t> peakGapTimestampNs;
+    std::optional<int64_t> peakRssBytes; // budget logs
+    std::optional<int64_t> peakRssTimestampNs;
+    std::optional<int64_t> tickPeriodNs; // budget logs: median time between ticks
+
+    std::vector<ReportFinding> findings;
+    std::vector<ReportThreshold> thresholds;
+
+    std::optional<int64_t> durationNs() const
+    {
+        if (!firstTimestampNs || !lastTimestampNs)
+            return std::nullopt;
+        return *lastTimestampNs - *firstTimestampNs;
+    }
+};
+
+inline constexpr size_t kReportedProblems = 20;
+
+ReportContent buildReportContent(const AnalysisResult& result);
+
+struct BudgetData;
+struct BudgetThresholds;
+// A memory-budget log's report: ticks, duration, peak rss, the rules' findings (from
+// analyzeBudget) and the thresholds they ran with.
+ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector<Finding>& findings,
+                                       const BudgetThresholds& thresholds);
+
+// One evidence value with its unit in words ("1.50 GiB", "0.9992 (99.9 %)", "214.6 MB/s").
+QString formatEvidenceValue(const EvidenceValue& value);
+// "+12.345 s" relative to origin
+QString formatRelativeTime(int64_t ns, int64_t originNs);
+// "1 h 02 min 03.500 s", "12.345 s"
+QString formatReportDuration(int64_t ns);
+// "ambiguous (a, b), most recent: b", the unique path, or "none"
+QString phaseAttributionText(const std::optional<PhaseAttribution>& attribution);
+
+} // namespace gapscope

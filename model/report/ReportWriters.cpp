@@ -1,0 +1,600 @@
+#include "model/report/ReportWriters.h"
+
+#include "model/report/JsonWriter.h"
+#include "model/report/TextEscape.h"
+#include "analysis/Units.h"
+
+#include <QDateTime>
+#include <QLocale>
+#include <QTextStream>
+
+namespace gapscope {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+} // namespace
+
+QString formatUtcTime(int64_t ns)
+{
+    // floor division: timestamps before 1970 must not round towards zero
+    const int64_t ms = ns >= 0 ? ns / 1000000 : -((-ns + 999999) / 1000000);
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+namespace {
+
+QString sessionText(const ReportContent& c)
+{
+    return c.sessionId.isEmpty() ? QStringLiteral("(none)") : c.sessionId;
+}
+
+QString thresholdText(double value)
+{
+    return QString::fromLatin1(pythonFloatRepr(value));
+}
+
+QString countText(uint64_t n)
+{
+    return QLocale::c().toString(qulonglong(n));
+}
+
+QString confidenceText(double confidence)
+{
+    return QString::fromLatin1(pythonFloatRepr(confidence));
+}
+
+QString findingsSummary(const ReportContent& c)
+{
+    int counts[3] = {0, 0, 0};
+    for (const auto& f : c.findings)
+        ++counts[int(f.severity)];
+    if (c.findings.empty())
+        return QStringLiteral("none");
+    QStringList parts;
+    if (counts[int(Severity::Critical)])
+        parts << QStringLiteral("%1 critical").arg(counts[int(Severity::Critical)]);
+    if (counts[int(Severity::Warning)])
+        parts << QStringLiteral("%1 warning").arg(counts[int(Severity::Warning)]);
+    if (counts[int(Severity::Info)])
+        parts << QStringLiteral("%1 info").arg(counts[int(Severity::Info)]);
+    return parts.join(QStringLiteral(", "));
+}
+
+void writeAttribution(JsonWriter& json, const PhaseAttribution& a)
+{
+    json.beginObject();
+    json.field("phase_resolution", toString(a.resolution));
+    json.key("phase_paths").beginArray();
+    for (const auto& path : a.phasePaths)
+        json.value(path);
+    json.endArray();
+    if (a.source)
+        json.field("phase_source", *a.source);
+    if (a.phasePath)
+        json.field("phase_path", *a.phasePath);
+    if (a.scopeId)
+        json.field("scope_id", *a.scopeId);
+    if (a.threadId)
+        json.field("thread_id", *a.threadId);
+    if (a.threadName)
+        json.field("thread_name", *a.threadName);
+    if (a.summary) {
+        json.key("phase_summary").beginObject();
+        json.field("phase_path", a.summary->phasePath);
+        json.field("source", a.summary->source);
+        json.endObject();
+    }
+    json.endObject();
+}
+
+} // namespace
+
+std::vector<std::pair<QString, QString>> reportInputRows(const ReportContent& c)
+{
+    std::vector<std::pair<QString, QString>> rows;
+    rows.emplace_back(QStringLiteral("Input"), QStringLiteral("%1 (%2)").arg(c.path, c.form));
+    if (c.kind == ReportKind::StormlogTrace) {
+        rows.emplace_back(
+            QStringLiteral("Session"),
+            QStringLiteral("%1, rank %2, %3").arg(sessionText(c)).arg(c.rank).arg(c.sessionStatus));
+        rows.emplace_back(QStringLiteral("Host"), c.host.isEmpty() ? QStringLiteral("(unknown)") : c.host);
+        rows.emplace_back(QStringLiteral("Backend"), c.backend);
+    }
+    rows.emplace_back(QStringLiteral("Records"),
+                      QStringLiteral("%1 read, %2 loaded, %3 rejected, %4 warnings")
+                          .arg(c.recordsRead)
+                          .arg(c.recordsLoaded)
+                          .arg(c.recordsRejected)
+                          .arg(c.warnings));
+    if (c.firstTimestampNs && c.lastTimestampNs)
+        rows.emplace_back(QStringLiteral("Time range"), QStringLiteral("%1 to %2")
+                                                            .arg(formatUtcTime(*c.firstTimestampNs))
+                                                            .arg(formatUtcTime(*c.lastTimestampNs)));
+    if (c.window)
+        rows.emplace_back(QStringLiteral("Window"),
+                          QStringLiteral("%1 to %2 (%3 to %4 ns)")
+                              .arg(formatRelativeTime(c.window->beginNs, c.originNs),
+                                   formatRelativeTime(c.window->endNs, c.originNs))
+                              .arg(c.window->beginNs)
+                              .arg(c.window->endNs));
+    return rows;
+}
+
+std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
+{
+    std::vector<ReportSummaryFigure> figures;
+    QString noun = c.sampleNoun;
+    noun[0] = noun[0].toUpper();
+    QString detail =
+        QStringLiteral("of %1 events").arg(countText(uint64_t(std::max<qint64>(0, c.eventCount))));
+    if (c.kind == ReportKind::BudgetLog)
+        detail = c.tickPeriodNs ? QStringLiteral("one every %1").arg(formatReportDuration(*c.tickPeriodNs))
+                                : QString();
+    figures.push_back({noun + QStringLiteral(" analysed"), countText(c.samples), detail});
+    if (auto duration = c.durationNs())
+        figures.push_back({QStringLiteral("Duration"), formatReportDuration(*duration), QString()});
+    if (c.peakGapBytes)
+        figures.push_back(
+            {QStringLiteral("Peak gap"), qs(formatBytes(double(*c.peakGapBytes))),
+             QStringLiteral("at %1").arg(formatRelativeTime(*c.peakGapTimestampNs, c.originNs))});
+    if (c.peakRssBytes)
+        figures.push_back({QStringLiteral("Peak RSS"), qs(formatBytes(double(*c.peakRssBytes))),
+                           c.peakRssTimestampNs ? QStringLiteral("at %1").arg(
+                                                      formatRelativeTime(*c.peakRssTimestampNs, c.originNs))
+                                                : QString()});
+    figures.push_back({QStringLiteral("Findings"), QString::number(c.findings.size()), findingsSummary(c)});
+    return figures;
+}
+
+QString classificationTitle(Classification classification)
+{
+    QString title = qs(toString(classification));
+    title.replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (!title.isEmpty())
+        title[0] = title[0].toUpper();
+    return title;
+}
+
+// ---------------------------------------------------------------------------------- JSON
+
+QByteArray reportJson(const ReportContent& c)
+{
+    JsonWriter json;
+    json.beginObject();
+    json.field("gapscope_report", kReportSchemaVersion);
+    json.field("kind", toString(c.kind));
+
+    json.key("input").beginObject();
+    json.field("path", c.path);
+    json.field("form", c.form);
+    json.field("records_read", int64_t(c.recordsRead));
+    json.field("records_loaded", int64_t(c.recordsLoaded));
+    json.field("records_rejected", int64_t(c.recordsRejected));
+    json.field("warnings", int64_t(c.warnings));
+    json.key("problems").beginArray();
+    for (const ReportProblem& p : c.problems) {
+        json.beginObject();
+        json.field("file", p.file);
+        json.field("line", int64_t(p.line));
+        if (p.index >= 0)
+            json.field("index", int64_t(p.index));
+        json.field("level", p.isError ? "error" : "warning");
+        json.field("reason", p.reason);
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+
+    if (c.kind == ReportKind::StormlogTrace) {
+        json.key("session").beginObject();
+        json.field("selected", c.sessionId);
+        json.field("rank", c.rank);
+        json.key("ids").beginArray();
+        for (const auto& s : c.sessions)
+            json.value(s.id);
+        json.endArray();
+        json.key("sessions").beginArray();
+        for (const auto& s : c.sessions) {
+            json.beginObject();
+            json.field("id", s.id);
+            json.field("status", s.status);
+            json.field("host", s.host);
+            json.field("pid", int64_t(s.pid));
+            if (s.jobId.isEmpty())
+                json.nullField("job_id");
+            else
+                json.field("job_id", s.jobId);
+            json.key("ranks").beginArray();
+            for (int64_t r : s.ranks)
+                json.value(r);
+            json.endArray();
+            json.field("event_count", int64_t(s.eventCount));
+            json.endObject();
+        }
+        json.endArray();
+        json.endObject();
+    }
+
+    json.field("event_count", int64_t(c.eventCount));
+    if (c.window) {
+        json.key("window").beginObject();
+        json.field("begin_ns", c.window->beginNs);
+        json.field("end_ns", c.window->endNs);
+        json.endObject();
+    } else {
+        json.nullField("window");
+    }
+
+    json.key("thresholds").beginObject();
+    for (const auto& t : c.thresholds)
+        json.field(t.name, t.value);
+    json.endObject();
+
+    json.key("summary").beginObject();
+    json.field("backend", c.backend);
+    json.field(c.kind == ReportKind::BudgetLog ? "ticks" : "samples", c.samples);
+    if (c.firstTimestampNs && c.lastTimestampNs) {
+        json.field("first_timestamp_ns", *c.firstTimestampNs);
+        json.field("last_timestamp_ns", *c.lastTimestampNs);
+        json.field("duration_ns", *c.lastTimestampNs - *c.firstTimestampNs);
+    }
+    if (c.peakGapBytes) {
+        json.field("peak_gap_bytes", *c.peakGapBytes);
+        json.field("peak_gap_timestamp_ns", *c.peakGapTimestampNs);
+    }
+    if (c.peakRssBytes) {
+        json.field("peak_rss_bytes", *c.peakRssBytes);
+        if (c.peakRssTimestampNs)
+            json.field("peak_rss_timestamp_ns", *c.peakRssTimestampNs);
+    }
+    json.endObject();
+
+    // "gap_analysis" is upstream's name for the findings list; budget findings use it too so
+    // one reader handles both kinds.
+    json.key("gap_analysis").beginArray();
+    for (const ReportFinding& f : c.findings) {
+        json.beginObject();
+        json.field("classification", toString(f.classification));
+        json.field("severity", toString(f.severity));
+        json.field("confidence", f.confidence);
+        json.key("evidence").beginObject();
+        for (const auto& e : f.evidence) {
+            json.key(e.key);
+            if (e.isInteger)
+                json.value(int64_t(e.value));
+            else
+                json.value(e.value);
+        }
+        json.endObject();
+        json.field("evidence_timestamp_ns", f.timestampNs);
+        json.key("phase_attribution");
+        if (f.phase)
+            writeAttribution(json, *f.phase);
+        else
+            json.null();
+        json.field("description", f.description);
+        json.key("remediation").beginArray();
+        for (const auto& step : f.remediation)
+            json.value(step);
+        json.endArray();
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    QByteArray out = json.take();
+    out += '\n';
+    return out;
+}
+
+// ------------------------------------------------------------------------------ Markdown
+
+QString reportFindingMarkdown(const ReportContent& c, size_t index, bool standalone)
+{
+    if (index >= c.findings.size())
+        return {};
+    const auto md = markdownEscape;
+    const ReportFinding& f = c.findings[index];
+    QString out;
+    QTextStream s(&out);
+    s << "### " << (index + 1) << ". " << classificationTitle(f.classification) << " ("
+      << qs(toString(f.severity)) << ", confidence " << confidenceText(f.confidence) << ")\n\n";
+    s << md(f.description) << "\n\n";
+    s << "- Classification: " << md(qs(toString(f.classification))) << "\n";
+    if (standalone)
+        s << "- Input: " << md(c.path) << "\n";
+    if (standalone && c.kind == ReportKind::StormlogTrace)
+        s << "- Session: " << md(sessionText(c)) << ", rank " << c.rank << ", host " << md(c.host) << "\n";
+    s << "- Time: " << md(f.relativeTime) << " (" << f.timestampNs << " ns)\n";
+    if (c.kind == ReportKind::StormlogTrace)
+        s << "- Phase: " << md(f.phaseText) << "\n";
+    s << "\n";
+    if (!f.evidence.empty()) {
+        s << "| Evidence | Value |\n|---|---|\n";
+        for (const auto& e : f.evidence)
+            s << "| " << md(qs(e.key)) << " | " << md(e.text) << " |\n";
+        s << "\n";
+    }
+    if (!f.remediation.isEmpty()) {
+        s << "**What to do**\n\n";
+        int step = 1;
+        for (const auto& text : f.remediation)
+            s << step++ << ". " << md(text) << "\n";
+        s << "\n";
+    }
+    return out;
+}
+
+QString reportMarkdown(const ReportContent& c)
+{
+    const auto md = markdownEscape;
+    QString out;
+    QTextStream s(&out);
+    s << "# gapscope report\n\n";
+    s << "| | |\n|---|---|\n";
+    for (const auto& [label, value] : reportInputRows(c))
+        s << "| " << label << " | " << md(value) << " |\n";
+
+    s << "\n## Summary\n\n";
+    s << "| | | |\n|---|---|---|\n";
+    for (const auto& figure : reportSummaryFigures(c))
+        s << "| " << figure.label << " | **" << md(figure.value) << "** | " << md(figure.detail) << " |\n";
+
+    s << "\n## Findings\n\n";
+    if (c.findings.empty())
+        s << (c.kind == ReportKind::BudgetLog ? "No budget findings.\n\n" : "No hidden-memory findings.\n\n");
+    for (size_t i = 0; i < c.findings.size(); ++i)
+        s << reportFindingMarkdown(c, i, false);
+
+    s << "## Thresholds\n\n";
+    s << "| Name | Value |\n|---|---|\n";
+    for (const auto& t : c.thresholds)
+        s << "| " << md(qs(t.name)) << " | " << md(thresholdText(t.value)) << " |\n";
+
+    if (!c.problems.empty()) {
+        s << "\n## Load problems\n\n";
+        s << "| Level | Where | Reason |\n|---|---|---|\n";
+        for (const auto& p : c.problems)
+            s << "| " << (p.isError ? "error" : "warning") << " | "
+              << md(QStringLiteral("%1:%2").arg(p.file).arg(p.line)) << " | " << md(p.reason) << " |\n";
+        if (qint64(c.problems.size()) < c.recordsRejected + c.warnings)
+            s << "\n"
+              << (c.recordsRejected + c.warnings - qint64(c.problems.size())) << " more not listed.\n";
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------- Text
+
+QString reportText(const ReportContent& c)
+{
+    QString out;
+    QTextStream s(&out);
+    s << c.path << " (" << c.form << "): " << c.recordsRead << " records, " << c.recordsRejected
+      << " rejected\n";
+    if (c.kind == ReportKind::StormlogTrace)
+        s << "session " << sessionText(c) << " rank " << c.rank << " [" << c.sessionStatus << "], "
+          << c.samples << " samples analysed\n";
+    else
+        s << c.samples << " " << c.sampleNoun << " analysed\n";
+    if (c.findings.empty())
+        s << "no findings\n";
+    for (const ReportFinding& f : c.findings) {
+        s << "\n"
+          << qs(toString(f.severity)).toUpper() << "  " << qs(toString(f.classification)) << "  confidence "
+          << f.confidence << "  at " << f.relativeTime << "  phase " << f.phaseText << "\n";
+        s << "  " << f.description << "\n";
+        for (const auto& e : f.evidence)
+            s << "    " << qs(e.key) << " = " << e.text << "\n";
+        for (const auto& step : f.remediation)
+            s << "  - " << step << "\n";
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------- HTML
+
+namespace {
+
+const char* const kHtmlStyle = R"CSS(
+:root {
+  color-scheme: light dark;
+  --bg: #f4f6f9; --card: #ffffff; --fg: #1b2330; --muted: #5d6778; --border: #dde3eb;
+  --accent: #2563c9; --code: #eef1f6; --stripe: #f8fafc;
+  --critical: #c0352b; --critical-bg: #fdeceb; --warning: #a45c00; --warning-bg: #fff3df;
+  --info: #2563c9; --info-bg: #e7effc;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #12151a; --card: #1b2028; --fg: #e3e8ef; --muted: #9aa5b6; --border: #2e3542;
+    --accent: #73a5ff; --code: #262c37; --stripe: #1f252e;
+    --critical: #ff7a70; --critical-bg: #3b1f1f; --warning: #ffb650; --warning-bg: #3a2d16;
+    --info: #73a5ff; --info-bg: #1a2944;
+  }
+}
+* { box-sizing: border-box; }
+html { background: var(--bg); }
+body { margin: 0; background: var(--bg); color: var(--fg);
+  font: 14px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
+main { max-width: 1060px; margin: 0 auto; padding: 32px 28px 40px; }
+header { border-bottom: 1px solid var(--border); padding-bottom: 14px; margin-bottom: 22px; }
+header .brand { color: var(--accent); font-weight: 700; letter-spacing: .08em; text-transform: uppercase; font-size: 12px; }
+h1 { font-size: 26px; margin: 4px 0 6px; font-weight: 650; }
+h2 { font-size: 18px; margin: 30px 0 12px; font-weight: 650; }
+h3 { font-size: 16px; margin: 0; font-weight: 650; }
+.subtitle { color: var(--muted); overflow-wrap: anywhere; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(190px, 1fr)); gap: 12px; }
+.card { background: var(--card); border: 1px solid var(--border); border-radius: 10px; padding: 12px 16px; }
+.card .label { color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .06em; }
+.card .value { font-size: 21px; font-weight: 650; margin-top: 2px; }
+.card .detail { color: var(--muted); font-size: 12px; }
+table { border-collapse: collapse; width: 100%; background: var(--card); border: 1px solid var(--border);
+  border-radius: 10px; overflow: hidden; }
+th, td { text-align: left; padding: 7px 12px; border-bottom: 1px solid var(--border); vertical-align: top;
+  overflow-wrap: anywhere; }
+tr:last-child td { border-bottom: none; }
+th { color: var(--muted); font-weight: 600; font-size: 12px; width: 240px; }
+th code { overflow-wrap: normal; white-space: nowrap; }
+thead th { background: var(--stripe); width: auto; }
+td.num { font-variant-numeric: tabular-nums; }
+code { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12.5px;
+  background: var(--code); padding: 1px 5px; border-radius: 4px; overflow-wrap: anywhere; }
+figure { margin: 0 0 16px; background: var(--card); border: 1px solid var(--border); border-radius: 10px;
+  padding: 14px; }
+figure .frame { background: #ffffff; border-radius: 6px; padding: 4px; }
+figure img { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+figcaption { color: var(--muted); font-size: 12px; margin-top: 8px; }
+figcaption strong { color: var(--fg); }
+.finding { background: var(--card); border: 1px solid var(--border); border-left: 5px solid var(--sev);
+  border-radius: 10px; padding: 16px 18px; margin-bottom: 14px; }
+.finding.critical { --sev: var(--critical); --sev-bg: var(--critical-bg); }
+.finding.warning { --sev: var(--warning); --sev-bg: var(--warning-bg); }
+.finding.info { --sev: var(--info); --sev-bg: var(--info-bg); }
+.finding .head { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; margin-bottom: 8px; }
+.badge { color: var(--sev); background: var(--sev-bg); border-radius: 999px; padding: 2px 10px;
+  font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: .06em; }
+.meta { color: var(--muted); font-size: 12.5px; margin: 6px 0 10px; }
+.meta span { margin-right: 16px; }
+.finding table { margin: 8px 0 4px; }
+.finding h4 { font-size: 13px; margin: 14px 0 4px; }
+.finding ol { margin: 4px 0 0; padding-left: 22px; }
+.finding li { margin: 2px 0; }
+.none { color: var(--muted); }
+footer { color: var(--muted); font-size: 12px; margin-top: 36px; border-top: 1px solid var(--border); padding-top: 12px; }
+@media print { body { background: #fff; } .finding, figure { break-inside: avoid; } }
+)CSS";
+
+} // namespace
+
+QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& images)
+{
+    const auto h = htmlEscape;
+    QString out;
+    QTextStream s(&out);
+    s << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n"
+      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n"
+      << "<meta name=\"color-scheme\" content=\"light dark\" />\n"
+      << "<title>gapscope report: " << h(c.path.section(QLatin1Char('/'), -1)) << "</title>\n"
+      << "<style>" << kHtmlStyle << "</style>\n</head>\n<body>\n<main>\n";
+
+    s << "<header>\n<div class=\"brand\">gapscope</div>\n<h1>"
+      << (c.kind == ReportKind::BudgetLog ? "Memory budget report" : "Hidden-memory report") << "</h1>\n"
+      << "<div class=\"subtitle\"><code>" << h(c.path) << "</code></div>\n</header>\n";
+
+    s << "<section class=\"cards\">\n";
+    for (const auto& figure : reportSummaryFigures(c)) {
+        s << "<div class=\"card\"><div class=\"label\">" << h(figure.label) << "</div><div class=\"value\">"
+          << h(figure.value) << "</div>";
+        if (!figure.detail.isEmpty())
+            s << "<div class=\"detail\">" << h(figure.detail) << "</div>";
+        s << "</div>\n";
+    }
+    s << "</section>\n";
+
+    s << "<h2>Input</h2>\n<table>\n";
+    for (const auto& [label, value] : reportInputRows(c))
+        s << "<tr><th>" << h(label) << "</th><td>" << h(value) << "</td></tr>\n";
+    s << "</table>\n";
+
+    if (!images.empty()) {
+        s << "<h2>Charts</h2>\n";
+        for (const ReportImage& image : images) {
+            s << "<figure>\n<div class=\"frame\"><img src=\"data:" << h(image.mimeType) << ";base64,"
+              << QString::fromLatin1(image.data.toBase64()) << "\" width=\"" << image.size.width()
+              << "\" height=\"" << image.size.height() << "\" alt=\"" << h(image.title) << "\" /></div>\n"
+              << "<figcaption><strong>" << h(image.title) << ".</strong> " << h(image.caption)
+              << "</figcaption>\n</figure>\n";
+        }
+    }
+
+    s << "<h2>Findings</h2>\n";
+    if (c.findings.empty())
+        s << "<p class=\"none\">"
+          << (c.kind == ReportKind::BudgetLog ? "No budget findings." : "No hidden-memory findings.")
+          << "</p>\n";
+    int index = 1;
+    for (const ReportFinding& f : c.findings) {
+        const QString severity = qs(toString(f.severity));
+        s << "<article class=\"finding " << h(severity) << "\">\n<div class=\"head\"><span class=\"badge\">"
+          << h(severity) << "</span><h3>" << index++ << ". " << h(classificationTitle(f.classification))
+          << "</h3><code>" << h(qs(toString(f.classification))) << "</code></div>\n";
+        s << "<div class=\"meta\"><span>Confidence <strong>" << h(confidenceText(f.confidence))
+          << "</strong></span><span>At <strong>" << h(f.relativeTime) << "</strong> (" << f.timestampNs
+          << " ns)</span>";
+        if (c.kind == ReportKind::StormlogTrace)
+            s << "<span>Phase <strong>" << h(f.phaseText) << "</strong></span>";
+        s << "</div>\n";
+        s << "<p>" << h(f.description) << "</p>\n";
+        if (!f.evidence.empty()) {
+            s << "<table>\n<thead><tr><th>Evidence</th><th>Value</th></tr></thead>\n<tbody>\n";
+            for (const auto& e : f.evidence)
+                s << "<tr><td><code>" << h(qs(e.key)) << "</code></td><td class=\"num\">" << h(e.text)
+                  << "</td></tr>\n";
+            s << "</tbody>\n</table>\n";
+        }
+        if (!f.remediation.isEmpty()) {
+            s << "<h4>What to do</h4>\n<ol>\n";
+            for (const auto& step : f.remediation)
+                s << "<li>" << h(step) << "</li>\n";
+            s << "</ol>\n";
+        }
+        s << "</article>\n";
+    }
+
+    s << "<h2>Thresholds</h2>\n<table>\n";
+    for (const auto& t : c.thresholds)
+        s << "<tr><th><code>" << h(qs(t.name)) << "</code></th><td class=\"num\">"
+          << h(thresholdText(t.value)) << "</td></tr>\n";
+    s << "</table>\n";
+
+    if (!c.problems.empty()) {
+        s << "<h2>Load "
+             "problems</h2>\n<table>\n<thead><tr><th>Level</th><th>Where</th><th>Reason</th></tr></thead>\n"
+          << "<tbody>\n";
+        for (const auto& p : c.problems)
+            s << "<tr><td>" << (p.isError ? "error" : "warning") << "</td><td><code>"
+              << h(QStringLiteral("%1:%2").arg(p.file).arg(p.line)) << "</code></td><td>" << h(p.reason)
+              << "</td></tr>\n";
+        s << "</tbody>\n</table>\n";
+        if (qint64(c.problems.size()) < c.recordsRejected + c.warnings)
+            s << "<p class=\"none\">" << (c.recordsRejected + c.warnings - qint64(c.problems.size()))
+              << " more not listed.</p>\n";
+    }
+
+    s << "<footer>Written by gapscope. Times are relative to the first event analysed ("
+      << h(formatUtcTime(c.originNs))
+      << "); byte sizes in IEC units (1 GiB = 1024<sup>3</sup> bytes).</footer>\n";
+    s << "</main>\n</body>\n</html>\n";
+    return out;
+}
+
+// ----------------------------------------------------------------------------------- CSV
+
+QByteArray reportFindingsCsv(const ReportContent& c)
+{
+    QString out;
+    out += QStringLiteral("session_id,host,rank,severity,classification,confidence,evidence_timestamp_ns,"
+                          "relative_s,phase,description,evidence,remediation\r\n");
+    for (const ReportFinding& f : c.findings) {
+        QStringList evidence;
+        for (const auto& e : f.evidence)
+            evidence << QStringLiteral("%1=%2").arg(qs(e.key), e.text);
+        // Numbers written by us go in verbatim; every text goes through csvField.
+        out += csvField(c.sessionId) + QLatin1Char(',') + csvField(c.host) + QLatin1Char(',') +
+               QString::number(c.rank) + QLatin1Char(',') + csvField(qs(toString(f.severity))) +
+               QLatin1Char(',') + csvField(qs(toString(f.classification))) + QLatin1Char(',') +
+               QString::fromLatin1(pythonFloatRepr(f.confidence)) + QLatin1Char(',') +
+               QString::number(f.timestampNs) + QLatin1Char(',') +
+               QString::number(double(f.timestampNs - c.originNs) / 1e9, 'f', 9) + QLatin1Char(',') +
+               csvField(f.phaseText) + QLatin1Char(',') + csvField(f.description) + QLatin1Char(',') +
+               csvField(evidence.join(QStringLiteral("; "))) + QLatin1Char(',') +
+               csvField(f.remediation.join(QStringLiteral(" | "))) + QStringLiteral("\r\n");
+    }
+    return out.toUtf8();
+}
+
+} // namespace gapscope

@@ -1,0 +1,61 @@
+#pragma once
+// Text writers of a ReportContent: JSON (the stable `gapscope analyze` object, see
+// docs/report-json.md), Markdown, plain text, a self-contained HTML page and a CSV table of
+// the findings. Every trace-provided string is escaped for the target format here.
+
+#include "model/report/ReportContent.h"
+
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+
+#include <utility>
+#include <vector>
+
+namespace gapscope {
+
+// Version of the JSON object's layout; bumped on incompatible changes.
+inline constexpr int kReportSchemaVersion = 1;
+
+// A chart already rendered by the caller (the model library draws nothing itself).
+struct ReportImage
+{
+    QString title;    // "Gap over time"
+    QString caption;  // one sentence under the image
+    QString mimeType; // "image/svg+xml" or "image/png"
+    QByteArray data;  // the encoded image
+    QSize size;       // CSS pixels
+};
+
+QByteArray reportJson(const ReportContent& content);
+QString reportMarkdown(const ReportContent& content);
+// One finding as the Markdown report shows it (a "###" section); standalone adds the input
+// and session lines so the text means something on its own (the clipboard).
+QString reportFindingMarkdown(const ReportContent& content, size_t index, bool standalone = true);
+QString reportText(const ReportContent& content);
+// One file: styles inline, images as data URIs, no script, no external URL; light and dark
+// via prefers-color-scheme. Well-formed XML as well as HTML5 so it can be checked by parsers.
+QString reportHtml(const ReportContent& content, const std::vector<ReportImage>& images = {});
+// One row per finding (RFC 4180, CRLF): session, host, rank, severity, classification,
+// confidence, time, phase, description, evidence, remediation.
+QByteArray reportFindingsCsv(const ReportContent& content);
+
+// Rows of the "Input" table every human format shows: (label, raw value), unescaped.
+std::vector<std::pair<QString, QString>> reportInputRows(const ReportContent& content);
+
+// The headline figures (samples, duration, peak gap / rss, findings), unescaped.
+struct ReportSummaryFigure
+{
+    QString label;
+    QString value;
+    QString detail;
+};
+std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& content);
+
+// "2026-11-30T09:00:00.123Z"-style UTC time of an ns timestamp (ms precision)
+QString formatUtcTime(int64_t ns);
+
+// "Transient spike" for transient_spike
+QString classificationTitle(Classification classification);
+
+} // namespace gapscope

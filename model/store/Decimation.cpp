@@ -1,0 +1,44 @@
+#include "model/store/Decimation.h"
+
+#include "analysis/GapAnalysis.h" // kNullInt
+
+#include <limits>
+
+namespace gapscope {
+
+RowSpan rowsInTimeRange(std::span<const int64_t> timeNs, std::span<const uint32_t> rows, int64_t beginNs,
+                        int64_t endNs)
+{
+    if (endNs < beginNs)
+        return {};
+    const auto lower = std::lower_bound(rows.begin(), rows.end(), beginNs,
+                                        [&](uint32_t row, int64_t t) { return timeNs[row] < t; });
+    const auto upper =
+        std::upper_bound(lower, rows.end(), endNs, [&](int64_t t, uint32_t row) { return t < timeNs[row]; });
+    return RowSpan{size_t(lower - rows.begin()), size_t(upper - rows.begin())};
+}
+
+RowSpan withNeighbours(RowSpan span, size_t rowCount)
+{
+    if (rowCount == 0)
+        return {};
+    span.last = std::min(span.last, rowCount);
+    span.first = std::min(span.first, span.last);
+    if (span.first > 0)
+        --span.first;
+    if (span.last < rowCount)
+        ++span.last;
+    return span;
+}
+
+std::vector<uint32_t> decimateMinMax(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+                                     RowSpan span, int64_t beginNs, int64_t endNs, int columns,
+                                     std::span<const int64_t> values)
+{
+    return decimateMinMax(timeNs, rows, span, beginNs, endNs, columns, [&](uint32_t row) {
+        const int64_t v = values[row];
+        return v == kNullInt ? std::numeric_limits<double>::quiet_NaN() : double(v);
+    });
+}
+
+} // namespace gapscope

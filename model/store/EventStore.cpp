@@ -1,0 +1,148 @@
+#include "model/store/EventStore.h"
+
+#include <array>
+#include <utility>
+
+namespace gapscope {
+
+StringPool::StringPool()
+{
+    m_strings.emplace_back();
+    m_index.emplace(std::string_view(m_strings.front()), 0u);
+}
+
+StringPool::StringPool(const StringPool& other) : m_strings(other.m_strings)
+{
+    m_index.reserve(m_strings.size());
+    for (size_t id = 0; id < m_strings.size(); ++id)
+        m_index.emplace(std::string_view(m_strings[id]), static_cast<uint32_t>(id));
+}
+
+StringPool& StringPool::operator=(const StringPool& other)
+{
+    if (this != &other)
+        *this = StringPool(other);
+    return *this;
+}
+
+uint32_t StringPool::intern(std::string_view s)
+{
+    if (s.empty())
+        return 0;
+    if (auto it = m_index.find(s); it != m_index.end())
+        return it->second;
+    const auto id = static_cast<uint32_t>(m_strings.size());
+    m_strings.emplace_back(s);
+    m_index.emplace(std::string_view(m_strings.back()), id);
+    return id;
+}
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, EventType>, 14> kEventTypeNames{{
+    {"sample", EventType::Sample},
+    {"allocation", EventType::Allocation},
+    {"deallocation", EventType::Deallocation},
+    {"peak", EventType::Peak},
+    {"warning", EventType::Warning},
+    {"critical", EventType::Critical},
+    {"error", EventType::Error},
+    {"start", EventType::Start},
+    {"stop", EventType::Stop},
+    {"collector_degraded", EventType::CollectorDegraded},
+    {"collector_recovered", EventType::CollectorRecovered},
+    {"phase_enter", EventType::PhaseEnter},
+    {"phase_exit", EventType::PhaseExit},
+    {"collective", EventType::Collective},
+}};
+
+} // namespace
+
+EventType eventTypeFromString(std::string_view trimmedLower)
+{
+    for (const auto& [name, type] : kEventTypeNames) {
+        if (name == trimmedLower)
+            return type;
+    }
+    return EventType::Other;
+}
+
+std::string_view toString(EventType type)
+{
+    for (const auto& [name, known] : kEventTypeNames) {
+        if (known == type)
+            return name;
+    }
+    return "other";
+}
+
+void EventStore::shrinkToFit()
+{
+    // one column at a time, so the transient copy is one column, not the store
+    forEachColumn([](auto& column) {
+        if constexpr (requires { column.capacity(); })
+            shrinkIfMuchSpare(column);
+        else
+            column.shrink_to_fit();
+    });
+    sources.shrink_to_fit();
+}
+
+void EventStore::reserveRows(size_t rows)
+{
+    forEachColumn([rows](auto& column) {
+        if constexpr (requires { column.capacity(); })
+            column.reserve(rows);
+        else
+            column.reserveRows(rows);
+    });
+}
+
+void EventStore::keepRowsUnpacked()
+{
+    forEachColumn([](auto& column) {
+        if constexpr (requires { column.keepUnpacked(); })
+            column.keepUnpacked();
+    });
+}
+
+void EventStore::packRows()
+{
+    forEachColumn([](auto& column) {
+        if constexpr (requires { column.pack(); })
+            column.pack();
+    });
+}
+
+void EventStore::clearRows()
+{
+    forEachColumn([](auto& column) { column.clear(); });
+    origins.clear();
+    sources.clear();
+    strings = StringPool();
+}
+
+size_t EventStore::memoryBytes() const
+{
+    auto bytesOf = [](const auto& column) { return column.capacity() * sizeof(column[0]); };
+    size_t bytes = bytesOf(timestampNs) + bytesOf(allocated) + bytesOf(reserved) + active.memoryBytes() +
+                   inactive.memoryBytes() + change.memoryBytes() + bytesOf(used) + free.memoryBytes() +
+                   bytesOf(total) + bytesOf(type) + typeName.memoryBytes() + source.memoryBytes() +
+                   context.memoryBytes() + metadata.memoryBytes() + bytesOf(sources);
+    // unordered_map node: key + value + next pointer + cached hash, roughly.
+    for (const auto& [row, origin] : origins) {
+        bytes += sizeof(row) + sizeof(origin) + 2 * sizeof(void*);
+        if (origin.phaseScopeId)
+            bytes += origin.phaseScopeId->capacity();
+    }
+    bytes += origins.bucket_count() * sizeof(void*);
+    for (size_t id = 0; id < strings.size(); ++id) {
+        const std::string& s = strings.at(static_cast<uint32_t>(id));
+        // the pool's index holds a string_view and an id per string
+        bytes += sizeof(std::string) + s.capacity() + sizeof(std::string_view) + sizeof(uint32_t) +
+                 2 * sizeof(void*);
+    }
+    return bytes;
+}
+
+} // namespace gapscope

@@ -1,0 +1,55 @@
+#include "model/store/LoadProblem.h"
+
+namespace gapscope {
+
+QString LoadProblem::toString() const
+{
+    QString text = file;
+    if (line > 0)
+        text += QStringLiteral(":%1").arg(line);
+    if (index >= 0)
+        text += QStringLiteral(" [index %1]").arg(index);
+    text += QStringLiteral(": ");
+    if (level == Level::Warning)
+        text += QStringLiteral("warning: ");
+    return text + reason;
+}
+
+void ProblemLog::add(LoadProblem problem)
+{
+    if (problem.level == LoadProblem::Level::Error)
+        ++m_errors;
+    else
+        ++m_warnings;
+    if (m_kept.size() < kMaxKept)
+        m_kept.push_back(std::move(problem));
+}
+
+void ProblemLog::addError(const QString& file, qint64 line, const QString& reason, qint64 index)
+{
+    add(LoadProblem{LoadProblem::Level::Error, file, line, index, reason});
+}
+
+void ProblemLog::addWarning(const QString& file, qint64 line, const QString& reason, qint64 index)
+{
+    add(LoadProblem{LoadProblem::Level::Warning, file, line, index, reason});
+}
+
+void ProblemLog::merge(const ProblemLog& other)
+{
+    m_errors += other.m_errors;
+    m_warnings += other.m_warnings;
+    for (const LoadProblem& problem : other.m_kept) {
+        if (m_kept.size() >= kMaxKept)
+            break;
+        m_kept.push_back(problem);
+    }
+}
+
+void ProblemLog::shiftLines(qint64 delta)
+{
+    for (LoadProblem& problem : m_kept)
+        problem.line += delta;
+}
+
+} // namespace gapscope

@@ -1,0 +1,115 @@
+#include "model/trace/AnalysisRunner.h"
+
+#include <algorithm>
+
+namespace gapscope {
+
+GapInput AnalysisResult::gapInput() const
+{
+    const EventStore& store = trace->store;
+    return GapInput{store.timestampNs, store.allocated, store.reserved, store.used, store.total, usableRows};
+}
+
+namespace {
+
+// Rows of the partition inside the window (all of them without one), by binary search:
+// rows of a partition are in timestamp order.
+std::pair<uint32_t, uint32_t> rowRangeOf(const EventStore& store, const Partition& partition,
+                                         const std::optional<TimeWindow>& window)
+{
+    uint32_t begin = partition.begin;
+    uint32_t end = partition.end;
+    if (window) {
+        const auto first = store.timestampNs.begin();
+        begin = uint32_t(std::lower_bound(first + begin, first + end, window->beginNs) - first);
+        end = uint32_t(std::upper_bound(first + begin, first + end, window->endNs) - first);
+    }
+    return {begin, end};
+}
+
+// Upstream's usable events: event_type "sample" (trimmed, lower-cased by the loader) with a
+// positive device total.
+std::vector<uint32_t> usableRowsOf(const EventStore& store, std::pair<uint32_t, uint32_t> range)
+{
+    std::vector<uint32_t> rows;
+    rows.reserve(range.second - range.first);
+    for (uint32_t row = range.first; row < range.second; ++row) {
+        if (store.type[row] == EventType::Sample && store.total[row] != kNullInt && store.total[row] > 0)
+            rows.push_back(row);
+    }
+    return rows;
+}
+
+// The samples that carry a device_used value, or every event that does when there are none.
+std::vector<uint32_t> counterRowsOf(const EventStore& store, std::pair<uint32_t, uint32_t> range)
+{
+    auto collect = [&](bool samplesOnly) {
+        std::vector<uint32_t> rows;
+        for (uint32_t row = range.first; row < range.second; ++row) {
+            if (store.used[row] == kNullInt || (samplesOnly && store.type[row] != EventType::Sample))
+                continue;
+            rows.push_back(row);
+        }
+        return rows;
+    };
+    std::vector<uint32_t> rows = collect(true);
+    return rows.empty() ? collect(false) : rows;
+}
+
+} // namespace
+
+std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceData> trace,
+                                                  const AnalysisRequest& request, QString* error)
+{
+    auto fail = [error](const QString& why) -> std::shared_ptr<const AnalysisResult> {
+        if (error)
+            *error = why;
+        return nullptr;
+    };
+    if (!trace)
+        return fail(QStringLiteral("no trace loaded"));
+
+    std::optional<size_t> sessionIndex = request.sessionIndex;
+    if (!sessionIndex)
+        sessionIndex = trace->defaultSessionIndex();
+    if (!sessionIndex || *sessionIndex >= trace->sessions.size())
+        return fail(QStringLiteral("no such session"));
+    const Partition* partition = trace->partition(*sessionIndex, request.rank);
+    if (!partition) {
+        return fail(request.rank
+                        ? QStringLiteral("session %1 has no rank %2")
+                              .arg(trace->sessions[*sessionIndex].id)
+                              .arg(*request.rank)
+                        : QStringLiteral("session %1 has no events").arg(trace->sessions[*sessionIndex].id));
+    }
+
+    auto result = std::make_shared<AnalysisResult>();
+    result->trace = trace;
+    result->request = request;
+    result->sessionIndex = *sessionIndex;
+    result->rank = partition->rank;
+    result->partition = *partition;
+    const auto range = rowRangeOf(trace->store, *partition, request.window);
+    result->usableRows = usableRowsOf(trace->store, range);
+    result->counterRows = counterRowsOf(trace->store, range);
+    result->phases = trace->phasesOf(*partition);
+
+    const SessionInfo& session = trace->sessions[*sessionIndex];
+    result->backend = backendFromTrace(session.collector.toStdString(), session.backend.toStdString());
+
+    const GapInput input = result->gapInput();
+    result->statistics = computeGapStatistics(input, request.thresholds);
+    result->findings = analyzeGaps(input, request.thresholds, result->statistics);
+
+    const EventStore& store = trace->store;
+    for (Finding& finding : result->findings) {
+        EventOrigin origin;
+        if (auto it = store.origins.find(finding.evidenceRow); it != store.origins.end())
+            origin = it->second;
+        finding.phase = attributePhase(result->phases, finding.evidenceTimestampNs, origin);
+        applyText(finding, result->backend);
+    }
+    return result;
+}
+
+} // namespace gapscope

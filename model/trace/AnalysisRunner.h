@@ -1,0 +1,55 @@
+#pragma once
+// Runs the gap analysis on one (session, rank) of a loaded trace, optionally restricted to a
+// time window, and attaches phase attribution and the project's texts. Pure function of its
+// inputs; the result is immutable and crosses threads as shared_ptr<const AnalysisResult>.
+
+#include "model/store/TraceData.h"
+#include "analysis/GapAnalysis.h"
+#include "analysis/Remediation.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gapscope {
+
+struct TimeWindow
+{
+    int64_t beginNs = 0; // inclusive
+    int64_t endNs = 0;   // inclusive
+    bool operator==(const TimeWindow&) const = default;
+};
+
+struct AnalysisRequest
+{
+    std::optional<size_t> sessionIndex; // nullopt = TraceData::defaultSessionIndex()
+    std::optional<int64_t> rank;        // nullopt = lowest rank of the session
+    GapThresholds thresholds;
+    std::optional<TimeWindow> window;
+};
+
+struct AnalysisResult
+{
+    std::shared_ptr<const TraceData> trace;
+    AnalysisRequest request; // as asked
+    size_t sessionIndex = 0; // as resolved
+    int64_t rank = 0;
+    Partition partition;
+    std::vector<uint32_t> usableRows; // store rows used by the analysis, ascending time
+    // Rows that carry memory counters, for plotting them even where the gap cannot be
+    // computed (CPU traces have no device total): the partition's samples (within the
+    // window), or every event with a device_used value when it has no samples.
+    std::vector<uint32_t> counterRows;
+    GapStatistics statistics;
+    std::vector<Finding> findings; // with phase attribution and texts
+    std::vector<PhaseSpan> phases; // of the partition
+    Backend backend = Backend::Unknown;
+
+    GapInput gapInput() const; // columns of trace->store with usableRows
+};
+
+// nullptr with *error set when the session/rank does not exist.
+std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceData> trace,
+                                                  const AnalysisRequest& request, QString* error = nullptr);
+
+} // namespace gapscope

@@ -1,0 +1,421 @@
+#include "model/trace/TraceComparison.h"
+
+#include "model/report/JsonWriter.h"
+#include "model/report/ReportContent.h"
+#include "model/report/TextEscape.h"
+#include "analysis/Units.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace gapscope {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+int64_t gapOf(const EventStore& store, uint32_t row)
+{
+    return store.used[row] - store.reserved[row];
+}
+
+// Evidence values are rounded as upstream rounds them; a difference below the rounding is noise.
+bool sameValue(double a, double b)
+{
+    return a == b || std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
+}
+
+FindingComparison compareFindings(const Finding* a, const Finding* b)
+{
+    FindingComparison out;
+    out.classification = a ? a->classification : b->classification;
+    if (a)
+        out.a = *a;
+    if (b)
+        out.b = *b;
+    if (!a || !b) {
+        out.change = a ? FindingChange::Gone : FindingChange::New;
+        return out;
+    }
+    bool differs = a->severity != b->severity || !sameValue(a->confidence, b->confidence);
+    for (const EvidenceValue& value : a->evidence) {
+        EvidenceDelta delta{value.key, value.value, std::nullopt, value.unit};
+        if (const EvidenceValue* other = b->findEvidence(value.key))
+            delta.b = other->value;
+        differs = differs || !delta.b || !sameValue(*delta.a, *delta.b);
+        out.evidence.push_back(delta);
+    }
+    for (const EvidenceValue& value : b->evidence) {
+        if (a->findEvidence(value.key))
+            continue;
+        out.evidence.push_back({value.key, std::nullopt, value.value, value.unit});
+        differs = true;
+    }
+    out.change = differs ? FindingChange::Changed : FindingChange::Unchanged;
+    return out;
+}
+
+std::optional<int64_t> firstStartOf(const AnalysisResult& result, const QString& label)
+{
+    const std::string wanted = label.toStdString();
+    std::optional<int64_t> first;
+    for (const PhaseSpan& span : result.phases) {
+        if (span.label == wanted && (!first || span.startNs < *first))
+            first = span.startNs;
+    }
+    return first;
+}
+
+// Largest gap among the usable samples inside any span of the label.
+std::optional<int64_t> peakGapIn(const AnalysisResult& result, const std::string& label)
+{
+    const EventStore& store = result.trace->store;
+    std::optional<int64_t> peak;
+    for (const PhaseSpan& span : result.phases) {
+        if (span.label != label)
+            continue;
+        const auto begin =
+            std::lower_bound(result.usableRows.begin(), result.usableRows.end(), span.startNs,
+                             [&](uint32_t row, int64_t ns) { return store.timestampNs[row] < ns; });
+        for (auto it = begin; it != result.usableRows.end() && store.timestampNs[*it] <= span.endNs; ++it) {
+            const int64_t gap = gapOf(store, *it);
+            if (!peak || gap > *peak)
+                peak = gap;
+        }
+    }
+    return peak;
+}
+
+ComparedSide sideOf(std::shared_ptr<const AnalysisResult> result)
+{
+    ComparedSide side;
+    side.path = result->trace->path;
+    side.sessionId = result->trace->sessions[result->sessionIndex].id;
+    side.rank = result->rank;
+    const Partition& p = result->partition;
+    side.originNs = p.size() > 0 ? result->trace->store.timestampNs[p.begin] : 0;
+    side.result = std::move(result);
+    return side;
+}
+
+QString formatDelta(double delta, EvidenceUnit unit, bool isInteger)
+{
+    const QString sign = delta > 0 ? QStringLiteral("+") : QString();
+    if (unit == EvidenceUnit::Bytes)
+        return sign + qs(formatBytes(delta));
+    if (unit == EvidenceUnit::BytesPerSecond)
+        return sign + qs(formatBytesPerSecond(delta));
+    if (isInteger)
+        return sign + QString::number(qint64(std::llround(delta)));
+    return sign + QString::number(delta, 'g', 6);
+}
+
+} // namespace
+
+std::optional<CompareAlignment> CompareAlignment::fromString(const QString& text)
+{
+    if (text == QLatin1String("start"))
+        return CompareAlignment{};
+    if (text.startsWith(QLatin1String("phase:")) && text.size() > 6)
+        return CompareAlignment{Mode::Phase, text.mid(6)};
+    return std::nullopt;
+}
+
+QString CompareAlignment::toString() const
+{
+    return mode == Mode::Start ? QStringLiteral("start") : QStringLiteral("phase:") + phaseLabel;
+}
+
+QString toString(FindingChange change)
+{
+    switch (change) {
+    case FindingChange::New:
+        return QStringLiteral("new");
+    case FindingChange::Gone:
+        return QStringLiteral("gone");
+    case FindingChange::Changed:
+        return QStringLiteral("changed");
+    case FindingChange::Unchanged:
+        return QStringLiteral("unchanged");
+    }
+    return QStringLiteral("unchanged");
+}
+
+size_t TraceComparison::count(FindingChange change) const
+{
+    return size_t(std::count_if(findings.begin(), findings.end(),
+                                [change](const FindingComparison& f) { return f.change == change; }));
+}
+
+std::vector<AlignedGapPoint> TraceComparison::alignedGapSeries(const ComparedSide& side)
+{
+    std::vector<AlignedGapPoint> points;
+    if (!side.result)
+        return points;
+    const EventStore& store = side.result->trace->store;
+    points.reserve(side.result->usableRows.size());
+    for (uint32_t row : side.result->usableRows)
+        points.push_back({store.timestampNs[row] - side.originNs, gapOf(store, row)});
+    return points;
+}
+
+std::vector<QString> phaseLabelsOf(const AnalysisResult& result)
+{
+    std::vector<std::pair<int64_t, std::string>> firstStart;
+    std::map<std::string, size_t> indexOf;
+    for (const PhaseSpan& span : result.phases) {
+        auto [it, inserted] = indexOf.try_emplace(span.label, firstStart.size());
+        if (inserted)
+            firstStart.emplace_back(span.startNs, span.label);
+        else
+            firstStart[it->second].first = std::min(firstStart[it->second].first, span.startNs);
+    }
+    std::stable_sort(firstStart.begin(), firstStart.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<QString> labels;
+    for (const auto& entry : firstStart)
+        labels.push_back(qs(entry.second));
+    return labels;
+}
+
+std::optional<TraceComparison> compareAnalyses(std::shared_ptr<const AnalysisResult> a,
+                                               std::shared_ptr<const AnalysisResult> b,
+                                               const CompareAlignment& alignment, QString* error)
+{
+    auto fail = [error](const QString& why) -> std::optional<TraceComparison> {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    if (!a || !b)
+        return fail(QStringLiteral("both sides need an analysis"));
+    TraceComparison comparison;
+    comparison.alignment = alignment;
+    comparison.a = sideOf(std::move(a));
+    comparison.b = sideOf(std::move(b));
+
+    if (alignment.mode == CompareAlignment::Mode::Phase) {
+        for (auto [side, name] : {std::pair{&comparison.a, "A"}, std::pair{&comparison.b, "B"}}) {
+            const auto start = firstStartOf(*side->result, alignment.phaseLabel);
+            if (!start) {
+                QStringList labels;
+                for (const QString& label : phaseLabelsOf(*side->result))
+                    labels << label;
+                return fail(
+                    QStringLiteral("%1 (%2): no phase '%3' (phases: %4)")
+                        .arg(QLatin1String(name), side->path, alignment.phaseLabel,
+                             labels.isEmpty() ? QStringLiteral("none") : labels.join(QStringLiteral(", "))));
+            }
+            side->originNs = *start;
+        }
+    }
+
+    // Findings by classification; the gap analysis reports each at most once, but a side with
+    // two of a kind pairs them in order rather than losing one.
+    const auto& findingsA = comparison.a.result->findings;
+    const auto& findingsB = comparison.b.result->findings;
+    std::vector<bool> usedB(findingsB.size(), false);
+    for (const Finding& finding : findingsA) {
+        const Finding* match = nullptr;
+        for (size_t i = 0; i < findingsB.size() && !match; ++i) {
+            if (!usedB[i] && findingsB[i].classification == finding.classification) {
+                usedB[i] = true;
+                match = &findingsB[i];
+            }
+        }
+        comparison.findings.push_back(compareFindings(&finding, match));
+    }
+    for (size_t i = 0; i < findingsB.size(); ++i) {
+        if (!usedB[i])
+            comparison.findings.push_back(compareFindings(nullptr, &findingsB[i]));
+    }
+
+    std::vector<QString> labels = phaseLabelsOf(*comparison.a.result);
+    for (const QString& label : phaseLabelsOf(*comparison.b.result)) {
+        if (std::find(labels.begin(), labels.end(), label) == labels.end())
+            labels.push_back(label);
+    }
+    for (const QString& label : labels) {
+        const std::string key = label.toStdString();
+        comparison.phases.push_back(
+            {label, peakGapIn(*comparison.a.result, key), peakGapIn(*comparison.b.result, key)});
+    }
+    return comparison;
+}
+
+namespace {
+
+void writeSide(JsonWriter& json, const ComparedSide& side)
+{
+    json.beginObject();
+    json.field("path", side.path);
+    json.field("session_id", side.sessionId);
+    json.field("rank", side.rank);
+    json.field("origin_ns", side.originNs);
+    json.field("sample_count", int64_t(side.result->usableRows.size()));
+    json.field("finding_count", int64_t(side.result->findings.size()));
+    json.endObject();
+}
+
+void writeFindingSide(JsonWriter& json, std::string_view name, const std::optional<Finding>& finding)
+{
+    if (!finding) {
+        json.nullField(name);
+        return;
+    }
+    json.key(name).beginObject();
+    json.field("severity", toString(finding->severity));
+    json.field("confidence", finding->confidence);
+    json.key("evidence").beginObject();
+    for (const EvidenceValue& value : finding->evidence) {
+        if (value.isInteger)
+            json.field(value.key, int64_t(std::llround(value.value)));
+        else
+            json.field(value.key, value.value);
+    }
+    json.endObject();
+    json.field("evidence_timestamp_ns", finding->evidenceTimestampNs);
+    json.endObject();
+}
+
+template <typename T>
+void optionalField(JsonWriter& json, std::string_view name, const std::optional<T>& value)
+{
+    if (value)
+        json.field(name, *value);
+    else
+        json.nullField(name);
+}
+
+} // namespace
+
+QByteArray renderComparisonJson(const TraceComparison& comparison)
+{
+    JsonWriter json;
+    json.beginObject();
+    json.key("a");
+    writeSide(json, comparison.a);
+    json.key("b");
+    writeSide(json, comparison.b);
+    json.field("alignment", comparison.alignment.toString());
+    json.key("summary").beginObject();
+    for (FindingChange change :
+         {FindingChange::New, FindingChange::Gone, FindingChange::Changed, FindingChange::Unchanged})
+        json.field(toString(change).toStdString(), int64_t(comparison.count(change)));
+    json.endObject();
+    json.key("findings").beginArray();
+    for (const FindingComparison& finding : comparison.findings) {
+        json.beginObject();
+        json.field("classification", toString(finding.classification));
+        json.field("change", toString(finding.change));
+        writeFindingSide(json, "a", finding.a);
+        writeFindingSide(json, "b", finding.b);
+        optionalField(json, "confidence_delta", finding.confidenceDelta());
+        json.key("evidence_deltas").beginObject();
+        for (const EvidenceDelta& delta : finding.evidence)
+            optionalField(json, delta.key, delta.delta());
+        json.endObject();
+        json.endObject();
+    }
+    json.endArray();
+    json.key("phases").beginArray();
+    for (const PhasePeakDelta& phase : comparison.phases) {
+        json.beginObject();
+        json.field("label", phase.label);
+        optionalField(json, "peak_gap_a_bytes", phase.peakGapA);
+        optionalField(json, "peak_gap_b_bytes", phase.peakGapB);
+        optionalField(json, "delta_bytes", phase.delta());
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    QByteArray out = json.take();
+    out.append('\n');
+    return out;
+}
+
+QByteArray renderComparisonMarkdown(const TraceComparison& comparison)
+{
+    QString md;
+    auto sideLine = [&](const char* name, const ComparedSide& side) {
+        md += QStringLiteral("- **%1**: %2, session %3, rank %4, %5 samples, %6 finding(s)\n")
+                  .arg(QLatin1String(name), markdownEscape(side.path),
+                       markdownEscape(side.sessionId.isEmpty() ? QStringLiteral("(none)") : side.sessionId))
+                  .arg(side.rank)
+                  .arg(side.result->usableRows.size())
+                  .arg(side.result->findings.size());
+    };
+    md += QStringLiteral("# Trace comparison\n\n");
+    sideLine("A", comparison.a);
+    sideLine("B", comparison.b);
+    md += QStringLiteral("- **Aligned at**: %1\n\n").arg(markdownEscape(comparison.alignment.toString()));
+    md += QStringLiteral("%1 new, %2 gone, %3 changed, %4 unchanged.\n\n")
+              .arg(comparison.count(FindingChange::New))
+              .arg(comparison.count(FindingChange::Gone))
+              .arg(comparison.count(FindingChange::Changed))
+              .arg(comparison.count(FindingChange::Unchanged));
+
+    md += QStringLiteral("## Findings\n\n");
+    if (comparison.findings.empty()) {
+        md += QStringLiteral("No findings on either side.\n\n");
+    } else {
+        md += QStringLiteral(
+            "| Classification | Change | Severity A | Severity B | Confidence A | Confidence B | "
+            "Confidence delta | Evidence deltas |\n");
+        md += QStringLiteral("|---|---|---|---|---:|---:|---:|---|\n");
+        for (const FindingComparison& f : comparison.findings) {
+            auto severity = [](const std::optional<Finding>& x) {
+                return x ? qs(toString(x->severity)) : QStringLiteral("-");
+            };
+            auto confidence = [](const std::optional<Finding>& x) {
+                return x ? QString::number(x->confidence) : QStringLiteral("-");
+            };
+            QStringList deltas;
+            for (const EvidenceDelta& delta : f.evidence) {
+                const auto d = delta.delta();
+                const bool isInteger =
+                    f.a && f.a->findEvidence(delta.key) && f.a->findEvidence(delta.key)->isInteger;
+                if (!d)
+                    deltas << QStringLiteral("%1 only on %2").arg(qs(delta.key), delta.a ? "A" : "B");
+                else if (*d != 0)
+                    deltas << QStringLiteral("%1 %2").arg(qs(delta.key),
+                                                          formatDelta(*d, delta.unit, isInteger));
+            }
+            const auto confidenceDelta = f.confidenceDelta();
+            md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
+                      .arg(markdownEscape(qs(toString(f.classification))), toString(f.change), severity(f.a),
+                           severity(f.b), confidence(f.a), confidence(f.b),
+                           confidenceDelta ? formatDelta(*confidenceDelta, EvidenceUnit::Probability, false)
+                                           : QStringLiteral("-"),
+                           markdownEscape(deltas.join(QStringLiteral("; "))));
+        }
+        md += QLatin1Char('\n');
+    }
+
+    md += QStringLiteral("## Peak gap per phase\n\n");
+    if (comparison.phases.empty()) {
+        md += QStringLiteral("Neither side has phases.\n");
+    } else {
+        md += QStringLiteral("| Phase | Peak gap A | Peak gap B | Delta |\n|---|---:|---:|---:|\n");
+        auto bytes = [](const std::optional<int64_t>& v) {
+            return v ? qs(formatBytes(double(*v))) : QStringLiteral("-");
+        };
+        for (const PhasePeakDelta& phase : comparison.phases) {
+            const auto delta = phase.delta();
+            md += QStringLiteral("| %1 | %2 | %3 | %4 |\n")
+                      .arg(markdownEscape(phase.label), bytes(phase.peakGapA), bytes(phase.peakGapB),
+                           delta ? formatDelta(double(*delta), EvidenceUnit::Bytes, true)
+                                 : QStringLiteral("-"));
+        }
+    }
+    return md.toUtf8();
+}
+
+} // namespace gapscope

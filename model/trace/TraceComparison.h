@@ -1,0 +1,132 @@
+#pragma once
+// Side-by-side comparison of two analyses (two traces, or two sessions/ranks of one): the
+// gap series on one aligned time axis, findings matched by classification (new, gone,
+// changed, unchanged) and the peak gap of every phase label on both sides. Qt Core only;
+// the CompareWindow and `gapscope compare` draw and print what this computes.
+
+#include "model/trace/AnalysisRunner.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gapscope {
+
+// Where time zero of each side lies on the shared axis.
+struct CompareAlignment
+{
+    enum class Mode
+    {
+        Start, // first event of each partition
+        Phase, // first start of the phase labelled `phaseLabel` on each side
+    };
+    Mode mode = Mode::Start;
+    QString phaseLabel; // full label, e.g. "train / step"
+
+    // "start" or "phase:LABEL"; nullopt for anything else.
+    static std::optional<CompareAlignment> fromString(const QString& text);
+    QString toString() const;
+};
+
+enum class FindingChange
+{
+    New,       // only in B
+    Gone,      // only in A
+    Changed,   // in both, severity, confidence or an evidence value differs
+    Unchanged, // in both, identical numbers
+};
+QString toString(FindingChange change);
+
+struct EvidenceDelta
+{
+    std::string key;
+    std::optional<double> a;
+    std::optional<double> b;
+    EvidenceUnit unit = EvidenceUnit::Count;
+    // b - a when both exist
+    std::optional<double> delta() const
+    {
+        if (a && b)
+            return *b - *a;
+        return std::nullopt;
+    }
+};
+
+struct FindingComparison
+{
+    Classification classification = Classification::TransientSpike;
+    FindingChange change = FindingChange::Unchanged;
+    std::optional<Finding> a;
+    std::optional<Finding> b;
+    std::vector<EvidenceDelta> evidence; // union of keys, A's order first (both sides present)
+
+    bool severityChanged() const { return a && b && a->severity != b->severity; }
+    std::optional<double> confidenceDelta() const
+    {
+        if (a && b)
+            return b->confidence - a->confidence;
+        return std::nullopt;
+    }
+};
+
+struct PhasePeakDelta
+{
+    QString label;
+    std::optional<int64_t> peakGapA; // bytes; nullopt: no usable sample in that phase on A
+    std::optional<int64_t> peakGapB;
+    std::optional<int64_t> delta() const
+    {
+        if (peakGapA && peakGapB)
+            return *peakGapB - *peakGapA;
+        return std::nullopt;
+    }
+};
+
+struct ComparedSide
+{
+    std::shared_ptr<const AnalysisResult> result;
+    QString path;
+    QString sessionId;
+    int64_t rank = 0;
+    int64_t originNs = 0; // absolute time that is zero on the shared axis
+};
+
+// One point of an aligned gap series: ns since the side's origin (may be negative before a
+// phase alignment point) and the gap in bytes.
+struct AlignedGapPoint
+{
+    int64_t offsetNs = 0;
+    int64_t gapBytes = 0;
+};
+
+struct TraceComparison
+{
+    ComparedSide a;
+    ComparedSide b;
+    CompareAlignment alignment;
+    std::vector<FindingComparison> findings; // A's findings in order, then the ones new in B
+    std::vector<PhasePeakDelta> phases;      // labels sorted by first start on A, then B's others
+
+    size_t count(FindingChange change) const;
+    // The usable samples of one side on the shared axis.
+    static std::vector<AlignedGapPoint> alignedGapSeries(const ComparedSide& side);
+};
+
+// nullopt with *error set when a side has no analysis or the alignment phase is missing on a
+// side ("B: no phase 'x' (phases: ...)").
+std::optional<TraceComparison> compareAnalyses(std::shared_ptr<const AnalysisResult> a,
+                                               std::shared_ptr<const AnalysisResult> b,
+                                               const CompareAlignment& alignment, QString* error = nullptr);
+
+// Labels of the phases of one analysis, in order of first start (for alignment pickers).
+std::vector<QString> phaseLabelsOf(const AnalysisResult& result);
+
+// Machine-readable and human-readable reports (`gapscope compare --format json|markdown`).
+QByteArray renderComparisonJson(const TraceComparison& comparison);
+QByteArray renderComparisonMarkdown(const TraceComparison& comparison);
+
+} // namespace gapscope

@@ -1,0 +1,51 @@
+#pragma once
+// Loads every stormlog trace form (stormlog-telemetry.md section 2). The form is detected
+// from content (first non-blank bytes, manifest), not only from the extension.
+
+#include "model/store/TraceData.h"
+
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace gapscope {
+
+struct LoadControl
+{
+    // called with (bytes read so far, total bytes); may be called from a worker thread
+    std::function<void(qint64, qint64)> progress;
+    // polled often; when set the loader stops and returns what it has, with cancelled = true
+    const std::atomic<bool>* cancel = nullptr;
+    // Threads for the forms that split at record boundaries (JSON lines, sink segments, CSV):
+    // 0 = one per core for inputs large enough to be worth it; n > 0 = exactly n ranges
+    // (results are identical for every n).
+    int threads = 0;
+    // Bytes per thread that JSON lines and CSV files are read in at a time; 0 = the default (32 MB).
+    // Tests set a few bytes to cross many window boundaries.
+    size_t windowBytesPerThread = 0;
+};
+
+struct LoadOutcome
+{
+    std::shared_ptr<const TraceData> data; // null when the input is unusable
+    QString fatalError;                    // why data is null ("path: reason")
+    bool cancelled = false;
+};
+
+// Detects the form of a path (directory = sink). nullopt when it is not a trace.
+std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot = nullptr);
+
+LoadOutcome loadTrace(const QString& path, const LoadControl& control = {});
+
+namespace detail {
+struct EventChunk;
+}
+// Rows parsed elsewhere (the live follower reads a growing file itself) made into a trace as
+// loadTrace makes one: partitions sorted by time, sessions and phases derived, chunk consumed.
+// bytesRead is what the caller read to get the rows.
+std::shared_ptr<TraceData> buildTraceData(const QString& path, TraceForm form, detail::EventChunk&& chunk,
+                                          qint64 bytesRead);
+
+} // namespace gapscope

@@ -1,0 +1,58 @@
+#pragma once
+// Internal to the loader: the forms that are not a stream of JSON event objects.
+// CSV rows are rewritten as JSON objects and go through the same per-record parser as
+// every JSON form, so a CSV and a JSON capture of one run load into identical columns.
+
+#include "model/trace/JsonEventReader.h"
+
+#include <optional>
+#include <string_view>
+
+namespace gapscope::detail {
+
+// Keys of the CSV header (unquoted), or empty when the first line is not a header.
+std::vector<std::string> csvHeader(std::string_view firstLine);
+
+// Whole CSV text (header row first). Returns false when cancelled. The one-thread form of
+// what parseCsvFile (CsvReader.h) does in windows and ranges.
+bool parseCsv(std::string_view text, EventRecordParser& parser, EventChunk& chunk,
+              const RangeControl& control);
+
+// The columns of a CSV header row and how each one's cells are written as JSON.
+struct CsvColumns
+{
+    enum class Kind : uint8_t
+    {
+        Metadata, // JSON or a Python literal
+        String,   // always a JSON string
+        Integer,  // numbers as they are; true/false as booleans (the record parser rejects them)
+        Other     // numbers as they are, anything else a string
+    };
+    std::vector<std::string> names; // trimmed
+    std::vector<Kind> kinds;
+    std::vector<std::string> keys; // "name": as JSON
+
+    explicit CsvColumns(std::vector<std::string> headerNames = {});
+    bool empty() const { return names.empty(); }
+};
+
+// The header row: the first non-blank record of data[begin, end), which must start at a
+// record boundary and end at one (or at the end of the file). Returns the offset after the
+// header record and sets *line to its next line, or returns nullopt when [begin, end) holds
+// only blank records (then *line is the line at end).
+std::optional<size_t> findCsvHeader(const char* data, size_t begin, size_t end, qint64* line,
+                                    CsvColumns* columns);
+
+// The records of data[begin, end) (begin at a record boundary; end at one or at the end of
+// the file), firstLine being the line of begin, as rows of chunk; every bad record is an
+// Error problem at the line where it starts. Progress gets byte offsets into data. Returns
+// false when cancelled. *linesRead (when given) gets the lines read.
+bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLine, const CsvColumns& columns,
+                     EventRecordParser& parser, EventChunk& chunk, const RangeControl& control,
+                     qint64* linesRead = nullptr);
+
+// Diagnose bundle telemetry_timeline.json: {"timestamps": [s...], "allocated": [...],
+// "reserved": [...]} -> sample events of collector "diagnose.timeline".
+void parseDiagnoseTimeline(const simdjson::padded_string& buffer, const QString& file, EventChunk& chunk);
+
+} // namespace gapscope::detail

@@ -1,0 +1,437 @@
+#include "widgets/budget/VerdictLane.h"
+
+#include "widgets/chart/ChartSupport.h"
+#include "widgets/chart/TimeAxis.h"
+#include "model/report/ReportContent.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapscope {
+
+namespace {
+
+constexpr int kSideMargin = 6;
+constexpr int kLargeStep = 10;
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
+
+} // namespace
+
+VerdictLane::VerdictLane(QWidget* parent) : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+VerdictLane::~VerdictLane() = default;
+
+QColor VerdictLane::verdictColor(const QString& label, const QPalette& palette)
+{
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    const std::string text = label.toStdString();
+    const char* hue = dark ? "#7aa6d6" : "#4c78a8";
+    if (label == QLatin1String("grow"))
+        hue = dark ? "#6cd27a" : "#3a9e4a";
+    else if (isHoldLabel(text))
+        hue = dark ? "#8c8c8c" : "#b5b5b5";
+    else if (isShrinkLabel(text))
+        hue = dark ? "#ffb347" : "#e8900c";
+    else if (isSkipShrinkLabel(text))
+        hue = dark ? "#ff5f5f" : "#c92a2a";
+    return QColor(QLatin1String(hue));
+}
+
+void VerdictLane::setAnalysis(std::shared_ptr<const BudgetAnalysisResult> result)
+{
+    const bool sameLog = result && m_result && result->data == m_result->data;
+    m_result = std::move(result);
+    if (!sameLog) {
+        rebuild();
+        const bool hasTicks = m_result && m_result->data && !m_result->data->ticks.empty();
+        m_cursorNs = hasTicks ? m_result->data->ticks.timestampNs.front() : 0;
+        m_visibleBeginNs = m_beginNs;
+        m_visibleEndNs = m_endNs;
+    }
+    update();
+}
+
+void VerdictLane::rebuild()
+{
+    m_runs.clear();
+    m_beginNs = m_endNs = 0;
+    m_rssMax = 0;
+    m_rssMin = 0;
+    if (!m_result || !m_result->data || m_result->data->ticks.empty())
+        return;
+    const BudgetData& data = *m_result->data;
+    const BudgetTicks& ticks = data.ticks;
+    const size_t n = ticks.size();
+    std::vector<bool> gapAfter(n, false);
+    for (const TickGap& gap : data.gaps)
+        if (gap.beforeTick < n)
+            gapAfter[gap.beforeTick] = true;
+    for (size_t i = 0; i < n; ++i) {
+        const bool continues =
+            i > 0 && !gapAfter[i - 1] && ticks.verdictLabel[i] == ticks.verdictLabel[i - 1];
+        if (continues) {
+            m_runs.back().lastTick = i;
+        } else {
+            m_runs.push_back(Run{i, i, qs(ticks.labelOf(i)), 0, false});
+        }
+        m_rssMax = i == 0 ? double(ticks.rssBytes[i]) : std::max(m_rssMax, double(ticks.rssBytes[i]));
+        m_rssMin = i == 0 ? double(ticks.rssBytes[i]) : std::min(m_rssMin, double(ticks.rssBytes[i]));
+    }
+    for (Run& run : m_runs) {
+        const int64_t count = int64_t(run.lastTick - run.firstTick + 1);
+        run.length = std::max(count, ticks.verdictStreak[run.lastTick]);
+        // the log's own boundary: a run-ended line naming this label after the run's last tick
+        const int64_t end = ticks.timestampNs[run.lastTick];
+        const int64_t next = run.lastTick + 1 < n ? ticks.timestampNs[run.lastTick + 1] : end;
+        for (const BudgetVerdictRunEnd& runEnd : ticks.runEnds)
+            if (runEnd.timestampNs > end && runEnd.timestampNs <= next &&
+                ticks.names.text(runEnd.previousLabel) == run.label.toStdString())
+                run.endedByLog = true;
+    }
+    // the chart's time range, so the two line up; the outer half ticks are clipped
+    m_beginNs = ticks.timestampNs.front();
+    m_endNs = std::max<qint64>(ticks.timestampNs.back(), m_beginNs + 1);
+}
+
+std::optional<size_t> VerdictLane::cursorTick() const
+{
+    if (!m_result || !m_result->data)
+        return std::nullopt;
+    return nearestBudgetTick(m_result->data->ticks, m_cursorNs);
+}
+
+int VerdictLane::bandHeight() const
+{
+    return fontMetrics().height() + 8;
+}
+
+int VerdictLane::axisHeight() const
+{
+    return fontMetrics().height() + 4;
+}
+
+QSize VerdictLane::sizeHint() const
+{
+    return QSize(600, 2 + bandHeight() + 3 + sparkHeight() + axisHeight());
+}
+
+QSize VerdictLane::minimumSizeHint() const
+{
+    return QSize(120, sizeHint().height());
+}
+
+QRectF VerdictLane::bandRect() const
+{
+    return QRectF(m_leftMargin, 2, std::max(1, width() - m_leftMargin - m_rightMargin), bandHeight());
+}
+
+void VerdictLane::setPlotMargins(int left, int right)
+{
+    left = std::max(left, kSideMargin);
+    right = std::max(right, kSideMargin);
+    if (left == m_leftMargin && right == m_rightMargin)
+        return;
+    m_leftMargin = left;
+    m_rightMargin = right;
+    update();
+}
+
+double VerdictLane::xOfTime(qint64 ns) const
+{
+    const QRectF band = bandRect();
+    return TimeAxis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()}.toPixel(ns);
+}
+
+qint64 VerdictLane::snappedTime(double x) const
+{
+    const QRectF band = bandRect();
+    const TimeAxis axis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()};
+    const qint64 ns = axis.toNs(std::clamp(x, band.left(), band.right()));
+    if (m_result && m_result->data)
+        if (const auto tick = nearestBudgetTick(m_result->data->ticks, ns))
+            return m_result->data->ticks.timestampNs[*tick];
+    return ns;
+}
+
+void VerdictLane::setCursorTime(qint64 ns)
+{
+    if (ns == m_cursorNs)
+        return;
+    m_cursorNs = ns;
+    update();
+}
+
+void VerdictLane::setVisibleRange(qint64 beginNs, qint64 endNs)
+{
+    if (endNs < beginNs)
+        std::swap(beginNs, endNs);
+    m_visibleBeginNs = beginNs;
+    m_visibleEndNs = endNs;
+    update();
+}
+
+void VerdictLane::moveCursorByUser(qint64 ns)
+{
+    if (ns == m_cursorNs)
+        return;
+    m_cursorNs = ns;
+    update();
+    emit cursorMoved(ns);
+}
+
+void VerdictLane::stepCursor(int ticks)
+{
+    const auto tick = cursorTick();
+    if (!tick)
+        return;
+    const auto& times = m_result->data->ticks.timestampNs;
+    const int64_t target = std::clamp<int64_t>(int64_t(*tick) + ticks, 0, int64_t(times.size()) - 1);
+    moveCursorByUser(times[size_t(target)]);
+}
+
+void VerdictLane::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    const QPalette pal = palette();
+    const ChartColors colors = chartColors(pal);
+    p.fillRect(rect(), pal.color(QPalette::Window));
+    const QFontMetrics fm = fontMetrics();
+    const QRectF band = bandRect();
+    if (!m_result || !m_result->data || m_result->data->ticks.empty()) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(band, Qt::AlignCenter, tr("No budget log loaded"));
+        return;
+    }
+    const BudgetData& data = *m_result->data;
+    const BudgetTicks& ticks = data.ticks;
+    const TimeAxis axis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()};
+    const int64_t half = std::max<int64_t>(data.tickPeriodNs / 2, 1);
+
+    p.fillRect(band, pal.color(QPalette::Base));
+    p.save();
+    p.setClipRect(band);
+    // verdict runs
+    for (const Run& run : m_runs) {
+        const double x0 = axis.toPixel(ticks.timestampNs[run.firstTick] - half);
+        const double x1 = axis.toPixel(ticks.timestampNs[run.lastTick] + half);
+        const QRectF r(QPointF(x0, band.top()), QPointF(std::max(x1, x0 + 1), band.bottom()));
+        const QColor c = verdictColor(run.label, pal);
+        p.fillRect(r, c);
+        p.setPen(QPen(pal.color(QPalette::Base), 1));
+        p.drawLine(r.topRight(), r.bottomRight());
+        const QString text = QStringLiteral("%1 ×%2").arg(run.label).arg(run.length);
+        const QString shortText = QStringLiteral("×%1").arg(run.length);
+        p.setPen(c.lightness() > 150 ? QColor(Qt::black) : QColor(Qt::white));
+        if (fm.horizontalAdvance(text) + 6 < r.width())
+            p.drawText(r, Qt::AlignCenter, text);
+        else if (fm.horizontalAdvance(shortText) + 4 < r.width())
+            p.drawText(r, Qt::AlignCenter, shortText);
+    }
+    // ticks not logged
+    QColor hatch = colors.text;
+    hatch.setAlpha(colors.dark ? 110 : 90);
+    for (const TickGap& gap : data.gaps) {
+        const QRectF r(QPointF(axis.toPixel(gap.startNs + half), band.top()),
+                       QPointF(axis.toPixel(gap.endNs - half), band.bottom()));
+        p.fillRect(r, pal.color(QPalette::Base));
+        p.fillRect(r, QBrush(hatch, Qt::BDiagPattern));
+    }
+    // "verdict run ended" boundaries, as the log wrote them
+    p.setRenderHint(QPainter::Antialiasing);
+    for (const BudgetVerdictRunEnd& runEnd : ticks.runEnds) {
+        const double x = axis.toPixel(runEnd.timestampNs - half);
+        p.setPen(QPen(colors.text, 1.5));
+        p.drawLine(QPointF(x, band.top()), QPointF(x, band.bottom()));
+        QPolygonF marker;
+        marker << QPointF(x - 4, band.top()) << QPointF(x + 4, band.top()) << QPointF(x, band.top() + 5);
+        p.setBrush(colors.text);
+        p.drawPolygon(marker);
+    }
+    p.restore();
+    p.setBrush(Qt::NoBrush);
+    QColor frame = colors.text;
+    frame.setAlpha(90);
+    p.setPen(QPen(frame, 1));
+    p.drawRect(band);
+
+    // rss sparkline with the visible range of the chart
+    const QRectF spark(band.left(), band.bottom() + 3, band.width(), sparkHeight());
+    p.fillRect(spark, pal.color(QPalette::Base));
+    if (m_rssMax > m_rssMin) {
+        p.setPen(QPen(colors.gap, 1.2));
+        size_t start = 0;
+        auto drawRun = [&](size_t first, size_t last) {
+            QPolygonF line;
+            for (size_t i = first; i <= last; ++i)
+                line << QPointF(axis.toPixel(ticks.timestampNs[i]),
+                                spark.bottom() - 2 -
+                                    (double(ticks.rssBytes[i]) - m_rssMin) / (m_rssMax - m_rssMin) *
+                                        (spark.height() - 4));
+            p.drawPolyline(line);
+        };
+        for (const TickGap& gap : data.gaps) {
+            if (gap.beforeTick >= start && gap.beforeTick < ticks.size()) {
+                drawRun(start, gap.beforeTick);
+                start = gap.beforeTick + 1;
+            }
+        }
+        if (start < ticks.size())
+            drawRun(start, ticks.size() - 1);
+    }
+    if (m_visibleEndNs > m_visibleBeginNs &&
+        (m_visibleBeginNs > ticks.timestampNs.front() || m_visibleEndNs < ticks.timestampNs.back())) {
+        QColor window = pal.color(QPalette::Highlight);
+        window.setAlpha(45);
+        const QRectF r(QPointF(axis.toPixel(m_visibleBeginNs), spark.top()),
+                       QPointF(axis.toPixel(m_visibleEndNs), spark.bottom()));
+        p.fillRect(r, window);
+        p.setPen(QPen(pal.color(QPalette::Highlight), 1));
+        p.drawRect(r);
+    }
+    p.setPen(QPen(frame, 1));
+    p.drawRect(spark);
+
+    // relative time labels
+    const int64_t origin = ticks.timestampNs.front();
+    const int maxTicks =
+        std::max(2, int(band.width() / (fm.horizontalAdvance(QStringLiteral("00 min 00 s")) + 30)));
+    const int64_t step = niceTimeStepNs(axis.spanNs(), maxTicks);
+    p.setPen(colors.text);
+    for (int64_t t : timeTicksNs(axis.beginNs, axis.endNs, origin, step)) {
+        const double x = axis.toPixel(t);
+        const QString label = formatTimeTick(t - origin, step);
+        const double w = fm.horizontalAdvance(label);
+        p.drawLine(QPointF(x, spark.bottom()), QPointF(x, spark.bottom() + 3));
+        p.drawText(QRectF(std::clamp(x - w / 2, 0.0, width() - w), spark.bottom() + 2, w + 1, fm.height()),
+                   Qt::AlignCenter, label);
+    }
+
+    // cursor
+    const double cx = axis.toPixel(m_cursorNs);
+    p.setPen(QPen(colors.cursor, 2));
+    p.drawLine(QPointF(cx, band.top() - 1), QPointF(cx, spark.bottom()));
+    if (hasFocus()) {
+        QPolygonF grip;
+        grip << QPointF(cx - 5, spark.bottom()) << QPointF(cx + 5, spark.bottom())
+             << QPointF(cx, spark.bottom() - 6);
+        p.setBrush(colors.cursor);
+        p.drawPolygon(grip);
+    }
+}
+
+QString VerdictLane::toolTipAt(QPoint pos) const
+{
+    if (!m_result || !m_result->data || m_result->data->ticks.empty())
+        return tr("No budget log loaded");
+    const BudgetData& data = *m_result->data;
+    const BudgetTicks& ticks = data.ticks;
+    const QRectF band = bandRect();
+    const TimeAxis axis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()};
+    const int64_t ns = axis.toNs(pos.x());
+    const int64_t origin = ticks.timestampNs.front();
+    const int64_t half = std::max<int64_t>(data.tickPeriodNs / 2, 1);
+    QString html = QStringLiteral("<b>%1</b>").arg(esc(formatRelativeTime(ns, origin)));
+    bool inGap = false;
+    for (const TickGap& gap : data.gaps)
+        if (ns > gap.startNs + half && ns < gap.endNs - half) {
+            inGap = true;
+            html += QStringLiteral("<br/>") + esc(gap.missingTicks == 1
+                                                      ? tr("1 tick not logged")
+                                                      : tr("%1 ticks not logged").arg(gap.missingTicks));
+        }
+    if (!inGap)
+        for (const Run& run : m_runs)
+            if (ns >= ticks.timestampNs[run.firstTick] - half &&
+                ns <= ticks.timestampNs[run.lastTick] + half) {
+                html += QStringLiteral("<br/><span style='color:%1'>■</span> %2")
+                            .arg(verdictColor(run.label, palette()).name(),
+                                 esc(tr("%1 for %2 ticks (%3 – %4)")
+                                         .arg(run.label)
+                                         .arg(run.length)
+                                         .arg(formatRelativeTime(ticks.timestampNs[run.firstTick], origin),
+                                              formatRelativeTime(ticks.timestampNs[run.lastTick], origin))));
+                if (run.endedByLog)
+                    html +=
+                        QStringLiteral("<br/>") + esc(tr("ended by a \u201cverdict run ended\u201d line"));
+            }
+    for (const BudgetVerdictRunEnd& runEnd : ticks.runEnds)
+        if (std::abs(axis.toPixel(runEnd.timestampNs - half) - pos.x()) <= 4)
+            html += QStringLiteral("<br/>") + esc(tr("verdict run ended: %1 after %2 ticks → %3")
+                                                      .arg(qs(ticks.names.text(runEnd.previousLabel)))
+                                                      .arg(runEnd.previousStreak)
+                                                      .arg(qs(ticks.names.text(runEnd.newLabel))));
+    html += QStringLiteral("<br/><span style='font-size:small'>%1</span>")
+                .arg(esc(tr("Click or drag to move the cursor · ←/→ one tick (Shift: 10) · Home/End")));
+    return html;
+}
+
+bool VerdictLane::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        QToolTip::showText(help->globalPos(), toolTipAt(help->pos()), this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void VerdictLane::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && m_result)
+        moveCursorByUser(snappedTime(event->position().x()));
+    else
+        QWidget::mousePressEvent(event);
+}
+
+void VerdictLane::mouseMoveEvent(QMouseEvent* event)
+{
+    if ((event->buttons() & Qt::LeftButton) && m_result)
+        moveCursorByUser(snappedTime(event->position().x()));
+}
+
+void VerdictLane::keyPressEvent(QKeyEvent* event)
+{
+    const int step = event->modifiers().testFlag(Qt::ShiftModifier) ? kLargeStep : 1;
+    switch (event->key()) {
+    case Qt::Key_Left:
+        stepCursor(-step);
+        break;
+    case Qt::Key_Right:
+        stepCursor(step);
+        break;
+    case Qt::Key_Home:
+        if (m_result && m_result->data && !m_result->data->ticks.empty())
+            moveCursorByUser(m_result->data->ticks.timestampNs.front());
+        break;
+    case Qt::Key_End:
+        if (m_result && m_result->data && !m_result->data->ticks.empty())
+            moveCursorByUser(m_result->data->ticks.timestampNs.back());
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+} // namespace gapscope

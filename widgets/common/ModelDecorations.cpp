@@ -1,0 +1,103 @@
+#include "widgets/common/ModelDecorations.h"
+
+#include "analysis/Finding.h"
+#include "model/items/FindingsModel.h"
+#include "model/store/LoadProblem.h"
+#include "model/items/PhasesModel.h"
+#include "model/items/ProblemsModel.h"
+
+#include <QApplication>
+#include <QColor>
+#include <QFont>
+#include <QIcon>
+#include <QPalette>
+#include <QStyle>
+
+namespace gapscope {
+
+QColor severityColor(Severity severity)
+{
+    // Readable on light and dark palettes: the text colour is mixed toward the hue.
+    const bool dark = QApplication::palette().color(QPalette::Base).lightness() < 128;
+    switch (severity) {
+    case Severity::Critical:
+        return dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc6, 0x28, 0x28);
+    case Severity::Warning:
+        return dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xb2, 0x5e, 0x00);
+    case Severity::Info:
+        break;
+    }
+    return QApplication::palette().color(QPalette::Text);
+}
+
+QIcon severityIcon(Severity severity)
+{
+    QStyle* style = QApplication::style();
+    switch (severity) {
+    case Severity::Critical:
+        return style->standardIcon(QStyle::SP_MessageBoxCritical);
+    case Severity::Warning:
+        return style->standardIcon(QStyle::SP_MessageBoxWarning);
+    case Severity::Info:
+        break;
+    }
+    return style->standardIcon(QStyle::SP_MessageBoxInformation);
+}
+
+FindingsDecorationProxy::FindingsDecorationProxy(QObject* parent) : QIdentityProxyModel(parent) {}
+
+QVariant FindingsDecorationProxy::data(const QModelIndex& index, int role) const
+{
+    if (index.isValid() && index.column() == FindingsModel::SeverityColumn &&
+        (role == Qt::DecorationRole || role == Qt::ForegroundRole || role == Qt::FontRole)) {
+        const QVariant severityValue = QIdentityProxyModel::data(index, FindingsModel::SeverityRole);
+        if (!severityValue.isValid())
+            return {};
+        const auto severity = Severity(severityValue.toInt());
+        if (role == Qt::DecorationRole)
+            return severityIcon(severity);
+        if (role == Qt::ForegroundRole)
+            return severityColor(severity);
+        if (severity == Severity::Critical) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    }
+    return QIdentityProxyModel::data(index, role);
+}
+
+PhasesDecorationProxy::PhasesDecorationProxy(QObject* parent) : QIdentityProxyModel(parent) {}
+
+QVariant PhasesDecorationProxy::data(const QModelIndex& index, int role) const
+{
+    if (index.isValid() && (role == Qt::FontRole || role == Qt::DecorationRole)) {
+        const int findings = QIdentityProxyModel::data(index, PhasesModel::FindingCountRole).toInt();
+        if (findings <= 0)
+            return QIdentityProxyModel::data(index, role);
+        if (role == Qt::FontRole) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        if (index.column() == PhasesModel::NameColumn)
+            return severityIcon(Severity::Warning);
+        return {};
+    }
+    return QIdentityProxyModel::data(index, role);
+}
+
+ProblemsDecorationProxy::ProblemsDecorationProxy(QObject* parent) : QIdentityProxyModel(parent) {}
+
+QVariant ProblemsDecorationProxy::data(const QModelIndex& index, int role) const
+{
+    if (index.isValid() && index.column() == ProblemsModel::LevelColumn && role == Qt::DecorationRole) {
+        const auto level =
+            LoadProblem::Level(QIdentityProxyModel::data(index, ProblemsModel::LevelRole).toInt());
+        return severityIcon(level == LoadProblem::Level::Error ? Severity::Critical : Severity::Warning);
+    }
+    return QIdentityProxyModel::data(index, role);
+}
+
+} // namespace gapscope

@@ -1,0 +1,258 @@
+#include "widgets/common/PdfReport.h"
+
+#include "model/report/JsonWriter.h"
+#include "model/report/ReportWriters.h"
+#include "model/report/TextEscape.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QBuffer>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QTextDocument>
+#include <QTextStream>
+#include <QUrl>
+
+namespace gapscope {
+
+namespace {
+
+// Qt's rich text understands a subset of HTML 4 and CSS 2; this is the report in that subset,
+// with print colours (PDFs are read on paper and in light viewers).
+constexpr const char* kFg = "#1b2330";
+constexpr const char* kMuted = "#5d6778";
+constexpr const char* kAccent = "#2563c9";
+constexpr const char* kBorder = "#dde3eb";
+constexpr const char* kStripe = "#f4f6f9";
+
+QString severityColor(Severity s)
+{
+    switch (s) {
+    case Severity::Critical:
+        return QStringLiteral("#c0352b");
+    case Severity::Warning:
+        return QStringLiteral("#a45c00");
+    case Severity::Info:
+        break;
+    }
+    return QString::fromLatin1(kAccent);
+}
+
+QString severityBackground(Severity s)
+{
+    switch (s) {
+    case Severity::Critical:
+        return QStringLiteral("#fdeceb");
+    case Severity::Warning:
+        return QStringLiteral("#fff3df");
+    case Severity::Info:
+        break;
+    }
+    return QStringLiteral("#e7effc");
+}
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts, int contentWidthPx)
+{
+    const auto h = htmlEscape;
+    QString out;
+    QTextStream s(&out);
+    s << "<html><body style=\"font-size: 9.5pt; color: " << kFg << ";\">";
+    s << "<p style=\"color: " << kAccent
+      << "; font-size: 8pt; font-weight: 700; letter-spacing: 1px; margin: 0;\">GAPSCOPE</p>";
+    s << "<h1 style=\"font-size: 18pt; font-weight: 600; margin-top: 2px; margin-bottom: 2px;\">"
+      << (c.kind == ReportKind::BudgetLog ? "Memory budget report" : "Hidden-memory report") << "</h1>";
+    s << "<p style=\"color: " << kMuted << "; font-family: monospace; font-size: 8.5pt; margin-top: 0;\">"
+      << h(c.path) << "</p>";
+
+    // summary figures as one row of cells
+    const auto figures = reportSummaryFigures(c);
+    s << "<table width=\"100%\" cellspacing=\"6\" cellpadding=\"6\" style=\"margin-top: 6px;\"><tr>";
+    for (const auto& f : figures) {
+        s << "<td bgcolor=\"" << kStripe << "\" width=\"" << (100 / int(figures.size())) << "%\">"
+          << "<span style=\"color: " << kMuted << "; font-size: 7pt;\">" << h(f.label.toUpper())
+          << "</span><br/>"
+          << "<span style=\"font-size: 13pt; font-weight: 600;\">" << h(f.value) << "</span><br/>"
+          << "<span style=\"color: " << kMuted << "; font-size: 7.5pt;\">" << h(f.detail) << "</span></td>";
+    }
+    s << "</tr></table>";
+
+    auto heading = [&](const char* title) {
+        s << "<h2 style=\"font-size: 12pt; font-weight: 600; margin-top: 14px; margin-bottom: 4px;\">"
+          << title << "</h2>";
+    };
+    auto tableStart = [&]() {
+        s << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"border-collapse: collapse; "
+             "border-color: "
+          << kBorder << "; border-style: solid;\" border=\"0.5\">";
+    };
+
+    heading("Input");
+    tableStart();
+    for (const auto& [label, value] : reportInputRows(c))
+        s << "<tr><td width=\"22%\" bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << ";\">"
+          << h(label) << "</td><td>" << h(value) << "</td></tr>";
+    s << "</table>";
+
+    if (!charts.empty()) {
+        heading("Charts");
+        for (size_t i = 0; i < charts.size(); ++i) {
+            const QImage& image = charts[i].image;
+            const int height =
+                image.isNull() ? 0 : contentWidthPx * image.height() / std::max(1, image.width());
+            s << "<p style=\"margin-bottom: 2px;\"><img src=\"chart:" << i << "\" width=\"" << contentWidthPx
+              << "\" height=\"" << height << "\" /></p>";
+            s << "<p style=\"color: " << kMuted << "; font-size: 8pt; margin-top: 0;\"><b>"
+              << h(charts[i].title) << ".</b> " << h(charts[i].caption) << "</p>";
+        }
+    }
+
+    heading("Findings");
+    if (c.findings.empty())
+        s << "<p style=\"color: " << kMuted << ";\">"
+          << (c.kind == ReportKind::BudgetLog ? "No budget findings." : "No hidden-memory findings.")
+          << "</p>";
+    int index = 1;
+    for (const ReportFinding& f : c.findings) {
+        const QString color = severityColor(f.severity);
+        s << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"8\" style=\"margin-top: 8px;\"><tr>"
+          << "<td width=\"4\" bgcolor=\"" << color << "\"></td><td bgcolor=\"#fbfcfd\">";
+        s << "<p style=\"margin: 0;\"><span style=\"background-color: " << severityBackground(f.severity)
+          << "; color: " << color << "; font-size: 7.5pt; font-weight: 700;\">&#160;"
+          << h(qs(toString(f.severity)).toUpper())
+          << "&#160;</span>&#160;&#160;<span style=\"font-size: 11pt; "
+          << "font-weight: 600;\">" << index++ << ". " << h(classificationTitle(f.classification))
+          << "</span>&#160;&#160;<span style=\"font-family: monospace; color: " << kMuted << ";\">"
+          << h(qs(toString(f.classification))) << "</span></p>";
+        s << "<p style=\"color: " << kMuted << "; font-size: 8.5pt; margin-top: 3px;\">Confidence <b>"
+          << h(QString::fromLatin1(pythonFloatRepr(f.confidence))) << "</b>&#160;&#160;&#160; At <b>"
+          << h(f.relativeTime) << "</b> (" << f.timestampNs << " ns)";
+        if (c.kind == ReportKind::StormlogTrace)
+            s << "&#160;&#160;&#160; Phase <b>" << h(f.phaseText) << "</b>";
+        s << "</p>";
+        s << "<p>" << h(f.description) << "</p>";
+        if (!f.evidence.empty()) {
+            tableStart();
+            s << "<tr><td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted
+              << "; font-weight: 600;\">Evidence</td><td bgcolor=\"" << kStripe
+              << "\" style=\"color: " << kMuted << "; font-weight: 600;\">Value</td></tr>";
+            for (const auto& e : f.evidence)
+                s << "<tr><td width=\"40%\" style=\"font-family: monospace;\">" << h(qs(e.key)) << "</td><td>"
+                  << h(e.text) << "</td></tr>";
+            s << "</table>";
+        }
+        if (!f.remediation.isEmpty()) {
+            s << "<p style=\"font-weight: 600; margin-top: 8px; margin-bottom: 0;\">What to do</p><ol "
+                 "style=\"margin-top: 2px;\">";
+            for (const auto& step : f.remediation)
+                s << "<li>" << h(step) << "</li>";
+            s << "</ol>";
+        }
+        s << "</td></tr></table>";
+    }
+
+    heading("Thresholds");
+    tableStart();
+    for (const auto& t : c.thresholds)
+        s << "<tr><td width=\"40%\" style=\"font-family: monospace;\">" << h(qs(t.name)) << "</td><td>"
+          << h(QString::fromLatin1(pythonFloatRepr(t.value))) << "</td></tr>";
+    s << "</table>";
+
+    if (!c.problems.empty()) {
+        heading("Load problems");
+        tableStart();
+        for (const auto& p : c.problems)
+            s << "<tr><td width=\"10%\">" << (p.isError ? "error" : "warning")
+              << "</td><td width=\"35%\" style=\"font-family: monospace;\">"
+              << h(QStringLiteral("%1:%2").arg(p.file).arg(p.line)) << "</td><td>" << h(p.reason)
+              << "</td></tr>";
+        s << "</table>";
+    }
+    s << "<p style=\"color: " << kMuted
+      << "; font-size: 7.5pt; margin-top: 14px;\">Times are relative to the "
+      << "first event analysed (" << h(formatUtcTime(c.originNs))
+      << "); byte sizes in IEC units (1 GiB = 1024&#179; bytes).</p>";
+    s << "</body></html>";
+    return out;
+}
+
+} // namespace
+
+QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& charts, QString* error)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter writer(&buffer);
+        writer.setResolution(300);
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+                                         QMarginsF(16, 14, 16, 14), QPageLayout::Millimeter));
+        writer.setTitle(QStringLiteral("gapscope report"));
+        writer.setCreator(QStringLiteral("gapscope"));
+
+        QPainter painter;
+        if (!painter.begin(&writer)) {
+            if (error)
+                *error = QStringLiteral("the PDF writer could not start");
+            return {};
+        }
+        const QRect paintRect = writer.pageLayout().paintRectPixels(writer.resolution());
+        const qreal dpiScale = writer.resolution() / 96.0;
+        const int footerHeight = int(10 * dpiScale * 2);
+
+        QTextDocument document;
+        document.documentLayout()->setPaintDevice(&writer);
+        document.setDocumentMargin(0);
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPointSizeF(9.5);
+        document.setDefaultFont(font);
+        // Images are given in 96 dpi pixels; the layout scales them to the writer's dpi.
+        const int contentWidthPx = int(paintRect.width() / dpiScale);
+        for (size_t i = 0; i < charts.size(); ++i)
+            document.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart:%1").arg(i)),
+                                 charts[i].image);
+        document.setHtml(documentHtml(content, charts, contentWidthPx));
+        const QSizeF pageSize(paintRect.width(), paintRect.height() - footerHeight);
+        document.setPageSize(pageSize);
+
+        const int pages = std::max(1, document.pageCount());
+        QFont footerFont(QStringLiteral("DejaVu Sans"));
+        footerFont.setPointSizeF(7.5);
+        const QString footerLeft =
+            QStringLiteral("gapscope report: %1").arg(content.path.section(QLatin1Char('/'), -1));
+        for (int page = 0; page < pages; ++page) {
+            if (page > 0)
+                writer.newPage();
+            painter.save();
+            painter.translate(0, -page * pageSize.height());
+            QAbstractTextDocumentLayout::PaintContext context;
+            context.clip = QRectF(0, page * pageSize.height(), pageSize.width(), pageSize.height());
+            context.palette.setColor(QPalette::Text, QColor(QString::fromLatin1(kFg)));
+            document.documentLayout()->draw(&painter, context);
+            painter.restore();
+
+            const QRectF footer(0, paintRect.height() - footerHeight, paintRect.width(), footerHeight);
+            painter.setPen(QPen(QColor(QString::fromLatin1(kBorder)), dpiScale));
+            painter.drawLine(footer.topLeft() + QPointF(0, footerHeight * 0.3),
+                             footer.topRight() + QPointF(0, footerHeight * 0.3));
+            painter.setPen(QColor(QString::fromLatin1(kMuted)));
+            painter.setFont(footerFont);
+            const QRectF textRect = footer.adjusted(0, footerHeight * 0.35, 0, 0);
+            painter.drawText(
+                textRect, Qt::AlignLeft | Qt::AlignVCenter,
+                painter.fontMetrics().elidedText(footerLeft, Qt::ElideMiddle, int(textRect.width() * 0.75)));
+            painter.drawText(textRect, Qt::AlignRight | Qt::AlignVCenter,
+                             QStringLiteral("Page %1 of %2").arg(page + 1).arg(pages));
+        }
+        painter.end();
+    }
+    return bytes;
+}
+
+} // namespace gapscope

@@ -1,0 +1,26 @@
+#pragma once
+// The report as a PDF, written with Qt's own PDF writer: A4 pages with the report's summary,
+// input, charts, findings and thresholds, a running footer and page numbers.
+
+#include "model/report/ReportContent.h"
+
+#include <QByteArray>
+#include <QImage>
+#include <QString>
+
+#include <vector>
+
+namespace gapscope {
+
+struct PdfChart
+{
+    QString title;
+    QString caption;
+    QImage image; // drawn at the page's content width, keeping its aspect ratio
+};
+
+// The PDF document; empty with *error set when it could not be produced.
+QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& charts,
+                     QString* error = nullptr);
+
+} // namespace gapscope

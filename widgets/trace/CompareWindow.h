@@ -1,0 +1,104 @@
+#pragma once
+// Two runs side by side: the gap series of A and B overlaid on one aligned time axis (at the
+// start of each, or at the first start of a phase both have), the findings of each with what
+// is new, gone or changed, and the peak gap of every phase on both sides. Draws what
+// model/TraceComparison computes; analyses run in the background (AnalysisJob).
+
+#include "analysis/Thresholds.h"
+#include "model/trace/TraceComparison.h"
+
+#include <QThreadPool>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QChartView;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QTreeWidget;
+
+namespace gapscope {
+
+class AnalysisJob;
+class LoadJob;
+
+class CompareWindow : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Side
+    {
+        A,
+        B
+    };
+
+    explicit CompareWindow(QWidget* parent = nullptr);
+    ~CompareWindow() override;
+
+    // A loaded trace for one side; partition picks (session, rank), nullopt = the default.
+    void setTrace(Side side, std::shared_ptr<const TraceData> trace,
+                  std::optional<size_t> sessionIndex = std::nullopt,
+                  std::optional<int64_t> rank = std::nullopt);
+    // Loads path in the background for one side (File > Compare With... loads B this way).
+    void openTrace(Side side, const QString& path);
+    void setThresholds(const GapThresholds& thresholds);
+    void setAlignment(const CompareAlignment& alignment);
+
+    // Blocks until loads and analyses have delivered (tests, screenshots).
+    void waitForIdle();
+
+    const std::optional<TraceComparison>& comparison() const { return m_comparison; }
+    QString statusText() const;
+    QChartView* chartView() const { return m_chartView; }
+    QTreeWidget* findingsView() const { return m_findings; }
+    QTableWidget* phasesView() const { return m_phases; }
+    QComboBox* alignmentBox() const { return m_alignBox; }
+    QComboBox* partitionBox(Side side) const { return side == Side::A ? m_partitionA : m_partitionB; }
+
+signals:
+    void comparisonChanged();
+
+private:
+    struct SideState
+    {
+        std::shared_ptr<const TraceData> trace;
+        std::shared_ptr<const AnalysisResult> result;
+        AnalysisJob* job = nullptr;
+        LoadJob* load = nullptr;
+        bool busy = false;
+        QString error;
+    };
+    SideState& state(Side side) { return side == Side::A ? m_a : m_b; }
+    void fillPartitions(Side side, std::optional<size_t> sessionIndex, std::optional<int64_t> rank);
+    void analyse(Side side);
+    void onAnalysed(Side side, std::shared_ptr<const AnalysisResult> result, const QString& error);
+    void fillAlignments();
+    void recompare();
+    void showComparison();
+    void showChart();
+    void chooseFile(Side side);
+
+    SideState m_a;
+    SideState m_b;
+    GapThresholds m_thresholds;
+    CompareAlignment m_alignment;
+    std::optional<TraceComparison> m_comparison;
+    QString m_error;
+    QThreadPool m_loadPool; // loads of B; waited for by the destructor
+
+    QLabel* m_nameA = nullptr;
+    QLabel* m_nameB = nullptr;
+    QComboBox* m_partitionA = nullptr;
+    QComboBox* m_partitionB = nullptr;
+    QComboBox* m_alignBox = nullptr;
+    QPushButton* m_openB = nullptr;
+    QLabel* m_status = nullptr;
+    QChartView* m_chartView = nullptr;
+    QTreeWidget* m_findings = nullptr;
+    QTableWidget* m_phases = nullptr;
+};
+
+} // namespace gapscope

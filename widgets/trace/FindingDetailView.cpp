@@ -1,0 +1,240 @@
+#include "widgets/trace/FindingDetailView.h"
+
+#include "widgets/common/ModelDecorations.h"
+#include "analysis/Units.h"
+#include "model/report/AnalysisReport.h"
+#include "model/items/FindingsModel.h"
+
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace gapscope {
+
+namespace {
+
+// Qt resolves "%n ...(s)" plurals only through a translation; without one, English is
+// written out here.
+QString englishPlural(QString text, qint64 n)
+{
+    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
+}
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
+
+// "max_gap_bytes" -> "Max gap bytes"
+QString evidenceTitle(const std::string& key)
+{
+    QString title = qs(key);
+    title.replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (!title.isEmpty())
+        title[0] = title[0].toUpper();
+    return title;
+}
+
+QString phaseHtml(const Finding& f)
+{
+    QString html = QStringLiteral("<h4>%1</h4>").arg(esc(FindingDetailView::tr("Phase")));
+    if (!f.phase)
+        return html + QStringLiteral("<p>%1</p>").arg(esc(FindingDetailView::tr("Not inside any phase.")));
+    const PhaseAttribution& a = *f.phase;
+    html += QStringLiteral("<p><b>%1</b>").arg(esc(FindingsModel::phaseText(f.phase)));
+    QStringList details;
+    details << (a.resolution == PhaseResolution::Unique ? FindingDetailView::tr("unique")
+                                                        : FindingDetailView::tr("ambiguous"));
+    if (a.source)
+        details << FindingDetailView::tr("source %1").arg(qs(*a.source));
+    if (a.threadName || a.threadId)
+        details << FindingDetailView::tr("thread %1 (%2)")
+                       .arg(qs(a.threadName.value_or("")))
+                       .arg(a.threadId.value_or(0));
+    if (a.scopeId)
+        details << FindingDetailView::tr("scope %1").arg(qs(*a.scopeId));
+    html += QStringLiteral("<br><span style='color:gray'>%1</span></p>")
+                .arg(esc(details.join(QStringLiteral(", "))));
+    return html;
+}
+
+} // namespace
+
+FindingDetailView::FindingDetailView(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_browser = new QTextBrowser(this);
+    m_browser->setOpenLinks(false);
+    m_browser->setFrameShape(QFrame::NoFrame);
+    m_browser->document()->setDocumentMargin(10);
+    layout->addWidget(m_browser);
+    clear();
+}
+
+void FindingDetailView::clear()
+{
+    m_result.reset();
+    m_budget.reset();
+    m_findingIndex = -1;
+    m_browser->setHtml(QStringLiteral("<p style='color:gray'>%1</p>").arg(esc(tr("No trace loaded."))));
+}
+
+QString FindingDetailView::plainText() const
+{
+    return m_browser->toPlainText();
+}
+
+void FindingDetailView::showFinding(std::shared_ptr<const AnalysisResult> result, int findingIndex)
+{
+    m_result = std::move(result);
+    m_budget.reset();
+    if (!m_result) {
+        clear();
+        return;
+    }
+    if (findingIndex < 0 || size_t(findingIndex) >= m_result->findings.size()) {
+        m_findingIndex = -1;
+        m_browser->setHtml(summaryHtml(*m_result));
+        return;
+    }
+    m_findingIndex = findingIndex;
+    m_browser->setHtml(findingHtml(*m_result, m_result->findings[size_t(findingIndex)]));
+}
+
+void FindingDetailView::showBudgetFinding(std::shared_ptr<const BudgetAnalysisResult> result,
+                                          int findingIndex)
+{
+    if (!result) {
+        clear();
+        return;
+    }
+    m_result.reset();
+    m_budget = std::move(result);
+    if (findingIndex < 0 || size_t(findingIndex) >= m_budget->findings.size()) {
+        m_findingIndex = -1;
+        m_browser->setHtml(budgetSummaryHtml(*m_budget));
+        return;
+    }
+    m_findingIndex = findingIndex;
+    m_browser->setHtml(findingHtml(m_budget->findings[size_t(findingIndex)], m_budget->originNs(), false));
+}
+
+QString FindingDetailView::budgetSummaryHtml(const BudgetAnalysisResult& result) const
+{
+    QString html;
+    const size_t findings = result.findings.size();
+    html += QStringLiteral("<h3>%1</h3>")
+                .arg(esc(findings == 0
+                             ? tr("No memory-budget findings")
+                             : englishPlural(tr("%n finding(s)", nullptr, int(findings)), qint64(findings))));
+    if (findings > 0)
+        html +=
+            QStringLiteral("<p>%1</p>").arg(esc(tr("Select a finding to see its evidence and what to do.")));
+    html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+    const auto row = [&](const QString& name, const QString& value) {
+        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td></tr>")
+                    .arg(esc(name), esc(value));
+    };
+    const BudgetData& data = *result.data;
+    row(tr("Ticks analysed"), QString::number(result.analysedTicks()));
+    row(tr("Ticks in the log"), QString::number(data.ticks.size()));
+    int64_t missing = 0;
+    for (const TickGap& gap : data.gaps)
+        missing += gap.missingTicks;
+    row(tr("Ticks not logged"), QString::number(missing));
+    if (data.tickPeriodNs > 0)
+        row(tr("Tick period"), formatReportDuration(data.tickPeriodNs));
+    row(tr("Log form"), QString::fromLatin1(toString(data.form)));
+    row(tr("Allocator"), !data.ticks.empty() && data.ticks.hasJemalloc(0) ? tr("jemalloc") : tr("system"));
+    html += QStringLiteral("</table>");
+    return html;
+}
+
+QString FindingDetailView::findingHtml(const AnalysisResult& result, const Finding& f) const
+{
+    return findingHtml(f, FindingsModel::originNs(result), true);
+}
+
+QString FindingDetailView::findingHtml(const Finding& f, int64_t origin, bool showPhase) const
+{
+    const QString colour = severityColor(f.severity).name();
+    QString html;
+    html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
+                .arg(esc(FindingsModel::classificationText(f.classification)));
+    html +=
+        QStringLiteral("<p style='margin-top:0'><b style='color:%1'>%2</b> &nbsp;·&nbsp; %3 &nbsp;·&nbsp; "
+                       "%4 <span style='color:gray'>(%5 ns)</span></p>")
+            .arg(colour, esc(FindingsModel::severityText(f.severity)),
+                 esc(tr("confidence %1").arg(f.confidence, 0, 'f', 3)),
+                 esc(tr("at %1").arg(formatRelativeTime(f.evidenceTimestampNs, origin))))
+            .arg(f.evidenceTimestampNs);
+    if (!f.description.empty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(qs(f.description)));
+
+    html += QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='2'>").arg(esc(tr("Evidence")));
+    for (const EvidenceValue& e : f.evidence) {
+        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td>"
+                               "<td>&nbsp;&nbsp;<span style='color:gray'><tt>%3</tt></span></td></tr>")
+                    .arg(esc(evidenceTitle(e.key)), esc(formatEvidenceValue(e)), esc(qs(e.key)));
+    }
+    html += QStringLiteral("</table>");
+
+    if (showPhase) // budget logs have no phases
+        html += phaseHtml(f);
+
+    if (!f.remediation.empty()) {
+        html += QStringLiteral("<h4>%1</h4><ol style='margin-left:-20px'>").arg(esc(tr("What to do")));
+        for (const std::string& step : f.remediation)
+            html += QStringLiteral("<li>%1</li>").arg(esc(qs(step)));
+        html += QStringLiteral("</ol>");
+    }
+    return html;
+}
+
+QString FindingDetailView::summaryHtml(const AnalysisResult& result) const
+{
+    const GapStatistics& st = result.statistics;
+    QString html;
+    if (result.findings.empty()) {
+        html += QStringLiteral("<h3>%1</h3>").arg(esc(tr("No hidden-memory findings")));
+        if (st.sampleCount < 3)
+            html += QStringLiteral("<p>%1</p>")
+                        .arg(esc(englishPlural(
+                            tr("%n usable sample(s): the gap analysis needs at least 3 samples with a "
+                               "device total.",
+                               nullptr, int(st.sampleCount)),
+                            qint64(st.sampleCount))));
+        else if (st.belowRatioThreshold)
+            html += QStringLiteral("<p>%1</p>")
+                        .arg(esc(tr("The largest gap is %1 % of device memory, below the %2 % threshold.")
+                                     .arg(st.maxAbsGapRatio * 100.0, 0, 'f', 2)
+                                     .arg(result.request.thresholds.gapRatio * 100.0, 0, 'f', 2)));
+    } else {
+        html += QStringLiteral("<h3>%1</h3>")
+                    .arg(esc(englishPlural(tr("%n finding(s)", nullptr, int(result.findings.size())),
+                                           qint64(result.findings.size()))));
+        html +=
+            QStringLiteral("<p>%1</p>").arg(esc(tr("Select a finding to see its evidence and what to do.")));
+    }
+    html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+    const auto row = [&](const QString& name, const QString& value) {
+        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td></tr>")
+                    .arg(esc(name), esc(value));
+    };
+    row(tr("Usable samples"), QString::number(st.sampleCount));
+    row(tr("Max |gap| / total"), QStringLiteral("%1 %").arg(st.maxAbsGapRatio * 100.0, 0, 'f', 2));
+    row(tr("Mean gap"), qs(formatBytes(st.meanGap)));
+    row(tr("Gap std. deviation"), qs(formatBytes(st.stdGap)));
+    if (st.hasFit)
+        row(tr("Gap trend"), qs(formatBytesPerSecond(st.slopePerNs * 1e9)));
+    row(tr("Backend"), qs(toString(result.backend)));
+    html += QStringLiteral("</table>");
+    return html;
+}
+
+} // namespace gapscope

@@ -1,0 +1,1424 @@
+#include "widgets/trace/GapChartView.h"
+
+#include "widgets/chart/ChartSupport.h"
+#include "widgets/chart/TimeAxis.h"
+#include "analysis/Units.h"
+#include "model/store/Decimation.h"
+
+#include <QAreaSeries>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QGraphicsItem>
+#include <QGraphicsLayout>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace gapscope {
+
+namespace {
+
+constexpr int kOverlayCount = 8;
+constexpr int64_t kMinVisibleSpanNs = 1000; // 1 us: below that no trace has two samples
+constexpr double kDragThresholdPx = 4;
+constexpr double kWheelZoomPerNotch = 0.8;
+constexpr int kMaxPhaseLanes = 3;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kLineCount = 6;
+
+// Values of the drawn series as doubles, NaN where missing.
+double gapValueOfRow(const EventStore& s, uint32_t row)
+{
+    const int64_t used = s.used[row];
+    const int64_t res = s.reserved[row];
+    return used == kNullInt || res == kNullInt ? kNaN : double(used - res);
+}
+
+auto columnValue(const std::vector<int64_t>& values)
+{
+    return [&values](uint32_t row) { return values[row] == kNullInt ? kNaN : double(values[row]); };
+}
+
+int overlayIndex(ChartOverlay overlay)
+{
+    return int(overlay);
+}
+
+bool defaultOverlayVisible(ChartOverlay overlay)
+{
+    switch (overlay) {
+    case ChartOverlay::Allocated:
+    case ChartOverlay::Reserved:
+    case ChartOverlay::DeviceUsed:
+    case ChartOverlay::DeviceTotal:
+        return false;
+    case ChartOverlay::Phases:
+    case ChartOverlay::ThresholdBand:
+    case ChartOverlay::Regression:
+    case ChartOverlay::Spikes:
+        break;
+    }
+    return true;
+}
+
+QString findingBadgeText(Classification c)
+{
+    QString name = QString::fromUtf8(toString(c).data(), qsizetype(toString(c).size()));
+    name.replace(QLatin1Char('_'), QLatin1Char(' '));
+    return name;
+}
+
+struct YExtent
+{
+    double min = std::numeric_limits<double>::infinity();
+    double max = -std::numeric_limits<double>::infinity();
+    void add(double v)
+    {
+        if (std::isnan(v))
+            return;
+        min = std::min(min, v);
+        max = std::max(max, v);
+    }
+    bool valid() const { return min <= max; }
+};
+
+} // namespace
+
+class GapChartView::Private
+{
+public:
+    class Canvas;
+    class LineLayer;
+    enum class Drag
+    {
+        None,
+        Pending,
+        Zoom,
+        Select,
+        Pan
+    };
+
+    explicit Private(GapChartView* owner);
+
+    // data
+    const EventStore& store() const { return result->trace->store; }
+    double xOf(int64_t ns) const { return double(ns - range.originNs) / 1e9; }
+    bool hasData() const { return result && range.valid; }
+
+    // drawing
+    void applyColors();
+    void rebuildStaticSeries();
+    void redraw();
+    void redrawSeries(int columns);
+    void updateAxes(const YExtent& extent);
+    void updateEmphasis();
+    void updateLegendVisibility();
+    int plotColumns() const;
+    TimeAxis pixelAxis() const; // visible range <-> chart (scene) x
+    QRectF plotRect() const;
+    int phaseLaneCount() const;
+    int phaseLaneHeight() const;
+    QLineSeries* seriesOf(ChartLine line) const;
+    void setDrawnPoints(ChartLine line, QList<QPointF> points);
+
+    // interaction
+    bool setRange(int64_t beginNs, int64_t endNs);
+    // hover line and hoveredTime follow the mouse; the tooltip opens after the usual tooltip
+    // delay (QEvent::ToolTip) and then follows the mouse while it is open
+    void showHover(QPoint viewPos, QPoint globalPos, bool openToolTip);
+    void hideHover();
+    QString hoverText(size_t samplePos) const;
+
+    GapChartView* q;
+    std::shared_ptr<const AnalysisResult> result;
+    AnalysisTimeRange range;
+    ChartColors colors;
+
+    Canvas* canvas = nullptr;
+    QChart* chart = nullptr;
+    QCategoryAxis* xAxis = nullptr;
+    QCategoryAxis* yAxis = nullptr;
+    QLineSeries* gap = nullptr;
+    QLineSeries* outside = nullptr; // gap of the samples outside an analysis window
+    QLineSeries* allocated = nullptr;
+    QLineSeries* reserved = nullptr;
+    QLineSeries* deviceUsed = nullptr;
+    QLineSeries* deviceTotal = nullptr;
+    QLineSeries* regression = nullptr;
+    QLineSeries* bandUpper = nullptr;
+    QLineSeries* bandLower = nullptr;
+    QAreaSeries* band = nullptr;
+    QScatterSeries* spikes = nullptr;
+    QScatterSeries* maxSpike = nullptr;
+    QScatterSeries* emphasis = nullptr; // samples a highlighted finding is about
+    // Qt Charts strokes every segment of a QLineSeries on its own (round caps, antialiased),
+    // 25 ms for six lines of ~3 000 points. The dense lines and the threshold band are
+    // painted by `lines` instead, one polyline each; their series hold no points and give the
+    // legend its entries, pens and visibility.
+    LineLayer* lines = nullptr;
+    std::array<QList<QPointF>, kLineCount> drawnLines; // by ChartLine
+    double bandBeginX = 0, bandEndX = 0;
+
+    std::array<bool, kOverlayCount> overlayVisible{};
+    int64_t visibleBeginNs = 0;
+    int64_t visibleEndNs = 0;
+    std::optional<int64_t> cursorNs;
+    int highlighted = -1;
+    int drawnGapPoints = 0;
+    int drawnColumns = 0;
+    bool redrawing = false;
+
+    std::vector<uint32_t> spikeRows;   // store rows with z > threshold, ascending time
+    std::vector<uint32_t> outsideRows; // usable samples of the partition outside the window
+    // Level-of-detail pyramids of the series over usableRows (and outsideRows), built once per
+    // analysis so zooming and panning never scan the full columns.
+    struct Pyramids
+    {
+        MinMaxPyramid gap, allocated, reserved, used, total, outside;
+    };
+    Pyramids pyramids;
+    std::optional<uint32_t> maxSpikeRow;
+    int64_t phaseBaseDepth = 0;
+    bool hasDrift = false;
+    double bandLow = 0, bandHigh = 0;
+    bool hasBand = false;
+
+    Drag drag = Drag::None;
+    Drag pendingDrag = Drag::None; // what a Pending drag becomes once it moves
+    QPointF pressPos;
+    QPointF dragPos;
+    TimeAxis pressAxis;
+    std::optional<int64_t> hoverNs;
+};
+
+class GapChartView::Private::Canvas : public QChartView
+{
+public:
+    Canvas(QChart* chart, GapChartView::Private* d, QWidget* parent) : QChartView(chart, parent), d(d)
+    {
+        setRenderHint(QPainter::Antialiasing, true);
+        setFrameShape(QFrame::NoFrame);
+        setMouseTracking(true);
+        setFocusPolicy(Qt::StrongFocus);
+        setRubberBand(QChartView::NoRubberBand);
+        setDragMode(QGraphicsView::NoDrag);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    }
+
+    QPointF chartPos(QPointF viewPos) const { return chart()->mapFromScene(mapToScene(viewPos.toPoint())); }
+
+protected:
+    void drawBackground(QPainter* painter, const QRectF& rect) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+
+private:
+    GapChartView::Private* d;
+};
+
+// Paints the dense lines and the threshold band of the chart, in the chart's coordinates,
+// between the axes and the Qt Charts series (regression line and markers stay on top).
+class GapChartView::Private::LineLayer : public QGraphicsItem
+{
+public:
+    explicit LineLayer(GapChartView::Private* d) : QGraphicsItem(d->chart), d(d)
+    {
+        setZValue(3.5); // above Qt Charts' axes and grid (3), below its series (4)
+        setAcceptedMouseButtons(Qt::NoButton);
+        setAcceptHoverEvents(false);
+        plotAreaChanged(d->chart->plotArea());
+    }
+
+    void plotAreaChanged(const QRectF& area)
+    {
+        prepareGeometryChange();
+        bounds = area.adjusted(-8, -8, 8, 8);
+    }
+    QRectF boundingRect() const override { return bounds; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    GapChartView::Private* d;
+    QRectF bounds;
+};
+
+void GapChartView::Private::LineLayer::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+                                             QWidget* widget)
+{
+    Q_UNUSED(option);
+    Q_UNUSED(widget);
+    if (!d->hasData())
+        return;
+    const QRectF plot = d->chart->plotArea();
+    if (plot.width() <= 0 || plot.height() <= 0)
+        return;
+    const PlotMapping mapping =
+        PlotMapping::fromRanges(plot, d->xAxis->min(), d->xAxis->max(), d->yAxis->min(), d->yAxis->max());
+    constexpr double margin = 8; // beyond the clip: line caps and joins at the edges stay whole
+    painter->save();
+    // the clip Qt Charts gives its series: lines along the plot edges stay visible
+    const double x1 = plot.left() - std::trunc(plot.left());
+    const double y1 = plot.top() - std::trunc(plot.top());
+    const double x2 = plot.width() + 0.5 - std::trunc(plot.width() + 0.5);
+    const double y2 = plot.height() + 0.5 - std::trunc(plot.height() + 0.5);
+    painter->setClipRect(plot.adjusted(-x1, -y1, std::max(x1, x2), std::max(y1, y2)), Qt::IntersectClip);
+
+    if (d->band->isVisible()) {
+        auto x = [&](double value) {
+            return std::clamp(mapping.map(QPointF(value, 0)).x(), plot.left() - margin,
+                              plot.right() + margin);
+        };
+        const double top = mapping.map(QPointF(0, d->bandHigh)).y();
+        const double bottom = mapping.map(QPointF(0, d->bandLow)).y();
+        const double left = x(d->bandBeginX);
+        const double right = x(d->bandEndX);
+        QPolygonF area;
+        area << QPointF(left, top) << QPointF(right, top) << QPointF(right, bottom) << QPointF(left, bottom);
+        painter->setPen(d->band->pen());
+        painter->setBrush(d->band->brush());
+        painter->drawPolygon(area);
+    }
+    painter->setBrush(Qt::NoBrush);
+    QList<QLineF> segments;
+    const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster;
+    // back to front in the order the series were added: device total first, the gap on top
+    for (int i = kLineCount - 1; i >= 0; --i) {
+        QLineSeries* series = d->seriesOf(ChartLine(i));
+        if (!series->isVisible())
+            continue;
+        const QPolygonF polyline =
+            plotPolyline(d->drawnLines[size_t(i)], mapping, plot.left(), plot.right(), margin);
+        if (polyline.size() < 2)
+            continue;
+        QPen pen = series->pen();
+        if (pen.style() != Qt::SolidLine || !raster) {
+            // one path keeps a dash pattern running along the line; vector exports (SVG, PDF)
+            // get one element per line
+            painter->setPen(pen);
+            painter->drawPolyline(polyline);
+            continue;
+        }
+        // On screen and in PNGs segments, not a polyline: one stroked outline of a dense zigzag
+        // overlaps itself thousands of times and rasterises in seconds. Square caps close the
+        // joints like round ones do and let the raster engine draw each segment directly
+        // (round caps go through the general stroker: five times slower).
+        pen.setCapStyle(Qt::SquareCap);
+        painter->setPen(pen);
+        segments.resize(polyline.size() - 1);
+        for (qsizetype k = 1; k < polyline.size(); ++k)
+            segments[k - 1] = QLineF(polyline[k - 1], polyline[k]);
+        painter->drawLines(segments);
+    }
+    painter->restore();
+}
+
+GapChartView::Private::Private(GapChartView* owner) : q(owner)
+{
+    for (int i = 0; i < kOverlayCount; ++i)
+        overlayVisible[size_t(i)] = defaultOverlayVisible(ChartOverlay(i));
+
+    chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setBackgroundVisible(false); // the canvas paints the palette background and phases
+    chart->setPlotAreaBackgroundVisible(false);
+    chart->setBackgroundRoundness(0);
+    chart->setMargins(QMargins(6, 2, 12, 2));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->legend()->setAlignment(Qt::AlignTop);
+    chart->legend()->setBackgroundVisible(false);
+    chart->legend()->setShowToolTips(true);
+
+    xAxis = new QCategoryAxis;
+    xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    xAxis->setTitleText(GapChartView::tr("Time since trace start"));
+    yAxis = new QCategoryAxis;
+    yAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    chart->addAxis(xAxis, Qt::AlignBottom);
+    chart->addAxis(yAxis, Qt::AlignLeft);
+
+    auto addLine = [&](const QString& name) {
+        auto* series = new QLineSeries;
+        series->setName(name);
+        chart->addSeries(series);
+        series->attachAxis(xAxis);
+        series->attachAxis(yAxis);
+        return series;
+    };
+    bandUpper = new QLineSeries(chart);
+    bandLower = new QLineSeries(chart);
+    band = new QAreaSeries(bandUpper, bandLower);
+    band->setName(GapChartView::tr("Spike threshold (mean ± z·σ)"));
+    chart->addSeries(band);
+    band->attachAxis(xAxis);
+    band->attachAxis(yAxis);
+
+    deviceTotal = addLine(GapChartView::tr("Device total"));
+    deviceUsed = addLine(GapChartView::tr("Device used"));
+    reserved = addLine(GapChartView::tr("Reserved"));
+    allocated = addLine(GapChartView::tr("Allocated"));
+    outside = addLine(GapChartView::tr("Outside window"));
+    gap = addLine(GapChartView::tr("Gap (used − reserved)"));
+    regression = addLine(GapChartView::tr("Drift fit"));
+
+    auto addScatter = [&](const QString& name, qreal size) {
+        auto* series = new QScatterSeries;
+        series->setName(name);
+        series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        series->setMarkerSize(size);
+        chart->addSeries(series);
+        series->attachAxis(xAxis);
+        series->attachAxis(yAxis);
+        return series;
+    };
+    spikes = addScatter(GapChartView::tr("Spikes"), 7);
+    maxSpike = addScatter(GapChartView::tr("Largest spike"), 12);
+    emphasis = addScatter(GapChartView::tr("Finding samples"), 11);
+    emphasis->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+
+    lines = new LineLayer(this);
+
+    canvas = new Canvas(chart, this, q);
+    // Axis labels change the plot width; decimation follows it.
+    QObject::connect(chart, &QChart::plotAreaChanged, q, [this](const QRectF& area) {
+        lines->plotAreaChanged(area);
+        if (!redrawing && int(area.width()) != drawnColumns)
+            redraw();
+    });
+}
+
+QLineSeries* GapChartView::Private::seriesOf(ChartLine line) const
+{
+    switch (line) {
+    case ChartLine::Gap:
+        return gap;
+    case ChartLine::OutsideWindow:
+        return outside;
+    case ChartLine::Allocated:
+        return allocated;
+    case ChartLine::Reserved:
+        return reserved;
+    case ChartLine::DeviceUsed:
+        return deviceUsed;
+    case ChartLine::DeviceTotal:
+        break;
+    }
+    return deviceTotal;
+}
+
+void GapChartView::Private::setDrawnPoints(ChartLine line, QList<QPointF> points)
+{
+    drawnLines[size_t(line)] = std::move(points);
+    lines->update();
+}
+
+int GapChartView::Private::plotColumns() const
+{
+    const int width = int(std::floor(chart->plotArea().width()));
+    if (width > 0)
+        return width;
+    return std::max(1, canvas->width() - 100); // before the first layout
+}
+
+QRectF GapChartView::Private::plotRect() const
+{
+    return chart->mapRectToScene(chart->plotArea());
+}
+
+TimeAxis GapChartView::Private::pixelAxis() const
+{
+    const QRectF plot = plotRect();
+    return TimeAxis{visibleBeginNs, visibleEndNs, plot.left(), plot.right()};
+}
+
+int GapChartView::Private::phaseLaneHeight() const
+{
+    return canvas->fontMetrics().height() + 2;
+}
+
+int GapChartView::Private::phaseLaneCount() const
+{
+    if (!result || !overlayVisible[size_t(overlayIndex(ChartOverlay::Phases))])
+        return 0;
+    int64_t maxDepth = -1;
+    for (const PhaseSpan& span : result->phases) {
+        if (span.endNs >= visibleBeginNs && span.startNs <= visibleEndNs)
+            maxDepth = std::max(maxDepth, span.depth - phaseBaseDepth);
+    }
+    return int(std::min<int64_t>(maxDepth + 1, kMaxPhaseLanes));
+}
+
+void GapChartView::Private::applyColors()
+{
+    colors = chartColors(q->palette());
+    const QPalette palette = q->palette();
+
+    for (QCategoryAxis* axis : {xAxis, yAxis}) {
+        axis->setLabelsBrush(colors.text);
+        axis->setTitleBrush(colors.text);
+        QPen gridPen(colors.grid);
+        gridPen.setWidthF(1);
+        axis->setGridLinePen(gridPen);
+        QColor line = colors.text;
+        line.setAlpha(110);
+        axis->setLinePen(QPen(line));
+        axis->setLabelsFont(q->font());
+    }
+    QFont titleFont = q->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 0.9);
+    xAxis->setTitleFont(titleFont);
+    chart->legend()->setLabelColor(colors.text);
+    chart->legend()->setFont(q->font());
+
+    auto linePen = [](QColor color, qreal width, Qt::PenStyle style = Qt::SolidLine) {
+        QPen pen(color, width, style, Qt::RoundCap, Qt::RoundJoin);
+        return pen;
+    };
+    gap->setPen(linePen(colors.gap, 1.6));
+    outside->setPen(linePen(colors.outside, 1.2));
+    allocated->setPen(linePen(colors.allocated, 1.3));
+    reserved->setPen(linePen(colors.reserved, 1.3));
+    deviceUsed->setPen(linePen(colors.deviceUsed, 1.3));
+    deviceTotal->setPen(linePen(colors.deviceTotal, 1.3, Qt::DashLine));
+
+    QColor bandFill = colors.gap;
+    bandFill.setAlpha(colors.dark ? 40 : 28);
+    band->setBrush(bandFill);
+    QColor bandEdge = colors.gap;
+    bandEdge.setAlpha(110);
+    band->setPen(linePen(bandEdge, 1, Qt::DotLine));
+
+    spikes->setColor(colors.spike);
+    spikes->setBorderColor(colors.background);
+    maxSpike->setColor(colors.maxSpike);
+    emphasis->setColor(Qt::transparent);
+    emphasis->setBorderColor(palette.color(QPalette::Text));
+    updateEmphasis(); // regression and max-spike styles depend on the highlight
+    canvas->viewport()->update();
+}
+
+void GapChartView::Private::updateEmphasis()
+{
+    const Finding* finding = result && highlighted >= 0 && size_t(highlighted) < result->findings.size()
+                                 ? &result->findings[size_t(highlighted)]
+                                 : nullptr;
+    const Classification c = finding ? finding->classification : Classification::TransientSpike;
+
+    const bool driftEmphasised = finding && c == Classification::PersistentDrift;
+    regression->setPen(QPen(colors.regression, driftEmphasised ? 4.0 : 2.0,
+                            driftEmphasised ? Qt::SolidLine : Qt::DashLine, Qt::RoundCap));
+
+    const bool spikeEmphasised = finding && c == Classification::TransientSpike;
+    maxSpike->setMarkerSize(spikeEmphasised ? 18 : 12);
+    QPen ring(spikeEmphasised ? colors.text : colors.background);
+    ring.setWidthF(spikeEmphasised ? 2.5 : 1.5);
+    maxSpike->setPen(ring);
+
+    QList<QPointF> marked;
+    if (finding && c == Classification::FragmentationLike && hasData()) {
+        // the samples at the largest fragmentation ratio (reserved - allocated) / reserved
+        const EventStore& s = store();
+        const double maxRatio = result->statistics.maxFragmentation;
+        for (uint32_t row : result->usableRows) {
+            const int64_t res = s.reserved[row];
+            const int64_t alloc = s.allocated[row];
+            if (res <= 0 || res == kNullInt || alloc == kNullInt)
+                continue;
+            const double ratio = double(std::max<int64_t>(0, res - alloc)) / double(res);
+            if (std::abs(ratio - maxRatio) <= 1e-9 * std::max(1.0, maxRatio))
+                marked.append(QPointF(xOf(s.timestampNs[row]), double(gapOfRow(s, row))));
+            if (marked.size() >= 4096)
+                break; // enough to show where; more would not be readable
+        }
+    }
+    QPen emphasisPen(finding ? severityTint(finding->severity, q->palette()) : colors.text);
+    emphasisPen.setWidthF(2);
+    emphasis->setPen(emphasisPen);
+    emphasis->replace(marked);
+    updateLegendVisibility();
+    canvas->viewport()->update();
+}
+
+void GapChartView::Private::updateLegendVisibility()
+{
+    auto visible = [&](ChartOverlay overlay) { return overlayVisible[size_t(overlayIndex(overlay))]; };
+    const bool data = hasData();
+    gap->setVisible(data && !result->usableRows.empty());
+    outside->setVisible(data && !outsideRows.empty());
+    allocated->setVisible(data && visible(ChartOverlay::Allocated));
+    reserved->setVisible(data && visible(ChartOverlay::Reserved));
+    deviceUsed->setVisible(data && visible(ChartOverlay::DeviceUsed));
+    deviceTotal->setVisible(data && visible(ChartOverlay::DeviceTotal));
+    band->setVisible(data && hasBand && visible(ChartOverlay::ThresholdBand));
+    regression->setVisible(data && hasDrift && visible(ChartOverlay::Regression));
+    spikes->setVisible(data && !spikeRows.empty() && visible(ChartOverlay::Spikes));
+    maxSpike->setVisible(data && maxSpikeRow.has_value() && visible(ChartOverlay::Spikes));
+    emphasis->setVisible(data && emphasis->count() > 0);
+
+    bool markersChanged = false;
+    for (QAbstractSeries* series : chart->series()) {
+        const bool shown = series->isVisible() && series != emphasis;
+        for (QLegendMarker* marker : chart->legend()->markers(series)) {
+            markersChanged |= marker->isVisible() != shown;
+            marker->setVisible(shown);
+        }
+    }
+    // the legend does not lay itself out again when a marker changes visibility
+    if (markersChanged && chart->legend()->layout()) {
+        chart->legend()->layout()->invalidate();
+        chart->legend()->layout()->activate();
+        chart->layout()->invalidate(); // the legend may need another row
+    }
+}
+
+void GapChartView::Private::rebuildStaticSeries()
+{
+    spikeRows.clear();
+    outsideRows.clear();
+    pyramids = Pyramids{};
+    maxSpikeRow.reset();
+    hasDrift = false;
+    hasBand = false;
+    if (!hasData()) {
+        for (QAbstractSeries* series : chart->series()) {
+            if (auto* xy = qobject_cast<QXYSeries*>(series))
+                xy->clear();
+        }
+        for (QList<QPointF>& points : drawnLines)
+            points.clear();
+        return;
+    }
+    const EventStore& s = store();
+    const GapStatistics& stats = result->statistics;
+    const double zThreshold = result->request.thresholds.spikeZScore;
+
+    // Spikes as the analysis defines them: z = (gap - mean) / std > threshold (strict).
+    if (stats.stdGap > 0) {
+        for (uint32_t row : result->usableRows) {
+            if ((double(gapOfRow(s, row)) - stats.meanGap) / stats.stdGap > zThreshold)
+                spikeRows.push_back(row);
+        }
+        if (stats.maxGapIndex && *stats.maxGapIndex < result->usableRows.size()) {
+            const uint32_t row = result->usableRows[*stats.maxGapIndex];
+            if ((double(gapOfRow(s, row)) - stats.meanGap) / stats.stdGap > zThreshold)
+                maxSpikeRow = row;
+        }
+        hasBand = true;
+        bandLow = stats.meanGap - zThreshold * stats.stdGap;
+        bandHigh = stats.meanGap + zThreshold * stats.stdGap;
+        const double x0 = xOf(range.analysedBeginNs);
+        const double x1 = xOf(range.analysedEndNs);
+        bandBeginX = x0;
+        bandEndX = x1;
+        band->setName(GapChartView::tr("Spike threshold (mean ± %1σ)").arg(zThreshold));
+    }
+
+    // The regression line only means something when the analysis called it a drift.
+    const bool driftFound =
+        std::any_of(result->findings.begin(), result->findings.end(),
+                    [](const Finding& f) { return f.classification == Classification::PersistentDrift; });
+    if (driftFound && stats.hasFit) {
+        hasDrift = true;
+        auto fit = [&](int64_t t) {
+            return stats.intercept + stats.slopePerNs * double(t - stats.fitOriginNs);
+        };
+        regression->replace(QList<QPointF>{{xOf(range.analysedBeginNs), fit(range.analysedBeginNs)},
+                                           {xOf(range.analysedEndNs), fit(range.analysedEndNs)}});
+        const QString slope = QString::fromStdString(formatBytesPerSecond(stats.slopePerNs * 1e9));
+        regression->setName(
+            GapChartView::tr("Drift fit (%1)").arg(stats.slopePerNs > 0 ? QLatin1Char('+') + slope : slope));
+    } else {
+        regression->clear();
+    }
+
+    // A window analysis still shows the rest of the run, greyed out.
+    const Partition& partition = result->partition;
+    if (result->request.window && partition.size() > 0 && partition.end <= s.size()) {
+        const TimeWindow& window = *result->request.window;
+        for (uint32_t row = partition.begin; row < partition.end; ++row) {
+            const int64_t t = s.timestampNs[row];
+            if (t >= window.beginNs && t <= window.endNs)
+                continue;
+            if (s.type[row] == EventType::Sample && s.total[row] != kNullInt && s.total[row] > 0)
+                outsideRows.push_back(row);
+        }
+    }
+    const std::span<const uint32_t> usable(result->usableRows);
+    const std::span<const uint32_t> counters(result->counterRows);
+    pyramids.gap = MinMaxPyramid(usable, [&s](uint32_t row) { return gapValueOfRow(s, row); });
+    pyramids.allocated = MinMaxPyramid(counters, columnValue(s.allocated));
+    pyramids.reserved = MinMaxPyramid(counters, columnValue(s.reserved));
+    pyramids.used = MinMaxPyramid(counters, columnValue(s.used));
+    pyramids.total = MinMaxPyramid(counters, columnValue(s.total));
+    pyramids.outside = MinMaxPyramid(outsideRows, [&s](uint32_t row) { return gapValueOfRow(s, row); });
+}
+
+void GapChartView::Private::redraw()
+{
+    if (redrawing)
+        return;
+    redrawing = true;
+    // Labels decide the plot width and the width decides the decimation: settle in two passes.
+    for (int pass = 0; pass < 2; ++pass) {
+        const int columns = plotColumns();
+        redrawSeries(columns);
+        chart->layout()->activate();
+        if (plotColumns() == columns)
+            break;
+    }
+    redrawing = false;
+    canvas->viewport()->update();
+}
+
+void GapChartView::Private::redrawSeries(int columns)
+{
+    drawnColumns = columns;
+    updateLegendVisibility();
+    YExtent extent;
+    if (!hasData()) {
+        drawnGapPoints = 0;
+        for (QList<QPointF>& points : drawnLines)
+            points.clear();
+        lines->update();
+        updateAxes(extent);
+        return;
+    }
+    const EventStore& s = store();
+    const std::span<const int64_t> time(s.timestampNs);
+    const int64_t begin = visibleBeginNs;
+    const int64_t end = visibleEndNs;
+
+    // Decimate the rows to the plot's pixel columns: at most two points per column.
+    auto decimated = [&](QXYSeries* series, std::span<const uint32_t> rows, auto valueAt,
+                         const MinMaxPyramid* pyramid = nullptr) {
+        QList<QPointF> points;
+        if (!series->isVisible())
+            return points;
+        const RowSpan span = withNeighbours(rowsInTimeRange(time, rows, begin, end), rows.size());
+        const std::vector<uint32_t> kept =
+            pyramid ? pyramid->decimate(time, rows, span, begin, end, columns, valueAt)
+                    : decimateMinMax(time, rows, span, begin, end, columns, valueAt);
+        points.reserve(qsizetype(kept.size()));
+        std::optional<std::pair<int64_t, double>> previous;
+        for (uint32_t pos : kept) {
+            const uint32_t row = rows[pos];
+            const double v = valueAt(row);
+            if (std::isnan(v))
+                continue;
+            const int64_t t = time[row];
+            points.append(QPointF(xOf(t), v));
+            if (t >= begin && t <= end) {
+                extent.add(v);
+            }
+            // where the line crosses a plot edge, its height there counts too
+            if (previous) {
+                for (int64_t edge : {begin, end}) {
+                    if ((previous->first < edge && t > edge)) {
+                        const double f = double(edge - previous->first) / double(t - previous->first);
+                        extent.add(previous->second + f * (v - previous->second));
+                    }
+                }
+            }
+            previous = std::make_pair(t, v);
+        }
+        return points;
+    };
+    auto gapValue = [&s](uint32_t row) { return gapValueOfRow(s, row); };
+
+    const std::span<const uint32_t> usable(result->usableRows);
+    setDrawnPoints(ChartLine::Gap, decimated(gap, usable, gapValue, &pyramids.gap));
+    drawnGapPoints = int(drawnLines[size_t(ChartLine::Gap)].size());
+    setDrawnPoints(ChartLine::OutsideWindow, decimated(outside, outsideRows, gapValue, &pyramids.outside));
+    // counters are drawn from every sample, also those without a device total (CPU traces)
+    const std::span<const uint32_t> counters(result->counterRows);
+    setDrawnPoints(ChartLine::Allocated,
+                   decimated(allocated, counters, columnValue(s.allocated), &pyramids.allocated));
+    setDrawnPoints(ChartLine::Reserved,
+                   decimated(reserved, counters, columnValue(s.reserved), &pyramids.reserved));
+    setDrawnPoints(ChartLine::DeviceUsed,
+                   decimated(deviceUsed, counters, columnValue(s.used), &pyramids.used));
+    setDrawnPoints(ChartLine::DeviceTotal,
+                   decimated(deviceTotal, counters, columnValue(s.total), &pyramids.total));
+    // one or two markers per pixel column are all a screen can show
+    const QList<QPointF> spikePoints = decimated(spikes, spikeRows, gapValue);
+    if (spikePoints != spikes->points())
+        spikes->replace(spikePoints);
+    if (maxSpikeRow && maxSpike->isVisible())
+        maxSpike->replace(QList<QPointF>{{xOf(time[*maxSpikeRow]), gapValue(*maxSpikeRow)}});
+    else
+        maxSpike->clear();
+
+    const int64_t analysedBegin = std::max(begin, range.analysedBeginNs);
+    const int64_t analysedEnd = std::min(end, range.analysedEndNs);
+    if (band->isVisible() && analysedBegin <= analysedEnd) {
+        extent.add(bandLow);
+        extent.add(bandHigh);
+    }
+    if (regression->isVisible() && analysedBegin <= analysedEnd) {
+        const GapStatistics& stats = result->statistics;
+        for (int64_t t : {analysedBegin, analysedEnd})
+            extent.add(stats.intercept + stats.slopePerNs * double(t - stats.fitOriginNs));
+    }
+    updateAxes(extent);
+}
+
+void GapChartView::Private::updateAxes(const YExtent& extent)
+{
+    const QRectF plot = chart->plotArea();
+    const double plotWidth = std::max(plot.width(), 50.0);
+    const double plotHeight = std::max(plot.height(), 50.0);
+    const QFontMetrics metrics(xAxis->labelsFont());
+
+    // x: relative time ticks, as many as fit without labels touching
+    for (const QString& label : xAxis->categoriesLabels())
+        xAxis->remove(label);
+    const int64_t span = std::max<int64_t>(visibleEndNs - visibleBeginNs, 1);
+    const double xMin = hasData() ? xOf(visibleBeginNs) : 0.0;
+    const double xMax = hasData() ? xOf(visibleEndNs) : 1.0;
+    xAxis->setStartValue(xMin - (xMax - xMin) * 1e-9);
+    if (hasData()) {
+        for (int maxTicks = std::max(2, int(plotWidth / 70)); maxTicks >= 2; --maxTicks) {
+            const int64_t step = niceTimeStepNs(span, maxTicks);
+            const std::vector<int64_t> ticks =
+                timeTicksNs(visibleBeginNs, visibleEndNs, range.originNs, step);
+            int widest = 0;
+            for (int64_t tick : ticks)
+                widest =
+                    std::max(widest, metrics.horizontalAdvance(formatTimeTick(tick - range.originNs, step)));
+            const double stepPixels = plotWidth * double(step) / double(span);
+            if (widest + 24 <= stepPixels || maxTicks == 2) {
+                for (int64_t tick : ticks)
+                    xAxis->append(formatTimeTick(tick - range.originNs, step), xOf(tick));
+                break;
+            }
+        }
+    }
+    xAxis->setRange(xMin, xMax);
+
+    // y: fit the visible data, leave room at the top for the phase labels
+    double low = extent.valid() ? extent.min : 0.0;
+    double high = extent.valid() ? extent.max : 1024.0 * 1024 * 1024;
+    if (high - low < 1) {
+        const double pad = std::max(std::abs(high) * 0.05, 1024.0);
+        low -= pad;
+        high += pad;
+    }
+    // keep zero in view when the data nearly reaches it: the gap's size reads against it
+    if (low > 0 && low < (high - low) * 0.35)
+        low = 0;
+    if (high < 0 && -high < (high - low) * 0.35)
+        high = 0;
+    // room for the phase labels plus half the largest marker above the highest point
+    const double topPx = phaseLaneCount() * phaseLaneHeight() + 14;
+    const double bottomPx = 6;
+    const double perPixel = (high - low) / std::max(plotHeight - topPx - bottomPx, 10.0);
+    const double yMin = (low == 0 ? 0 : low - bottomPx * perPixel);
+    const double yMax = high + topPx * perPixel;
+
+    for (const QString& label : yAxis->categoriesLabels())
+        yAxis->remove(label);
+    yAxis->setStartValue(yMin - (yMax - yMin) * 1e-9);
+    const double step = niceByteStep(yMax - yMin, std::max(2, int(plotHeight / 42)));
+    for (double tick = std::ceil(yMin / step) * step; tick <= yMax; tick += step)
+        yAxis->append(formatByteTick(tick, step), tick);
+    yAxis->setRange(yMin, yMax);
+}
+
+bool GapChartView::Private::setRange(int64_t beginNs, int64_t endNs)
+{
+    if (!hasData())
+        return false;
+    if (endNs < beginNs)
+        std::swap(beginNs, endNs);
+    const TimeAxis clamped =
+        TimeAxis{beginNs, endNs, 0, 0}.clampedTo(range.beginNs, range.endNs, kMinVisibleSpanNs);
+    if (clamped.beginNs == visibleBeginNs && clamped.endNs == visibleEndNs)
+        return false;
+    visibleBeginNs = clamped.beginNs;
+    visibleEndNs = clamped.endNs;
+    redraw();
+    emit q->visibleRangeChanged(visibleBeginNs, visibleEndNs);
+    return true;
+}
+
+QString GapChartView::Private::hoverText(size_t samplePos) const
+{
+    const EventStore& s = store();
+    const uint32_t row = result->usableRows[samplePos];
+    const int64_t t = s.timestampNs[row];
+    auto line = [](const QColor& color, const QString& name, const QString& value) {
+        return QStringLiteral(
+                   "<tr><td><span style='color:%1'>■</span> %2</td><td align='right'>&nbsp;%3</td></tr>")
+            .arg(color.name(), name.toHtmlEscaped(), value.toHtmlEscaped());
+    };
+    QString html = QStringLiteral("<b>%1</b><br/><span style='font-size:small'>%2</span><table>")
+                       .arg(formatTimeTick(t - range.originNs, 1).toHtmlEscaped(),
+                            formatAbsoluteTime(t).toHtmlEscaped());
+    const double gapValue = double(gapOfRow(s, row));
+    QString gapText = bytesText(gapValue);
+    if (result->statistics.stdGap > 0)
+        gapText += QStringLiteral("  (z %1)")
+                       .arg((gapValue - result->statistics.meanGap) / result->statistics.stdGap, 0, 'f', 2);
+    html += line(colors.gap, GapChartView::tr("Gap"), gapText);
+    auto overlayLine = [&](ChartOverlay overlay, const QColor& color, const QString& name,
+                           const std::vector<int64_t>& values) {
+        if (!overlayVisible[size_t(overlayIndex(overlay))])
+            return;
+        html += line(color, name,
+                     values[row] == kNullInt ? GapChartView::tr("n/a") : bytesText(double(values[row])));
+    };
+    overlayLine(ChartOverlay::Allocated, colors.allocated, GapChartView::tr("Allocated"), s.allocated);
+    overlayLine(ChartOverlay::Reserved, colors.reserved, GapChartView::tr("Reserved"), s.reserved);
+    overlayLine(ChartOverlay::DeviceUsed, colors.deviceUsed, GapChartView::tr("Device used"), s.used);
+    overlayLine(ChartOverlay::DeviceTotal, colors.deviceTotal, GapChartView::tr("Device total"), s.total);
+    if (regression->isVisible()) {
+        const GapStatistics& stats = result->statistics;
+        html += line(colors.regression, GapChartView::tr("Drift fit"),
+                     bytesText(stats.intercept + stats.slopePerNs * double(t - stats.fitOriginNs)));
+    }
+    html += QStringLiteral("</table>");
+    // the deepest phase containing the sample
+    const PhaseSpan* phase = nullptr;
+    for (const PhaseSpan& span : result->phases) {
+        if (span.contains(t) && (!phase || span.depth >= phase->depth))
+            phase = &span;
+    }
+    if (phase)
+        html += GapChartView::tr("Phase: %1").arg(QString::fromStdString(phase->label).toHtmlEscaped());
+    return html;
+}
+
+void GapChartView::Private::showHover(QPoint viewPos, QPoint globalPos, bool openToolTip)
+{
+    const QPointF scenePos = canvas->mapToScene(viewPos);
+    const QRectF plot = plotRect();
+    if (!hasData() || !plot.contains(scenePos)) {
+        hideHover();
+        return;
+    }
+    const int64_t ns = pixelAxis().toNs(scenePos.x());
+    const std::optional<size_t> pos = nearestUsableSample(*result, ns);
+    if (!pos) {
+        hideHover();
+        return;
+    }
+    const int64_t sampleNs = store().timestampNs[result->usableRows[*pos]];
+    if (openToolTip || QToolTip::isVisible())
+        QToolTip::showText(globalPos, hoverText(*pos), canvas);
+    if (hoverNs == sampleNs)
+        return;
+    hoverNs = sampleNs;
+    canvas->viewport()->update();
+    emit q->hoveredTime(sampleNs);
+}
+
+void GapChartView::Private::hideHover()
+{
+    if (!hoverNs)
+        return;
+    hoverNs.reset();
+    QToolTip::hideText();
+    canvas->viewport()->update();
+}
+
+void GapChartView::Private::Canvas::drawBackground(QPainter* painter, const QRectF& rect)
+{
+    painter->fillRect(rect, d->colors.background);
+    if (!d->hasData() || !d->overlayVisible[size_t(overlayIndex(ChartOverlay::Phases))])
+        return;
+    const QRectF plot = d->plotRect();
+    const TimeAxis axis = d->pixelAxis();
+    painter->save();
+    painter->setClipRect(plot);
+    // Spans shaded behind the series; neighbours and nesting levels alternate colours.
+    std::vector<int> siblingIndex(kMaxPhaseLanes + 1, 0);
+    for (const PhaseSpan& span : d->result->phases) {
+        const int depth = int(std::clamp<int64_t>(span.depth - d->phaseBaseDepth, 0, kMaxPhaseLanes));
+        const int order = siblingIndex[size_t(depth)]++;
+        if (span.endNs < d->visibleBeginNs || span.startNs > d->visibleEndNs)
+            continue;
+        const double left = std::max(axis.toPixel(span.startNs), plot.left() - 1);
+        const double right = std::min(axis.toPixel(span.endNs), plot.right() + 1);
+        const QColor& color = (depth + order) % 2 == 0 ? d->colors.phaseA : d->colors.phaseB;
+        painter->fillRect(QRectF(left, plot.top(), std::max(right - left, 1.0), plot.height()), color);
+    }
+    painter->restore();
+}
+
+void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRectF& rect)
+{
+    Q_UNUSED(rect);
+    if (!d->hasData())
+        return;
+    const QRectF plot = d->plotRect();
+    const TimeAxis axis = d->pixelAxis();
+    const ChartColors& colors = d->colors;
+    if (d->result->usableRows.empty()) {
+        QColor hint = colors.text;
+        hint.setAlpha(170);
+        painter->setPen(hint);
+        if (d->result->counterRows.empty()) {
+            painter->drawText(plot, Qt::AlignCenter | Qt::TextWordWrap,
+                              GapChartView::tr("No usable samples in this partition: the gap needs events of "
+                                               "type \"sample\" with a device total above zero."));
+        } else {
+            // the counters are still worth seeing: say why the gap is missing, out of their way
+            painter->drawText(plot.adjusted(8, 20, -8, 0), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+                              GapChartView::tr("No device total in these samples, so there is no gap to "
+                                               "analyse: showing the allocator and device counters."));
+        }
+    }
+    painter->save();
+    painter->setClipRect(plot.adjusted(-1, -1, 1, 1));
+    painter->setRenderHint(QPainter::Antialiasing, true);
+
+    // window analysis: dim what lies outside the analysed window, mark its bounds
+    if (d->result->request.window) {
+        const TimeWindow& window = *d->result->request.window;
+        QColor dim = colors.background;
+        dim.setAlpha(150);
+        const double left = std::clamp(axis.toPixel(window.beginNs), plot.left(), plot.right());
+        const double right = std::clamp(axis.toPixel(window.endNs), plot.left(), plot.right());
+        painter->fillRect(QRectF(plot.left(), plot.top(), left - plot.left(), plot.height()), dim);
+        painter->fillRect(QRectF(right, plot.top(), plot.right() - right, plot.height()), dim);
+        QPen bound(colors.text, 1, Qt::DashLine);
+        painter->setPen(bound);
+        for (int64_t t : {window.beginNs, window.endNs}) {
+            if (t >= d->visibleBeginNs && t <= d->visibleEndNs)
+                painter->drawLine(QPointF(axis.toPixel(t), plot.top()),
+                                  QPointF(axis.toPixel(t), plot.bottom()));
+        }
+    }
+
+    // phase labels in lanes at the top of the plot, elided to their span
+    const int lanes = d->phaseLaneCount();
+    if (lanes > 0) {
+        const int laneHeight = d->phaseLaneHeight();
+        const QFontMetrics metrics(font());
+        QColor labelBackground = colors.background;
+        labelBackground.setAlpha(170);
+        for (const PhaseSpan& span : d->result->phases) {
+            const int64_t lane = span.depth - d->phaseBaseDepth;
+            if (lane < 0 || lane >= lanes || span.endNs < d->visibleBeginNs || span.startNs > d->visibleEndNs)
+                continue;
+            const double left = std::max(axis.toPixel(span.startNs), plot.left());
+            const double right = std::min(axis.toPixel(span.endNs), plot.right());
+            const QRectF box(left, plot.top() + 1 + double(lane * laneHeight), right - left, laneHeight - 1);
+            if (box.width() < 14)
+                continue;
+            const QString text =
+                metrics.elidedText(QString::fromStdString(span.name.empty() ? span.label : span.name),
+                                   Qt::ElideRight, int(box.width()) - 8);
+            if (text.isEmpty() || text == QStringLiteral("…"))
+                continue;
+            const QRectF textBox(box.left() + 3, box.top(), metrics.horizontalAdvance(text) + 2,
+                                 box.height());
+            painter->fillRect(textBox.adjusted(-2, 0, 1, 0), labelBackground);
+            painter->setPen(colors.text);
+            painter->drawText(textBox, Qt::AlignLeft | Qt::AlignVCenter, text);
+            QColor edgeColor = colors.text;
+            edgeColor.setAlpha(70);
+            painter->setPen(edgeColor);
+            painter->drawLine(QPointF(box.left(), box.top()), QPointF(box.left(), box.bottom()));
+        }
+    }
+
+    // the highlighted finding's evidence: a line at its time, a ring on its sample
+    if (d->highlighted >= 0 && size_t(d->highlighted) < d->result->findings.size()) {
+        const Finding& finding = d->result->findings[size_t(d->highlighted)];
+        const int64_t t = finding.evidenceTimestampNs;
+        if (t >= d->visibleBeginNs && t <= d->visibleEndNs) {
+            const QColor tint = severityTint(finding.severity, palette());
+            const double x = axis.toPixel(t);
+            QPen pen(tint, 1.5, Qt::DashLine);
+            painter->setPen(pen);
+            painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+            std::optional<QPointF> ringCentre;
+            const EventStore& s = d->store();
+            if (finding.evidenceRow < s.size() && s.used[finding.evidenceRow] != kNullInt &&
+                s.reserved[finding.evidenceRow] != kNullInt) {
+                const QPointF p = chart()->mapToScene(chart()->mapToPosition(
+                    QPointF(d->xOf(t), double(gapOfRow(s, finding.evidenceRow))), d->gap));
+                painter->setPen(QPen(tint, 2.5));
+                painter->setBrush(Qt::NoBrush);
+                painter->drawEllipse(p, 9, 9);
+                ringCentre = p;
+            }
+            const QString label = findingBadgeText(finding.classification);
+            const QFontMetrics metrics(font());
+            const double width = metrics.horizontalAdvance(label) + 10;
+            const double height = metrics.height() + 2;
+            // beside the evidence sample, clear of its ring; else at the top of the plot
+            QPointF anchor(x, plot.top() + lanes * d->phaseLaneHeight() + 4 + height / 2);
+            if (ringCentre)
+                anchor.setY(std::clamp(ringCentre->y(), plot.top() + height, plot.bottom() - height));
+            QRectF box(anchor.x() + 14, anchor.y() - height / 2, width, height);
+            if (box.right() > plot.right())
+                box.moveRight(anchor.x() - 14);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(tint);
+            painter->drawRoundedRect(box, 3, 3);
+            painter->setPen(colors.dark ? QColor(Qt::black) : QColor(Qt::white));
+            painter->drawText(box, Qt::AlignCenter, label);
+        }
+    }
+
+    // hover line and the cursor
+    if (d->hoverNs && *d->hoverNs >= d->visibleBeginNs && *d->hoverNs <= d->visibleEndNs &&
+        d->drag == Drag::None) {
+        QColor hover = colors.text;
+        hover.setAlpha(90);
+        painter->setPen(QPen(hover, 1, Qt::DotLine));
+        const double x = axis.toPixel(*d->hoverNs);
+        painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+    }
+    if (d->cursorNs && *d->cursorNs >= d->visibleBeginNs && *d->cursorNs <= d->visibleEndNs) {
+        const double x = axis.toPixel(*d->cursorNs);
+        painter->setPen(QPen(colors.cursor, 1.5));
+        painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        QPolygonF handle;
+        handle << QPointF(x - 5, plot.top()) << QPointF(x + 5, plot.top()) << QPointF(x, plot.top() + 6);
+        painter->setBrush(colors.cursor);
+        painter->setPen(Qt::NoPen);
+        painter->drawPolygon(handle);
+    }
+
+    // rubber band (zoom) or selection (Shift)
+    if (d->drag == Drag::Zoom || d->drag == Drag::Select) {
+        const double a = std::clamp(mapToScene(d->pressPos.toPoint()).x(), plot.left(), plot.right());
+        const double b = std::clamp(mapToScene(d->dragPos.toPoint()).x(), plot.left(), plot.right());
+        const QRectF band(std::min(a, b), plot.top(), std::abs(b - a), plot.height());
+        QColor fill = d->drag == Drag::Select ? colors.regression : colors.cursor;
+        fill.setAlpha(45);
+        painter->fillRect(band, fill);
+        fill.setAlpha(200);
+        painter->setPen(QPen(fill, 1));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(band);
+        const QString span = formatTimeTick(std::abs(axis.toNs(b) - axis.toNs(a)),
+                                            std::max<int64_t>(1, int64_t(axis.nsPerPixel())));
+        painter->setPen(colors.text);
+        painter->drawText(band.adjusted(4, 4, -4, -4), Qt::AlignHCenter | Qt::AlignBottom, span);
+    }
+    painter->restore();
+}
+
+void GapChartView::Private::Canvas::mousePressEvent(QMouseEvent* event)
+{
+    setFocus(Qt::MouseFocusReason);
+    if (!d->hasData()) {
+        event->ignore();
+        return;
+    }
+    d->pressPos = event->position();
+    d->dragPos = event->position();
+    d->pressAxis = d->pixelAxis();
+    if (event->button() == Qt::MiddleButton ||
+        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier))) {
+        d->drag = Drag::Pan;
+        setCursor(Qt::ClosedHandCursor);
+    } else if (event->button() == Qt::LeftButton) {
+        d->drag = Drag::Pending;
+        d->pendingDrag = (event->modifiers() & Qt::ShiftModifier) ? Drag::Select : Drag::Zoom;
+    } else {
+        QChartView::mousePressEvent(event);
+        return;
+    }
+    QToolTip::hideText();
+    event->accept();
+}
+
+void GapChartView::Private::Canvas::mouseMoveEvent(QMouseEvent* event)
+{
+    d->dragPos = event->position();
+    switch (d->drag) {
+    case Drag::None:
+        d->showHover(event->position().toPoint(), event->globalPosition().toPoint(), false);
+        return;
+    case Drag::Pending:
+        if (std::abs(event->position().x() - d->pressPos.x()) < kDragThresholdPx)
+            return;
+        d->drag = d->pendingDrag;
+        break;
+    case Drag::Pan: {
+        const TimeAxis panned = d->pressAxis.pannedByPixels(event->position().x() - d->pressPos.x());
+        d->setRange(panned.beginNs, panned.endNs);
+        break;
+    }
+    case Drag::Zoom:
+    case Drag::Select:
+        break;
+    }
+    viewport()->update();
+    event->accept();
+}
+
+void GapChartView::Private::Canvas::mouseReleaseEvent(QMouseEvent* event)
+{
+    const Drag drag = d->drag;
+    d->drag = Drag::None;
+    unsetCursor();
+    if (!d->hasData() || drag == Drag::None) {
+        QChartView::mouseReleaseEvent(event);
+        return;
+    }
+    const QRectF plot = d->plotRect();
+    auto timeAt = [&](QPointF viewPos) {
+        const double x = std::clamp(mapToScene(viewPos.toPoint()).x(), plot.left(), plot.right());
+        return d->pressAxis.toNs(x);
+    };
+    if (drag == Drag::Pending) {
+        // a click: put the cursor there
+        if (plot.contains(mapToScene(event->position().toPoint()))) {
+            const int64_t ns = timeAt(event->position());
+            d->cursorNs = ns;
+            emit d->q->cursorRequested(ns);
+        }
+    } else if (drag == Drag::Zoom || drag == Drag::Select) {
+        int64_t a = timeAt(d->pressPos);
+        int64_t b = timeAt(event->position());
+        if (b < a)
+            std::swap(a, b);
+        if (b > a) {
+            if (drag == Drag::Zoom)
+                d->setRange(a, b);
+            else
+                emit d->q->rangeSelected(a, b);
+        }
+    }
+    viewport()->update();
+    event->accept();
+}
+
+void GapChartView::Private::Canvas::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton) {
+        d->q->resetZoom();
+        event->accept();
+        return;
+    }
+    QChartView::mouseDoubleClickEvent(event);
+}
+
+void GapChartView::Private::Canvas::wheelEvent(QWheelEvent* event)
+{
+    if (!d->hasData())
+        return;
+    const TimeAxis axis = d->pixelAxis();
+    const QPoint delta = event->angleDelta();
+    if (std::abs(delta.x()) > std::abs(delta.y())) {
+        // horizontal wheel or touchpad swipe: pan, one notch = a tenth of the view
+        const TimeAxis panned = axis.pannedByPixels(double(delta.x()) / 120.0 * axis.pixelWidth() / 10.0);
+        d->setRange(panned.beginNs, panned.endNs);
+    } else if (delta.y() != 0) {
+        const QRectF plot = d->plotRect();
+        const double x = std::clamp(mapToScene(event->position().toPoint()).x(), plot.left(), plot.right());
+        const TimeAxis zoomed =
+            axis.zoomedAbout(axis.toNs(x), std::pow(kWheelZoomPerNotch, delta.y() / 120.0));
+        d->setRange(zoomed.beginNs, zoomed.endNs);
+    }
+    event->accept();
+}
+
+void GapChartView::Private::Canvas::keyPressEvent(QKeyEvent* event)
+{
+    if (!d->hasData()) {
+        QChartView::keyPressEvent(event);
+        return;
+    }
+    const TimeAxis axis = d->pixelAxis();
+    const int64_t anchor = d->cursorNs && *d->cursorNs >= d->visibleBeginNs && *d->cursorNs <= d->visibleEndNs
+                               ? *d->cursorNs
+                               : d->visibleBeginNs + (d->visibleEndNs - d->visibleBeginNs) / 2;
+    auto apply = [&](const TimeAxis& next) { d->setRange(next.beginNs, next.endNs); };
+    switch (event->key()) {
+    case Qt::Key_Left:
+        apply(axis.pannedBy(-axis.spanNs() / 8));
+        break;
+    case Qt::Key_Right:
+        apply(axis.pannedBy(axis.spanNs() / 8));
+        break;
+    case Qt::Key_Up:
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        apply(axis.zoomedAbout(anchor, kWheelZoomPerNotch));
+        break;
+    case Qt::Key_Down:
+    case Qt::Key_Minus:
+        apply(axis.zoomedAbout(anchor, 1.0 / kWheelZoomPerNotch));
+        break;
+    case Qt::Key_Home:
+        d->q->resetZoom();
+        break;
+    case Qt::Key_Escape:
+        d->drag = Drag::None;
+        viewport()->update();
+        break;
+    default:
+        QChartView::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+bool GapChartView::Private::Canvas::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        d->showHover(help->pos(), help->globalPos(), true);
+        return true;
+    }
+    return QChartView::viewportEvent(event);
+}
+
+void GapChartView::Private::Canvas::leaveEvent(QEvent* event)
+{
+    d->hideHover();
+    QChartView::leaveEvent(event);
+}
+
+GapChartView::GapChartView(QWidget* parent) : QWidget(parent), d(std::make_unique<Private>(this))
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(d->canvas);
+    setFocusProxy(d->canvas);
+    setMinimumSize(320, 200);
+    d->applyColors();
+    d->redraw();
+}
+
+GapChartView::~GapChartView() = default;
+
+void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result)
+{
+    d->result = std::move(result);
+    d->range = d->result ? timeRangeOf(*d->result) : AnalysisTimeRange{};
+    d->highlighted = -1;
+    d->hoverNs.reset();
+    d->drag = Private::Drag::None;
+    if (d->cursorNs && (!d->range.valid || *d->cursorNs < d->range.beginNs || *d->cursorNs > d->range.endNs))
+        d->cursorNs.reset();
+    d->phaseBaseDepth = d->result ? shallowestPhaseDepth(d->result->phases) : 0;
+    d->rebuildStaticSeries();
+    d->updateEmphasis();
+    const TimeAxis full = TimeAxis{d->range.beginNs, d->range.endNs, 0, 0}.clampedTo(
+        d->range.beginNs, d->range.endNs, kMinVisibleSpanNs);
+    d->visibleBeginNs = full.beginNs;
+    d->visibleEndNs = full.endNs;
+    d->redraw();
+    emit visibleRangeChanged(d->visibleBeginNs, d->visibleEndNs);
+}
+
+std::shared_ptr<const AnalysisResult> GapChartView::analysis() const
+{
+    return d->result;
+}
+
+void GapChartView::setOverlayVisible(ChartOverlay overlay, bool visible)
+{
+    bool& flag = d->overlayVisible[size_t(overlayIndex(overlay))];
+    if (flag == visible)
+        return;
+    flag = visible;
+    d->redraw();
+}
+
+bool GapChartView::isOverlayVisible(ChartOverlay overlay) const
+{
+    return d->overlayVisible[size_t(overlayIndex(overlay))];
+}
+
+qint64 GapChartView::cursorTime() const
+{
+    return d->cursorNs.value_or(d->range.valid ? d->range.beginNs : 0);
+}
+
+qint64 GapChartView::visibleBeginNs() const
+{
+    return d->visibleBeginNs;
+}
+
+qint64 GapChartView::visibleEndNs() const
+{
+    return d->visibleEndNs;
+}
+
+int GapChartView::highlightedFinding() const
+{
+    return d->highlighted;
+}
+
+int GapChartView::drawnGapPointCount() const
+{
+    return d->drawnGapPoints;
+}
+
+QList<QPointF> GapChartView::drawnPoints(ChartLine line) const
+{
+    return d->drawnLines[size_t(line)];
+}
+
+void GapChartView::setCursorTime(qint64 ns)
+{
+    if (d->cursorNs == ns)
+        return;
+    d->cursorNs = ns;
+    d->canvas->viewport()->update();
+}
+
+void GapChartView::setVisibleRange(qint64 beginNs, qint64 endNs)
+{
+    d->setRange(beginNs, endNs);
+}
+
+void GapChartView::resetZoom()
+{
+    d->setRange(d->range.beginNs, d->range.endNs);
+}
+
+void GapChartView::highlightFinding(int findingIndex)
+{
+    if (!d->result || findingIndex < 0 || size_t(findingIndex) >= d->result->findings.size())
+        findingIndex = -1;
+    if (d->highlighted == findingIndex)
+        return;
+    d->highlighted = findingIndex;
+    d->updateEmphasis();
+}
+
+void GapChartView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange ||
+        event->type() == QEvent::StyleChange) {
+        d->applyColors();
+        d->redraw();
+    }
+}
+
+} // namespace gapscope

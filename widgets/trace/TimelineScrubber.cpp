@@ -1,0 +1,481 @@
+#include "widgets/trace/TimelineScrubber.h"
+
+#include "widgets/chart/ChartSupport.h"
+#include "widgets/chart/TimeAxis.h"
+#include "model/store/Decimation.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gapscope {
+
+namespace {
+
+constexpr int kMaxPhaseLanes = 3;
+constexpr int kSideMargin = 6;
+constexpr int kFindingLaneHeight = 9;
+constexpr int kTrackMinHeight = 34;
+constexpr int kLargeStep = 10;
+
+} // namespace
+
+class TimelineScrubber::Private
+{
+public:
+    explicit Private(TimelineScrubber* owner) : q(owner) {}
+
+    bool hasData() const { return result && range.valid; }
+    int laneHeight() const { return q->fontMetrics().height() + 2; }
+    int laneCount() const;
+    int axisHeight() const { return q->fontMetrics().height() + 4; }
+    QRectF trackRect() const; // the whole time range, full height
+    TimeAxis axis() const;
+    int64_t snappedTime(double x) const; // the usable sample nearest to pixel x
+    void moveCursorByUser(int64_t ns);
+    QString toolTipAt(QPoint pos) const;
+
+    TimelineScrubber* q;
+    std::shared_ptr<const AnalysisResult> result;
+    AnalysisTimeRange range;
+    int64_t cursorNs = 0;
+    int64_t visibleBeginNs = 0;
+    int64_t visibleEndNs = 0;
+    std::vector<int64_t> phaseStarts; // sorted, unique
+    double gapMin = 0;                // sparkline scale
+    double gapMax = 0;
+    MinMaxPyramid gapPyramid; // of the sparkline: a repaint never scans every sample
+    int64_t maxDepth = -1;    // deepest lane
+    int64_t baseDepth = 0;    // depth of the top lane
+};
+
+int TimelineScrubber::Private::laneCount() const
+{
+    return int(std::min<int64_t>(maxDepth + 1, kMaxPhaseLanes));
+}
+
+QRectF TimelineScrubber::Private::trackRect() const
+{
+    return QRectF(kSideMargin, 1, std::max(1, q->width() - 2 * kSideMargin), q->height() - 2);
+}
+
+TimeAxis TimelineScrubber::Private::axis() const
+{
+    const QRectF track = trackRect();
+    return TimeAxis{range.beginNs, std::max(range.endNs, range.beginNs + 1), track.left(), track.right()};
+}
+
+int64_t TimelineScrubber::Private::snappedTime(double x) const
+{
+    const QRectF track = trackRect();
+    const int64_t ns = axis().toNs(std::clamp(x, track.left(), track.right()));
+    if (const std::optional<size_t> pos = nearestUsableSample(*result, ns))
+        return result->trace->store.timestampNs[result->usableRows[*pos]];
+    return std::clamp(ns, range.beginNs, range.endNs);
+}
+
+void TimelineScrubber::Private::moveCursorByUser(int64_t ns)
+{
+    if (ns == cursorNs)
+        return;
+    cursorNs = ns;
+    q->update();
+    emit q->cursorMoved(ns);
+}
+
+QString TimelineScrubber::Private::toolTipAt(QPoint pos) const
+{
+    if (!hasData())
+        return TimelineScrubber::tr("No analysis loaded");
+    const TimeAxis timeAxis = axis();
+    const int64_t ns = timeAxis.toNs(std::clamp(double(pos.x()), timeAxis.pixelLeft, timeAxis.pixelRight));
+    const int64_t step = std::max<int64_t>(1, niceTimeStepNs(int64_t(timeAxis.nsPerPixel()) + 1, 1));
+    QString html = QStringLiteral("<b>%1</b>").arg(formatTimeTick(ns - range.originNs, step).toHtmlEscaped());
+    const PhaseSpan* phase = nullptr;
+    for (const PhaseSpan& span : result->phases) {
+        if (span.contains(ns) && (!phase || span.depth >= phase->depth))
+            phase = &span;
+    }
+    if (phase)
+        html += QStringLiteral("<br/>") +
+                TimelineScrubber::tr("Phase: %1").arg(QString::fromStdString(phase->label).toHtmlEscaped());
+    for (const Finding& finding : result->findings) {
+        if (std::abs(timeAxis.toPixel(finding.evidenceTimestampNs) - pos.x()) <= 4) {
+            const std::string_view name = toString(finding.classification);
+            const std::string_view severity = toString(finding.severity);
+            html += QStringLiteral("<br/><span style='color:%1'>●</span> %2 (%3)")
+                        .arg(severityTint(finding.severity, q->palette()).name(),
+                             QString::fromUtf8(name.data(), qsizetype(name.size())),
+                             QString::fromUtf8(severity.data(), qsizetype(severity.size())));
+        }
+    }
+    html += QStringLiteral("<br/><span style='font-size:small'>%1</span>")
+                .arg(TimelineScrubber::tr("Click or drag to move the cursor · ←/→ one sample (Shift: 10) · "
+                                          "PgUp/PgDn phases · Home/End"));
+    return html;
+}
+
+TimelineScrubber::TimelineScrubber(QWidget* parent) : QWidget(parent), d(std::make_unique<Private>(this))
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(false);
+    // the size hint (all phase lanes) is what it wants at most; paint drops lanes below it
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setToolTip(tr("Timeline: click or drag to move the cursor"));
+}
+
+TimelineScrubber::~TimelineScrubber() = default;
+
+void TimelineScrubber::setAnalysis(std::shared_ptr<const AnalysisResult> result)
+{
+    d->result = std::move(result);
+    d->range = d->result ? timeRangeOf(*d->result) : AnalysisTimeRange{};
+    d->phaseStarts.clear();
+    d->maxDepth = -1;
+    d->gapMin = d->gapMax = 0;
+    d->gapPyramid = MinMaxPyramid();
+    if (d->hasData()) {
+        d->baseDepth = shallowestPhaseDepth(d->result->phases);
+        for (const PhaseSpan& span : d->result->phases) {
+            d->phaseStarts.push_back(span.startNs);
+            d->maxDepth = std::max(d->maxDepth, span.depth - d->baseDepth);
+        }
+        std::sort(d->phaseStarts.begin(), d->phaseStarts.end());
+        d->phaseStarts.erase(std::unique(d->phaseStarts.begin(), d->phaseStarts.end()), d->phaseStarts.end());
+        const EventStore& store = d->result->trace->store;
+        bool first = true;
+        for (uint32_t row : d->result->usableRows) {
+            const double gap = double(gapOfRow(store, row));
+            d->gapMin = first ? gap : std::min(d->gapMin, gap);
+            d->gapMax = first ? gap : std::max(d->gapMax, gap);
+            first = false;
+        }
+        d->gapPyramid = MinMaxPyramid(std::span<const uint32_t>(d->result->usableRows),
+                                      [&store](uint32_t row) { return double(gapOfRow(store, row)); });
+    }
+    d->cursorNs = d->hasData() ? d->range.analysedBeginNs : 0;
+    d->visibleBeginNs = d->range.beginNs;
+    d->visibleEndNs = d->range.endNs;
+    updateGeometry();
+    update();
+}
+
+qint64 TimelineScrubber::cursorTime() const
+{
+    return d->cursorNs;
+}
+
+QSize TimelineScrubber::sizeHint() const
+{
+    const int lanes = std::max(d->laneCount(), 1);
+    return QSize(600, 2 + lanes * d->laneHeight() + kFindingLaneHeight + kTrackMinHeight + d->axisHeight());
+}
+
+QSize TimelineScrubber::minimumSizeHint() const
+{
+    return QSize(120, 2 + d->laneHeight() + kFindingLaneHeight + kTrackMinHeight + d->axisHeight());
+}
+
+void TimelineScrubber::setCursorTime(qint64 ns)
+{
+    if (d->cursorNs == ns)
+        return;
+    d->cursorNs = ns;
+    update();
+}
+
+void TimelineScrubber::setVisibleRange(qint64 beginNs, qint64 endNs)
+{
+    if (endNs < beginNs)
+        std::swap(beginNs, endNs);
+    if (d->visibleBeginNs == beginNs && d->visibleEndNs == endNs)
+        return;
+    d->visibleBeginNs = beginNs;
+    d->visibleEndNs = endNs;
+    update();
+}
+
+void TimelineScrubber::stepCursor(int samples)
+{
+    if (!d->hasData() || samples == 0 || d->result->usableRows.empty())
+        return;
+    const auto& rows = d->result->usableRows;
+    const auto& time = d->result->trace->store.timestampNs;
+    const auto byTime = [&](uint32_t row, int64_t t) { return time[row] < t; };
+    // From a cursor between two samples, one step forward reaches the next sample and one
+    // step back the previous one.
+    int64_t pos;
+    if (samples > 0) {
+        const auto after = std::upper_bound(rows.begin(), rows.end(), d->cursorNs,
+                                            [&](int64_t t, uint32_t row) { return t < time[row]; });
+        pos = int64_t(after - rows.begin()) - 1 + samples;
+    } else {
+        const auto atOrAfter = std::lower_bound(rows.begin(), rows.end(), d->cursorNs, byTime);
+        pos = int64_t(atOrAfter - rows.begin()) + samples;
+    }
+    pos = std::clamp<int64_t>(pos, 0, int64_t(rows.size()) - 1);
+    d->moveCursorByUser(time[rows[size_t(pos)]]);
+}
+
+void TimelineScrubber::paintEvent(QPaintEvent* event)
+{
+    Q_UNUSED(event);
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const ChartColors colors = chartColors(palette());
+    const QRect frame = rect();
+    painter.fillRect(frame, colors.background);
+    QColor border = colors.text;
+    border.setAlpha(60);
+
+    if (!d->hasData()) {
+        painter.setPen(border);
+        painter.drawRect(QRectF(frame).adjusted(0.5, 0.5, -0.5, -0.5));
+        QColor hint = colors.text;
+        hint.setAlpha(140);
+        painter.setPen(hint);
+        painter.drawText(frame, Qt::AlignCenter, tr("No analysis loaded"));
+        return;
+    }
+
+    const TimeAxis axis = d->axis();
+    const QRectF track = d->trackRect();
+    const QFontMetrics metrics = fontMetrics();
+    const int laneHeight = d->laneHeight();
+    // phase lanes give way to the sparkline when the strip is shorter than its size hint
+    const int roomForLanes = frame.height() - 2 - d->axisHeight() - kFindingLaneHeight - kTrackMinHeight;
+    const int lanes = std::clamp(roomForLanes / laneHeight, 0, d->laneCount());
+    const double lanesTop = track.top() + 1;
+    const double findingsTop = lanesTop + lanes * laneHeight;
+    const double sparkTop = findingsTop + kFindingLaneHeight;
+    const double axisTop = frame.height() - d->axisHeight();
+    const QRectF spark(track.left(), sparkTop, track.width(), std::max(axisTop - sparkTop - 2, 4.0));
+
+    // phase lane: boxes by depth, labels elided to the box
+    std::vector<int> siblingIndex(kMaxPhaseLanes + 1, 0);
+    for (const PhaseSpan& span : d->result->phases) {
+        const int depth = int(std::clamp<int64_t>(span.depth - d->baseDepth, 0, kMaxPhaseLanes));
+        const int order = siblingIndex[size_t(depth)]++;
+        if (depth >= lanes)
+            continue;
+        const double left = axis.toPixel(span.startNs);
+        const double right = axis.toPixel(span.endNs);
+        const QRectF box(left, lanesTop + depth * laneHeight, std::max(right - left, 1.0), laneHeight - 2);
+        QColor fill = (depth + order) % 2 == 0 ? colors.phaseA : colors.phaseB;
+        fill.setAlpha(std::min(255, fill.alpha() * 4));
+        QColor edge = fill;
+        edge.setAlpha(220);
+        painter.setPen(QPen(edge, 1));
+        painter.setBrush(fill);
+        painter.drawRoundedRect(box, 2, 2);
+        if (box.width() > 16) {
+            const QString text =
+                metrics.elidedText(QString::fromStdString(span.name.empty() ? span.label : span.name),
+                                   Qt::ElideRight, int(box.width()) - 6);
+            if (!text.isEmpty() && text != QStringLiteral("…")) {
+                painter.setPen(colors.text);
+                painter.drawText(box.adjusted(3, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+            }
+        }
+    }
+
+    // gap sparkline: min/max per pixel column over the whole run
+    const auto& rows = d->result->usableRows;
+    if (!rows.empty()) {
+        const EventStore& store = d->result->trace->store;
+        const std::span<const int64_t> time(store.timestampNs);
+        const std::span<const uint32_t> usable(rows);
+        const auto valueAt = [&store](uint32_t row) { return double(gapOfRow(store, row)); };
+        const std::vector<uint32_t> kept =
+            d->gapPyramid.decimate(time, usable, RowSpan{0, rows.size()}, axis.beginNs, axis.endNs,
+                                   std::max(1, int(spark.width())), valueAt);
+        const double scale = d->gapMax > d->gapMin ? spark.height() / (d->gapMax - d->gapMin) : 0;
+        auto yOf = [&](double v) {
+            return scale > 0 ? spark.bottom() - (v - d->gapMin) * scale : spark.center().y();
+        };
+        QPainterPath line;
+        for (size_t i = 0; i < kept.size(); ++i) {
+            const uint32_t row = rows[kept[i]];
+            const QPointF p(axis.toPixel(time[row]), yOf(valueAt(row)));
+            if (i == 0)
+                line.moveTo(p);
+            else
+                line.lineTo(p);
+        }
+        QPainterPath area = line;
+        area.lineTo(line.currentPosition().x(), spark.bottom());
+        area.lineTo(line.elementAt(0).x, spark.bottom());
+        area.closeSubpath();
+        QColor fill = colors.gap;
+        fill.setAlpha(colors.dark ? 60 : 45);
+        painter.fillPath(area, fill);
+        painter.setPen(QPen(colors.gap, 1.2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawPath(line);
+    }
+
+    // time ticks in the bottom row
+    QColor tickColor = colors.text;
+    tickColor.setAlpha(150);
+    const int64_t span = std::max<int64_t>(axis.spanNs(), 1);
+    const int64_t step = niceTimeStepNs(span, std::max(2, int(track.width() / 110)));
+    const QString cursorLabel = formatTimeTick(d->cursorNs - d->range.originNs, 1'000'000);
+    const double cursorX = axis.toPixel(std::clamp(d->cursorNs, axis.beginNs, axis.endNs));
+    const double cursorLabelWidth = metrics.horizontalAdvance(cursorLabel) + 10;
+    for (int64_t tick : timeTicksNs(axis.beginNs, axis.endNs, d->range.originNs, step)) {
+        const double x = axis.toPixel(tick);
+        const QString label = formatTimeTick(tick - d->range.originNs, step);
+        const double width = metrics.horizontalAdvance(label);
+        const double left = std::clamp(x - width / 2, track.left(), track.right() - width);
+        if (left < cursorX + cursorLabelWidth / 2 + 4 && left + width > cursorX - cursorLabelWidth / 2 - 4)
+            continue; // the cursor's own label wins
+        painter.setPen(tickColor);
+        painter.drawLine(QPointF(x, axisTop - 2), QPointF(x, axisTop + 2));
+        painter.drawText(QRectF(left, axisTop + 1, width + 1, d->axisHeight() - 2), Qt::AlignCenter, label);
+    }
+
+    // outside an analysis window: dimmed
+    QColor dim = colors.background;
+    dim.setAlpha(150);
+    if (d->result->request.window) {
+        const TimeWindow& window = *d->result->request.window;
+        const double left = axis.toPixel(std::clamp(window.beginNs, axis.beginNs, axis.endNs));
+        const double right = axis.toPixel(std::clamp(window.endNs, axis.beginNs, axis.endNs));
+        painter.fillRect(QRectF(track.left(), lanesTop, left - track.left(), axisTop - lanesTop), dim);
+        painter.fillRect(QRectF(right, lanesTop, track.right() - right, axisTop - lanesTop), dim);
+    }
+
+    // the chart's visible range: everything else darkened, the window outlined
+    const bool zoomed = d->visibleBeginNs > axis.beginNs || d->visibleEndNs < axis.endNs;
+    if (zoomed) {
+        const double left = axis.toPixel(std::clamp<int64_t>(d->visibleBeginNs, axis.beginNs, axis.endNs));
+        const double right = axis.toPixel(std::clamp<int64_t>(d->visibleEndNs, axis.beginNs, axis.endNs));
+        QColor shade = colors.text;
+        shade.setAlpha(colors.dark ? 40 : 28);
+        painter.fillRect(QRectF(track.left(), lanesTop, left - track.left(), axisTop - lanesTop), shade);
+        painter.fillRect(QRectF(right, lanesTop, track.right() - right, axisTop - lanesTop), shade);
+        QColor outline = colors.cursor;
+        outline.setAlpha(200);
+        painter.setPen(QPen(outline, 1.5));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(QRectF(left, lanesTop, std::max(right - left, 2.0), axisTop - lanesTop));
+    }
+
+    // finding ticks: a triangle per finding at its evidence time, severity colours
+    for (const Finding& finding : d->result->findings) {
+        const int64_t t = finding.evidenceTimestampNs;
+        if (t < axis.beginNs || t > axis.endNs)
+            continue;
+        const double x = axis.toPixel(t);
+        QPolygonF tick;
+        tick << QPointF(x - 4.5, findingsTop) << QPointF(x + 4.5, findingsTop)
+             << QPointF(x, findingsTop + kFindingLaneHeight - 1);
+        const QColor tint = severityTint(finding.severity, palette());
+        painter.setPen(QPen(colors.background, 1));
+        painter.setBrush(tint);
+        painter.drawPolygon(tick);
+        QColor stem = tint;
+        stem.setAlpha(120);
+        painter.setPen(QPen(stem, 1));
+        painter.drawLine(QPointF(x, findingsTop + kFindingLaneHeight - 1), QPointF(x, axisTop));
+    }
+
+    // the cursor with its handle and time
+    painter.setPen(QPen(colors.cursor, 2));
+    painter.drawLine(QPointF(cursorX, lanesTop), QPointF(cursorX, axisTop));
+    QRectF label(cursorX - cursorLabelWidth / 2, axisTop + 1, cursorLabelWidth, d->axisHeight() - 2);
+    if (label.left() < track.left())
+        label.moveLeft(track.left());
+    if (label.right() > track.right())
+        label.moveRight(track.right());
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(colors.cursor);
+    painter.drawRoundedRect(label, 3, 3);
+    painter.setPen(palette().color(QPalette::HighlightedText));
+    painter.drawText(label, Qt::AlignCenter, cursorLabel);
+
+    painter.setPen(hasFocus() ? QPen(colors.cursor, 1) : QPen(border, 1));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(QRectF(frame).adjusted(0.5, 0.5, -0.5, -0.5));
+}
+
+void TimelineScrubber::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !d->hasData()) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    setFocus(Qt::MouseFocusReason);
+    d->moveCursorByUser(d->snappedTime(event->position().x()));
+    event->accept();
+}
+
+void TimelineScrubber::mouseMoveEvent(QMouseEvent* event)
+{
+    if (!(event->buttons() & Qt::LeftButton) || !d->hasData()) {
+        QWidget::mouseMoveEvent(event);
+        return;
+    }
+    d->moveCursorByUser(d->snappedTime(event->position().x()));
+    event->accept();
+}
+
+void TimelineScrubber::keyPressEvent(QKeyEvent* event)
+{
+    if (!d->hasData()) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    const int step = (event->modifiers() & Qt::ShiftModifier) ? kLargeStep : 1;
+    const auto& starts = d->phaseStarts;
+    switch (event->key()) {
+    case Qt::Key_Left:
+        stepCursor(-step);
+        break;
+    case Qt::Key_Right:
+        stepCursor(step);
+        break;
+    case Qt::Key_PageUp: {
+        const auto it = std::lower_bound(starts.begin(), starts.end(), d->cursorNs);
+        if (it != starts.begin())
+            d->moveCursorByUser(*std::prev(it));
+        break;
+    }
+    case Qt::Key_PageDown: {
+        const auto it = std::upper_bound(starts.begin(), starts.end(), d->cursorNs);
+        if (it != starts.end())
+            d->moveCursorByUser(*it);
+        break;
+    }
+    case Qt::Key_Home:
+        d->moveCursorByUser(d->result->usableRows.empty() ? d->range.beginNs : d->range.analysedBeginNs);
+        break;
+    case Qt::Key_End:
+        d->moveCursorByUser(d->result->usableRows.empty() ? d->range.endNs : d->range.analysedEndNs);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+bool TimelineScrubber::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        QToolTip::showText(help->globalPos(), d->toolTipAt(help->pos()), this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace gapscope
