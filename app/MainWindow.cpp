@@ -712,27 +712,19 @@ bool MainWindow::showTraceNow(const QString& path, QString* error)
 {
     m_loadJob->cancel();
     m_analysisJob->discard();
-    if (detectDocumentKind(path) == DocumentKind::BudgetLog) {
-        BudgetLoadOutcome budget = loadBudgetLog(path);
-        if (!budget.data) {
-            if (error)
-                *error =
-                    budget.fatalError.isEmpty() ? tr("%1: could not be loaded").arg(path) : budget.fatalError;
-            return false;
-        }
-        if (!acceptBudget(budget.data, error))
+    const DocumentOutcome document = loadDocument(path);
+    if (!document.ok()) {
+        if (error)
+            *error = document.failure();
+        return false;
+    }
+    if (document.budget) {
+        if (!acceptBudget(document.budget, error))
             return false;
         runBudget(std::nullopt, true);
         return true;
     }
-    LoadOutcome outcome = loadTrace(path);
-    if (!outcome.data) {
-        if (error)
-            *error =
-                outcome.fatalError.isEmpty() ? tr("%1: could not be loaded").arg(path) : outcome.fatalError;
-        return false;
-    }
-    if (!acceptTrace(outcome.data, error))
+    if (!acceptTrace(document.trace, error))
         return false;
     QString analysisError;
     auto result = runAnalysis(m_trace, baseRequest(), &analysisError);

@@ -1,12 +1,8 @@
 #include "model/jobs/LoadJob.h"
 
-#include "model/budget/BudgetLoader.h"
-
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEvent>
-#include <QFile>
-#include <QFileInfo>
 #include <QMetaObject>
 
 namespace gapscope {
@@ -17,40 +13,7 @@ namespace {
 // a flood of queued calls would itself make the GUI sluggish.
 constexpr qint64 kProgressIntervalMs = 40;
 
-// Enough lines to get past a preamble of other crates' logs to the first budget line.
-constexpr qint64 kDetectionBytes = 64 * 1024;
-
 } // namespace
-
-DocumentKind detectDocumentKind(const QString& path)
-{
-    // directories are sink directories; FIFOs and devices are refused by the trace loader
-    if (!QFileInfo(path).isFile())
-        return DocumentKind::StormlogTrace;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return DocumentKind::StormlogTrace; // the trace loader names the error
-    return looksLikeBudgetLog(file.read(kDetectionBytes)) ? DocumentKind::BudgetLog
-                                                          : DocumentKind::StormlogTrace;
-}
-
-DocumentOutcome loadDocument(const QString& path, const LoadControl& control)
-{
-    DocumentOutcome outcome;
-    outcome.kind = detectDocumentKind(path);
-    if (outcome.kind == DocumentKind::BudgetLog) {
-        BudgetLoadOutcome loaded = loadBudgetLog(path, control);
-        outcome.budget = std::move(loaded.data);
-        outcome.fatalError = loaded.fatalError;
-        outcome.cancelled = loaded.cancelled;
-        return outcome;
-    }
-    LoadOutcome loaded = loadTrace(path, control);
-    outcome.trace = std::move(loaded.data);
-    outcome.fatalError = loaded.fatalError;
-    outcome.cancelled = loaded.cancelled;
-    return outcome;
-}
 
 LoadJob::LoadJob(QObject* parent) : QObject(parent)
 {
@@ -136,8 +99,7 @@ void LoadJob::deliver(quint64 generation, const DocumentOutcome& outcome)
     else if (outcome.trace)
         emit loaded(generation, outcome.trace);
     else
-        emit failed(generation, outcome.fatalError.isEmpty() ? tr("%1: could not be loaded").arg(m_path)
-                                                             : outcome.fatalError);
+        emit failed(generation, outcome.failure());
 }
 
 AnalysisJob::AnalysisJob(QObject* parent) : QObject(parent)

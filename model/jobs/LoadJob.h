@@ -1,13 +1,12 @@
 #pragma once
-// Background loading and re-analysis for the GUI. Work runs on a private thread pool; results
-// and progress come back to the object's thread through queued calls. Every start() bumps a
+// Background loading (loadDocument: a trace or a budget log) and re-analysis for the GUI. Work
+// runs on a private thread pool; results and progress come back to the object's thread through
+// queued calls. Every start() bumps a
 // generation counter: a newer job supersedes an older one (which is told to cancel), and a
 // result whose generation is no longer current is dropped, so results of two traces or two
 // requests can never mix.
 
-#include "model/trace/AnalysisRunner.h"
-#include "model/store/BudgetData.h"
-#include "model/trace/TraceLoader.h"
+#include "model/document/Document.h"
 
 #include <QObject>
 #include <QString>
@@ -17,27 +16,6 @@
 #include <memory>
 
 namespace gapscope {
-
-// What a path holds, decided from its content: a memory-budget log (budget-snapshots.md) is
-// recognised by its lines, anything else goes to the stormlog trace loader.
-enum class DocumentKind
-{
-    StormlogTrace,
-    BudgetLog
-};
-DocumentKind detectDocumentKind(const QString& path);
-
-// One loaded document of either kind: exactly one of trace and budget is set on success.
-struct DocumentOutcome
-{
-    DocumentKind kind = DocumentKind::StormlogTrace;
-    std::shared_ptr<const TraceData> trace;
-    std::shared_ptr<const BudgetData> budget;
-    QString fatalError; // why neither is set ("path: reason")
-    bool cancelled = false;
-    bool ok() const { return trace || budget; }
-};
-DocumentOutcome loadDocument(const QString& path, const LoadControl& control = {});
 
 class LoadJob : public QObject
 {
