@@ -55,7 +55,7 @@ QString ExportActions::documentPath() const
 BudgetExportInput ExportActions::budgetInput() const
 {
     const auto b = budget();
-    return b ? BudgetExportInput{b->data, b->findings, b->thresholds} : BudgetExportInput{};
+    return b ? budgetExportInput(*b) : BudgetExportInput{};
 }
 
 void ExportActions::updateEnabled()

@@ -1,8 +1,9 @@
 // End-to-end: the real `gapscope analyze` binary on the parity vectors and on bad input.
+#include "tests/GapscopeProcess.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -10,28 +11,8 @@ class TestCli : public QObject
 {
     Q_OBJECT
 
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-
-    static Run run(const QStringList& args)
-    {
-        QProcess process;
-        process.setProgram(QStringLiteral(GAPSCOPE_BINARY));
-        process.setArguments(args);
-        // headless subcommands must not need a display
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-        env.remove(QStringLiteral("DISPLAY"));
-        process.setProcessEnvironment(env);
-        process.start();
-        if (!process.waitForFinished(120000))
-            return {};
-        return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-    }
+    using Run = GapscopeRun;
+    static Run run(const QStringList& args) { return runGapscope(args); }
 
     static QString parity(const QString& name)
     {
@@ -203,9 +184,9 @@ private slots:
     {
         // a memory-budget log is recognised by its content and analysed by the budget rules
         QFETCH(QString, fixture);
-        const Run r =
-            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/") + fixture,
-                 QStringLiteral("--format"), QStringLiteral("json")});
+        const Run r = run({QStringLiteral("analyze"),
+                           QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/") + fixture,
+                           QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.exitCode, 0);
         QJsonParseError error;
         const QJsonObject report = QJsonDocument::fromJson(r.out, &error).object();
@@ -230,9 +211,9 @@ private slots:
     {
         QFETCH(QString, format);
         QFETCH(QString, expected);
-        const Run r =
-            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl"),
-                 QStringLiteral("--format"), format});
+        const Run r = run({QStringLiteral("analyze"),
+                           QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl"),
+                           QStringLiteral("--format"), format});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(QString::fromUtf8(r.out).contains(expected, Qt::CaseInsensitive),
                  r.out.left(2000).constData());
@@ -241,10 +222,10 @@ private slots:
     void budgetThresholdOverride()
     {
         // more fitted growth than the log has: the leak is no longer reported
-        const Run r =
-            run({QStringLiteral("analyze"), QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl"),
-                 QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--set"),
-                 QStringLiteral("min_growth_bytes=1099511627776")});
+        const Run r = run({QStringLiteral("analyze"),
+                           QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl"),
+                           QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--set"),
+                           QStringLiteral("min_growth_bytes=1099511627776")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject report = QJsonDocument::fromJson(r.out).object();
         for (const QJsonValue& finding : report.value(QStringLiteral("gap_analysis")).toArray())

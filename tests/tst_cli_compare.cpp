@@ -3,10 +3,11 @@
 #include "model/trace/TraceComparison.h"
 #include "model/trace/TraceLoader.h"
 
+#include "tests/GapscopeProcess.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -16,26 +17,10 @@ class TestCliCompare : public QObject
 {
     Q_OBJECT
 
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-
+    using Run = GapscopeRun;
     static Run run(const QStringList& args)
     {
-        QProcess process;
-        process.setProgram(QStringLiteral(GAPSCOPE_BINARY));
-        process.setArguments(QStringList{QStringLiteral("compare")} + args);
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-        env.remove(QStringLiteral("DISPLAY"));
-        process.setProcessEnvironment(env);
-        process.start();
-        if (!process.waitForFinished(120000))
-            return {};
-        return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+        return runGapscope(QStringList{QStringLiteral("compare")} + args);
     }
 
     static QString parity(const QString& name)
@@ -233,6 +218,10 @@ private slots:
                                     << QStringLiteral("unknown format 'html' (json, markdown)");
         QTest::newRow("missing file") << QStringList{drift, QStringLiteral("/nonexistent/b.jsonl")}
                                       << QStringLiteral("/nonexistent/b.jsonl");
+        const QString budget = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl");
+        QTest::newRow("budget log") << QStringList{drift, budget}
+                                    << QStringLiteral("B: ") + budget +
+                                           QStringLiteral(": a memory-budget log");
         QTest::newRow("bad threshold")
             << QStringList{drift, drift, QStringLiteral("--set"), QStringLiteral("nope=1")}
             << QStringLiteral("unknown threshold 'nope'");

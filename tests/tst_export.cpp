@@ -3,11 +3,13 @@
 // export actions writing the same bytes.
 #include "app/ExportActions.h"
 #include "app/cli/ExportCommand.h"
-#include "model/report/AnalysisReport.h"
 #include "model/budget/BudgetLoader.h"
+#include "model/report/AnalysisReport.h"
 #include "model/trace/TraceLoader.h"
 #include "widgets/chart/ChartExport.h"
 #include "widgets/trace/GapChartView.h"
+
+#include "tests/GapscopeProcess.h"
 
 #include <QAction>
 #include <QApplication>
@@ -17,7 +19,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -32,7 +33,8 @@ const QString kFormulaHost = QStringLiteral("=cmd|' /C calc'!A0");
 
 QString parity(const QString& name)
 {
-    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name +
+           QStringLiteral(".jsonl");
 }
 
 QByteArray readFile(const QString& path)
@@ -47,28 +49,10 @@ std::shared_ptr<const AnalysisResult> analyse(const QString& path)
     return loaded.data ? runAnalysis(loaded.data, AnalysisRequest{}) : nullptr;
 }
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
+using Run = GapscopeRun;
 Run runBinary(const QStringList& args)
 {
-    QProcess process;
-    process.setProgram(QStringLiteral(GAPSCOPE_BINARY));
-    process.setArguments(args);
-    // headless: no display, no platform chosen by the caller
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    process.setProcessEnvironment(env);
-    process.start();
-    if (!process.waitForFinished(120000))
-        return {};
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    return runGapscope(args);
 }
 
 // stderr without Qt's own environment remarks (XDG_RUNTIME_DIR on CI containers)
@@ -296,6 +280,34 @@ private slots:
         QCOMPARE(analysed.exitCode, 0);
         QCOMPARE(readFile(file), analysed.out);
         QVERIFY(analysed.out.contains("\"begin_ns\": 1796000005000000000"));
+    }
+
+    void cliBudgetLogWindow()
+    {
+        // --from/--to restrict a memory-budget log's analysis as they do a trace's: export writes
+        // the object analyze prints, window included (export used to refuse them with exit 2)
+        const QString budget = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl");
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("budget.json"));
+        const QStringList window{QStringLiteral("--from"), QStringLiteral("1796029320000000000"),
+                                 QStringLiteral("--to"), QStringLiteral("1796029680000000000")};
+        const Run exported =
+            runBinary(QStringList{QStringLiteral("export"), budget, QStringLiteral("--format"),
+                                  QStringLiteral("json"), QStringLiteral("--output"), file} +
+                      window);
+        QVERIFY2(exported.exitCode == 0, exported.err.constData());
+        const Run analysed = runBinary(QStringList{QStringLiteral("analyze"), budget,
+                                                   QStringLiteral("--format"), QStringLiteral("json")} +
+                                       window);
+        QCOMPARE(analysed.exitCode, 0);
+        QCOMPARE(readFile(file), analysed.out);
+        QVERIFY(analysed.out.contains("\"begin_ns\": 1796029320000000000"));
+        QVERIFY(analysed.out.contains("\"end_ns\": 1796029680000000000"));
+        // the window changes what the rules see: the whole log's report differs
+        const Run whole = runBinary(
+            {QStringLiteral("analyze"), budget, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(whole.exitCode, 0);
+        QVERIFY(whole.out != analysed.out);
     }
 
     void cliForce()

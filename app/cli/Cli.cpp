@@ -3,42 +3,37 @@
 #include "app/cli/CliOptions.h"
 #include "app/cli/CompareCommand.h"
 #include "app/cli/ExportCommand.h"
+#include "model/document/Document.h"
 #include "model/report/AnalysisReport.h"
-#include "model/budget/BudgetLoader.h"
-#include "model/jobs/LoadJob.h"
 #include "model/report/ReportWriters.h"
-#include "model/trace/TraceLoader.h"
 
 namespace gapscope {
 
 namespace {
 
-// `gapscope analyze` of a memory-budget log: the rules of analysis/BudgetAnalysis.h, written
-// by the report writers every budget export uses.
-int runBudgetAnalyze(const CommonOptions& options, ReportFormat format, FILE* out, FILE* err)
+int runAnalyze(const QStringList& args, FILE* out, FILE* err)
 {
     const QString prefix = QStringLiteral("gapscope analyze: ");
-    if (options.session || options.rank) {
-        printLine(
-            err,
-            prefix +
-                QStringLiteral("%1: --session and --rank do not apply to budget logs").arg(options.path));
+    CommonOptions options;
+    if (const QString why = parseOptions(QStringLiteral("analyze"), args, &options); !why.isEmpty()) {
+        printLine(err, prefix + why);
         return kExitUsage;
     }
-    const BudgetLoadOutcome loaded = loadBudgetLog(options.path);
-    if (!loaded.data) {
-        printLine(err, prefix + loaded.fatalError);
+    const auto format = reportFormatFromString(options.format);
+    if (!format) {
+        printLine(err,
+                  prefix + QStringLiteral("unknown format '%1' (json, markdown, text)").arg(options.format));
         return kExitUsage;
     }
-    std::optional<TimeWindow> window;
-    if (options.fromNs || options.toNs)
-        window = TimeWindow{options.fromNs.value_or(std::numeric_limits<int64_t>::min()),
-                            options.toNs.value_or(std::numeric_limits<int64_t>::max())};
-    const auto result = runBudgetAnalysis(loaded.data, options.budgetThresholds, window);
-    ReportContent content = buildBudgetReportContent(*loaded.data, result->findings, result->thresholds);
-    content.window = window;
+    const DocumentOutcome document = loadDocument(options.path);
+    const DocumentAnalysis analysis = analyzeDocument(document, options.request);
+    if (!analysis.ok()) {
+        printLine(err, prefix + analysis.error);
+        return kExitUsage;
+    }
+    const ReportContent content = analysis.reportContent();
     QByteArray report;
-    switch (format) {
+    switch (*format) {
     case ReportFormat::Json:
         report = reportJson(content);
         break;
@@ -51,57 +46,13 @@ int runBudgetAnalyze(const CommonOptions& options, ReportFormat format, FILE* ou
     }
     if (!emitReport(options.output, report, out, err, prefix))
         return kExitFailure;
-    if (loaded.data->problems.errorCount() > 0)
-        printLine(err, prefix + QStringLiteral("%1 line(s) rejected; first: %2")
-                                    .arg(loaded.data->problems.errorCount())
-                                    .arg(loaded.data->problems.kept().empty()
-                                             ? QString()
-                                             : loaded.data->problems.kept().front().toString()));
-    return kExitOk;
-}
-
-int runAnalyze(const QStringList& args, FILE* out, FILE* err)
-{
-    CommonOptions options;
-    if (const QString why = parseOptions(QStringLiteral("analyze"), args, &options); !why.isEmpty()) {
-        printLine(err, QStringLiteral("gapscope analyze: ") + why);
-        return kExitUsage;
-    }
-    const auto format = reportFormatFromString(options.format);
-    if (!format) {
-        printLine(err, QStringLiteral("gapscope analyze: unknown format '%1' (json, markdown, text)")
-                           .arg(options.format));
-        return kExitUsage;
-    }
-    if (detectDocumentKind(options.path) == DocumentKind::BudgetLog)
-        return runBudgetAnalyze(options, *format, out, err);
-    const LoadOutcome loaded = loadTrace(options.path);
-    if (!loaded.data) {
-        printLine(err, QStringLiteral("gapscope analyze: ") + loaded.fatalError);
-        return kExitUsage;
-    }
-    QString error;
-    const auto result = analyzeWithOptions(loaded.data, options, &error);
-    if (!result) {
-        printLine(err, QStringLiteral("gapscope analyze: ") + error);
-        return kExitUsage;
-    }
-    const QByteArray report = renderAnalysisReport(*result, *format);
-    if (!options.output.isEmpty()) {
-        if (const QString why = writeOutput(options.output, report, true); !why.isEmpty()) {
-            printLine(err, QStringLiteral("gapscope analyze: ") + why);
-            return kExitFailure;
-        }
-    } else {
-        std::fwrite(report.constData(), 1, size_t(report.size()), out);
-        std::fflush(out);
-    }
-    if (loaded.data->problems.errorCount() > 0) {
-        printLine(err, QStringLiteral("gapscope analyze: %1 record(s) rejected; first: %2")
-                           .arg(loaded.data->problems.errorCount())
-                           .arg(loaded.data->problems.kept().empty()
-                                    ? QString()
-                                    : loaded.data->problems.kept().front().toString()));
+    if (const ProblemLog* problems = document.problems(); problems->errorCount() > 0) {
+        printLine(err,
+                  prefix +
+                      QStringLiteral("%1 %2 rejected; first: %3")
+                          .arg(problems->errorCount())
+                          .arg(document.budget ? QStringLiteral("line(s)") : QStringLiteral("record(s)"))
+                          .arg(problems->kept().empty() ? QString() : problems->kept().front().toString()));
     }
     return kExitOk;
 }

@@ -1,10 +1,11 @@
 #pragma once
 // Option parsing, output and messages shared by the headless subcommands (`analyze`,
-// `export`), so they accept the same options the same way.
+// `export`, `compare`), so they accept the same options the same way.
 
 #include "analysis/Thresholds.h"
-#include "model/trace/AnalysisRunner.h"
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/document/Document.h"
+#include "model/trace/TraceComparison.h"
 
 #include <QFile>
 #include <QSaveFile>
@@ -21,20 +22,19 @@
 
 namespace gapscope {
 
+// The options of every subcommand: analyze and export read one PATH, compare two (A and B, with
+// --session-a/-b and --rank-a/-b for each side and --align); what to analyse is a
+// DocumentRequest, so a trace and a memory-budget log take the options the same way.
 struct CommonOptions
 {
-    QString path;
-    std::optional<QString> session;
-    std::optional<int64_t> rank;
-    QString format = QStringLiteral("text");
+    QString path;               // compare: A
+    QString pathB;              // compare only
+    DocumentRequest request;    // compare: side A
+    DocumentRequest requestB;   // compare only: side B (the thresholds are A's)
+    CompareAlignment alignment; // compare only
+    QString format;             // the command's default until --format
     QString output;
-    GapThresholds thresholds;
-    // memory-budget logs: the gap thresholds above apply to their OS-vs-allocator rule
-    BudgetThresholds budgetThresholds;
-    QStringList budgetOnlySettings; // --set names only budget logs know (refused for traces)
-    std::optional<int64_t> fromNs;
-    std::optional<int64_t> toNs;
-    bool force = false;
+    bool force = false;        // export (analyze accepts it: --output always replaces)
     std::optional<QSize> size; // --size WxH (export only)
 };
 
@@ -65,9 +65,17 @@ inline bool parseAssignment(const QString& text, QString* name, double* number)
     return eq > 0 && ok;
 }
 
-// Parses the options shared by the subcommands. Returns an error text, empty when fine.
+// Parses the options of `command` (analyze, export or compare). Returns an error text, empty
+// when fine.
 inline QString parseOptions(const QString& command, const QStringList& args, CommonOptions* options)
 {
+    const bool compare = command == QLatin1String("compare");
+    const bool exporting = command == QLatin1String("export");
+    if (command == QLatin1String("analyze"))
+        options->format = QStringLiteral("text");
+    else if (compare)
+        options->format = QStringLiteral("markdown");
+    DocumentRequest& request = options->request;
     for (qsizetype i = 1; i < args.size(); ++i) {
         const QString& arg = args[i];
         auto next = [&](QString* value) -> bool {
@@ -76,16 +84,29 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             *value = args[++i];
             return true;
         };
+        // --session / --rank, and for compare --session-a/-b, --rank-a/-b
+        const auto sideOf = [&](const QString& name) -> DocumentRequest* {
+            if (!compare)
+                return arg == name ? &request : nullptr;
+            if (arg == name + QStringLiteral("-a"))
+                return &request;
+            return arg == name + QStringLiteral("-b") ? &options->requestB : nullptr;
+        };
         QString value;
-        if (arg == QLatin1String("--session")) {
+        if (DocumentRequest* side = sideOf(QStringLiteral("--session"))) {
             if (!next(&value))
-                return QStringLiteral("--session needs an id");
-            options->session = value;
-        } else if (arg == QLatin1String("--rank")) {
+                return QStringLiteral("%1 needs an id").arg(arg);
+            side->session = value;
+        } else if (DocumentRequest* side = sideOf(QStringLiteral("--rank"))) {
             int64_t rank = 0;
             if (!next(&value) || !parseInt64(value, &rank))
-                return QStringLiteral("--rank needs an integer");
-            options->rank = rank;
+                return QStringLiteral("%1 needs an integer").arg(arg);
+            side->rank = rank;
+        } else if (arg == QLatin1String("--align") && compare) {
+            const auto alignment = next(&value) ? CompareAlignment::fromString(value) : std::nullopt;
+            if (!alignment)
+                return QStringLiteral("--align needs start or phase:LABEL, got '%1'").arg(value);
+            options->alignment = *alignment;
         } else if (arg == QLatin1String("--format")) {
             if (!next(&value))
                 return QStringLiteral("--format needs a value");
@@ -94,12 +115,15 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             if (!next(&value))
                 return QStringLiteral("--output needs a file name");
             options->output = value;
-        } else if (arg == QLatin1String("--from") || arg == QLatin1String("--to")) {
+        } else if ((arg == QLatin1String("--from") || arg == QLatin1String("--to")) && !compare) {
             int64_t ns = 0;
             if (!next(&value) || !parseInt64(value, &ns))
                 return QStringLiteral("%1 needs a timestamp in ns since the epoch").arg(arg);
-            (arg == QLatin1String("--from") ? options->fromNs : options->toNs) = ns;
-        } else if (arg == QLatin1String("--size") && command == QLatin1String("export")) {
+            TimeWindow window = request.window.value_or(
+                TimeWindow{std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()});
+            (arg == QLatin1String("--from") ? window.beginNs : window.endNs) = ns;
+            request.window = window;
+        } else if (arg == QLatin1String("--size") && exporting) {
             const QStringList parts = next(&value) ? value.toLower().split(QLatin1Char('x')) : QStringList();
             bool okWidth = false;
             bool okHeight = false;
@@ -109,7 +133,7 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             if (!okWidth || !okHeight || width < 16 || height < 16 || width > 16384 || height > 16384)
                 return QStringLiteral("--size needs WxH in pixels, 16 to 16384 each, got '%1'").arg(value);
             options->size = QSize(width, height);
-        } else if (arg == QLatin1String("--force")) {
+        } else if (arg == QLatin1String("--force") && !compare) {
             options->force = true;
         } else if (arg == QLatin1String("--set")) {
             if (!next(&value))
@@ -119,7 +143,7 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             if (!parseAssignment(value, &setName, &number))
                 return QStringLiteral("--set needs NAME=VALUE with a number, got '%1'").arg(value);
             const std::string name = setName.toStdString();
-            const bool gapName = options->thresholds.set(name, number);
+            const bool gapName = request.thresholds.set(name, number);
             const auto& budgetNames = budgetThresholdNames();
             const bool budgetName =
                 std::find(budgetNames.begin(), budgetNames.end(), name) != budgetNames.end();
@@ -133,18 +157,29 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
                 return QStringLiteral("unknown threshold '%1' (known: %2; for budget logs also: %3)")
                     .arg(setName, known.join(QStringLiteral(", ")), knownBudget.join(QStringLiteral(", ")));
             }
-            if (!setBudgetThreshold(options->budgetThresholds, name, number))
+            if (!setBudgetThreshold(request.budgetThresholds, name, number))
                 return QStringLiteral("--set %1: %2 is not a valid value")
                     .arg(setName, value.mid(setName.size() + 1));
             if (!gapName)
-                options->budgetOnlySettings << setName;
+                request.budgetOnlySettings << setName;
         } else if (arg.startsWith(QLatin1String("--"))) {
             return QStringLiteral("unknown option %1 for %2").arg(arg, command);
         } else if (options->path.isEmpty()) {
             options->path = arg;
+        } else if (compare && options->pathB.isEmpty()) {
+            options->pathB = arg;
         } else {
             return QStringLiteral("unexpected argument '%1'").arg(arg);
         }
+    }
+    if (compare) {
+        if (options->pathB.isEmpty())
+            return QStringLiteral(
+                "compare needs two paths A and B (the same path twice compares sessions or ranks)");
+        // the thresholds apply to both sides
+        options->requestB.thresholds = request.thresholds;
+        options->requestB.budgetThresholds = request.budgetThresholds;
+        options->requestB.budgetOnlySettings = request.budgetOnlySettings;
     }
     if (options->path.isEmpty())
         return QStringLiteral("%1 needs a PATH").arg(command);
@@ -180,40 +215,6 @@ inline bool emitReport(const QString& output, const QByteArray& report, FILE* ou
         return false;
     }
     return true;
-}
-
-// Runs the analysis the options ask for (session, rank, window, thresholds). nullptr with
-// *error set to a one-line "path: reason" when the session or rank does not exist.
-inline std::shared_ptr<const AnalysisResult> analyzeWithOptions(std::shared_ptr<const TraceData> trace,
-                                                                const CommonOptions& options, QString* error)
-{
-    if (!options.budgetOnlySettings.isEmpty()) {
-        *error = QStringLiteral("%1: --set %2 applies to memory-budget logs only")
-                     .arg(options.path, options.budgetOnlySettings.join(QStringLiteral(", ")));
-        return nullptr;
-    }
-    AnalysisRequest request;
-    request.thresholds = options.thresholds;
-    request.rank = options.rank;
-    if (options.session) {
-        request.sessionIndex = trace->findSession(*options.session);
-        if (!request.sessionIndex) {
-            QStringList ids;
-            for (const auto& s : trace->sessions)
-                ids << s.id;
-            *error = QStringLiteral("%1: no session '%2' (sessions: %3)")
-                         .arg(options.path, *options.session, ids.join(QStringLiteral(", ")));
-            return nullptr;
-        }
-    }
-    if (options.fromNs || options.toNs)
-        request.window = TimeWindow{options.fromNs.value_or(std::numeric_limits<int64_t>::min()),
-                                    options.toNs.value_or(std::numeric_limits<int64_t>::max())};
-    QString why;
-    auto result = runAnalysis(std::move(trace), request, &why);
-    if (!result)
-        *error = QStringLiteral("%1: %2").arg(options.path, why);
-    return result;
 }
 
 } // namespace gapscope

@@ -3,16 +3,14 @@
 #include "app/cli/Cli.h"
 #include "app/cli/CliOptions.h"
 #include "model/budget/BudgetAnalysisRunner.h"
-#include "model/budget/BudgetLoader.h"
+#include "model/document/Document.h"
 #include "model/report/ReportWriters.h"
-#include "model/trace/TraceLoader.h"
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/chart/ChartExport.h"
-#include "widgets/trace/GapChartView.h"
 #include "widgets/common/PdfReport.h"
+#include "widgets/trace/GapChartView.h"
 
 #include <QApplication>
-#include <QFileInfo>
 
 namespace gapscope {
 
@@ -151,6 +149,11 @@ ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportF
     return {{}, QStringLiteral("unsupported format")};
 }
 
+BudgetExportInput budgetExportInput(const BudgetAnalysisResult& result)
+{
+    return BudgetExportInput{result.data, result.findings, result.thresholds, result.window};
+}
+
 bool budgetExportSupports(ExportFormat format)
 {
     return std::find(allExportFormats().begin(), allExportFormats().end(), format) !=
@@ -179,7 +182,8 @@ ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat fo
     analysis->lastTick = input.data->ticks.size();
     const auto makeChart = [&] { return createExportBudgetChart(analysis, chartSize); };
     const QString title = QString::fromLatin1(kBudgetChartTitle);
-    const ReportContent content = buildBudgetReportContent(*input.data, input.findings, input.thresholds);
+    ReportContent content = buildBudgetReportContent(*input.data, input.findings, input.thresholds);
+    content.window = input.window;
     switch (format) {
     case ExportFormat::Json:
         return {reportJson(content), {}};
@@ -215,58 +219,10 @@ ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat fo
     return {{}, QStringLiteral("unsupported format")};
 }
 
-namespace {
-
-bool isBudgetLog(const QString& path)
-{
-    if (!QFileInfo(path).isFile())
-        return false;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    return looksLikeBudgetLog(file.read(64 * 1024));
-}
-
-// `gapscope export` of a memory-budget log: the gap thresholds given with --set apply to its
-// OS-vs-allocator gap rule; session, rank and window do not exist in budget logs.
-int exportBudgetLog(const CommonOptions& options, ExportFormat format, FILE* err)
-{
-    const QString prefix = QStringLiteral("gapscope export: ");
-    if (options.session || options.rank || options.fromNs || options.toNs) {
-        printLine(
-            err, prefix + QStringLiteral("%1: --session, --rank, --from and --to do not apply to budget logs")
-                              .arg(options.path));
-        return kExitUsage;
-    }
-    const BudgetLoadOutcome loaded = loadBudgetLog(options.path);
-    if (!loaded.data) {
-        printLine(err, prefix + loaded.fatalError);
-        return kExitUsage;
-    }
-    BudgetExportInput input;
-    input.data = loaded.data;
-    input.thresholds = options.budgetThresholds;
-    input.findings = analyzeBudget(loaded.data->ticks, input.thresholds);
-    const ExportOutcome exported =
-        renderBudgetExport(input, format, options.size.value_or(kDefaultChartSize));
-    if (!exported.error.isEmpty()) {
-        printLine(err, prefix + exported.error);
-        return kExitFailure;
-    }
-    if (const QString why = writeOutput(options.output, exported.data, options.force); !why.isEmpty()) {
-        printLine(err, prefix + why);
-        return kExitFailure;
-    }
-    return kExitOk;
-}
-
-} // namespace
-
 int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
 {
     const QString prefix = QStringLiteral("gapscope export: ");
     CommonOptions options;
-    options.format.clear();
     if (const QString why = parseOptions(QStringLiteral("export"), args, &options); !why.isEmpty()) {
         printLine(err, prefix + why);
         return kExitUsage;
@@ -291,20 +247,15 @@ int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
         printLine(err, prefix + QStringLiteral("%1: exists (use --force to replace it)").arg(options.output));
         return kExitUsage;
     }
-    if (isBudgetLog(options.path))
-        return exportBudgetLog(options, *format, err);
-    const LoadOutcome loaded = loadTrace(options.path);
-    if (!loaded.data) {
-        printLine(err, prefix + loaded.fatalError);
+    const DocumentAnalysis analysis = analyzeDocument(loadDocument(options.path), options.request);
+    if (!analysis.ok()) {
+        printLine(err, prefix + analysis.error);
         return kExitUsage;
     }
-    QString error;
-    const auto result = analyzeWithOptions(loaded.data, options, &error);
-    if (!result) {
-        printLine(err, prefix + error);
-        return kExitUsage;
-    }
-    const ExportOutcome exported = renderExport(result, *format, options.size.value_or(kDefaultChartSize));
+    const QSize chartSize = options.size.value_or(kDefaultChartSize);
+    const ExportOutcome exported =
+        analysis.budget ? renderBudgetExport(budgetExportInput(*analysis.budget), *format, chartSize)
+                        : renderExport(analysis.trace, *format, chartSize);
     if (!exported.error.isEmpty()) {
         printLine(err, prefix + exported.error);
         return kExitFailure;

@@ -3,8 +3,9 @@
 // so both write the same bytes for the same inputs.
 
 #include "analysis/BudgetAnalysis.h"
-#include "model/trace/AnalysisRunner.h"
+#include "model/budget/BudgetAnalysisRunner.h"
 #include "model/store/BudgetData.h"
+#include "model/trace/AnalysisRunner.h"
 
 #include <QByteArray>
 #include <QSize>
@@ -54,7 +55,11 @@ struct BudgetExportInput
     std::shared_ptr<const BudgetData> data;
     std::vector<Finding> findings;
     BudgetThresholds thresholds;
+    std::optional<TimeWindow> window =
+        std::nullopt; // the window the findings were analysed in; the report says it
 };
+// The input of a budget analysis (its findings, thresholds and window).
+BudgetExportInput budgetExportInput(const BudgetAnalysisResult& result);
 
 // Every format: PNG and SVG draw the breakdown chart, HTML and PDF carry it.
 bool budgetExportSupports(ExportFormat format);
