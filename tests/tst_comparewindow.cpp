@@ -24,7 +24,8 @@ namespace {
 
 QString parity(const QString& name)
 {
-    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name + QStringLiteral(".jsonl");
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name +
+           QStringLiteral(".jsonl");
 }
 
 std::shared_ptr<const TraceData> load(const QString& name)
@@ -199,6 +200,34 @@ private slots:
         QVERIFY(!window.comparison());
         QVERIFY2(window.statusText().startsWith(QStringLiteral("B: ") + missing),
                  qPrintable(window.statusText()));
+    }
+
+    void loadsThroughLoadJob()
+    {
+        CompareWindow window;
+        window.setTrace(CompareWindow::Side::A, load(QStringLiteral("drift")));
+        // a second load of B supersedes the first: only its result arrives
+        window.openTrace(CompareWindow::Side::B, parity(QStringLiteral("spikes")));
+        window.openTrace(CompareWindow::Side::B, parity(QStringLiteral("mixed")));
+        window.waitForIdle();
+        QVERIFY(window.comparison());
+        QCOMPARE(window.comparison()->b.path, parity(QStringLiteral("mixed")));
+
+        // a memory-budget log is recognised and refused: it has no gap series to compare
+        const QString budget = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl");
+        window.openTrace(CompareWindow::Side::B, budget);
+        window.waitForIdle();
+        QVERIFY(!window.comparison());
+        QVERIFY2(window.statusText().startsWith(QStringLiteral("B: ") + budget) &&
+                     window.statusText().contains(QStringLiteral("memory-budget log")),
+                 qPrintable(window.statusText()));
+
+        // a cancelled load (or one done before the cancel arrived) leaves B comparable
+        window.openTrace(CompareWindow::Side::B, parity(QStringLiteral("mixed")));
+        window.cancelLoad(CompareWindow::Side::B);
+        window.waitForIdle();
+        QVERIFY2(window.comparison(), qPrintable(window.statusText()));
+        QCOMPARE(window.comparison()->b.path, parity(QStringLiteral("mixed")));
     }
 };
 

@@ -1,9 +1,8 @@
 #include "widgets/trace/CompareWindow.h"
 
-#include "widgets/chart/ChartSupport.h"
-#include "model/store/Decimation.h"
 #include "model/jobs/LoadJob.h"
-#include "model/trace/TraceLoader.h"
+#include "model/store/Decimation.h"
+#include "widgets/chart/ChartSupport.h"
 
 #include <QChart>
 #include <QChartView>
@@ -16,11 +15,9 @@
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
-#include <QPointer>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QThreadPool>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -121,6 +118,22 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent)
                 });
         connect(s.job, &AnalysisJob::failed, this,
                 [this, side](quint64, const QString& error) { onAnalysed(side, nullptr, error); });
+        // LoadJob drops the result of a superseded load: what arrives here is the side's last
+        s.load = new LoadJob(this);
+        connect(s.load, &LoadJob::loaded, this,
+                [this, side](quint64, std::shared_ptr<const TraceData> trace) {
+                    setTrace(side, std::move(trace));
+                });
+        connect(
+            s.load, &LoadJob::budgetLoaded, this,
+            [this, side](quint64, std::shared_ptr<const BudgetData> budget) {
+                onLoadEnded(
+                    side,
+                    tr("%1: a memory-budget log; runs are compared from stormlog traces").arg(budget->path));
+            });
+        connect(s.load, &LoadJob::failed, this,
+                [this, side](quint64, const QString& error) { onLoadEnded(side, error); });
+        connect(s.load, &LoadJob::cancelled, this, [this, side] { onLoadEnded(side, {}); });
     }
 
     m_nameA = new QLabel(tr("A: (none)"), this);
@@ -196,10 +209,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent)
     resize(1100, 760);
 }
 
-CompareWindow::~CompareWindow()
-{
-    m_loadPool.waitForDone();
-}
+CompareWindow::~CompareWindow() = default;
 
 void CompareWindow::setThresholds(const GapThresholds& thresholds)
 {
@@ -237,40 +247,32 @@ void CompareWindow::setTrace(Side side, std::shared_ptr<const TraceData> trace,
 
 void CompareWindow::openTrace(Side side, const QString& path)
 {
-    SideState& s = state(side);
-    s.busy = true;
-    s.error.clear();
+    state(side).error.clear();
     m_status->setText(tr("Loading %1…").arg(path));
-    QPointer<CompareWindow> self(this);
-    // The destructor waits for the pool, and the queued result checks the window is still there.
-    m_loadPool.start([self, side, path] {
-        LoadOutcome outcome = loadTrace(path);
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, side, outcome] {
-                if (!self)
-                    return;
-                SideState& s = self->state(side);
-                s.busy = false;
-                if (!outcome.data) {
-                    s.error = outcome.fatalError;
-                    self->recompare();
-                    return;
-                }
-                self->setTrace(side, outcome.data);
-            },
-            Qt::QueuedConnection);
-    });
+    state(side).load->start(path);
+}
+
+void CompareWindow::cancelLoad(Side side)
+{
+    state(side).load->cancel();
+}
+
+void CompareWindow::onLoadEnded(Side side, const QString& error)
+{
+    state(side).error = error;
+    recompare();
 }
 
 void CompareWindow::waitForIdle()
 {
-    for (int round = 0; round < 100 && (m_a.busy || m_b.busy || m_a.job->isRunning() || m_b.job->isRunning());
-         ++round) {
-        m_loadPool.waitForDone();
-        QCoreApplication::sendPostedEvents();
-        m_a.job->waitForDone();
-        m_b.job->waitForDone();
+    const auto busy = [this] {
+        return m_a.load->isRunning() || m_b.load->isRunning() || m_a.job->isRunning() || m_b.job->isRunning();
+    };
+    for (int round = 0; round < 100 && busy(); ++round) {
+        for (SideState* s : {&m_a, &m_b}) {
+            s->load->waitForDone();
+            s->job->waitForDone();
+        }
         QCoreApplication::sendPostedEvents();
     }
 }

@@ -2,12 +2,11 @@
 // Two runs side by side: the gap series of A and B overlaid on one aligned time axis (at the
 // start of each, or at the first start of a phase both have), the findings of each with what
 // is new, gone or changed, and the peak gap of every phase on both sides. Draws what
-// model/TraceComparison computes; analyses run in the background (AnalysisJob).
+// model/TraceComparison computes; loads (LoadJob) and analyses (AnalysisJob) run in the background.
 
 #include "analysis/Thresholds.h"
 #include "model/trace/TraceComparison.h"
 
-#include <QThreadPool>
 #include <QWidget>
 
 #include <memory>
@@ -42,8 +41,11 @@ public:
     void setTrace(Side side, std::shared_ptr<const TraceData> trace,
                   std::optional<size_t> sessionIndex = std::nullopt,
                   std::optional<int64_t> rank = std::nullopt);
-    // Loads path in the background for one side (File > Compare With... loads B this way).
+    // Loads path in the background for one side (File > Compare With... loads B this way)
+    // through LoadJob: a load still running for that side is superseded and its result dropped.
     void openTrace(Side side, const QString& path);
+    // Cancels the side's running load; the side keeps the trace it had.
+    void cancelLoad(Side side);
     void setThresholds(const GapThresholds& thresholds);
     void setAlignment(const CompareAlignment& alignment);
 
@@ -68,13 +70,13 @@ private:
         std::shared_ptr<const AnalysisResult> result;
         AnalysisJob* job = nullptr;
         LoadJob* load = nullptr;
-        bool busy = false;
         QString error;
     };
     SideState& state(Side side) { return side == Side::A ? m_a : m_b; }
     void fillPartitions(Side side, std::optional<size_t> sessionIndex, std::optional<int64_t> rank);
     void analyse(Side side);
     void onAnalysed(Side side, std::shared_ptr<const AnalysisResult> result, const QString& error);
+    void onLoadEnded(Side side, const QString& error);
     void fillAlignments();
     void recompare();
     void showComparison();
@@ -87,7 +89,6 @@ private:
     CompareAlignment m_alignment;
     std::optional<TraceComparison> m_comparison;
     QString m_error;
-    QThreadPool m_loadPool; // loads of B; waited for by the destructor
 
     QLabel* m_nameA = nullptr;
     QLabel* m_nameB = nullptr;
