@@ -2,11 +2,8 @@
 
 #include "app/MainWindow.h"
 #include "model/trace/TraceFollower.h"
-#include "widgets/trace/CompareWindow.h"
 
 #include <QAction>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QLabel>
 #include <QStatusBar>
 
@@ -15,26 +12,18 @@ namespace gapscope {
 LiveFollow::LiveFollow(MainWindow* window)
     : QObject(window), m_window(window), m_follower(new TraceFollower(this)),
       m_followAction(new QAction(tr("&Follow"), this)), m_pinAction(new QAction(tr("&Pin to Latest"), this)),
-      m_compareAction(new QAction(tr("Co&mpare With…"), this)), m_liveLabel(new QLabel(window))
+      m_liveLabel(new QLabel(window))
 {
     m_followAction->setCheckable(true);
     m_followAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     m_followAction->setStatusTip(tr("Keep reading the open trace as its writer appends to it"));
     m_pinAction->setCheckable(true);
     m_pinAction->setStatusTip(tr("While following, keep the chart and cursor on the newest samples"));
-    m_compareAction->setStatusTip(tr("Compare the open trace with another run side by side"));
     m_liveLabel->setObjectName(QStringLiteral("liveLabel"));
     window->statusBar()->addPermanentWidget(m_liveLabel);
     m_liveLabel->hide();
 
     connect(m_followAction, &QAction::triggered, this, [this](bool on) { follow(on); });
-    connect(m_compareAction, &QAction::triggered, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(m_window, tr("Compare With"), QString(),
-                                         tr("Traces (*.jsonl *.json *.csv *.ndjson);;All files (*)"));
-        if (!path.isEmpty())
-            compareWith(path);
-    });
     // Each snapshot is analysed as the window shows the run now (thresholds or session changed
     // while following), not as it was when following started.
     connect(m_follower, &TraceFollower::snapshotPublished, this,
@@ -79,7 +68,6 @@ void LiveFollow::updateLiveLabel()
     }
     m_followAction->setChecked(m_follower->isFollowing());
     m_followAction->setEnabled(trace != nullptr);
-    m_compareAction->setEnabled(trace != nullptr);
 }
 
 void LiveFollow::traceOpened(const std::shared_ptr<const TraceData>& trace)
@@ -151,23 +139,6 @@ void LiveFollow::onAnalysis(std::shared_ptr<const AnalysisResult> result)
         return;
     m_window->showLiveSnapshot(std::move(result), m_pinAction->isChecked());
     updateLiveLabel();
-}
-
-void LiveFollow::compareWith(const QString& path)
-{
-    const auto trace = m_window->trace();
-    if (!trace)
-        return;
-    auto* window = new CompareWindow(m_window);
-    window->setWindowFlag(Qt::Window);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    window->setThresholds(m_window->thresholds());
-    const auto shown = m_window->analysis();
-    window->setTrace(CompareWindow::Side::A, trace,
-                     shown ? std::optional<size_t>(shown->sessionIndex) : std::nullopt,
-                     shown ? std::optional<int64_t>(shown->rank) : std::nullopt);
-    window->openTrace(CompareWindow::Side::B, path);
-    window->show();
 }
 
 } // namespace gapscope

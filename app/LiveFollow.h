@@ -1,7 +1,6 @@
 #pragma once
 // The main window's live features: File > Follow (keep reading a growing JSON lines file or
-// sink directory, model/TraceFollower.h), the "Live" status field, View > Pin to Latest, and
-// File > Compare With... (widgets/CompareWindow.h with the open trace as A).
+// sink directory, model/trace/TraceFollower.h), the "Live" status field and View > Pin to Latest.
 
 #include "model/trace/AnalysisRunner.h"
 
@@ -26,7 +25,6 @@ public:
 
     QAction* followAction() const { return m_followAction; }
     QAction* pinAction() const { return m_pinAction; }
-    QAction* compareAction() const { return m_compareAction; }
     QLabel* liveLabel() const { return m_liveLabel; }
     TraceFollower* follower() const { return m_follower; }
 
@@ -39,8 +37,6 @@ public:
     // Starts (or resumes) following the open trace; false with a status message when it cannot.
     bool follow(bool on);
     void stop();
-    // Opens the compare window with the open trace as A and path as B.
-    void compareWith(const QString& path);
 
 private:
     AnalysisRequest currentRequest() const;
@@ -51,7 +47,6 @@ private:
     TraceFollower* m_follower;
     QAction* m_followAction;
     QAction* m_pinAction;
-    QAction* m_compareAction;
     QLabel* m_liveLabel;
 };
 

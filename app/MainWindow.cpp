@@ -1,10 +1,10 @@
 #include "app/MainWindow.h"
 
+#include "app/CompareWith.h"
 #include "app/ExportActions.h"
 #include "app/LiveFollow.h"
 #include "analysis/Units.h"
 #include "model/report/AnalysisReport.h"
-#include "model/budget/BudgetLoader.h"
 #include "model/items/FindingsModel.h"
 #include "model/jobs/LoadJob.h"
 #include "model/items/PhasesModel.h"
@@ -143,6 +143,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     createActions();
     m_liveFollow = new LiveFollow(this);
+    m_compareWith = new CompareWith(this);
     createCentralArea();
     createDocks();
     m_exportActions = new ExportActions(
@@ -264,7 +265,7 @@ void MainWindow::createMenus()
     file->addAction(m_closeAction);
     file->addSeparator();
     file->addAction(m_liveFollow->followAction());
-    file->addAction(m_liveFollow->compareAction());
+    file->addAction(m_compareWith->action());
     file->addSeparator();
     file->addAction(m_exportActions->exportReportAction());
     file->addAction(m_exportActions->saveChartAction());
@@ -1252,6 +1253,7 @@ void MainWindow::updateActions()
     m_closeAction->setEnabled(m_trace != nullptr || m_budget != nullptr || isLoading());
     if (m_exportActions)
         m_exportActions->updateEnabled();
+    m_compareWith->updateEnabled();
     m_resetZoomAction->setEnabled(hasResult);
     for (const auto& [overlay, action] : m_overlayActions)
         action->setEnabled(hasResult);

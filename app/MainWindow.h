@@ -41,6 +41,7 @@ class FindingsModel;
 class GapChartView;
 class LoadJob;
 class LiveFollow;
+class CompareWith;
 class PhasesDecorationProxy;
 class PhasesModel;
 class ProblemsPanel;
@@ -73,6 +74,7 @@ public:
     // cursor stay, unless pinToLatest moves them to the newest samples.
     void showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
     LiveFollow* liveFollow() const { return m_liveFollow; }
+    CompareWith* compareWith() const { return m_compareWith; }
 
     // state, for the status bar and tests
     std::shared_ptr<const TraceData> trace() const { return m_trace; }
@@ -185,6 +187,7 @@ private:
     LoadJob* m_loadJob = nullptr;
     AnalysisJob* m_analysisJob = nullptr;
     LiveFollow* m_liveFollow = nullptr;
+    CompareWith* m_compareWith = nullptr;
 
     // state
     std::shared_ptr<const TraceData> m_trace;

@@ -1,6 +1,7 @@
 // The main window's live features: a running sink is followed as soon as it opens, new lines
 // reach the chart, pausing keeps the data, Pin to Latest keeps the newest samples in view, and
 // Compare With opens the compare window with the open trace as A.
+#include "app/CompareWith.h"
 #include "app/LiveFollow.h"
 #include "app/MainWindow.h"
 #include "model/trace/TraceFollower.h"
@@ -172,7 +173,7 @@ private slots:
         MainWindow window;
         window.openPath(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/drift.jsonl"));
         QVERIFY(waitLoaded(window));
-        window.liveFollow()->compareWith(
+        window.compareWith()->compareWith(
             QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/mixed.jsonl"));
         CompareWindow* compare = window.findChild<CompareWindow*>();
         QVERIFY(compare);
