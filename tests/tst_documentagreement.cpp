@@ -1,0 +1,190 @@
+// Every input kind agrees across the GUI and the CLI: each fixture in tests/data/fixtures (the
+// stormlog parity vectors, the real CPU trace in its JSON, CSV and sink forms, the distributed
+// runs, and the memory-budget logs) is run through the real `gapscope analyze` and
+// `gapscope export` binary and opened in a MainWindow both ways (openPath in the background
+// and showTraceNow on the calling thread); the findings of all four (classification, severity,
+// confidence, evidence numbers and timestamp) must be the same, or all four must refuse the input.
+#include "app/ExportActions.h"
+#include "app/MainWindow.h"
+#include "app/cli/ExportCommand.h"
+#include "model/items/FindingsModel.h"
+#include "widgets/chart/ChartExport.h"
+
+#include "tests/GapscopeProcess.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gapscope;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+
+const QString kFixtures = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures");
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// What the four must agree on: the kind of report and, per finding, what a reader compares.
+QJsonObject findingsOf(const QByteArray& report)
+{
+    QJsonParseError error;
+    const QJsonObject object = QJsonDocument::fromJson(report, &error).object();
+    if (error.error != QJsonParseError::NoError)
+        return {{QStringLiteral("parse_error"), error.errorString()}};
+    QJsonArray findings;
+    for (const QJsonValue& value : object.value(QStringLiteral("gap_analysis")).toArray()) {
+        const QJsonObject finding = value.toObject();
+        QJsonObject kept;
+        for (const char* key : {"classification", "severity", "confidence", "evidence", "phase_attribution"})
+            kept.insert(QLatin1String(key), finding.value(QLatin1String(key)));
+        findings.append(kept);
+    }
+    return {{QStringLiteral("kind"), object.value(QStringLiteral("kind"))},
+            {QStringLiteral("window"), object.value(QStringLiteral("window"))},
+            {QStringLiteral("findings"), findings}};
+}
+
+// ns timestamps exceed 2^53: the JSON above holds them as doubles, so they are compared as text.
+QStringList evidenceTimestamps(const QByteArray& report)
+{
+    QStringList stamps;
+    for (const QByteArray& line : report.split('\n')) {
+        if (line.contains("\"evidence_timestamp_ns\""))
+            stamps << QString::fromUtf8(line.trimmed());
+    }
+    return stamps;
+}
+
+// The GUI's report of what the window shows: the JSON "Export Report..." writes.
+QByteArray guiReport(MainWindow& window, const QString& file, QString* error)
+{
+    QFile::remove(file);
+    if (!window.exportActions()->writeReport(file, ExportFormat::Json, kDefaultChartSize, true, error))
+        return {};
+    return readFile(file);
+}
+
+size_t guiFindingCount(const MainWindow& window)
+{
+    if (const auto budget = window.budgetAnalysis())
+        return budget->findings.size();
+    return window.analysis() ? window.analysis()->findings.size() : 0;
+}
+
+} // namespace
+
+class TestDocumentAgreement : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        // a settings file of its own, so the window runs with the default thresholds as the CLI does
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_documentagreement-%1").arg(QCoreApplication::applicationPid()));
+    }
+
+    void cleanupTestCase() { QFile::remove(QSettings().fileName()); }
+
+    void everyFixtureAgrees_data()
+    {
+        QTest::addColumn<QString>("path");
+        // every input of the fixture folders: files (not the upstream .expected.json answers)
+        // and the sink and job directories, each as one row
+        int rows = 0;
+        for (const char* folder : {"stormlog/parity", "stormlog/real", "stormlog/distributed", "budget"}) {
+            const QDir dir(kFixtures + QLatin1Char('/') + QLatin1String(folder));
+            const QFileInfoList entries =
+                dir.entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+            for (const QFileInfo& entry : entries) {
+                if (entry.fileName().endsWith(QLatin1String(".expected.json")))
+                    continue;
+                const QString name = QLatin1String(folder) + QLatin1Char('/') + entry.fileName();
+                QTest::newRow(qPrintable(name)) << entry.absoluteFilePath();
+                ++rows;
+            }
+        }
+        // the parity vectors, cpu_phases.{json,csv}, cpu_sink, the distributed runs, five budget logs
+        QVERIFY(rows >= 7 + 3 + 6 + 5);
+    }
+
+    void everyFixtureAgrees()
+    {
+        QFETCH(QString, path);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+
+        const GapscopeRun analysed = runGapscope(
+            {QStringLiteral("analyze"), path, QStringLiteral("--format"), QStringLiteral("json")});
+        const QString exportFile = dir.filePath(QStringLiteral("export.json"));
+        const GapscopeRun exported =
+            runGapscope({QStringLiteral("export"), path, QStringLiteral("--format"), QStringLiteral("json"),
+                         QStringLiteral("--output"), exportFile});
+
+        MainWindow background;
+        background.openPath(path);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return !background.isBusy() &&
+                       (background.analysis() || background.budgetAnalysis() || background.isWelcomeShown());
+            },
+            kTimeoutMs));
+        MainWindow now;
+        QString nowError;
+        const bool shownNow = now.showTraceNow(path, &nowError);
+
+        if (analysed.exitCode != 0) {
+            // an input the CLI refuses: export refuses it too and neither window shows it
+            QCOMPARE(analysed.exitCode, 2);
+            QCOMPARE(exported.exitCode, 2);
+            QVERIFY(!QFile::exists(exportFile));
+            QVERIFY2(!shownNow, qPrintable(path));
+            QVERIFY(!nowError.isEmpty());
+            QVERIFY(!background.analysis() && !background.budgetAnalysis());
+            return;
+        }
+        QVERIFY2(exported.exitCode == 0, exported.err.constData());
+        QVERIFY2(shownNow, qPrintable(nowError));
+
+        QString error;
+        const QByteArray guiBackground =
+            guiReport(background, dir.filePath(QStringLiteral("gui1.json")), &error);
+        QVERIFY2(!guiBackground.isEmpty(), qPrintable(error));
+        const QByteArray guiNow = guiReport(now, dir.filePath(QStringLiteral("gui2.json")), &error);
+        QVERIFY2(!guiNow.isEmpty(), qPrintable(error));
+        const QByteArray cliExport = readFile(exportFile);
+
+        const QJsonObject expected = findingsOf(analysed.out);
+        QVERIFY2(!expected.contains(QStringLiteral("parse_error")), analysed.out.left(400).constData());
+        QCOMPARE(findingsOf(cliExport), expected);
+        QCOMPARE(findingsOf(guiBackground), expected);
+        QCOMPARE(findingsOf(guiNow), expected);
+        const QStringList stamps = evidenceTimestamps(analysed.out);
+        QCOMPARE(evidenceTimestamps(cliExport), stamps);
+        QCOMPARE(evidenceTimestamps(guiBackground), stamps);
+        QCOMPARE(evidenceTimestamps(guiNow), stamps);
+
+        // the findings table lists what the report lists
+        const qsizetype count = expected.value(QStringLiteral("findings")).toArray().size();
+        QCOMPARE(qsizetype(guiFindingCount(background)), count);
+        QCOMPARE(qsizetype(background.findingsModel()->rowCount()), count);
+        QCOMPARE(qsizetype(now.findingsModel()->rowCount()), count);
+    }
+};
+
+QTEST_MAIN(TestDocumentAgreement)
+#include "tst_documentagreement.moc"
