@@ -12,6 +12,9 @@
 
 #include <QApplication>
 
+#include <functional>
+#include <memory>
+
 namespace gapscope {
 
 namespace {
@@ -90,27 +93,35 @@ bool exportFormatNeedsWidgets(ExportFormat format)
            format == ExportFormat::Svg;
 }
 
-ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize)
+namespace {
+
+// What an export of either kind is made of: the report, the plotted series and the chart.
+struct ExportSource
 {
-    if (!result)
-        return {{}, QStringLiteral("no analysis to export")};
+    ReportContent content;
+    std::function<QByteArray()> seriesCsv;
+    std::function<std::unique_ptr<QWidget>(QSize)> makeChart;
+    QString chartTitle;
+    QString chartCaption;
+};
+
+ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format, QSize chartSize)
+{
     if (exportFormatNeedsWidgets(format) && !qobject_cast<QApplication*>(QCoreApplication::instance()))
         return {
             {},
             QStringLiteral("%1 export draws charts and needs a QApplication").arg(exportFormatName(format))};
     if (!chartSize.isValid() || chartSize.isEmpty())
         chartSize = kDefaultChartSize;
-
-    const ReportContent content = buildReportContent(*result);
     switch (format) {
     case ExportFormat::Json:
-        return {reportJson(content), {}};
+        return {reportJson(source.content), {}};
     case ExportFormat::Markdown:
-        return {reportMarkdown(content).toUtf8(), {}};
+        return {reportMarkdown(source.content).toUtf8(), {}};
     case ExportFormat::FindingsCsv:
-        return {reportFindingsCsv(content), {}};
+        return {reportFindingsCsv(source.content), {}};
     case ExportFormat::Csv:
-        return {chartSeriesCsv(*result), {}};
+        return {source.seriesCsv(), {}};
     case ExportFormat::Png:
     case ExportFormat::Svg:
     case ExportFormat::Html:
@@ -123,30 +134,46 @@ ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportF
     constexpr int kPdfChartWidth = 900;
     if (format == ExportFormat::Pdf && chartSize.width() > kPdfChartWidth)
         chartSize = QSize(kPdfChartWidth, chartSize.height() * kPdfChartWidth / chartSize.width());
-    const auto chart = createExportGapChart(result, chartSize);
-    const QString title = QString::fromLatin1(kGapChartTitle);
+    const auto chart = source.makeChart(chartSize);
+    const QString& title = source.chartTitle;
     switch (format) {
     case ExportFormat::Png:
         return {chartPng(chart.get(), chartSize), {}};
     case ExportFormat::Svg:
         return {chartSvg(chart.get(), chartSize, title), {}};
     case ExportFormat::Html: {
-        ReportImage image{title, QString::fromLatin1(kGapChartCaption), QStringLiteral("image/svg+xml"),
+        ReportImage image{title, source.chartCaption, QStringLiteral("image/svg+xml"),
                           chartSvg(chart.get(), chartSize, title), chartSize};
-        return {reportHtml(content, {image}).toUtf8(), {}};
+        return {reportHtml(source.content, {image}).toUtf8(), {}};
     }
     case ExportFormat::Pdf: {
         // 2250 px across about 7 inches: over 300 dpi
-        PdfChart pdfChart{title, QString::fromLatin1(kGapChartCaption),
-                          renderChartImage(chart.get(), chartSize, 2.5)};
+        PdfChart pdfChart{title, source.chartCaption, renderChartImage(chart.get(), chartSize, 2.5)};
         QString error;
-        QByteArray pdf = reportPdf(content, {pdfChart}, &error);
+        QByteArray pdf = reportPdf(source.content, {pdfChart}, &error);
         return {pdf, error};
     }
     default:
         break;
     }
     return {{}, QStringLiteral("unsupported format")};
+}
+
+} // namespace
+
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize)
+{
+    if (!result)
+        return {{}, QStringLiteral("no analysis to export")};
+    ExportSource source;
+    source.content = buildReportContent(*result);
+    source.seriesCsv = [&] { return chartSeriesCsv(*result); };
+    source.makeChart = [&](QSize size) -> std::unique_ptr<QWidget> {
+        return createExportGapChart(result, size);
+    };
+    source.chartTitle = QString::fromLatin1(kGapChartTitle);
+    source.chartCaption = QString::fromLatin1(kGapChartCaption);
+    return renderExportSource(source, format, chartSize);
 }
 
 BudgetExportInput budgetExportInput(const BudgetAnalysisResult& result)
@@ -164,15 +191,6 @@ ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat fo
 {
     if (!input.data)
         return {{}, QStringLiteral("no budget log to export")};
-    if (exportFormatNeedsWidgets(format) && !qobject_cast<QApplication*>(QCoreApplication::instance()))
-        return {
-            {},
-            QStringLiteral("%1 export draws charts and needs a QApplication").arg(exportFormatName(format))};
-    if (!chartSize.isValid() || chartSize.isEmpty())
-        chartSize = kDefaultChartSize;
-    constexpr int kPdfChartWidth = 900; // as for traces: readable labels on a page
-    if (format == ExportFormat::Pdf && chartSize.width() > kPdfChartWidth)
-        chartSize = QSize(kPdfChartWidth, chartSize.height() * kPdfChartWidth / chartSize.width());
     // the chart draws the findings given, over the whole log
     auto analysis = std::make_shared<BudgetAnalysisResult>();
     analysis->data = input.data;
@@ -180,43 +198,16 @@ ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat fo
     analysis->findings = input.findings;
     analysis->buckets = computeBudgetBuckets(input.data->ticks);
     analysis->lastTick = input.data->ticks.size();
-    const auto makeChart = [&] { return createExportBudgetChart(analysis, chartSize); };
-    const QString title = QString::fromLatin1(kBudgetChartTitle);
-    ReportContent content = buildBudgetReportContent(*input.data, input.findings, input.thresholds);
-    content.window = input.window;
-    switch (format) {
-    case ExportFormat::Json:
-        return {reportJson(content), {}};
-    case ExportFormat::Markdown:
-        return {reportMarkdown(content).toUtf8(), {}};
-    case ExportFormat::FindingsCsv:
-        return {reportFindingsCsv(content), {}};
-    case ExportFormat::Csv:
-        return {budgetSeriesCsv(*input.data), {}};
-    case ExportFormat::Html: {
-        const auto chart = makeChart();
-        ReportImage image{title, QString::fromLatin1(kBudgetChartCaption), QStringLiteral("image/svg+xml"),
-                          chartSvg(chart.get(), chartSize, title), chartSize};
-        return {reportHtml(content, {image}).toUtf8(), {}};
-    }
-    case ExportFormat::Pdf: {
-        const auto chart = makeChart();
-        PdfChart pdfChart{title, QString::fromLatin1(kBudgetChartCaption),
-                          renderChartImage(chart.get(), chartSize, 2.5)};
-        QString error;
-        QByteArray pdf = reportPdf(content, {pdfChart}, &error);
-        return {pdf, error};
-    }
-    case ExportFormat::Png: {
-        const auto chart = makeChart();
-        return {chartPng(chart.get(), chartSize), {}};
-    }
-    case ExportFormat::Svg: {
-        const auto chart = makeChart();
-        return {chartSvg(chart.get(), chartSize, title), {}};
-    }
-    }
-    return {{}, QStringLiteral("unsupported format")};
+    ExportSource source;
+    source.content = buildBudgetReportContent(*input.data, input.findings, input.thresholds);
+    source.content.window = input.window;
+    source.seriesCsv = [&] { return budgetSeriesCsv(*input.data); };
+    source.makeChart = [&](QSize size) -> std::unique_ptr<QWidget> {
+        return createExportBudgetChart(analysis, size);
+    };
+    source.chartTitle = QString::fromLatin1(kBudgetChartTitle);
+    source.chartCaption = QString::fromLatin1(kBudgetChartCaption);
+    return renderExportSource(source, format, chartSize);
 }
 
 int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
