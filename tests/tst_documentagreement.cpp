@@ -2,18 +2,21 @@
 // stormlog parity vectors, the real CPU trace in its JSON, CSV and sink forms, the distributed
 // runs, and the memory-budget logs) is run through the real `gapscope analyze` and
 // `gapscope export` binary and opened in a MainWindow both ways (openPath in the background
-// and showTraceNow on the calling thread); the findings of all four (classification, severity,
-// confidence, evidence numbers and timestamp) must be the same, or all four must refuse the input.
+// and showTraceNow on the calling thread), over the whole run and over a window (--from/--to,
+// "Analyse Window"); the findings of all four (classification, severity, confidence, evidence
+// numbers and timestamp) and the window must be the same, or all four must refuse the input.
 #include "app/ExportActions.h"
 #include "app/MainWindow.h"
 #include "app/cli/ExportCommand.h"
 #include "model/items/FindingsModel.h"
+#include "model/store/BudgetData.h"
+#include "model/store/TraceData.h"
+#include "model/trace/AnalysisRunner.h"
 #include "widgets/chart/ChartExport.h"
 
 #include "tests/GapscopeProcess.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,6 +25,10 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
+#include <optional>
+#include <vector>
 
 using namespace gapscope;
 
@@ -77,6 +84,22 @@ QByteArray guiReport(MainWindow& window, const QString& file, QString* error)
     return readFile(file);
 }
 
+// The middle half of what the window loaded (every event of a trace, every tick of a budget
+// log); nullopt when nothing is loaded.
+std::optional<TimeWindow> middleHalf(const MainWindow& window)
+{
+    std::vector<int64_t> times;
+    if (const auto budget = window.budgetData())
+        times = budget->ticks.timestampNs;
+    else if (const auto trace = window.trace())
+        times = trace->store.timestampNs;
+    if (times.empty())
+        return std::nullopt;
+    const auto [first, last] = std::minmax_element(times.begin(), times.end());
+    const int64_t quarter = (*last - *first) / 4;
+    return TimeWindow{*first + quarter, *last - quarter};
+}
+
 size_t guiFindingCount(const MainWindow& window)
 {
     if (const auto budget = window.budgetAnalysis())
@@ -103,6 +126,7 @@ private slots:
     void everyFixtureAgrees_data()
     {
         QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("windowed"); // --from/--to and "Analyse Window" on the middle half
         // every input of the fixture folders: files (not the upstream .expected.json answers)
         // and the sink and job directories, each as one row
         int rows = 0;
@@ -114,7 +138,9 @@ private slots:
                 if (entry.fileName().endsWith(QLatin1String(".expected.json")))
                     continue;
                 const QString name = QLatin1String(folder) + QLatin1Char('/') + entry.fileName();
-                QTest::newRow(qPrintable(name)) << entry.absoluteFilePath();
+                QTest::newRow(qPrintable(name)) << entry.absoluteFilePath() << false;
+                QTest::newRow(qPrintable(name + QStringLiteral(" window")))
+                    << entry.absoluteFilePath() << true;
                 ++rows;
             }
         }
@@ -125,15 +151,9 @@ private slots:
     void everyFixtureAgrees()
     {
         QFETCH(QString, path);
+        QFETCH(bool, windowed);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-
-        const GapscopeRun analysed = runGapscope(
-            {QStringLiteral("analyze"), path, QStringLiteral("--format"), QStringLiteral("json")});
-        const QString exportFile = dir.filePath(QStringLiteral("export.json"));
-        const GapscopeRun exported =
-            runGapscope({QStringLiteral("export"), path, QStringLiteral("--format"), QStringLiteral("json"),
-                         QStringLiteral("--output"), exportFile});
 
         MainWindow background;
         background.openPath(path);
@@ -146,6 +166,26 @@ private slots:
         MainWindow now;
         QString nowError;
         const bool shownNow = now.showTraceNow(path, &nowError);
+
+        QStringList windowArgs;
+        if (const auto window = middleHalf(background); windowed && window) {
+            windowArgs = {QStringLiteral("--from"), QString::number(window->beginNs), QStringLiteral("--to"),
+                          QString::number(window->endNs)};
+            for (MainWindow* shown : {&background, &now}) {
+                shown->analyseWindow(window->beginNs, window->endNs);
+                QVERIFY(QTest::qWaitFor([&] { return !shown->isBusy() && shown->isWindowAnalysis(); },
+                                        kTimeoutMs));
+            }
+        }
+
+        const GapscopeRun analysed = runGapscope(
+            QStringList{QStringLiteral("analyze"), path, QStringLiteral("--format"), QStringLiteral("json")} +
+            windowArgs);
+        const QString exportFile = dir.filePath(QStringLiteral("export.json"));
+        const GapscopeRun exported =
+            runGapscope(QStringList{QStringLiteral("export"), path, QStringLiteral("--format"),
+                                    QStringLiteral("json"), QStringLiteral("--output"), exportFile} +
+                        windowArgs);
 
         if (analysed.exitCode != 0) {
             // an input the CLI refuses: export refuses it too and neither window shows it
