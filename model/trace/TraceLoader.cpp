@@ -13,17 +13,13 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 #include <map>
 #include <memory>
-#include <mutex>
 #include <numeric>
-#include <set>
-#include <thread>
 
 namespace gapscope {
 
