@@ -269,8 +269,8 @@ void WindowedReader::fill(Window& w, size_t carried)
     const size_t maxLine = m_form.maxLineBytes;
     for (;;) {
         if (carried == w.capacity) {
-            // The carried bytes are a partial line (callers never carry a line break past the
-            // last one), so a full buffer is one line.
+            // With a line limit records are lines and the carried bytes a partial one (what
+            // follows the last line break), so a full buffer is one line.
             if (maxLine > 0 && carried > maxLine) {
                 w.lineTooLong = true;
                 w.filled = carried;
