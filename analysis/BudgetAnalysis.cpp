@@ -1,6 +1,7 @@
 #include "analysis/BudgetAnalysis.h"
 
 #include "analysis/GapAnalysis.h"
+#include "analysis/Int64Math.h"
 #include "analysis/PyRound.h"
 #include "analysis/Units.h"
 
@@ -58,7 +59,7 @@ std::string formatRatio(double value)
 
 double secondsBetween(int64_t fromNs, int64_t toNs)
 {
-    return static_cast<double>(toNs - fromNs) / 1e9;
+    return differenceAsDouble(toNs, fromNs) / 1e9;
 }
 
 // Median of the configured target: the reference for "large" growth.
@@ -188,8 +189,7 @@ struct SlotTimeline
     {
         if (periodNs <= 0)
             return 0;
-        const int64_t d = timestampNs - originNs;
-        return d >= 0 ? (d + periodNs / 2) / periodNs : -((-d + periodNs / 2) / periodNs);
+        return roundedDivide(WideInt(timestampNs) - originNs, periodNs);
     }
 
     // Marks slots [first, last] with `id` walking backwards from `last`; stops at a slot a
@@ -214,13 +214,21 @@ SlotTimeline buildSlotTimeline(const BudgetTicks& ticks)
         return timeline;
     timeline.periodNs = budgetTickPeriodNs(ticks);
     timeline.originNs = ticks.timestampNs.front();
-    int64_t lastSlot = timeline.slotOf(ticks.timestampNs.back());
+    // Every tick's slot must index the timeline: the log's order is not trusted (a tick
+    // before the first one would have a negative slot).
+    int64_t firstSlot = 0;
+    int64_t lastSlot = 0;
+    for (const int64_t timestampNs : ticks.timestampNs) {
+        const int64_t s = timeline.slotOf(timestampNs);
+        firstSlot = std::min(firstSlot, s);
+        lastSlot = std::max(lastSlot, s);
+    }
     for (const auto& end : ticks.runEnds)
         lastSlot = std::max(lastSlot, timeline.slotOf(end.timestampNs));
-    // Nonsense timestamps (years apart) must not allocate a slot per period: fall back to
-    // one slot per logged tick, which loses only the gap reconstruction.
+    // Nonsense timestamps (years apart, or out of order) must not allocate a slot per period:
+    // fall back to one slot per logged tick, which loses only the gap reconstruction.
     const int64_t slotLimit = static_cast<int64_t>(ticks.size()) * 64 + 4096;
-    if (timeline.periodNs <= 0 || lastSlot >= slotLimit) {
+    if (timeline.periodNs <= 0 || firstSlot < 0 || lastSlot >= slotLimit) {
         timeline.periodNs = 0;
         timeline.label.assign(ticks.size(), kUnknownSlot);
         timeline.loggedTick.resize(ticks.size());
@@ -244,7 +252,8 @@ SlotTimeline buildSlotTimeline(const BudgetTicks& ticks)
     for (size_t i = 0; i < ticks.size(); ++i) {
         const int64_t s = timeline.slotOf(ticks.timestampNs[i]);
         if (ticks.verdictStreak[i] > 1)
-            timeline.fillBackwards(s - ticks.verdictStreak[i] + 1, s - 1, ticks.verdictLabel[i]);
+            timeline.fillBackwards(saturatingSub(s, ticks.verdictStreak[i]) + 1, s - 1,
+                                   ticks.verdictLabel[i]);
     }
     // 3. verdict-run-ended lines: the previous run filled the k slots before the change
     for (const auto& end : ticks.runEnds) {
@@ -253,7 +262,7 @@ SlotTimeline buildSlotTimeline(const BudgetTicks& ticks)
             timeline.label[static_cast<size_t>(s)] == kUnknownSlot)
             timeline.label[static_cast<size_t>(s)] = end.newLabel;
         if (end.previousStreak > 0)
-            timeline.fillBackwards(s - end.previousStreak, s - 1, end.previousLabel);
+            timeline.fillBackwards(saturatingSub(s, end.previousStreak), s - 1, end.previousLabel);
     }
     return timeline;
 }
@@ -623,8 +632,10 @@ std::optional<Finding> findOverTarget(const BudgetTicks& ticks, const BudgetThre
     const int64_t period = budgetTickPeriodNs(ticks);
     int64_t slots = static_cast<int64_t>(ticks.size());
     if (period > 0)
-        slots =
-            std::max(slots, (ticks.timestampNs.back() - ticks.timestampNs.front() + period / 2) / period + 1);
+        slots = std::max(
+            slots,
+            saturatingAdd(
+                roundedDivide(WideInt(ticks.timestampNs.back()) - ticks.timestampNs.front(), period), 1));
     const std::vector<TickGap> gaps = findTickGaps(ticks, period);
     size_t gapIndex = 0;
     int64_t overTicks = 0;
@@ -790,8 +801,9 @@ std::vector<Finding> findCacheThrash(const BudgetTicks& ticks, const BudgetThres
         return findings;
     const int64_t period = budgetTickPeriodNs(ticks);
     const auto slotOf = [&](uint32_t tick) -> int64_t {
-        return period > 0 ? (ticks.timestampNs[tick] - ticks.timestampNs.front() + period / 2) / period
-                          : static_cast<int64_t>(tick);
+        return period > 0
+                   ? roundedDivide(WideInt(ticks.timestampNs[tick]) - ticks.timestampNs.front(), period)
+                   : static_cast<int64_t>(tick);
     };
     std::map<uint32_t, std::vector<const BudgetCacheRow*>> rowsByCache;
     for (const auto& row : ticks.caches)
@@ -821,7 +833,8 @@ std::vector<Finding> findCacheThrash(const BudgetTicks& ticks, const BudgetThres
         size_t bestCount = 0;
         for (size_t begin = 0, end = 0; begin < reversals.size(); ++begin) {
             end = std::max(end, begin);
-            while (end < reversals.size() && reversals[end].slot - reversals[begin].slot < window)
+            while (end < reversals.size() &&
+                   saturatingSub(reversals[end].slot, reversals[begin].slot) < window)
                 ++end;
             if (end - begin > bestCount) {
                 bestCount = end - begin;

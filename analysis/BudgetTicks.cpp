@@ -1,5 +1,7 @@
 #include "analysis/BudgetTicks.h"
 
+#include "analysis/Int64Math.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -137,7 +139,8 @@ int64_t budgetTickPeriodNs(const BudgetTicks& ticks)
     std::vector<int64_t> deltas;
     deltas.reserve(ticks.size());
     for (size_t i = 1; i < ticks.size(); ++i) {
-        const int64_t d = ticks.timestampNs[i] - ticks.timestampNs[i - 1];
+        // timestamps centuries apart still give a (huge) positive delta, never a wrapped one
+        const int64_t d = saturatingSub(ticks.timestampNs[i], ticks.timestampNs[i - 1]);
         if (d > 0)
             deltas.push_back(d);
     }
@@ -156,9 +159,9 @@ std::vector<TickGap> findTickGaps(const BudgetTicks& ticks, int64_t periodNs)
     if (periodNs <= 0)
         return gaps;
     for (size_t i = 1; i < ticks.size(); ++i) {
-        const int64_t d = ticks.timestampNs[i] - ticks.timestampNs[i - 1];
         // d / period rounded to the nearest whole number of periods (jitter tolerated)
-        const int64_t periods = (d + periodNs / 2) / periodNs;
+        const int64_t periods =
+            roundedDivide(WideInt(ticks.timestampNs[i]) - ticks.timestampNs[i - 1], periodNs);
         if (periods >= 2)
             gaps.push_back(
                 {static_cast<uint32_t>(i - 1), ticks.timestampNs[i - 1], ticks.timestampNs[i], periods - 1});

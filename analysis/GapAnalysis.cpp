@@ -209,7 +209,7 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
         const int64_t reserved = input.reserved[rows[i]];
         if (reserved <= 0)
             continue;
-        const int64_t unused = std::max<int64_t>(0, reserved - input.allocated[rows[i]]);
+        const int64_t unused = std::max<int64_t>(0, saturatingSub(reserved, input.allocated[rows[i]]));
         const double ratio = trueDivide(unused, reserved);
         if (ratios.empty() || ratio > stats.maxFragmentation) {
             stats.maxFragmentation = ratio;

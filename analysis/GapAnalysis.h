@@ -5,6 +5,7 @@
 // timestamp order.
 
 #include "analysis/Finding.h"
+#include "analysis/Int64Math.h"
 #include "analysis/Thresholds.h"
 
 #include <cstdint>
@@ -28,7 +29,8 @@ struct GapInput
     std::span<const uint32_t> rows;     // usable rows, ascending timestamp
 
     size_t size() const { return rows.size(); }
-    int64_t gapAt(size_t i) const { return used[rows[i]] - reserved[rows[i]]; }
+    // saturated: counters read from a file may be anywhere in the int64 range
+    int64_t gapAt(size_t i) const { return saturatingSub(used[rows[i]], reserved[rows[i]]); }
 };
 
 // Everything the chart needs beside the findings: regression line, threshold band.

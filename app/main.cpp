@@ -1,14 +1,40 @@
-#include "app/cli/Cli.h"
 #include "app/Gui.h"
+#include "app/cli/Cli.h"
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 
 #include <cstring>
+
+#include <unistd.h>
 
 using namespace gapscope;
 
 namespace {
+
+// A QApplication on the offscreen platform (export, --screenshot) asks for the runtime
+// folder, and Qt warns on every run where XDG_RUNTIME_DIR is unset (CI, cron, a plain ssh
+// login), then falls back to a private folder in the temp dir. Headless commands name such a
+// folder themselves first, so their stderr holds only what gapscope has to say.
+void provideRuntimeDirectory()
+{
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
+        return;
+    const QString path = QDir::tempPath() + QStringLiteral("/gapscope-runtime-") + QString::number(getuid());
+    if (!QDir().mkpath(path))
+        return;
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    // Qt refuses a folder someone else owns or others can read; so does this
+    const QFileInfo info(path);
+    const QFile::Permissions others = QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup |
+                                      QFile::ReadOther | QFile::WriteOther | QFile::ExeOther;
+    if (!info.isDir() || info.isSymLink() || info.ownerId() != getuid() || (info.permissions() & others))
+        return;
+    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(path));
+}
 
 // `gapscope --screenshot OUT.png [--size WxH] FILE`: renders the main window headless.
 int runScreenshotCommand(int argc, char** argv, const QStringList& args)
@@ -45,6 +71,7 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     // Nothing is shown on screen: no display is needed.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    provideRuntimeDirectory();
     QApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
     QCoreApplication::setOrganizationName(QStringLiteral("gapscope"));
@@ -72,6 +99,7 @@ int main(int argc, char** argv)
         // window, so it runs on the offscreen platform unless one is asked for (no display).
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
+        provideRuntimeDirectory();
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
         return runCli(args);

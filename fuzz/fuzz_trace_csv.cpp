@@ -2,7 +2,7 @@
 // directly (detail::parseCsv) so inputs whose header detection rejects still reach it.
 #include "fuzz/FuzzSupport.h"
 
-#include "model/trace/TraceParsers.h"
+#include "model/trace/Csv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

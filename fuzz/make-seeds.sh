@@ -74,6 +74,11 @@ printf "{'a': (1, 2.5, -3e10), b'k': [None, True, False], 'u': '\\\\u00e9\\\\x41
   seed fuzz_pyliteral handmade
 printf '{"json": [1, {"x": "\\ud83d\\ude00"}], "r": null}' | seed fuzz_pyliteral json
 
+# Report writers: the bytes are a FuzzedDataProvider stream; any bytes will do, markup and
+# entities among them give the escaping something to chew on.
+printf '<script>&lt;|a|b|\n# h\r\n=cmd,"q"' | seed fuzz_report_writers markup
+head -c 2048 "$fixtures/stormlog/parity/phasespike.jsonl" | seed fuzz_report_writers trace
+
 # Regression inputs found earlier stay in every corpus they came from.
 for f in "$data"/fuzz_regress_*; do
   [ -e "$f" ] || continue

@@ -13,7 +13,8 @@ struct GapscopeRun
     QByteArray err;
 };
 
-inline GapscopeRun runGapscope(const QStringList& args)
+// unset: further environment variables to remove (XDG_RUNTIME_DIR: run as on CI or cron)
+inline GapscopeRun runGapscope(const QStringList& args, const QStringList& unset = {})
 {
     QProcess process;
     process.setProgram(QStringLiteral(GAPSCOPE_BINARY));
@@ -23,6 +24,8 @@ inline GapscopeRun runGapscope(const QStringList& args)
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    for (const QString& name : unset)
+        env.remove(name);
     process.setProcessEnvironment(env);
     process.start();
     if (!process.waitForFinished(120000))

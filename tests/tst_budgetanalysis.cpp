@@ -4,6 +4,8 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace gapscope;
 
@@ -635,6 +637,74 @@ private slots:
         QCOMPARE(wedge->evidenceRow, uint32_t(8));
         // the non-cache growth of this run has no reporter
         QVERIFY(has(findings, Classification::UnattributedGrowth));
+    }
+
+    // Timestamps and streaks from a file may be anywhere in the int64 range: the tick clock,
+    // the slot timeline and every rule must neither overflow nor index outside a vector (a
+    // wrapped slot once wrote before the timeline; UBSan in CI flags any overflow).
+    void extremeTimestamps_data()
+    {
+        constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+        constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+        QTest::addColumn<std::vector<int64_t>>("timestamps");
+        QTest::addColumn<std::vector<int64_t>>("streaks");
+        QTest::addColumn<qint64>("period");
+        QTest::addColumn<int>("gaps");
+        // 1800, 2000 and 2200 (the reported crash): two deltas of 200 years
+        QTest::newRow("centuries apart")
+            << std::vector<int64_t>{-5'364'662'400 * kSecond, 946'684'800 * kSecond, 7'258'118'400 * kSecond}
+            << std::vector<int64_t>{1, 2, 3} << qint64(6'311'347'200 * kSecond) << 0;
+        QTest::newRow("int64 extremes")
+            << std::vector<int64_t>{kMin, 0, kMax} << std::vector<int64_t>{1, 1, 1} << qint64(kMax) << 0;
+        QTest::newRow("out of order")
+            << std::vector<int64_t>{kOrigin + 10 * kPeriod, kOrigin, kOrigin + 5 * kPeriod}
+            << std::vector<int64_t>{1, 1, 1} << qint64(5 * kPeriod) << 0;
+        QTest::newRow("huge streaks")
+            << std::vector<int64_t>{kOrigin, kOrigin + kPeriod, kOrigin + 2 * kPeriod}
+            << std::vector<int64_t>{kMax, kMin, kMax} << qint64(kPeriod) << 0;
+        QTest::newRow("minimum then period") << std::vector<int64_t>{kMin, kMin + kPeriod, kMin + 2 * kPeriod}
+                                             << std::vector<int64_t>{1, 2, 3} << qint64(kPeriod) << 0;
+    }
+
+    void extremeTimestamps()
+    {
+        QFETCH(std::vector<int64_t>, timestamps);
+        QFETCH(std::vector<int64_t>, streaks);
+        QFETCH(qint64, period);
+        QFETCH(int, gaps);
+        BudgetTicks t;
+        for (size_t i = 0; i < timestamps.size(); ++i) {
+            TickSpec s;
+            s.verdict = i % 2 ? "skip-shrink-cooldown" : "shrink";
+            s.streak = streaks[i];
+            s.other += 3 * kGiB; // over the target, so the wedge and over-target rules run
+            s.capDelta = i % 2 ? kMiB : -kMiB;
+            addTick(t, s);
+            t.timestampNs.back() = timestamps[i];
+        }
+        addRunEnd(t, 0, "shrink", std::numeric_limits<int64_t>::max(), "hold");
+        t.runEnds.back().timestampNs = timestamps.back();
+        QCOMPARE(budgetTickPeriodNs(t), period);
+        QCOMPARE(int(findTickGaps(t).size()), gaps);
+        const auto findings = analyzeBudget(t);
+        for (const Finding& f : findings)
+            for (const auto& e : f.evidence)
+                QVERIFY2(std::isfinite(e.value), e.key.c_str());
+        (void)findWedgeEpisodes(t);
+    }
+
+    // The reported reproduction, through the loader: three ordinary ticks in 1800, 2000, 2200.
+    void centuriesApartLog()
+    {
+        const BudgetLoadOutcome outcome =
+            loadBudgetLog(QString(GAPSCOPE_TEST_DATA_DIR) + "/budget_centuries_apart.jsonl");
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->ticks.size(), size_t(3));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(0));
+        QVERIFY(outcome.data->gaps.empty());
+        const auto findings = analyzeBudget(outcome.data->ticks);
+        for (const Finding& f : findings)
+            QVERIFY(std::isfinite(f.confidence));
     }
 
     void otherFixturesAreNotWedged()

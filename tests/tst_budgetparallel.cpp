@@ -1,11 +1,11 @@
 // Memory-budget logs parsed on several threads in small windows give exactly what one thread
 // gives (every column, name table, problem, count), on every fixture and on generated logs
 // with broken lines, CRLF, blank lines, ANSI colour codes, other targets, lines too long and
-// cut last lines; and the window reader (ParallelLines) underneath hands over every line once,
+// cut last lines; and the window reader (WindowedReader) underneath hands over every line once,
 // in order, with its number.
 
 #include "model/budget/BudgetLoader.h"
-#include "model/read/ParallelLines.h"
+#include "model/read/WindowedReader.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -191,21 +191,21 @@ struct SeenLine
     qint64 bytes = 0;
 };
 
-// Every line ParallelLines hands over, in merge order.
-std::vector<SeenLine> readWithParallelLines(const QString& path, int threads, size_t window, size_t maxLine,
-                                            ParallelLinesResult* result)
+// Every line the windowed reader hands over, in merge order.
+std::vector<SeenLine> readWithWindowedReader(const QString& path, int threads, size_t window, size_t maxLine,
+                                             WindowedReadResult* result)
 {
-    ParallelLinesOptions options;
-    options.threads = threads;
-    options.windowBytesPerThread = window;
-    options.maxLineBytes = maxLine;
+    WindowedForm form;
+    form.threads = threads;
+    form.windowBytesPerThread = window;
+    form.maxLineBytes = maxLine;
+    form.numberLinesFirst = true;
     std::vector<std::vector<SeenLine>> perSlot;
     std::vector<SeenLine> seen;
-    ParallelLinesCallbacks callbacks;
-    callbacks.prepare = [&](size_t ranges) { perSlot.resize(ranges); };
-    callbacks.parse = [&](const LineRange& range) {
+    form.prepare = [&](size_t slotCount) { perSlot.resize(slotCount); };
+    form.parse = [&](const WindowRange& range, qint64*) {
         size_t pos = range.begin;
-        qint64 number = range.firstLineNumber;
+        qint64 number = range.firstLine;
         while (pos < range.end) {
             if (!range.proceed(pos))
                 return false;
@@ -218,15 +218,15 @@ std::vector<SeenLine> readWithParallelLines(const QString& path, int threads, si
         }
         return true;
     };
-    callbacks.merge = [&](size_t slot) {
-        for (auto& line : perSlot[slot])
+    form.merge = [&](const WindowMerge& merge) {
+        for (auto& line : perSlot[merge.slot])
             seen.push_back(std::move(line));
-        perSlot[slot].clear();
+        perSlot[merge.slot].clear();
     };
-    callbacks.longLine = [&](qint64 number, qint64 bytes, bool endsFile) {
+    form.longLine = [&](size_t, qint64 number, qint64 bytes, bool endsFile) {
         seen.push_back({number, {}, endsFile, true, bytes});
     };
-    *result = readLinesParallel(path, options, callbacks);
+    *result = readWindowed(path, form);
     return seen;
 }
 
@@ -470,7 +470,7 @@ private slots:
     }
 
     // The window reader alone: every line once, in order, numbered, the last one flagged.
-    void parallelLinesHandsOverEveryLine_data()
+    void windowedReaderHandsOverEveryLine_data()
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<size_t>("maxLine");
@@ -499,7 +499,7 @@ private slots:
                         QTest::addRow("%s/max %zu/%d threads/%zu B", name, maxLine, threads, window)
                             << bytes << maxLine << threads << window;
     }
-    void parallelLinesHandsOverEveryLine()
+    void windowedReaderHandsOverEveryLine()
     {
         QFETCH(QByteArray, bytes);
         QFETCH(size_t, maxLine);
@@ -507,11 +507,11 @@ private slots:
         QFETCH(size_t, window);
         const QString path = m_dir.filePath("lines.txt");
         QVERIFY(writeFile(path, bytes));
-        ParallelLinesResult result;
-        const std::vector<SeenLine> seen = readWithParallelLines(path, threads, window, maxLine, &result);
+        WindowedReadResult result;
+        const std::vector<SeenLine> seen = readWithWindowedReader(path, threads, window, maxLine, &result);
         QVERIFY(result.error.isEmpty());
         QVERIFY(!result.cancelled);
-        QCOMPARE(result.fileSize, qint64(bytes.size()));
+        QCOMPARE(result.bytes, qint64(bytes.size()));
 
         QList<QByteArray> expected = bytes.split('\n');
         const bool endsWithNewline = bytes.isEmpty() || bytes.endsWith('\n');

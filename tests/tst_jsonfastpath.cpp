@@ -4,8 +4,8 @@
 // exactly it must leave to simdjson. Each row also says whether the fast path is expected
 // to take its lines, so a fast path that gave up on everything would fail here too.
 
+#include "model/trace/Csv.h"
 #include "model/trace/JsonEventReader.h"
-#include "model/trace/TraceParsers.h"
 
 #include <QtTest>
 

@@ -51,6 +51,9 @@ private slots:
         QTest::newRow("backslash") << QStringLiteral("C:\\x") << QStringLiteral("C:\\\\x");
         QTest::newRow("formula") << QStringLiteral("=cmd|' /C calc'!A0")
                                  << QStringLiteral("\\=cmd\\|' /C calc'\\!A0");
+        // an entity would be decoded by the renderer: "&lt;b&gt;" must show as typed, not as <b>
+        QTest::newRow("entities") << QStringLiteral("&lt;b&gt; &#60; AT&T")
+                                  << QStringLiteral("\\&lt;b\\&gt; \\&\\#60; AT\\&T");
     }
 
     void markdown()

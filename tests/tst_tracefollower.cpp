@@ -13,10 +13,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -114,7 +116,7 @@ void appendBytes(const QString& path, const QByteArray& bytes)
 }
 
 void writeManifest(const QString& dir, const QString& status, const QStringList& segments,
-                   const QList<int>& counts)
+                   const QList<int>& counts, std::optional<int> rank = std::nullopt)
 {
     QJsonArray list;
     for (qsizetype i = 0; i < segments.size(); ++i)
@@ -122,11 +124,13 @@ void writeManifest(const QString& dir, const QString& status, const QStringList&
             {QStringLiteral("filename"), segments[i]},
             {QStringLiteral("event_count"), counts[i]},
             {QStringLiteral("session_id"), QStringLiteral("6513270e-269e-0d37-f2a7-4de452e6b438")}});
+    QJsonObject session{
+        {QStringLiteral("session_id"), QStringLiteral("6513270e-269e-0d37-f2a7-4de452e6b438")},
+        {QStringLiteral("status"), status}};
+    if (rank)
+        session.insert(QStringLiteral("rank"), *rank);
     const QJsonObject root{{QStringLiteral("format"), QStringLiteral("stormlog.append_only_telemetry_sink")},
-                           {QStringLiteral("sessions"),
-                            QJsonArray{QJsonObject{{QStringLiteral("session_id"),
-                                                    QStringLiteral("6513270e-269e-0d37-f2a7-4de452e6b438")},
-                                                   {QStringLiteral("status"), status}}}},
+                           {QStringLiteral("sessions"), QJsonArray{session}},
                            {QStringLiteral("segments"), list}};
     // as the writer does: a new file renamed over the old one
     const QString tmp = QDir(dir).filePath(QStringLiteral("manifest.json.tmp"));
@@ -400,6 +404,47 @@ private slots:
         QCOMPARE(snapshot->sessions[0].manifestEventCount, qint64(lines.size() - 150));
         QCOMPARE(notices.count(), 1);
         QVERIFY(notices.first().at(0).toString().contains(QStringLiteral("segment-000001.jsonl was pruned")));
+    }
+
+    void sinkManifestSessionFields_data()
+    {
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<int>("expected"); // a SessionStatus
+        QTest::newRow("running, rank") << QStringLiteral("running") << 7 << int(SessionStatus::Running);
+        QTest::newRow("unknown status")
+            << QStringLiteral("paused-by-operator") << 3 << int(SessionStatus::Unknown);
+    }
+    void sinkManifestSessionFields()
+    {
+        // The follower reads manifest.json as loadTrace does (one SinkManifest): the session's
+        // rank is one of its ranks, and a status this version does not know stays Unknown
+        // rather than giving way to inference.
+        QFETCH(QString, status);
+        QFETCH(int, rank);
+        QFETCH(int, expected);
+        const QList<QByteArray> lines = fixtureLines(QStringLiteral("phases.jsonl"));
+        QTemporaryDir dir;
+        const QString sink = dir.path();
+        appendBytes(QDir(sink).filePath(QStringLiteral("segment-000001.jsonl")), joined(lines, 0, 100));
+        writeManifest(sink, status, {QStringLiteral("segment-000001.jsonl")}, {100}, rank);
+        TraceFollower follower;
+        useFakeClock(follower);
+        QString error;
+        QVERIFY2(follower.start(sink, &error), qPrintable(error));
+        const auto snapshot = follower.snapshot();
+        QCOMPARE(snapshot->sessions.size(), size_t(1));
+        const SessionInfo& followed = snapshot->sessions[0];
+        QCOMPARE(int(followed.status), expected);
+        QVERIFY(std::find(followed.ranks.begin(), followed.ranks.end(), int64_t(rank)) !=
+                followed.ranks.end());
+
+        const LoadOutcome loaded = loadTrace(sink);
+        QVERIFY2(loaded.data, qPrintable(loaded.fatalError));
+        QCOMPARE(loaded.data->sessions.size(), size_t(1));
+        QVERIFY(loaded.data->sessions[0].status == followed.status);
+        QCOMPARE(loaded.data->sessions[0].ranks, followed.ranks);
+        QCOMPARE(loaded.data->sessions[0].manifestEventCount, followed.manifestEventCount);
     }
 
     void watcherAndTimerFollowWithoutPolling()

@@ -1,6 +1,6 @@
 #include "model/budget/BudgetLoader.h"
 
-#include "model/read/ParallelLines.h"
+#include "model/read/WindowedReader.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -1305,12 +1305,12 @@ void handleBudgetLine(std::string_view line, qint64 lineNumber, bool lastWithout
 }
 
 // The whole lines of one range into its chunk. False when cancelled.
-bool parseBudgetRange(const LineRange& range, size_t maxLineBytes, BudgetLineParser& parser,
+bool parseBudgetRange(const WindowRange& range, size_t maxLineBytes, BudgetLineParser& parser,
                       detail::BudgetChunk& chunk)
 {
     const char* data = range.data;
     size_t pos = range.begin;
-    qint64 lineNumber = range.firstLineNumber;
+    qint64 lineNumber = range.firstLine;
     while (pos < range.end) {
         if (!range.proceed(pos))
             return false;
@@ -1347,20 +1347,20 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
     std::vector<detail::BudgetChunk> chunks;
     BudgetLineParser mainParser; // for lines too long for a window
 
-    ParallelLinesOptions options;
-    options.threads = control.threads;
-    options.windowBytesPerThread = tuning.windowBytesPerThread;
-    options.maxLineBytes = maxLineBytes;
-    options.progress = control.progress;
-    options.cancel = control.cancel;
-    ParallelLinesCallbacks callbacks;
-    callbacks.prepare = [&](size_t ranges) {
-        for (size_t i = 0; i < ranges; ++i) {
+    WindowedForm form;
+    form.threads = control.threads;
+    form.windowBytesPerThread = tuning.windowBytesPerThread;
+    form.maxLineBytes = maxLineBytes;
+    form.numberLinesFirst = true; // a line's number is part of what it parses into
+    form.progress = control.progress;
+    form.cancel = control.cancel;
+    form.prepare = [&](size_t slotCount) {
+        for (size_t i = 0; i < slotCount; ++i) {
             parsers.push_back(std::make_unique<BudgetLineParser>());
             chunks.emplace_back(path);
         }
     };
-    callbacks.parse = [&](const LineRange& range) {
+    form.parse = [&](const WindowRange& range, qint64*) {
         return parseBudgetRange(range, maxLineBytes, *parsers[range.slot], chunks[range.slot]);
     };
     const auto take = [&](detail::BudgetChunk& chunk) {
@@ -1368,17 +1368,18 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
             cutLastLine = std::move(chunk.cutLastLine);
         assembler.append(std::move(chunk));
     };
-    callbacks.merge = [&](size_t slot) {
-        take(chunks[slot]);
-        chunks[slot] = detail::BudgetChunk(path);
+    form.merge = [&](const WindowMerge& merge) {
+        if (merge.complete)
+            take(chunks[merge.slot]);
+        chunks[merge.slot] = detail::BudgetChunk(path);
     };
-    callbacks.longLine = [&](qint64 lineNumber, qint64 bytes, bool endsFile) {
+    form.longLine = [&](size_t, qint64 lineNumber, qint64 bytes, bool endsFile) {
         detail::BudgetChunk chunk(path);
         handleBudgetLine({}, lineNumber, endsFile, static_cast<size_t>(bytes), maxLineBytes, mainParser,
                          chunk);
         take(chunk);
     };
-    const ParallelLinesResult read = readLinesParallel(path, options, callbacks);
+    const WindowedReadResult read = readWindowed(path, form);
     if (!read.error.isEmpty()) {
         outcome.fatalError = path + QStringLiteral(": ") + read.error;
         return outcome;

@@ -201,7 +201,9 @@ JsonWriter& JsonWriter::value(uint64_t v)
 JsonWriter& JsonWriter::value(double v)
 {
     beforeValue();
-    m_out += pythonFloatRepr(v);
+    // JSON has no NaN or Infinity (Python's json module writes them anyway, and no strict
+    // parser reads them back): a value that is not a number is null.
+    m_out += std::isfinite(v) ? pythonFloatRepr(v) : QByteArray("null");
     return *this;
 }
 

@@ -4,6 +4,7 @@
 // JSON) with their display text beside them (for the human formats); trace-provided strings
 // are kept verbatim here and escaped by each writer for its format.
 
+#include "analysis/Int64Math.h"
 #include "model/trace/AnalysisRunner.h"
 
 #include <QString>
@@ -115,7 +116,7 @@ struct ReportContent
     {
         if (!firstTimestampNs || !lastTimestampNs)
             return std::nullopt;
-        return *lastTimestampNs - *firstTimestampNs;
+        return saturatingSub(*lastTimestampNs, *firstTimestampNs);
     }
 };
 

@@ -1,8 +1,8 @@
 #include "model/report/ReportWriters.h"
 
+#include "analysis/Units.h"
 #include "model/report/JsonWriter.h"
 #include "model/report/TextEscape.h"
-#include "analysis/Units.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -129,7 +129,8 @@ std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
 {
     std::vector<ReportSummaryFigure> figures;
     QString noun = c.sampleNoun;
-    noun[0] = noun[0].toUpper();
+    if (!noun.isEmpty())
+        noun[0] = noun[0].toUpper();
     QString detail =
         QStringLiteral("of %1 events").arg(countText(uint64_t(std::max<qint64>(0, c.eventCount))));
     if (c.kind == ReportKind::BudgetLog)

@@ -44,7 +44,7 @@ QString htmlEscape(const QString& text)
 
 QString markdownEscape(const QString& text)
 {
-    static const QString kMeta = QStringLiteral("\\`*_{}[]<>()#+-.!|~=");
+    static const QString kMeta = QStringLiteral("\\`*_{}[]<>()#+-.!|~=&");
     QString out;
     out.reserve(text.size() + text.size() / 4);
     for (QChar c : text) {

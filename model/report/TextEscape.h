@@ -10,7 +10,8 @@ namespace gapscope {
 // characters other than tab and newline are dropped.
 QString htmlEscape(const QString& text);
 
-// Backslash before every Markdown metacharacter (\ ` * _ { } [ ] < > ( ) # + - . ! | ~ =),
+// Backslash before every Markdown metacharacter (\ ` * _ { } [ ] < > ( ) # + - . ! | ~ = &:
+// an escaped & keeps "&lt;" from being decoded as an entity),
 // line breaks and tabs become spaces so a value cannot start a new block or table row.
 QString markdownEscape(const QString& text);
 

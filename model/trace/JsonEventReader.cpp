@@ -1,6 +1,6 @@
 #include "model/trace/JsonEventReader.h"
 
-#include "model/read/ParallelLines.h"
+#include "model/read/WindowedReader.h"
 #include "model/trace/PyLiteral.h"
 
 #include <algorithm>

@@ -1,7 +1,8 @@
 #include "model/trace/TraceFollower.h"
 
-#include "model/trace/JsonEventReader.h"
 #include "model/jobs/LoadJob.h"
+#include "model/trace/JsonEventReader.h"
+#include "model/trace/SinkManifest.h"
 #include "model/trace/TraceLoader.h"
 
 #include <QDir>
@@ -9,9 +10,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTimer>
 
 #include <sys/stat.h>
@@ -23,8 +21,6 @@ namespace gapscope {
 using detail::EventChunk;
 
 namespace {
-
-constexpr auto kSinkFormat = "stormlog.append_only_telemetry_sink";
 
 struct FileState
 {
@@ -43,41 +39,6 @@ FileState fileState(const QString& path)
     if (::stat(QFile::encodeName(path).constData(), &info) != 0 || !S_ISREG(info.st_mode))
         return {};
     return {true, quint64(info.st_ino), qint64(info.st_size)};
-}
-
-std::optional<SessionStatus> statusFromText(const QString& text)
-{
-    if (text == QLatin1String("running"))
-        return SessionStatus::Running;
-    if (text == QLatin1String("completed"))
-        return SessionStatus::Completed;
-    if (text == QLatin1String("interrupted"))
-        return SessionStatus::Interrupted;
-    if (text == QLatin1String("incomplete"))
-        return SessionStatus::Incomplete;
-    return std::nullopt;
-}
-
-std::optional<qint64> intValue(const QJsonObject& object, const char* key)
-{
-    const QJsonValue value = object.value(QLatin1String(key));
-    if (!value.isDouble())
-        return std::nullopt;
-    return qint64(value.toDouble());
-}
-
-std::optional<QString> stringValue(const QJsonObject& object, const char* key)
-{
-    const QJsonValue value = object.value(QLatin1String(key));
-    if (!value.isString())
-        return std::nullopt;
-    return value.toString();
-}
-
-bool isPlainFileName(const QString& name)
-{
-    return !name.isEmpty() && name != QLatin1String(".") && name != QLatin1String("..") &&
-           !name.contains(QLatin1Char('/')) && !name.contains(QLatin1Char('\\'));
 }
 
 } // namespace
@@ -122,8 +83,10 @@ bool TraceFollower::canFollow(const QString& path, QString* whyNot)
         QFile manifest(QDir(path).filePath(QStringLiteral("manifest.json")));
         if (!manifest.open(QIODevice::ReadOnly))
             return fail(QStringLiteral("%1: no readable manifest.json (not a sink directory)").arg(path));
-        const QJsonObject root = QJsonDocument::fromJson(manifest.readAll()).object();
-        if (root.value(QLatin1String("format")).toString() != QLatin1String(kSinkFormat))
+        const QByteArray text = manifest.readAll();
+        QString error;
+        if (!parseSinkManifest(std::string_view(text.constData(), size_t(text.size())), manifest.fileName(),
+                               nullptr, &error))
             return fail(QStringLiteral("%1: manifest.json is not a stormlog sink manifest").arg(path));
         return true;
     }
@@ -239,7 +202,7 @@ void TraceFollower::resetBuilder()
     m_files.clear();
     m_pruned.clear();
     m_named.clear();
-    m_manifestSessions.clear();
+    m_manifest = SinkManifest{};
     m_bytesRead = 0;
     if (!m_isSink)
         m_files.push_back({m_path, 0, 1, 0, true});
@@ -345,58 +308,18 @@ TraceFollower::ReadResult TraceFollower::readFile(FileCursor& cursor, qint64* ro
 void TraceFollower::refreshSegments()
 {
     const QDir dir(m_path);
-    const QString manifestPath = dir.filePath(QStringLiteral("manifest.json"));
-    QFile manifestFile(manifestPath);
     QStringList named;
-    std::map<QString, qint64> eventsOf;
     // The writer replaces the manifest atomically, but a reader can still catch a torn copy on
     // some file systems: an unreadable manifest keeps the previous segment list.
-    bool manifestRead = false;
-    if (manifestFile.open(QIODevice::ReadOnly)) {
-        QJsonParseError parseError{};
-        const QJsonDocument document = QJsonDocument::fromJson(manifestFile.readAll(), &parseError);
-        if (parseError.error == QJsonParseError::NoError && document.isObject()) {
-            manifestRead = true;
-            const QJsonObject root = document.object();
-            std::vector<ManifestSession> sessions;
-            for (const QJsonValue& value : root.value(QLatin1String("sessions")).toArray()) {
-                const QJsonObject object = value.toObject();
-                const auto id = stringValue(object, "session_id");
-                if (!id)
-                    continue;
-                ManifestSession session;
-                session.id = *id;
-                if (const auto status = stringValue(object, "status"))
-                    session.status = statusFromText(*status);
-                session.startedNs = intValue(object, "started_at_ns");
-                session.endedNs = intValue(object, "ended_at_ns");
-                session.pid = intValue(object, "pid");
-                session.host = stringValue(object, "host");
-                session.jobId = stringValue(object, "job_id");
-                sessions.push_back(session);
-            }
-            for (const QJsonValue& value : root.value(QLatin1String("segments")).toArray()) {
-                const QJsonObject object = value.toObject();
-                const auto filename = stringValue(object, "filename");
-                if (!filename || !isPlainFileName(*filename) || named.contains(*filename))
-                    continue;
-                named << *filename;
-                const auto count = intValue(object, "event_count");
-                eventsOf[*filename] = count.value_or(-1);
-                auto sessionId = stringValue(object, "session_id");
-                if (!sessionId && sessions.size() == 1)
-                    sessionId = sessions.front().id;
-                for (ManifestSession& session : sessions) {
-                    if (sessionId && session.id == *sessionId && count) {
-                        session.segmentEvents += *count;
-                        session.countKnown = true;
-                    }
-                }
-            }
-            if (sessions != m_manifestSessions) {
-                m_manifestSessions = std::move(sessions);
-                m_dirty = true; // e.g. running -> completed: the sessions list shows it
-            }
+    QString error;
+    const std::optional<SinkManifest> manifest = readSinkManifest(m_path, nullptr, &error);
+    const bool manifestRead = manifest.has_value();
+    if (manifest) {
+        for (const SinkManifestSegment& segment : manifest->segments)
+            named << segment.filename;
+        if (manifest->sessions != m_manifest.sessions) {
+            m_manifest.sessions = manifest->sessions;
+            m_dirty = true; // e.g. running -> completed: the sessions list shows it
         }
     }
     QStringList order = named;
@@ -464,26 +387,7 @@ void TraceFollower::publish()
     const TraceForm form = m_isSink ? TraceForm::SinkDirectory : TraceForm::JsonLines;
     std::shared_ptr<TraceData> data = buildTraceData(m_path, form, std::move(copy), m_bytesRead);
     // What the manifest says about a session outranks inference (as loadTrace does).
-    for (const ManifestSession& entry : m_manifestSessions) {
-        const auto index = data->findSession(entry.id);
-        if (!index)
-            continue;
-        SessionInfo& info = data->sessions[*index];
-        if (entry.status)
-            info.status = *entry.status;
-        if (entry.startedNs)
-            info.startedNs = *entry.startedNs;
-        if (entry.endedNs)
-            info.endedNs = *entry.endedNs;
-        if (entry.host)
-            info.host = *entry.host;
-        if (entry.pid)
-            info.pid = *entry.pid;
-        if (entry.jobId)
-            info.jobId = *entry.jobId;
-        if (entry.countKnown)
-            info.manifestEventCount = entry.segmentEvents;
-    }
+    applySinkManifest(m_manifest, *data, false);
     m_snapshot = std::move(data);
     ++m_publishCount;
     emit snapshotPublished(m_snapshot);

@@ -12,6 +12,7 @@
 // segment dropped by retention keeps its loaded rows, with a notice.
 
 #include "model/trace/AnalysisRunner.h"
+#include "model/trace/SinkManifest.h"
 
 #include <QObject>
 #include <QString>
@@ -99,16 +100,6 @@ private:
         quint64 inode = 0;
         bool present = true;
     };
-    struct ManifestSession
-    {
-        QString id;
-        std::optional<SessionStatus> status;
-        std::optional<qint64> startedNs, endedNs, pid;
-        std::optional<QString> host, jobId;
-        qint64 segmentEvents = 0;
-        bool countKnown = false;
-        bool operator==(const ManifestSession&) const = default;
-    };
     enum class ReadResult
     {
         Ok,
@@ -129,10 +120,10 @@ private:
     bool m_isSink = false;
     bool m_following = false;
     bool m_paused = false;
-    std::vector<FileCursor> m_files; // in read order
-    std::set<QString> m_pruned;      // segments noted as dropped
-    QStringList m_named;             // segments the manifest named at the last look
-    std::vector<ManifestSession> m_manifestSessions;
+    std::vector<FileCursor> m_files;               // in read order
+    std::set<QString> m_pruned;                    // segments noted as dropped
+    QStringList m_named;                           // segments the manifest named at the last look
+    SinkManifest m_manifest;                       // its sessions as the manifest said at the last look
     std::unique_ptr<detail::EventChunk> m_builder; // every row read so far
     qint64 m_bytesRead = 0;
     bool m_dirty = false; // rows since the last publication

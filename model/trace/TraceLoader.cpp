@@ -1,40 +1,36 @@
 #include "model/trace/TraceLoader.h"
-#include "model/read/ParallelLines.h"
 
-#include "model/trace/CsvReader.h"
+#include "model/read/WindowedReader.h"
+#include "model/trace/Csv.h"
+#include "model/trace/DiagnoseTimeline.h"
 #include "model/trace/JsonEventReader.h"
-#include "model/trace/TraceParsers.h"
-#include "model/read/WindowedChunks.h"
+#include "model/trace/Sink.h"
+#include "model/trace/SinkManifest.h"
+#include "model/trace/WindowedRecords.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 #include <map>
 #include <memory>
-#include <mutex>
 #include <numeric>
-#include <set>
-#include <thread>
 
 namespace gapscope {
 
 using detail::EventChunk;
 using detail::EventRecordParser;
-using detail::forEachRange;
 using detail::RangeControl;
 using detail::SliceOutcome;
 
 namespace {
 
 constexpr qint64 kDetectionPrefixBytes = 1 << 20;
-constexpr const char* kSinkFormat = "stormlog.append_only_telemetry_sink";
 
 QString qs(std::string_view s)
 {
@@ -225,86 +221,6 @@ std::optional<Detection> detect(const QString& path, QString* whyNot)
     return detectFile(path, whyNot);
 }
 
-// Inputs smaller than this per thread are parsed on fewer threads (thread start-up and the
-// merge would cost more than they save).
-constexpr size_t kMinBytesPerThread = 512 * 1024;
-// Workers report every detail::kWorkerStepBytes; the shared reporter calls the user every
-// kReportStepBytes so that consecutive reports stay within 1 MB plus one line.
-constexpr qint64 kReportStepBytes = (1 << 20) - static_cast<qint64>(detail::kWorkerStepBytes);
-
-// Byte progress of several workers as one monotone sequence of user reports.
-class SharedProgress
-{
-public:
-    SharedProgress(const LoadControl& control, qint64 base, qint64 total)
-        : m_control(control), m_base(base), m_total(total)
-    {
-    }
-    void advance(qint64 delta)
-    {
-        if (!m_control.progress || delta <= 0)
-            return;
-        const std::lock_guard lock(m_mutex);
-        m_done += delta;
-        if (m_done >= m_next) {
-            m_control.progress(std::min(m_base + m_done, m_total), m_total);
-            m_next = (m_done / kReportStepBytes + 1) * kReportStepBytes;
-        }
-    }
-
-private:
-    const LoadControl& m_control;
-    const qint64 m_base;
-    const qint64 m_total;
-    std::mutex m_mutex;
-    qint64 m_done = 0;
-    qint64 m_next = kReportStepBytes;
-};
-
-int rangeCount(size_t bytes, const LoadControl& control)
-{
-    if (control.threads > 0)
-        return control.threads;
-    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    return static_cast<int>(std::clamp<size_t>(bytes / kMinBytesPerThread, 1, static_cast<size_t>(cores)));
-}
-
-// How a file is read in windows (WindowedChunks.h) under control, before the form's own cutting
-// and parsing are set.
-detail::WindowedForm windowedForm(const LoadControl& control, SharedProgress& progress)
-{
-    detail::WindowedForm form;
-    if (control.windowBytesPerThread > 0)
-        form.windowBytesPerThread = control.windowBytesPerThread;
-    form.cancel = control.cancel;
-    form.ranges = [&control](size_t bytes) { return rangeCount(bytes, control); };
-    form.advance = [&progress](qint64 bytes) { progress.advance(bytes); };
-    return form;
-}
-
-// JSON lines (files and sink segments), read in windows and parsed on all cores.
-detail::WindowedForm jsonLinesForm(const LoadControl& control, SharedProgress& progress)
-{
-    detail::WindowedForm form = windowedForm(control, progress);
-    form.padding = simdjson::SIMDJSON_PADDING;
-    form.recordsEnd = [](const char* data, size_t filled, bool atEnd) -> size_t {
-        if (atEnd)
-            return filled;
-        const void* last = filled > 0 ? memrchr(data, '\n', filled) : nullptr;
-        return last ? static_cast<size_t>(static_cast<const char*>(last) - data) + 1 : 0;
-    };
-    form.nextBoundary = [](const char* data, size_t from, size_t limit) {
-        const void* newline = from < limit ? std::memchr(data + from, '\n', limit - from) : nullptr;
-        return newline ? static_cast<size_t>(static_cast<const char*>(newline) - data) + 1 : limit;
-    };
-    form.parse = [](const detail::RecordRange& range, EventRecordParser& parser, EventChunk& into,
-                    const RangeControl& rangeControl, qint64* lines) {
-        return detail::parseJsonLinesRange(range.data, range.begin, range.end, range.capacity, 1,
-                                           range.endsFile, parser, into, rangeControl, lines);
-    };
-    return form;
-}
-
 // Whether the first non-blank byte of the file is '[' (a top-level array, not a wrapper object).
 bool startsWithBracket(const QString& path)
 {
@@ -358,14 +274,14 @@ enum class ArrayStream
 // the result of parseJsonDocument (same rows, problems, lines and indexes) and without the
 // whole file in memory (simdjson cannot take a document over 4 GB at all).
 ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const LoadControl& control,
-                               SharedProgress& progress)
+                               ByteProgress& progress)
 {
     constexpr size_t kWindowBytesPerThread = 32 << 20;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return ArrayStream::Unusable;
     const auto fileSize = static_cast<size_t>(std::max<qint64>(file.size(), 0));
-    const auto threads = static_cast<size_t>(rangeCount(fileSize, control));
+    const size_t threads = rangesFor(fileSize, control.threads);
     std::string buffer; // the window: carried bytes, then what was read
     size_t window = std::min(fileSize + 1, kWindowBytesPerThread * threads);
     qint64 line = 1;     // line of buffer[0]
@@ -453,7 +369,7 @@ ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const Loa
                                    progress.advance(done - reported);
                                    reported = done;
                                }};
-            range.progressStepBytes = detail::kWorkerStepBytes;
+            range.progressStepBytes = kWorkerStepBytes;
             outcomes[i] =
                 detail::parseArraySlice(texts[i], firstLine[i], firstIndex[i], parser, chunks[i], range);
         });
@@ -494,207 +410,6 @@ bool readFile(const QString& path, simdjson::padded_string& out, QString* error)
         done += got;
     }
     return true;
-}
-
-SessionStatus statusFromString(std::string_view text)
-{
-    if (text == "running")
-        return SessionStatus::Running;
-    if (text == "completed")
-        return SessionStatus::Completed;
-    if (text == "interrupted")
-        return SessionStatus::Interrupted;
-    if (text == "incomplete")
-        return SessionStatus::Incomplete;
-    return SessionStatus::Unknown;
-}
-
-struct ManifestSession
-{
-    std::string id;
-    std::optional<SessionStatus> status;
-    std::optional<int64_t> startedNs, endedNs, pid, rank;
-    std::optional<std::string> host, jobId;
-    int64_t segmentEvents = 0;
-    bool countKnown = false;
-};
-
-struct SinkManifest
-{
-    std::vector<ManifestSession> sessions;
-};
-
-std::optional<int64_t> intMember(simdjson::dom::object object, std::string_view key)
-{
-    int64_t v = 0;
-    simdjson::dom::element e;
-    if (object.at_key(key).get(e) || e.is_bool() || e.get_int64().get(v))
-        return std::nullopt;
-    return v;
-}
-
-std::optional<std::string> stringMember(simdjson::dom::object object, std::string_view key)
-{
-    std::string_view v;
-    if (object.at_key(key).get_string().get(v))
-        return std::nullopt;
-    return std::string(v);
-}
-
-bool isPlainFileName(const std::string& name)
-{
-    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
-           name.find('\\') == std::string::npos;
-}
-
-// Reads manifest.json and every segment it names (plus segments it does not name).
-// Returns false when cancelled; *fatal is set when the manifest is unusable.
-bool loadSink(const QString& path, EventChunk& chunk, SinkManifest& manifest, qint64& bytesRead,
-              const LoadControl& control, QString* fatal)
-{
-    const QDir dir(path);
-    const QString manifestPath = dir.filePath(QStringLiteral("manifest.json"));
-    simdjson::padded_string manifestText;
-    QString error;
-    if (!readFile(manifestPath, manifestText, &error)) {
-        *fatal = QStringLiteral("%1: cannot read manifest.json: %2").arg(path, error);
-        return true;
-    }
-    simdjson::dom::parser domParser;
-    simdjson::dom::object root;
-    if (auto e = domParser.parse(manifestText).get_object().get(root)) {
-        *fatal = QStringLiteral("%1: manifest.json is not a JSON object (%2)")
-                     .arg(path, simdjson::error_message(e));
-        return true;
-    }
-    const auto format = stringMember(root, "format");
-    if (format != kSinkFormat) {
-        *fatal = QStringLiteral("%1: manifest.json is not a stormlog sink manifest (format '%2')")
-                     .arg(path, qs(format.value_or("")));
-        return true;
-    }
-
-    std::map<std::string, size_t> sessionIndex;
-    simdjson::dom::array sessions;
-    if (!root.at_key("sessions").get_array().get(sessions)) {
-        for (simdjson::dom::element element : sessions) {
-            simdjson::dom::object object;
-            std::optional<std::string> id;
-            if (element.get_object().get(object) || !(id = stringMember(object, "session_id"))) {
-                chunk.problems.addWarning(
-                    manifestPath, 0, QStringLiteral("manifest session entry without a session_id ignored"));
-                continue;
-            }
-            auto [it, inserted] = sessionIndex.try_emplace(*id, manifest.sessions.size());
-            if (inserted) {
-                manifest.sessions.emplace_back();
-                manifest.sessions.back().id = *id;
-            } else {
-                chunk.problems.addWarning(
-                    manifestPath, 0,
-                    QStringLiteral("session '%1' is listed twice in manifest.json; the later entry wins")
-                        .arg(qs(*id)));
-            }
-            ManifestSession& session = manifest.sessions[it->second];
-            if (auto status = stringMember(object, "status"))
-                session.status = statusFromString(*status);
-            auto keep = [](auto& slot, auto value) {
-                if (value)
-                    slot = value;
-            };
-            keep(session.startedNs, intMember(object, "started_at_ns"));
-            keep(session.endedNs, intMember(object, "ended_at_ns"));
-            keep(session.pid, intMember(object, "pid"));
-            keep(session.rank, intMember(object, "rank"));
-            keep(session.host, stringMember(object, "host"));
-            keep(session.jobId, stringMember(object, "job_id"));
-        }
-    }
-
-    struct Segment
-    {
-        QString file;
-        QString name;
-    };
-    std::vector<Segment> segments;
-    std::set<std::string> named;
-    simdjson::dom::array segmentList;
-    if (!root.at_key("segments").get_array().get(segmentList)) {
-        for (simdjson::dom::element element : segmentList) {
-            simdjson::dom::object object;
-            std::optional<std::string> filename;
-            if (element.get_object().get(object) || !(filename = stringMember(object, "filename"))) {
-                chunk.problems.addWarning(manifestPath, 0,
-                                          QStringLiteral("segment entry without a filename ignored"));
-                continue;
-            }
-            const auto eventCount = intMember(object, "event_count");
-            auto sessionId = stringMember(object, "session_id");
-            if (!sessionId && manifest.sessions.size() == 1)
-                sessionId = manifest.sessions.front().id;
-            if (sessionId && eventCount) {
-                auto it = sessionIndex.find(*sessionId);
-                if (it != sessionIndex.end()) {
-                    manifest.sessions[it->second].segmentEvents += *eventCount;
-                    manifest.sessions[it->second].countKnown = true;
-                }
-            }
-            if (!isPlainFileName(*filename)) {
-                chunk.problems.addError(
-                    manifestPath, 0,
-                    QStringLiteral("segment filename '%1' is not a plain file name; skipped")
-                        .arg(qs(*filename)));
-                continue;
-            }
-            if (!named.insert(*filename).second) {
-                chunk.problems.addWarning(
-                    manifestPath, 0,
-                    QStringLiteral("segment '%1' is listed twice; read once").arg(qs(*filename)));
-                continue;
-            }
-            const QString name = qs(*filename);
-            const QString file = dir.filePath(name);
-            if (!QFileInfo(file).isFile()) {
-                chunk.problems.addWarning(
-                    manifestPath, 0,
-                    QStringLiteral(
-                        "segment '%1' named by the manifest is missing (pruned by retention?); its %2 "
-                        "events are not loaded")
-                        .arg(name, eventCount ? QString::number(*eventCount) : QStringLiteral("unknown")));
-                continue;
-            }
-            segments.push_back({file, name});
-        }
-    }
-    // Segments on disk the manifest does not name (e.g. written after its last update).
-    const QStringList onDisk = dir.entryList({QStringLiteral("segment-*.jsonl")}, QDir::Files, QDir::Name);
-    for (const QString& name : onDisk) {
-        if (named.count(name.toStdString()))
-            continue;
-        chunk.problems.addWarning(dir.filePath(name), 0,
-                                  QStringLiteral("segment not named by manifest.json; loaded"));
-        segments.push_back({dir.filePath(name), name});
-    }
-
-    qint64 totalBytes = 0;
-    for (const Segment& segment : segments)
-        totalBytes += QFileInfo(segment.file).size();
-    // The segments are one stream of windows: the pipeline runs on across their ends.
-    std::vector<QString> files;
-    for (const Segment& segment : segments)
-        files.push_back(segment.file);
-    SharedProgress progress(control, 0, totalBytes);
-    const bool completed = detail::readWindowedFiles(
-        files, chunk, jsonLinesForm(control, progress), [&](size_t index, const QString& error) {
-            chunk.problems.addError(files[index], 0, QStringLiteral("cannot read segment: %1").arg(error));
-            return true;
-        });
-    if (completed) {
-        bytesRead = totalBytes;
-        if (control.progress)
-            control.progress(totalBytes, totalBytes);
-    }
-    return completed;
 }
 
 // Status of a session without a manifest entry: completed when it has a `stop` event;
@@ -902,34 +617,7 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data,
         info.status = latest ? inferStatus(out, *latest, hasStop[i]) : SessionStatus::Unknown;
     }
     // The sink manifest knows better than inference.
-    for (const ManifestSession& entry : manifest.sessions) {
-        auto index = data.findSession(qs(entry.id));
-        if (!index) {
-            data.problems.addWarning(
-                data.path, 0,
-                QStringLiteral("session '%1' named by manifest.json has no loaded events").arg(qs(entry.id)));
-            continue;
-        }
-        SessionInfo& info = data.sessions[*index];
-        if (entry.status)
-            info.status = *entry.status;
-        if (entry.startedNs)
-            info.startedNs = *entry.startedNs;
-        if (entry.endedNs)
-            info.endedNs = *entry.endedNs;
-        if (entry.host)
-            info.host = qs(*entry.host);
-        if (entry.pid)
-            info.pid = *entry.pid;
-        if (entry.jobId)
-            info.jobId = qs(*entry.jobId);
-        if (entry.rank && std::find(info.ranks.begin(), info.ranks.end(), *entry.rank) == info.ranks.end()) {
-            info.ranks.push_back(*entry.rank);
-            std::sort(info.ranks.begin(), info.ranks.end());
-        }
-        if (entry.countKnown)
-            info.manifestEventCount = entry.segmentEvents;
-    }
+    applySinkManifest(manifest, data, true);
 
     // Phases: replay the boundaries of sessions that have a string session_id.
     std::vector<PhaseBoundary> boundaries = std::move(chunk.boundaries);
@@ -988,29 +676,27 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
 
     if (detection->container == Container::Sink) {
         QString fatal;
-        completed = loadSink(path, chunk, manifest, data->bytesRead, control, &fatal);
+        completed = detail::loadSink(path, chunk, manifest, data->bytesRead, control, &fatal);
         if (!fatal.isEmpty()) {
             outcome.fatalError = fatal;
             return outcome;
         }
     } else if (detection->container == Container::Lines || detection->container == Container::Csv) {
         const qint64 total = QFileInfo(path).size();
-        SharedProgress progress(control, 0, total);
-        QString error;
-        completed = detection->container == Container::Csv
-                        ? detail::parseCsvFile(path, chunk, windowedForm(control, progress), &error)
-                        : detail::readWindowedChunks(path, chunk, jsonLinesForm(control, progress), &error);
-        if (!error.isEmpty()) {
-            outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
+        const WindowedReadResult read =
+            detection->container == Container::Csv
+                ? detail::parseCsvFile(path, chunk, detail::windowedForm(control))
+                : detail::readJsonLines({path}, chunk, detail::windowedForm(control));
+        if (!read.error.isEmpty()) {
+            outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, read.error);
             return outcome;
         }
-        if (control.progress && completed)
-            control.progress(total, total);
+        completed = !read.cancelled;
         data->bytesRead = total;
     } else if (detection->container == Container::Document && startsWithBracket(path) &&
                (QFileInfo(path).size() >= static_cast<qint64>(kMinBytesPerThread) || control.threads > 1)) {
         const qint64 total = QFileInfo(path).size();
-        SharedProgress progress(control, 0, total);
+        ByteProgress progress(control.progress, total);
         const ArrayStream streamed = parseJsonArrayFile(path, chunk, control, progress);
         if (streamed == ArrayStream::Unusable) {
             chunk = EventChunk{};

@@ -1,8 +1,9 @@
-#include "model/trace/TraceParsers.h"
-#include "model/read/ParallelLines.h"
+#include "model/trace/Csv.h"
 
 #include "model/trace/PyLiteral.h"
+#include "model/trace/WindowedRecords.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -11,6 +12,8 @@
 #include <emmintrin.h>
 #endif
 #include <optional>
+#include <string.h> // memrchr
+#include <vector>
 
 namespace gapscope::detail {
 
@@ -371,7 +374,8 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
             od::object record;
             if (json.iterate(object.data(), length, object.size()).get(doc) || doc.get_object().get(record)) {
                 ++chunk.recordsRead;
-                chunk.problems.addError(parser.file(), line, QStringLiteral("row cannot be read as an event"));
+                chunk.problems.addError(parser.file(), line,
+                                        QStringLiteral("row cannot be read as an event"));
                 continue;
             }
             outcome = parser.parse(record, RecordLocation{line, -1}, chunk);
@@ -409,123 +413,137 @@ bool parseCsv(std::string_view text, EventRecordParser& parser, EventChunk& chun
     return parseCsvRecords(text.data(), *body, text.size(), line, columns, parser, chunk, control);
 }
 
-void parseDiagnoseTimeline(const simdjson::padded_string& buffer, const QString& file, EventChunk& chunk)
-{
-    // One value of a series: integers as they are, floats (seconds, or bytes written as
-    // floats by Python) rounded; anything else is reported.
-    struct Series
-    {
-        std::vector<std::optional<double>> values;
-        bool present = false;
-    };
-    Series timestamps, allocated, reserved;
-    od::parser json;
-    od::document doc;
-    od::object root;
-    simdjson::error_code error = json.iterate(buffer).get(doc);
-    if (!error)
-        error = doc.get_object().get(root);
-    if (error) {
-        chunk.problems.addError(file, 1,
-                                QStringLiteral("invalid JSON: %1").arg(simdjson::error_message(error)));
-        return;
-    }
-    for (auto fieldResult : root) {
-        od::field field;
-        std::string_view key;
-        if (std::move(fieldResult).get(field) || field.unescaped_key().get(key)) {
-            chunk.problems.addError(file, 1, QStringLiteral("invalid JSON in the timeline object"));
-            return;
-        }
-        Series* series = key == "timestamps"  ? &timestamps
-                         : key == "allocated" ? &allocated
-                         : key == "reserved"  ? &reserved
-                                              : nullptr;
-        if (!series) {
-            chunk.problems.addWarning(
-                file, 1,
-                QStringLiteral("unknown key '%1' ignored")
-                    .arg(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()))));
-            continue;
-        }
-        od::array array;
-        if (field.value().get_array().get(array)) {
-            chunk.problems.addError(
-                file, 1,
-                QStringLiteral("'%1' is not an array")
-                    .arg(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()))));
-            return;
-        }
-        series->present = true;
-        for (auto elementResult : array) {
-            od::value element;
-            double number = 0;
-            if (std::move(elementResult).get(element)) {
-                chunk.problems.addError(file, 1, QStringLiteral("invalid JSON in the timeline arrays"));
-                return;
-            }
-            od::number_type type;
-            int64_t integer = 0;
-            if (element.get_number_type().get(type) == simdjson::SUCCESS &&
-                type != od::number_type::floating_point_number &&
-                element.get_int64().get(integer) == simdjson::SUCCESS)
-                series->values.emplace_back(static_cast<double>(integer));
-            else if (element.get_double().get(number) == simdjson::SUCCESS && std::isfinite(number))
-                series->values.emplace_back(number);
-            else
-                series->values.emplace_back(std::nullopt);
-        }
-    }
-    if (!timestamps.present || !allocated.present) {
-        chunk.problems.addError(file, 1,
-                                QStringLiteral("a timeline needs 'timestamps' and 'allocated' arrays"));
-        return;
-    }
-    size_t count = std::min(timestamps.values.size(), allocated.values.size());
-    if (reserved.present)
-        count = std::min(count, reserved.values.size());
-    if (timestamps.values.size() != allocated.values.size() ||
-        (reserved.present && reserved.values.size() != timestamps.values.size()))
-        chunk.problems.addWarning(
-            file, 1,
-            QStringLiteral("timeline arrays differ in length; the first %1 entries are used").arg(count));
+// ------------------------------------------------------------------ the windowed driver
+namespace {
 
-    EventSource source;
-    source.collector = chunk.store.strings.intern("diagnose.timeline");
-    const uint32_t sourceIndex = chunk.addSource(source);
-    const uint32_t sampleName = chunk.store.strings.intern("sample");
-    EventStore& store = chunk.store;
-    for (size_t i = 0; i < count; ++i) {
-        ++chunk.recordsRead;
-        const auto index = static_cast<qint64>(i);
-        const std::optional<double> seconds = timestamps.values[i];
-        const std::optional<double> alloc = allocated.values[i];
-        const std::optional<double> reserve = reserved.present ? reserved.values[i] : alloc;
-        if (!seconds || !alloc || !reserve) {
-            chunk.problems.addError(file, 1, QStringLiteral("timeline entry is not a number"), index);
-            continue;
+size_t offsetOf(const void* found, const char* data)
+{
+    return static_cast<size_t>(static_cast<const char*>(found) - data);
+}
+
+// The quoted cells of a text that starts at a record boundary, found as the record reader
+// finds them (a quote opens a cell only right after a comma, a line break or the start; a
+// doubled quote inside is part of the cell), so that a line break is a record boundary
+// exactly when it is outside every span.
+class QuotedSpans
+{
+public:
+    // endsFile: the text ends the file, so a quote as its last byte closes its cell (otherwise
+    // the next byte, not read yet, could double it).
+    void scan(const char* data, size_t size, bool endsFile)
+    {
+        m_open.clear();
+        m_close.clear();
+        m_unclosed = kNone;
+        size_t pos = 0;
+        while (pos < size) {
+            const void* found = std::memchr(data + pos, '"', size - pos);
+            if (!found)
+                return;
+            const size_t open = offsetOf(found, data);
+            pos = open + 1;
+            if (open > 0 && data[open - 1] != ',' && data[open - 1] != '\n')
+                continue; // a quote inside an unquoted cell, or after a closing quote
+            for (;;) {
+                found = pos < size ? std::memchr(data + pos, '"', size - pos) : nullptr;
+                const size_t close = found ? offsetOf(found, data) : size;
+                if (!found || (!endsFile && close + 1 == size)) {
+                    m_unclosed = open;
+                    return;
+                }
+                if (close + 1 < size && data[close + 1] == '"') {
+                    pos = close + 2;
+                    continue;
+                }
+                m_open.push_back(open);
+                m_close.push_back(close);
+                pos = close + 1;
+                break;
+            }
         }
-        if (*seconds < 0 || *seconds > 9.2e9 || *alloc < 0 || *reserve < 0 || *alloc > 9.2e18 ||
-            *reserve > 9.2e18) {
-            chunk.problems.addError(file, 1, QStringLiteral("timeline entry out of range"), index);
-            continue;
-        }
-        const int64_t allocatedBytes = std::llround(*alloc);
-        store.timestampNs.push_back(std::llround(*seconds * 1e9));
-        store.allocated.push_back(allocatedBytes);
-        store.reserved.push_back(std::llround(*reserve));
-        store.active.push_back(kNullInt);
-        store.inactive.push_back(kNullInt);
-        store.change.push_back(0);
-        store.used.push_back(allocatedBytes); // as for legacy records: no device counter
-        store.free.push_back(kNullInt);
-        store.total.push_back(kNullInt);
-        store.type.push_back(EventType::Sample);
-        store.typeName.push_back(sampleName);
-        store.source.push_back(sourceIndex);
-        store.context.push_back(0);
-        store.metadata.push_back(0);
     }
+
+    // Whether the byte at `at` lies inside a quoted cell.
+    bool inside(size_t at) const
+    {
+        if (m_unclosed != kNone && at > m_unclosed)
+            return true;
+        const auto after = std::upper_bound(m_open.begin(), m_open.end(), at);
+        if (after == m_open.begin())
+            return false;
+        return at < m_close[static_cast<size_t>(after - m_open.begin()) - 1];
+    }
+
+private:
+    static constexpr size_t kNone = ~size_t(0);
+    std::vector<size_t> m_open, m_close; // offsets of the opening and closing quotes
+    size_t m_unclosed = kNone;           // a quote still open at the end of the text
+};
+
+// The first record boundary (offset after a line break outside quotes) in [from, limit], or limit.
+size_t nextBoundary(const char* data, size_t from, size_t limit, const QuotedSpans& spans)
+{
+    while (from < limit) {
+        const void* found = std::memchr(data + from, '\n', limit - from);
+        if (!found)
+            break;
+        const size_t at = offsetOf(found, data);
+        if (!spans.inside(at))
+            return at + 1;
+        from = at + 1;
+    }
+    return limit;
+}
+
+// The last record boundary in (0, limit], or 0.
+size_t lastBoundary(const char* data, size_t limit, const QuotedSpans& spans)
+{
+    while (limit > 0) {
+        const void* found = memrchr(data, '\n', limit);
+        if (!found)
+            break;
+        const size_t at = offsetOf(found, data);
+        if (!spans.inside(at))
+            return at + 1;
+        limit = at;
+    }
+    return 0;
+}
+
+} // namespace
+
+WindowedReadResult parseCsvFile(const QString& path, EventChunk& chunk, WindowedForm form)
+{
+    std::optional<CsvColumns> columns;
+    QuotedSpans spans; // of the window being cut
+    form.recordsEnd = [&spans](const char* data, size_t filled, bool atEnd) {
+        spans.scan(data, filled, atEnd);
+        return atEnd ? filled : lastBoundary(data, filled, spans);
+    };
+    form.nextBoundary = [&spans](const char* data, size_t from, size_t limit) {
+        return nextBoundary(data, from, limit, spans);
+    };
+    form.recordsStart = [&](const char* data, size_t end, bool atEnd, qint64* line) -> std::optional<size_t> {
+        if (columns)
+            return 0;
+        CsvColumns found;
+        if (const std::optional<size_t> body = findCsvHeader(data, 0, end, line, &found)) {
+            columns = std::move(found);
+            return *body;
+        }
+        if (atEnd)
+            return std::nullopt;
+        return end; // blank lines only so far
+    };
+    const auto parse = [&columns](const WindowRange& range, EventRecordParser& parser, EventChunk& into,
+                                  const RangeControl& rangeControl, qint64* lines) {
+        return parseCsvRecords(range.data, range.begin, range.end, 1, *columns, parser, into, rangeControl,
+                               lines);
+    };
+    const WindowedReadResult read = readRecordWindows({path}, chunk, std::move(form), parse);
+    if (!columns && read.error.isEmpty())
+        chunk.problems.addError(path, 1, QStringLiteral("no CSV header row"));
+    return read;
 }
 
 } // namespace gapscope::detail

@@ -1,9 +1,20 @@
 #pragma once
-// Internal to the loader: the forms that are not a stream of JSON event objects.
-// CSV rows are rewritten as JSON objects and go through the same per-record parser as
-// every JSON form, so a CSV and a JSON capture of one run load into identical columns.
+// Internal to the loader: the stormlog CSV form, a header row and one event a record. CSV rows
+// are rewritten as JSON objects and go through the same per-record parser as every JSON form,
+// so a CSV and a JSON capture of one run load into identical columns.
+//
+// A file is read in windows and parsed on all cores by the windowed reader
+// (model/read/WindowedReader.h). A quote opens a quoted cell only at the start of a cell, and a
+// quoted cell may hold line breaks, so a line break is a record boundary only outside quotes:
+// one cheap sequential pass per window (memchr from quote to quote) finds the quoted spans, the
+// window is cut after its last record boundary, and its records are split at boundaries into
+// ranges. The result (rows, strings, problems and their lines) is the same for any number of
+// threads and any window size.
 
+#include "model/read/WindowedReader.h"
 #include "model/trace/JsonEventReader.h"
+
+#include <QString>
 
 #include <optional>
 #include <string_view>
@@ -14,7 +25,7 @@ namespace gapscope::detail {
 std::vector<std::string> csvHeader(std::string_view firstLine);
 
 // Whole CSV text (header row first). Returns false when cancelled. The one-thread form of
-// what parseCsvFile (CsvReader.h) does in windows and ranges.
+// what parseCsvFile does in windows and ranges.
 bool parseCsv(std::string_view text, EventRecordParser& parser, EventChunk& chunk,
               const RangeControl& control);
 
@@ -51,8 +62,9 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
                      EventRecordParser& parser, EventChunk& chunk, const RangeControl& control,
                      qint64* linesRead = nullptr);
 
-// Diagnose bundle telemetry_timeline.json: {"timestamps": [s...], "allocated": [...],
-// "reserved": [...]} -> sample events of collector "diagnose.timeline".
-void parseDiagnoseTimeline(const simdjson::padded_string& buffer, const QString& file, EventChunk& chunk);
+// form says how the file is read (window size, ranges, cancel, progress); the cutting at
+// record boundaries and the parsing of CSV records are set here. When cancelled, chunk holds the
+// rows of a contiguous prefix; the result's error is set when the file cannot be read.
+WindowedReadResult parseCsvFile(const QString& path, EventChunk& chunk, WindowedForm form);
 
 } // namespace gapscope::detail

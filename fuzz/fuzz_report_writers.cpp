@@ -1,0 +1,161 @@
+// libFuzzer target: the report writers (JSON, Markdown, HTML, findings CSV) with random text in
+// every field a trace can set and random numbers in every other. Whatever the content:
+// - the JSON parses, and the path and the first host read back as written;
+// - the HTML is well-formed XML without script or URL (tests/ReportChecks.h);
+// - the Markdown has no raw '<' or '&' and every table row keeps its header's cells;
+// - the CSV has one record per finding after the header, each with the header's fields,
+//   and a description reads back as written (after the formula apostrophe).
+#include "model/report/ReportWriters.h"
+#include "tests/ReportChecks.h"
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+using namespace gapscope;
+
+namespace {
+
+void fail(const char* what, const QString& detail)
+{
+    std::fprintf(stderr, "report writers: %s: %s\n", what, qPrintable(detail.left(400)));
+    std::abort();
+}
+
+QString text(FuzzedDataProvider& in)
+{
+    return QString::fromUtf8(in.ConsumeRandomLengthString(48));
+}
+
+std::string rawText(FuzzedDataProvider& in)
+{
+    return text(in).toStdString();
+}
+
+double number(FuzzedDataProvider& in)
+{
+    // non-finite values included: the writers must stay valid whatever the content holds
+    return in.ConsumeBool() ? in.ConsumeFloatingPoint<double>() : double(in.ConsumeIntegral<int32_t>()) / 8;
+}
+
+ReportContent randomContent(FuzzedDataProvider& in)
+{
+    ReportContent c;
+    c.kind = in.ConsumeBool() ? ReportKind::StormlogTrace : ReportKind::BudgetLog;
+    c.path = text(in);
+    c.form = text(in);
+    c.recordsRead = in.ConsumeIntegral<int64_t>();
+    c.recordsLoaded = in.ConsumeIntegral<int64_t>();
+    c.recordsRejected = in.ConsumeIntegral<int64_t>();
+    c.warnings = in.ConsumeIntegral<int64_t>();
+    for (int i = in.ConsumeIntegralInRange(0, 2); i > 0; --i)
+        c.problems.push_back({text(in), in.ConsumeIntegral<int64_t>(), in.ConsumeIntegral<int64_t>(),
+                              in.ConsumeBool(), text(in)});
+    c.sessionId = text(in);
+    c.sessionStatus = text(in);
+    c.host = text(in);
+    c.rank = in.ConsumeIntegral<int64_t>();
+    for (int i = in.ConsumeIntegralInRange(0, 2); i > 0; --i)
+        c.sessions.push_back({text(in),
+                              text(in),
+                              text(in),
+                              in.ConsumeIntegral<int64_t>(),
+                              text(in),
+                              {in.ConsumeIntegral<int64_t>()},
+                              in.ConsumeIntegral<int64_t>()});
+    c.eventCount = in.ConsumeIntegral<int64_t>();
+    if (in.ConsumeBool())
+        c.window = TimeWindow{in.ConsumeIntegral<int64_t>(), in.ConsumeIntegral<int64_t>()};
+    c.originNs = in.ConsumeIntegral<int64_t>();
+    c.backend = text(in);
+    c.sampleNoun = text(in);
+    c.samples = in.ConsumeIntegral<uint64_t>();
+    if (in.ConsumeBool()) {
+        c.firstTimestampNs = in.ConsumeIntegral<int64_t>();
+        c.lastTimestampNs = in.ConsumeIntegral<int64_t>();
+    }
+    if (in.ConsumeBool()) {
+        c.peakGapBytes = in.ConsumeIntegral<int64_t>();
+        c.peakGapTimestampNs = in.ConsumeIntegral<int64_t>();
+    }
+    if (in.ConsumeBool()) {
+        c.peakRssBytes = in.ConsumeIntegral<int64_t>();
+        c.peakRssTimestampNs = in.ConsumeIntegral<int64_t>();
+        c.tickPeriodNs = in.ConsumeIntegral<int64_t>();
+    }
+    for (int i = in.ConsumeIntegralInRange(0, 3); i > 0; --i) {
+        ReportFinding f;
+        f.severity = static_cast<Severity>(in.ConsumeIntegralInRange(0, 2));
+        f.classification =
+            static_cast<Classification>(in.ConsumeIntegralInRange(0, int(Classification::CacheThrash)));
+        f.confidence = number(in);
+        f.timestampNs = in.ConsumeIntegral<int64_t>();
+        f.relativeTime = text(in);
+        if (in.ConsumeBool()) {
+            PhaseAttribution a;
+            a.resolution = in.ConsumeBool() ? PhaseResolution::Unique : PhaseResolution::Ambiguous;
+            a.phasePaths = {rawText(in), rawText(in)};
+            a.phasePath = rawText(in);
+            a.source = rawText(in);
+            a.scopeId = rawText(in);
+            a.threadId = in.ConsumeIntegral<int64_t>();
+            a.threadName = rawText(in);
+            f.phase = a;
+        }
+        f.phaseText = text(in);
+        f.description = text(in);
+        for (int k = in.ConsumeIntegralInRange(0, 3); k > 0; --k)
+            f.evidence.push_back(
+                {rawText(in), number(in), in.ConsumeBool(),
+                 static_cast<EvidenceUnit>(in.ConsumeIntegralInRange(0, int(EvidenceUnit::Seconds))),
+                 text(in)});
+        for (int k = in.ConsumeIntegralInRange(0, 2); k > 0; --k)
+            f.remediation << text(in);
+        c.findings.push_back(std::move(f));
+    }
+    for (int i = in.ConsumeIntegralInRange(0, 2); i > 0; --i)
+        c.thresholds.push_back({rawText(in), number(in)});
+    return c;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    FuzzedDataProvider in(data, size);
+    const ReportContent content = randomContent(in);
+
+    QJsonParseError error;
+    const QJsonDocument json = QJsonDocument::fromJson(reportJson(content), &error);
+    if (error.error != QJsonParseError::NoError)
+        fail("JSON does not parse", error.errorString());
+    const QJsonObject input = json.object().value(QStringLiteral("input")).toObject();
+    if (input.value(QStringLiteral("path")).toString() != content.path)
+        fail("JSON path differs", content.path);
+
+    const QString html = reportHtml(content);
+    if (const QString problem = checks::htmlProblem(html, 0); !problem.isEmpty())
+        fail("HTML", problem);
+
+    const QString markdown = reportMarkdown(content);
+    if (const QString problem = checks::markdownProblem(markdown); !problem.isEmpty())
+        fail("Markdown", problem);
+    for (size_t i = 0; i < content.findings.size(); ++i)
+        if (const QString problem = checks::markdownProblem(reportFindingMarkdown(content, i));
+            !problem.isEmpty())
+            fail("finding Markdown", problem);
+
+    const QList<QStringList> rows = checks::parseCsv(QString::fromUtf8(reportFindingsCsv(content)));
+    if (rows.size() != qsizetype(content.findings.size()) + 1)
+        fail("CSV records", QString::number(rows.size()));
+    for (const QStringList& row : rows)
+        if (row.size() != rows.front().size())
+            fail("CSV fields", row.join(QLatin1Char('|')));
+    return 0;
+}
