@@ -163,6 +163,7 @@ void MainWindow::createActions()
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
 
     m_resetZoomAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Reset &Zoom"), this);
+    m_resetZoomAction->setObjectName(QStringLiteral("resetZoomAction"));
     m_resetZoomAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     m_resetZoomAction->setToolTip(tr("Show the whole run (Ctrl+0)"));
 

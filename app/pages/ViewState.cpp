@@ -2,14 +2,26 @@
 
 namespace gapscope {
 
+namespace {
+
+TimeRange orderedRange(qint64 aNs, qint64 bNs)
+{
+    return aNs <= bNs ? TimeRange{aNs, bNs} : TimeRange{bNs, aNs};
+}
+
+} // namespace
+
 ViewState::ViewState(QObject* parent) : QObject(parent) {}
+
+bool ViewState::isShown(const TimeRange& range) const
+{
+    return range == m_range && !m_history.empty();
+}
 
 void ViewState::setVisibleRange(qint64 beginNs, qint64 endNs)
 {
-    if (endNs < beginNs)
-        std::swap(beginNs, endNs);
-    const TimeRange range{beginNs, endNs};
-    if (range == m_range && !m_history.empty())
+    const TimeRange range = orderedRange(beginNs, endNs);
+    if (isShown(range))
         return;
     m_range = range;
     if (m_history.empty()) {
@@ -24,10 +36,8 @@ void ViewState::setVisibleRange(qint64 beginNs, qint64 endNs)
 
 void ViewState::zoomTo(qint64 beginNs, qint64 endNs)
 {
-    if (endNs < beginNs)
-        std::swap(beginNs, endNs);
-    const TimeRange range{beginNs, endNs};
-    if (range == m_range && !m_history.empty())
+    const TimeRange range = orderedRange(beginNs, endNs);
+    if (isShown(range))
         return;
     if (!m_history.empty()) {
         m_history.resize(m_step + 1);
@@ -41,19 +51,19 @@ void ViewState::zoomTo(qint64 beginNs, qint64 endNs)
 
 void ViewState::zoomBack()
 {
-    if (!canZoomBack())
-        return;
-    --m_step;
-    m_range = m_history[m_step];
-    emit zoomHistoryChanged();
-    announceRange();
+    if (canZoomBack())
+        goToStep(m_step - 1);
 }
 
 void ViewState::zoomForward()
 {
-    if (!canZoomForward())
-        return;
-    ++m_step;
+    if (canZoomForward())
+        goToStep(m_step + 1);
+}
+
+void ViewState::goToStep(size_t step)
+{
+    m_step = step;
     m_range = m_history[m_step];
     emit zoomHistoryChanged();
     announceRange();

@@ -64,6 +64,9 @@ signals:
     void zoomHistoryChanged();
 
 private:
+    // The range is the one shown (a history exists: the first range is always taken).
+    bool isShown(const TimeRange& range) const;
+    void goToStep(size_t step);
     // Announces m_range; a view that clamps it while being told (and so sets it again) gets
     // the final range announced once more, so no view is left with the unclamped one.
     void announceRange();
