@@ -1,10 +1,11 @@
 #pragma once
-// The gapscope main window: welcome page, background loading with progress and Cancel, the
-// gap chart with its timeline, findings with their detail, phases, sessions and problems.
+// The gapscope main window, the shell around the document pages (app/pages/): menus, docks,
+// status bar, opening files (dialogs, recent files, drag and drop, the sample, reload, close),
+// the thresholds dialog, the background load with progress and Cancel, and the welcome page.
 
 #include "analysis/Thresholds.h"
-#include "model/trace/AnalysisRunner.h"
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/trace/AnalysisRunner.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -13,43 +14,39 @@
 #include <optional>
 
 class QAction;
-class QActionGroup;
 class QDockWidget;
-class QFrame;
 class QLabel;
 class QMenu;
-class QModelIndex;
 class QProgressBar;
-class QSplitter;
 class QStackedWidget;
 class QTableView;
 class QTemporaryDir;
-class QToolBar;
 class QToolButton;
 class QTreeView;
 
 namespace gapscope {
 
-class AnalysisJob;
 class BudgetBreakdownView;
+class BudgetPage;
 class BudgetTickDetailView;
+class DocumentPage;
 class ExportActions;
 class VerdictLane;
 class FindingDetailView;
-class FindingsDecorationProxy;
 class FindingsModel;
 class GapChartView;
 class LoadJob;
 class LiveFollow;
 class CompareWith;
-class PhasesDecorationProxy;
 class PhasesModel;
+class ProblemLog;
 class ProblemsPanel;
 class SessionPicker;
 class ThresholdsDialog;
 class TimelineScrubber;
+class TracePage;
 class WelcomePage;
-enum class ChartOverlay;
+class WindowBanner;
 
 class MainWindow : public QMainWindow
 {
@@ -77,8 +74,8 @@ public:
     CompareWith* compareWith() const { return m_compareWith; }
 
     // state, for the status bar and tests
-    std::shared_ptr<const TraceData> trace() const { return m_trace; }
-    std::shared_ptr<const AnalysisResult> analysis() const { return m_result; }
+    std::shared_ptr<const TraceData> trace() const;
+    std::shared_ptr<const AnalysisResult> analysis() const;
     bool isLoading() const;
     bool isAnalysing() const;
     bool isBusy() const { return isLoading() || isAnalysing(); }
@@ -90,24 +87,29 @@ public:
     QStringList recentFiles() const;
     GapThresholds thresholds() const { return m_thresholds; }
     // memory-budget logs (budget-snapshots.md): shown instead of a trace
-    bool isBudgetShown() const { return m_budget != nullptr; }
-    std::shared_ptr<const BudgetData> budgetData() const { return m_budget; }
-    std::shared_ptr<const BudgetAnalysisResult> budgetAnalysis() const { return m_budgetResult; }
-    BudgetThresholds budgetThresholds() const { return m_budgetThresholds; }
-    BudgetBreakdownView* budgetChart() const { return m_budgetChart; }
-    VerdictLane* verdictLane() const { return m_verdictLane; }
-    BudgetTickDetailView* tickDetailView() const { return m_tickDetail; }
+    bool isBudgetShown() const;
+    std::shared_ptr<const BudgetData> budgetData() const;
+    std::shared_ptr<const BudgetAnalysisResult> budgetAnalysis() const;
+    BudgetThresholds budgetThresholds() const;
+    BudgetBreakdownView* budgetChart() const;
+    VerdictLane* verdictLane() const;
+    BudgetTickDetailView* tickDetailView() const;
     ExportActions* exportActions() const { return m_exportActions; }
 
-    GapChartView* chart() const { return m_chart; }
-    TimelineScrubber* scrubber() const { return m_scrubber; }
-    QTableView* findingsView() const { return m_findingsView; }
-    QTreeView* phasesView() const { return m_phasesView; }
-    FindingsModel* findingsModel() const { return m_findingsModel; }
-    PhasesModel* phasesModel() const { return m_phasesModel; }
-    FindingDetailView* detailView() const { return m_detail; }
+    // the pages of the two kinds of document
+    TracePage* tracePage() const { return m_tracePage; }
+    BudgetPage* budgetPage() const { return m_budgetPage; }
+
+    GapChartView* chart() const;
+    TimelineScrubber* scrubber() const;
+    // the findings of the document open (a budget log's while one is shown)
+    QTableView* findingsView() const;
+    QTreeView* phasesView() const;
+    FindingsModel* findingsModel() const;
+    PhasesModel* phasesModel() const;
+    FindingDetailView* detailView() const;
     ProblemsPanel* problemsPanel() const { return m_problemsPanel; }
-    SessionPicker* sessionPicker() const { return m_sessionPicker; }
+    SessionPicker* sessionPicker() const;
     WelcomePage* welcomePage() const { return m_welcome; }
     QProgressBar* progressBar() const { return m_progress; }
 
@@ -142,105 +144,51 @@ private:
     void removeRecentFile(const QString& path);
     void reload();
 
-    void onLoadStarted(quint64 generation, const QString& path);
-    void onLoadProgress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
-    void onLoaded(quint64 generation, std::shared_ptr<const TraceData> data);
-    void onBudgetLoaded(quint64 generation, std::shared_ptr<const BudgetData> data);
-    void onLoadFailed(quint64 generation, const QString& error);
-    void onLoadCancelled(quint64 generation);
-    void onAnalysisFinished(quint64 generation, std::shared_ptr<const AnalysisResult> result);
-    void onAnalysisFailed(quint64 generation, const QString& error);
+    void onLoadStarted(const QString& path);
+    void onLoadProgress(qint64 bytesRead, qint64 totalBytes);
+    void onLoaded(std::shared_ptr<const TraceData> data);
+    void onBudgetLoaded(std::shared_ptr<const BudgetData> data);
+    void onLoadFailed(const QString& error);
+    void onLoadCancelled();
 
-    // Takes a loaded trace: problems, sessions, title; the analysis is started by the caller.
+    // Takes a loaded trace: problems, title; the analysis is started by the caller.
     bool acceptTrace(std::shared_ptr<const TraceData> data, QString* error);
     // Takes a loaded budget log in place of any trace; analysed by the caller.
     bool acceptBudget(std::shared_ptr<const BudgetData> data, QString* error);
-    void runBudget(std::optional<TimeWindow> window, bool fresh);
-    void applyBudgetResult(std::shared_ptr<const BudgetAnalysisResult> result, bool fresh);
-    void forgetTrace();  // the trace state and its views
-    void forgetBudget(); // the budget state and its views
-    // The chart area of the kind of document shown.
-    void showBudgetViews(bool budget);
-    AnalysisRequest baseRequest() const;
-    void startAnalysis(const AnalysisRequest& request);
-    void applyResult(std::shared_ptr<const AnalysisResult> result, bool freshTrace);
+    // The page of the document open (the trace page when none is).
+    DocumentPage* documentPage() const;
+    void connectPage(DocumentPage* page);
+    void showProblemsOf(const ProblemLog& problems);
     void showError(const QString& message);
     void setLoadingUi(bool loading, const QString& path = {});
-    void updateWindowBanner();
     void updateProblemsButton();
     void updateActions();
     void updateTitle();
     // The stack page, with the docks that belong to it (none on the welcome page).
     void showPage(QWidget* page);
 
-    void onFindingCurrentChanged(const QModelIndex& current);
-    void onPhaseCurrentChanged(const QModelIndex& current);
-    void onCursorMoved(qint64 ns);
-    void ensureTimeVisible(qint64 ns);
-    void stepFinding(int delta);
-    void stepPhase(int delta);
-    void stepCursor(int samples);
-    void updateCursorValues();
-    QString relativeTime(qint64 ns) const;
-
     // jobs
     LoadJob* m_loadJob = nullptr;
-    AnalysisJob* m_analysisJob = nullptr;
     LiveFollow* m_liveFollow = nullptr;
     CompareWith* m_compareWith = nullptr;
 
     // state
-    std::shared_ptr<const TraceData> m_trace;
-    std::shared_ptr<const BudgetData> m_budget;
-    std::shared_ptr<const BudgetAnalysisResult> m_budgetResult;     // shown
-    std::shared_ptr<const BudgetAnalysisResult> m_budgetFullResult; // without a window, for Reset
-    BudgetThresholds m_budgetThresholds;
-    std::shared_ptr<const AnalysisResult> m_result;     // shown
-    std::shared_ptr<const AnalysisResult> m_fullResult; // without a window, for Reset
-    std::optional<TimeWindow> m_pendingWindow;          // window being analysed
-    size_t m_sessionIndex = 0;
-    std::optional<int64_t> m_rank;
     GapThresholds m_thresholds;
-    bool m_freshTrace = false; // the next analysis result is the first of a new trace
-    QString m_displayPath;     // what the title shows (the sample is named, not its temp copy)
+    QString m_displayPath; // what the title shows (the sample is named, not its temp copy)
     QString m_samplePath;
     std::unique_ptr<QTemporaryDir> m_sampleDir;
-    qint64 m_cursorNs = 0;
     bool m_phasesDockWanted = true; // the user's choice; the welcome page hides it regardless
 
-    // widgets
+    // pages and docks
     QStackedWidget* m_stack = nullptr;
     WelcomePage* m_welcome = nullptr;
-    QWidget* m_analysisPage = nullptr;
-    QToolBar* m_chartToolBar = nullptr;
-    SessionPicker* m_sessionPicker = nullptr;
-    QAction* m_sessionPickerAction = nullptr;
-    QAction* m_overlaysLabelAction = nullptr;
-    QLabel* m_budgetInfoLabel = nullptr; // budget logs: what the breakdown shows
-    QAction* m_budgetInfoAction = nullptr;
-    QFrame* m_windowBanner = nullptr;
-    QLabel* m_windowBannerLabel = nullptr;
-    QStackedWidget* m_chartStack = nullptr;
-    QWidget* m_traceChartArea = nullptr;
-    QWidget* m_budgetChartArea = nullptr;
-    GapChartView* m_chart = nullptr;
-    TimelineScrubber* m_scrubber = nullptr;
-    BudgetBreakdownView* m_budgetChart = nullptr;
-    VerdictLane* m_verdictLane = nullptr;
-    BudgetTickDetailView* m_tickDetail = nullptr;
-    ExportActions* m_exportActions = nullptr;
-    QSplitter* m_mainSplitter = nullptr;
-    QSplitter* m_findingsSplitter = nullptr;
-    QTableView* m_findingsView = nullptr;
-    FindingsModel* m_findingsModel = nullptr;
-    FindingsDecorationProxy* m_findingsProxy = nullptr;
-    FindingDetailView* m_detail = nullptr;
+    TracePage* m_tracePage = nullptr;
+    BudgetPage* m_budgetPage = nullptr;
     QDockWidget* m_phasesDock = nullptr;
-    QTreeView* m_phasesView = nullptr;
-    PhasesModel* m_phasesModel = nullptr;
-    PhasesDecorationProxy* m_phasesProxy = nullptr;
     ProblemsPanel* m_problemsPanel = nullptr;
     ThresholdsDialog* m_thresholdsDialog = nullptr;
+    ExportActions* m_exportActions = nullptr;
+    WindowBanner* m_windowBanner = nullptr; // placed in the page shown
 
     // status bar
     QLabel* m_cursorLabel = nullptr;
@@ -258,7 +206,8 @@ private:
     QAction* m_quitAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_resetZoomAction = nullptr;
-    std::vector<std::pair<ChartOverlay, QAction*>> m_overlayActions;
+    QAction* m_zoomBackAction = nullptr;
+    QAction* m_zoomForwardAction = nullptr;
     QAction* m_nextFindingAction = nullptr;
     QAction* m_prevFindingAction = nullptr;
     QAction* m_nextPhaseAction = nullptr;

@@ -1,16 +1,18 @@
 #include "app/Gui.h"
 #include "app/MainWindow.h"
+#include "app/pages/TracePage.h"
+#include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
 #include "model/items/ProblemsModel.h"
 #include "model/items/SessionsModel.h"
+#include "widgets/common/ProblemsPanel.h"
+#include "widgets/common/ThresholdsDialog.h"
+#include "widgets/common/WelcomePage.h"
 #include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"
-#include "widgets/common/ProblemsPanel.h"
 #include "widgets/trace/SessionPicker.h"
-#include "widgets/common/ThresholdsDialog.h"
 #include "widgets/trace/TimelineScrubber.h"
-#include "widgets/common/WelcomePage.h"
 
 #include <QAbstractProxyModel>
 #include <QAction>
@@ -247,6 +249,47 @@ private slots:
             QVERIFY(chart->visibleBeginNs() <= following->startNs);
             QVERIFY(chart->visibleEndNs() >= following->endNs);
         }
+    }
+
+    void zoomBackAndForward()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(parityPath(QStringLiteral("phasespike.jsonl")));
+        QVERIFY(waitIdle(window));
+        GapChartView* chart = window.chart();
+        auto* back = window.findChild<QAction*>(QStringLiteral("zoomBackAction"));
+        auto* forward = window.findChild<QAction*>(QStringLiteral("zoomForwardAction"));
+        QVERIFY(back && forward);
+        const qint64 fullBegin = chart->visibleBeginNs();
+        const qint64 fullEnd = chart->visibleEndNs();
+        QVERIFY(window.phasesModel()->spanCount() >= 2);
+        window.selectPhase(1); // a zoom step: the chart and the timeline show the phase
+        const PhaseSpan* span = window.phasesModel()->spanAt(window.phasesModel()->indexOfSpan(1));
+        QVERIFY(span);
+        const qint64 phaseBegin = chart->visibleBeginNs();
+        const qint64 phaseEnd = chart->visibleEndNs();
+        QVERIFY(phaseBegin <= span->startNs && phaseEnd >= span->endNs);
+        QVERIFY(phaseEnd - phaseBegin < fullEnd - fullBegin);
+        QCOMPARE(window.tracePage()->viewState()->visibleRange(), (TimeRange{phaseBegin, phaseEnd}));
+        QVERIFY(back->isEnabled());
+        QVERIFY(!forward->isEnabled());
+
+        back->trigger();
+        QCOMPARE(chart->visibleBeginNs(), fullBegin);
+        QCOMPARE(chart->visibleEndNs(), fullEnd);
+        QVERIFY(!back->isEnabled());
+        QVERIFY(forward->isEnabled());
+        forward->trigger();
+        QCOMPARE(chart->visibleBeginNs(), phaseBegin);
+        QCOMPARE(chart->visibleEndNs(), phaseEnd);
+
+        // Reset Zoom is a step too, and Back returns to the phase
+        window.findChild<QAction*>(QStringLiteral("resetZoomAction"))->trigger();
+        QCOMPARE(chart->visibleBeginNs(), fullBegin);
+        back->trigger();
+        QCOMPARE(chart->visibleBeginNs(), phaseBegin);
     }
 
     void windowAnalysisBanner()

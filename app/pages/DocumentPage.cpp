@@ -1,0 +1,199 @@
+#include "app/pages/DocumentPage.h"
+
+#include "app/pages/ViewState.h"
+#include "model/items/FindingsModel.h"
+#include "widgets/common/ModelDecorations.h"
+#include "widgets/trace/FindingDetailView.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QSettings>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace gapscope {
+
+// The frame of a page's chart area: its size hints are the largest of the chart areas of all
+// pages (what a stack of all of them would ask for).
+class ChartRoom : public QWidget
+{
+public:
+    explicit ChartRoom(QWidget* parent) : QWidget(parent) {}
+    QList<QWidget*> m_areas; // the chart areas of all pages, this one's included
+
+    QSize sizeHint() const override
+    {
+        QSize hint = QWidget::sizeHint();
+        for (const QWidget* area : m_areas)
+            hint = hint.expandedTo(area->sizeHint());
+        return hint;
+    }
+    QSize minimumSizeHint() const override
+    {
+        QSize hint = QWidget::minimumSizeHint();
+        for (const QWidget* area : m_areas)
+            hint = hint.expandedTo(area->minimumSizeHint());
+        return hint;
+    }
+};
+
+DocumentPage::DocumentPage(QAction* resetZoomAction, QWidget* parent)
+    : QWidget(parent), m_viewState(new ViewState(this)), m_resetZoomAction(resetZoomAction)
+{
+    m_toolBar = new QToolBar(tr("Chart"), this);
+    m_toolBar->setObjectName(QStringLiteral("chartToolBar"));
+    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_toolBar->setIconSize(QSize(16, 16));
+}
+
+DocumentPage::~DocumentPage() = default;
+
+void DocumentPage::setUpLayout(QWidget* chartArea)
+{
+    // The findings table beside the detail of the selected one, created after the chart so
+    // the chart comes first in the focus chain.
+    m_findingsModel = new FindingsModel(this);
+    m_findingsProxy = new FindingsDecorationProxy(this);
+    m_findingsProxy->setSourceModel(m_findingsModel);
+    m_findingsView = new QTableView(this);
+    m_findingsView->setObjectName(QStringLiteral("findingsView"));
+    m_findingsView->setModel(m_findingsProxy);
+    m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_findingsView->setAlternatingRowColors(true);
+    m_findingsView->setShowGrid(false);
+    m_findingsView->setWordWrap(false);
+    m_findingsView->verticalHeader()->hide();
+    m_findingsView->verticalHeader()->setDefaultSectionSize(m_findingsView->fontMetrics().height() + 8);
+    QHeaderView* header = m_findingsView->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(FindingsModel::PhaseColumn, QHeaderView::Stretch);
+    header->setMinimumSectionSize(70);
+    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { onFindingCurrentChanged(current); });
+
+    m_detail = new FindingDetailView(this);
+    m_detail->setObjectName(QStringLiteral("findingDetail"));
+
+    m_pageLayout = new QVBoxLayout(this);
+    m_pageLayout->setContentsMargins(0, 0, 0, 0);
+    m_pageLayout->setSpacing(0);
+    m_pageLayout->addWidget(m_toolBar);
+
+    m_findingsSplitter = new QSplitter(Qt::Horizontal, this);
+    m_findingsSplitter->setObjectName(QStringLiteral("findingsSplitter"));
+    m_findingsSplitter->addWidget(m_findingsView);
+    m_findingsSplitter->addWidget(m_detail);
+    m_findingsSplitter->setStretchFactor(0, 3);
+    m_findingsSplitter->setStretchFactor(1, 2);
+    m_findingsSplitter->setChildrenCollapsible(false);
+
+    m_mainSplitter = new QSplitter(Qt::Vertical, this);
+    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_chartArea = chartArea;
+    m_chartRoom = new ChartRoom(this);
+    auto* roomLayout = new QVBoxLayout(m_chartRoom);
+    roomLayout->setContentsMargins(0, 0, 0, 0);
+    roomLayout->addWidget(chartArea);
+    m_mainSplitter->addWidget(m_chartRoom);
+    m_mainSplitter->addWidget(m_findingsSplitter);
+    m_mainSplitter->setStretchFactor(0, 3);
+    m_mainSplitter->setStretchFactor(1, 2);
+    m_mainSplitter->setChildrenCollapsible(false);
+    m_pageLayout->addWidget(m_mainSplitter, 1);
+}
+
+void DocumentPage::addDetailPane(QWidget* pane)
+{
+    m_findingsSplitter->addWidget(pane);
+    m_findingsSplitter->setStretchFactor(m_findingsSplitter->count() - 1, 2);
+}
+
+void DocumentPage::addZoomToToolBar()
+{
+    m_toolBar->addSeparator();
+    m_toolBar->addAction(m_resetZoomAction);
+    auto* spacer = new QWidget(m_toolBar);
+    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_toolBar->addWidget(spacer);
+}
+
+void DocumentPage::shareChartRoomWith(const QList<DocumentPage*>& pages)
+{
+    m_chartRoom->m_areas.clear();
+    for (const DocumentPage* page : pages)
+        m_chartRoom->m_areas << page->m_chartArea;
+    m_chartRoom->updateGeometry();
+}
+
+void DocumentPage::restoreSettings(const QSettings& settings, const QString& group)
+{
+    m_mainSplitter->restoreState(settings.value(group + QStringLiteral("/mainSplitter")).toByteArray());
+    m_findingsSplitter->restoreState(
+        settings.value(group + QStringLiteral("/findingsSplitter")).toByteArray());
+}
+
+void DocumentPage::saveSettings(QSettings& settings, const QString& group) const
+{
+    settings.setValue(group + QStringLiteral("/mainSplitter"), m_mainSplitter->saveState());
+    settings.setValue(group + QStringLiteral("/findingsSplitter"), m_findingsSplitter->saveState());
+}
+
+void DocumentPage::placeWindowBanner(QWidget* banner)
+{
+    if (m_pageLayout->indexOf(banner) < 0)
+        m_pageLayout->insertWidget(1, banner); // under the toolbar
+}
+
+void DocumentPage::showWindowBanner(const QString& text)
+{
+    if (text == m_windowBannerText)
+        return;
+    m_windowBannerText = text;
+    emit windowBannerChanged(text);
+}
+
+void DocumentPage::hideWindowBanner()
+{
+    showWindowBanner(QString());
+}
+
+void DocumentPage::selectFinding(int findingIndex)
+{
+    if (findingIndex < 0 || findingIndex >= m_findingsModel->rowCount())
+        return;
+    m_findingsView->setCurrentIndex(m_findingsProxy->index(findingIndex, 0));
+}
+
+void DocumentPage::stepFinding(int delta)
+{
+    const int rows = m_findingsModel->rowCount();
+    if (rows == 0)
+        return;
+    const QModelIndex current = m_findingsView->currentIndex();
+    int row = current.isValid() ? current.row() + delta : (delta > 0 ? 0 : rows - 1);
+    row = std::clamp(row, 0, rows - 1);
+    selectFinding(row);
+}
+
+void DocumentPage::ensureTimeVisible(qint64 ns)
+{
+    const TimeRange visible = m_viewState->visibleRange();
+    if (ns >= visible.beginNs && ns <= visible.endNs)
+        return;
+    const qint64 width = visible.endNs - visible.beginNs;
+    if (width <= 0) {
+        resetZoom();
+        return;
+    }
+    m_viewState->zoomTo(ns - width / 2, ns - width / 2 + width);
+}
+
+} // namespace gapscope

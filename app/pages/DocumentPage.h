@@ -1,0 +1,122 @@
+#pragma once
+// The part every document page shares (KDAB Hotspot's ResultsPage split): the chart toolbar,
+// the text of the window-analysis banner, the findings table beside the detail of the selected
+// finding, the splitters, and the view state the page's views subscribe to. A page owns its
+// results and views; the main window (the shell) asks it what to enable, title and export.
+
+#include "analysis/Thresholds.h"
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+class QAction;
+class QModelIndex;
+class QSettings;
+class QSplitter;
+class QTableView;
+class QToolBar;
+class QVBoxLayout;
+
+namespace gapscope {
+
+class ChartRoom;
+class FindingDetailView;
+class FindingsDecorationProxy;
+class FindingsModel;
+class ProblemLog;
+class ViewState;
+
+class DocumentPage : public QWidget
+{
+    Q_OBJECT
+public:
+    // resetZoomAction is the shell's (one shortcut per window): it joins the page's toolbar.
+    DocumentPage(QAction* resetZoomAction, QWidget* parent);
+    ~DocumentPage() override;
+
+    ViewState* viewState() const { return m_viewState; }
+    QTableView* findingsView() const { return m_findingsView; }
+    FindingsModel* findingsModel() const { return m_findingsModel; }
+    FindingDetailView* detailView() const { return m_detail; }
+    // The chart that "Save Chart As..." saves and whose context menu holds the chart actions.
+    virtual QWidget* chartWidget() const = 0;
+
+    // what the shell enables and shows
+    virtual bool hasDocument() const = 0;
+    virtual bool hasResult() const = 0;
+    virtual bool hasFindings() const = 0;
+    virtual bool hasPhases() const { return false; }
+    virtual bool isWindowAnalysis() const = 0;
+    virtual QString documentPath() const = 0;
+    virtual const ProblemLog* problems() const = 0;
+    // The text of the window-analysis banner, empty when there is none.
+    QString windowBannerText() const { return m_windowBannerText; }
+    // Puts the shell's banner (app/pages/WindowBanner.h) under this page's toolbar.
+    void placeWindowBanner(QWidget* banner);
+
+    // requests from the shell's actions
+    virtual void analyseWindow(qint64 beginNs, qint64 endNs) = 0;
+    virtual void resetWindowAnalysis() = 0;
+    virtual void setThresholds(const GapThresholds& thresholds) = 0;
+    virtual void setCursorTime(qint64 ns) = 0;
+    virtual void stepCursor(int steps) = 0;
+    virtual void stepPhase(int /*delta*/) {}
+    virtual void resetZoom() = 0;
+    void selectFinding(int findingIndex);
+    void stepFinding(int delta);
+    // Forgets the document and its results: the views show nothing.
+    virtual void clear() = 0;
+
+    // The chart areas of the pages ask for the room of the largest of them, so the splitter
+    // between chart and findings sits where it sat for a document of another kind.
+    void shareChartRoomWith(const QList<DocumentPage*>& pages);
+
+    // Splitter positions under group/ (the page's own keys).
+    void restoreSettings(const QSettings& settings, const QString& group);
+    void saveSettings(QSettings& settings, const QString& group) const;
+
+signals:
+    // What the shell derives from the page changed: actions, title, export.
+    void stateChanged();
+    void statusMessage(const QString& text, int timeoutMs);
+    void errorOccurred(const QString& message);
+    // The values at the cursor, for the status bar.
+    void cursorValuesChanged(const QString& text);
+    // A result is ready: the shell brings the page to the front.
+    void resultShown();
+    void windowBannerChanged(const QString& text);
+
+protected:
+    QToolBar* toolBar() const { return m_toolBar; }
+    // Lays the page out: toolbar, chart area over the findings table beside the detail.
+    void setUpLayout(QWidget* chartArea);
+    // Another pane beside the finding's detail.
+    void addDetailPane(QWidget* pane);
+    // Adds the separator, Reset Zoom and the spacer that pushes later widgets to the right.
+    void addZoomToToolBar();
+    void showWindowBanner(const QString& text);
+    void hideWindowBanner();
+    // Scrolls the visible range so ns is inside it (a new zoom step).
+    void ensureTimeVisible(qint64 ns);
+    // The findings table's current row changed.
+    virtual void onFindingCurrentChanged(const QModelIndex& current) = 0;
+
+    ViewState* m_viewState = nullptr;
+    QAction* m_resetZoomAction = nullptr;
+    FindingsModel* m_findingsModel = nullptr;
+    FindingsDecorationProxy* m_findingsProxy = nullptr;
+    QTableView* m_findingsView = nullptr;
+    FindingDetailView* m_detail = nullptr;
+
+private:
+    QToolBar* m_toolBar = nullptr;
+    QVBoxLayout* m_pageLayout = nullptr;
+    QString m_windowBannerText;
+    QWidget* m_chartArea = nullptr;
+    ChartRoom* m_chartRoom = nullptr; // holds m_chartArea
+    QSplitter* m_mainSplitter = nullptr;
+    QSplitter* m_findingsSplitter = nullptr;
+};
+
+} // namespace gapscope

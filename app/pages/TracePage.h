@@ -1,0 +1,110 @@
+#pragma once
+// The page of a stormlog trace: the gap chart over the timeline scrubber, the findings with
+// their detail, the phases tree (the shell docks it), the session picker and the banner of a
+// window analysis; it owns the trace, the analysis shown, the analysis of the whole run (for
+// Reset Window Analysis), the session and rank, and the background analysis job.
+
+#include "app/pages/DocumentPage.h"
+#include "model/trace/AnalysisRunner.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QTreeView;
+
+namespace gapscope {
+
+class AnalysisJob;
+class GapChartView;
+class PhasesDecorationProxy;
+class PhasesModel;
+class SessionPicker;
+class TimelineScrubber;
+enum class ChartOverlay;
+
+class TracePage : public DocumentPage
+{
+    Q_OBJECT
+public:
+    TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, QWidget* parent);
+    ~TracePage() override;
+
+    std::shared_ptr<const TraceData> trace() const { return m_trace; }
+    std::shared_ptr<const AnalysisResult> analysis() const { return m_result; }
+    bool isAnalysing() const;
+    GapChartView* chart() const { return m_chart; }
+    TimelineScrubber* scrubber() const { return m_scrubber; }
+    SessionPicker* sessionPicker() const { return m_sessionPicker; }
+    QTreeView* phasesView() const { return m_phasesView; }
+    PhasesModel* phasesModel() const { return m_phasesModel; }
+    // The chart's overlay toggles (View > Chart Overlays and the toolbar), with their keys.
+    const std::vector<std::pair<ChartOverlay, QAction*>>& overlayActions() const { return m_overlayActions; }
+
+    // Takes a loaded trace in place of the one shown; false with *error when it holds no
+    // events. The analysis is started by analyseFresh() or analyseNow().
+    bool setTrace(std::shared_ptr<const TraceData> data, QString* error);
+    // Analyses the trace in the background; the result is shown as a newly opened trace's.
+    void analyseFresh();
+    // Analyses on the calling thread (screenshots); false with *error.
+    bool analyseNow(QString* error);
+    // Drops the result of an analysis still running (another document is being opened).
+    void discardAnalysis();
+    // A newer snapshot of the trace (File > Follow); false when it is not of this trace.
+    bool showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
+    void selectSession(int sessionIndex, qint64 rank);
+    void selectPhase(int spanIndex);
+
+    QWidget* chartWidget() const override;
+    bool hasDocument() const override { return m_trace != nullptr; }
+    bool hasResult() const override { return m_result != nullptr; }
+    bool hasFindings() const override;
+    bool hasPhases() const override;
+    bool isWindowAnalysis() const override;
+    QString documentPath() const override;
+    const ProblemLog* problems() const override;
+    void analyseWindow(qint64 beginNs, qint64 endNs) override;
+    void resetWindowAnalysis() override;
+    void setThresholds(const GapThresholds& thresholds) override;
+    void setCursorTime(qint64 ns) override;
+    void stepCursor(int samples) override;
+    void stepPhase(int delta) override;
+    void resetZoom() override;
+    void clear() override;
+
+protected:
+    void onFindingCurrentChanged(const QModelIndex& current) override;
+
+private:
+    void createPhasesView();
+    AnalysisRequest baseRequest() const;
+    void startAnalysis(const AnalysisRequest& request);
+    void onAnalysisFinished(std::shared_ptr<const AnalysisResult> result);
+    void onAnalysisFailed(const QString& error);
+    void applyResult(std::shared_ptr<const AnalysisResult> result, bool freshTrace);
+    void onPhaseCurrentChanged(const QModelIndex& current);
+    void updateWindowBanner();
+    void updateCursorValues();
+    QString relativeTime(qint64 ns) const;
+
+    AnalysisJob* m_analysisJob = nullptr;
+    std::shared_ptr<const TraceData> m_trace;
+    std::shared_ptr<const AnalysisResult> m_result;     // shown
+    std::shared_ptr<const AnalysisResult> m_fullResult; // without a window, for Reset
+    std::optional<TimeWindow> m_pendingWindow;          // window being analysed
+    size_t m_sessionIndex = 0;
+    std::optional<int64_t> m_rank;
+    GapThresholds m_thresholds;
+    bool m_freshTrace = false; // the next analysis result is the first of a new trace
+
+    std::vector<std::pair<ChartOverlay, QAction*>> m_overlayActions;
+    SessionPicker* m_sessionPicker = nullptr;
+    QAction* m_sessionPickerAction = nullptr;
+    GapChartView* m_chart = nullptr;
+    TimelineScrubber* m_scrubber = nullptr;
+    QTreeView* m_phasesView = nullptr;
+    PhasesModel* m_phasesModel = nullptr;
+    PhasesDecorationProxy* m_phasesProxy = nullptr;
+};
+
+} // namespace gapscope
