@@ -1,4 +1,5 @@
 #include "app/MainWindow.h"
+#include "model/text/Text.h"
 
 #include "analysis/Units.h"
 #include "app/CompareWith.h"
@@ -50,27 +51,8 @@ namespace gapscope {
 
 namespace {
 
-// Qt resolves "%n ...(s)" plurals only through a translation; without one, English is
-// written out here.
-QString englishPlural(QString text, qint64 n)
-{
-    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
-}
-
 const QString kSampleResource = QStringLiteral(":/gapscope/sample.jsonl");
 const QString kIconResource = QStringLiteral(":/gapscope/gapscope.svg");
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-QString bytesText(int64_t bytes)
-{
-    if (bytes == kNullInt)
-        return MainWindow::tr("n/a");
-    return qs(formatBytes(double(bytes)));
-}
 
 } // namespace
 

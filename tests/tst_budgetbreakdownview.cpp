@@ -3,6 +3,7 @@
 #include "analysis/Units.h"
 #include "app/cli/ExportCommand.h"
 #include "model/budget/BudgetLoader.h"
+#include "model/text/Text.h"
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/chart/ChartExport.h"
 
@@ -25,11 +26,6 @@ std::shared_ptr<const BudgetAnalysisResult> analyse(const QString& name)
     if (!loaded.data)
         return nullptr;
     return runBudgetAnalysis(loaded.data, BudgetThresholds{});
-}
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
 }
 
 // A long synthetic log: n ticks of 5 s, one cache, rss rising and falling.

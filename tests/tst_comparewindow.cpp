@@ -1,6 +1,7 @@
 // CompareWindow offscreen: what the tables and the chart show for the parity vectors, the
 // alignment choices, loading B in the background, and an error for an unusable B.
 // GAPSCOPE_COMPARE_PNG=path saves the rendered window there (for looking at it).
+#include "model/text/Text.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/trace/CompareWindow.h"
 

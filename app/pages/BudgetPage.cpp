@@ -1,24 +1,21 @@
 #include "app/pages/BudgetPage.h"
 
-#include "app/pages/PageText.h"
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "model/report/ReportContent.h"
+#include "model/text/Text.h"
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/budget/BudgetTickDetailView.h"
 #include "widgets/budget/VerdictLane.h"
 #include "widgets/trace/FindingDetailView.h"
 
+#include <QCoreApplication>
 #include <QLabel>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
 
 namespace gapscope {
-
-using pagetext::bytesText;
-using pagetext::englishPlural;
-using pagetext::qs;
 
 namespace {
 

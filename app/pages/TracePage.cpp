@@ -1,11 +1,11 @@
 #include "app/pages/TracePage.h"
 
-#include "app/pages/PageText.h"
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
 #include "model/jobs/LoadJob.h"
 #include "model/report/ReportContent.h"
+#include "model/text/Text.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/common/ModelDecorations.h"
 #include "widgets/trace/FindingDetailView.h"
@@ -14,6 +14,7 @@
 #include "widgets/trace/TimelineScrubber.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -24,10 +25,6 @@
 #include <algorithm>
 
 namespace gapscope {
-
-using pagetext::bytesText;
-using pagetext::englishPlural;
-using pagetext::qs;
 
 namespace {
 

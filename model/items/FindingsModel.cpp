@@ -1,19 +1,11 @@
 #include "model/items/FindingsModel.h"
+#include "model/text/Text.h"
 
 #include "model/report/AnalysisReport.h"
 
 #include <QStringList>
 
 namespace gapscope {
-
-namespace {
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-} // namespace
 
 int64_t FindingsModel::originNs(const AnalysisResult& result)
 {
@@ -177,7 +169,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         case ClassificationColumn:
             return classificationText(f->classification);
         case ConfidenceColumn:
-            return QStringLiteral("%1 %").arg(f->confidence * 100.0, 0, 'f', 1);
+            return percentText(f->confidence);
         case PhaseColumn:
             return f->phase ? phaseText(f->phase) : tr("—");
         case TimeColumn:

@@ -1,34 +1,14 @@
 #include "model/items/PhasesModel.h"
+#include "model/text/Text.h"
 
-#include "model/report/AnalysisReport.h"
 #include "model/items/FindingsModel.h"
+#include "model/report/AnalysisReport.h"
 
 #include <QHash>
 
 #include <algorithm>
 
 namespace gapscope {
-
-namespace {
-
-// Qt resolves "%n ...(s)" plurals only through a translation; without one, English is
-// written out here.
-QString englishPlural(QString text, qint64 n)
-{
-    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
-}
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-QString formatDuration(int64_t ns)
-{
-    return QStringLiteral("%1 s").arg(double(ns) / 1e9, 0, 'f', 3);
-}
-
-} // namespace
 
 PhasesModel::PhasesModel(QObject* parent) : QAbstractItemModel(parent) {}
 
@@ -226,7 +206,7 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
         case StartColumn:
             return formatRelativeTime(s->startNs, m_originNs);
         case DurationColumn:
-            return formatDuration(s->endNs - s->startNs);
+            return secondsText(double(s->endNs - s->startNs) / 1e9);
         case ThreadColumn:
             // the id is in the tooltip of the thread cell
             return s->threadName.empty() ? QString::number(s->threadId) : qs(s->threadName);

@@ -1,21 +1,12 @@
 #include "model/report/ReportContent.h"
+#include "model/text/Text.h"
 
-#include "model/store/BudgetData.h"
 #include "analysis/BudgetAnalysis.h"
-#include "analysis/Units.h"
+#include "model/store/BudgetData.h"
 
 #include <cmath>
 
 namespace gapscope {
-
-namespace {
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-} // namespace
 
 namespace {
 
@@ -64,7 +55,7 @@ QString formatReportDuration(int64_t ns)
     const double seconds = std::fabs(double(ns)) / 1e9;
     QString text;
     if (seconds < 60) {
-        text = QStringLiteral("%1 s").arg(seconds, 0, 'f', 3);
+        text = secondsText(seconds);
     } else {
         const auto whole = int64_t(seconds);
         const int64_t hours = whole / 3600;
@@ -83,11 +74,11 @@ QString formatEvidenceValue(const EvidenceValue& value)
 {
     switch (value.unit) {
     case EvidenceUnit::Bytes:
-        return qs(formatBytes(value.value));
+        return bytesText(value.value);
     case EvidenceUnit::BytesPerSecond:
-        return qs(formatBytesPerSecond(value.value));
+        return bytesPerSecondText(value.value);
     case EvidenceUnit::Ratio:
-        return QStringLiteral("%1 (%2 %)").arg(value.value).arg(value.value * 100.0, 0, 'f', 1);
+        return QStringLiteral("%1 (%2)").arg(value.value).arg(percentText(value.value));
     case EvidenceUnit::Ticks:
         return QStringLiteral("%1 ticks").arg(value.value);
     case EvidenceUnit::Seconds:

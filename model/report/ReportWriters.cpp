@@ -1,23 +1,14 @@
 #include "model/report/ReportWriters.h"
+#include "model/text/Text.h"
 
 #include "analysis/Units.h"
 #include "model/report/JsonWriter.h"
-#include "model/report/TextEscape.h"
 
 #include <QDateTime>
 #include <QLocale>
 #include <QTextStream>
 
 namespace gapscope {
-
-namespace {
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-} // namespace
 
 QString formatUtcTime(int64_t ns)
 {
@@ -141,10 +132,10 @@ std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
         figures.push_back({QStringLiteral("Duration"), formatReportDuration(*duration), QString()});
     if (c.peakGapBytes)
         figures.push_back(
-            {QStringLiteral("Peak gap"), qs(formatBytes(double(*c.peakGapBytes))),
+            {QStringLiteral("Peak gap"), bytesText(double(*c.peakGapBytes)),
              QStringLiteral("at %1").arg(formatRelativeTime(*c.peakGapTimestampNs, c.originNs))});
     if (c.peakRssBytes)
-        figures.push_back({QStringLiteral("Peak RSS"), qs(formatBytes(double(*c.peakRssBytes))),
+        figures.push_back({QStringLiteral("Peak RSS"), bytesText(double(*c.peakRssBytes)),
                            c.peakRssTimestampNs ? QStringLiteral("at %1").arg(
                                                       formatRelativeTime(*c.peakRssTimestampNs, c.originNs))
                                                 : QString()});

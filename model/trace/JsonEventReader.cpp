@@ -1,4 +1,5 @@
 #include "model/trace/JsonEventReader.h"
+#include "model/text/Text.h"
 
 #include "model/read/WindowedReader.h"
 #include "model/trace/PyLiteral.h"
@@ -23,11 +24,6 @@ constexpr size_t kProgressStepBytes = 1 << 20; // report progress at least every
 constexpr qint64 kCancelPollRecords = 64;      // ~20 us of parsing: Cancel answers at once
 constexpr int kMaxJsonDepth = 512;
 constexpr size_t kMaxRecordBytes = size_t(16) << 20; // one JSON lines record
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 enum class Field : uint8_t
 {

@@ -1,4 +1,5 @@
 #include "model/trace/SinkManifest.h"
+#include "model/text/Text.h"
 
 #include <simdjson.h>
 
@@ -13,11 +14,6 @@
 namespace gapscope {
 
 namespace {
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 SessionStatus statusFromString(std::string_view text)
 {

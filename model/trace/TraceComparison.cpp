@@ -1,9 +1,8 @@
 #include "model/trace/TraceComparison.h"
+#include "model/text/Text.h"
 
 #include "model/report/JsonWriter.h"
 #include "model/report/ReportContent.h"
-#include "model/report/TextEscape.h"
-#include "analysis/Units.h"
 
 #include <QStringList>
 
@@ -15,11 +14,6 @@
 namespace gapscope {
 
 namespace {
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 int64_t gapOf(const EventStore& store, uint32_t row)
 {
@@ -107,11 +101,11 @@ ComparedSide sideOf(std::shared_ptr<const AnalysisResult> result)
 
 QString formatDelta(double delta, EvidenceUnit unit, bool isInteger)
 {
-    const QString sign = delta > 0 ? QStringLiteral("+") : QString();
     if (unit == EvidenceUnit::Bytes)
-        return sign + qs(formatBytes(delta));
+        return signedBytesText(delta);
     if (unit == EvidenceUnit::BytesPerSecond)
-        return sign + qs(formatBytesPerSecond(delta));
+        return signedBytesText(delta) + QStringLiteral("/s");
+    const QString sign = delta > 0 ? QStringLiteral("+") : QString();
     if (isInteger)
         return sign + QString::number(qint64(std::llround(delta)));
     return sign + QString::number(delta, 'g', 6);
@@ -405,7 +399,7 @@ QByteArray renderComparisonMarkdown(const TraceComparison& comparison)
     } else {
         md += QStringLiteral("| Phase | Peak gap A | Peak gap B | Delta |\n|---|---:|---:|---:|\n");
         auto bytes = [](const std::optional<int64_t>& v) {
-            return v ? qs(formatBytes(double(*v))) : QStringLiteral("-");
+            return v ? bytesText(double(*v)) : QStringLiteral("-");
         };
         for (const PhasePeakDelta& phase : comparison.phases) {
             const auto delta = phase.delta();

@@ -1,4 +1,5 @@
 #include "model/trace/TraceLoader.h"
+#include "model/text/Text.h"
 
 #include "model/read/WindowedReader.h"
 #include "model/trace/Csv.h"
@@ -31,11 +32,6 @@ using detail::SliceOutcome;
 namespace {
 
 constexpr qint64 kDetectionPrefixBytes = 1 << 20;
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 bool isBlank(char c)
 {
@@ -187,7 +183,7 @@ std::optional<Detection> detectFile(const QString& path, QString* whyNot)
         start.begin(), start.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, ' ');
     return fail(QStringLiteral("not a stormlog trace: neither JSON nor a CSV with event columns (starts with "
                                "\"%1\")")
-                    .arg(QString::fromUtf8(start.data(), static_cast<qsizetype>(start.size()))));
+                    .arg(qs(start)));
 }
 
 std::optional<Detection> detect(const QString& path, QString* whyNot)

@@ -1,9 +1,9 @@
 #include "widgets/budget/BudgetTickDetailView.h"
+#include "model/text/Text.h"
 
-#include "widgets/chart/ChartSupport.h"
-#include "widgets/budget/VerdictLane.h"
-#include "analysis/Units.h"
 #include "model/report/ReportContent.h"
+#include "widgets/budget/VerdictLane.h"
+#include "widgets/chart/ChartSupport.h"
 
 #include <QScrollBar>
 #include <QTextBrowser>
@@ -12,32 +12,6 @@
 namespace gapscope {
 
 namespace {
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-QString esc(const QString& s)
-{
-    return s.toHtmlEscaped();
-}
-
-QString iec(double bytes)
-{
-    return qs(formatBytes(bytes));
-}
-
-QString share(double bytes, double of)
-{
-    return of > 0 ? QStringLiteral("%1 %").arg(bytes / of * 100.0, 0, 'f', 1) : QStringLiteral("—");
-}
-
-// "+12.00 MiB" / "-3.00 MiB" / "0 B"
-QString signedIec(int64_t bytes)
-{
-    return bytes > 0 ? QStringLiteral("+") + iec(double(bytes)) : iec(double(bytes));
-}
 
 // The verdict detail "cache_bytes=2247098368 cache_share=0.31" with its byte counts in IEC
 // units and shares in percent; the logged text stays beside it.
@@ -52,10 +26,10 @@ QString verdictDetailHtml(const QString& detail)
         const double number = value.toDouble(&isNumber);
         QString shown = value;
         if (isNumber && key.endsWith(QLatin1String("_bytes")))
-            shown = iec(number);
+            shown = bytesText(number);
         else if (isNumber && key.endsWith(QLatin1String("_share")))
-            shown = QStringLiteral("%1 %").arg(number * 100.0, 0, 'f', 1);
-        parts << QStringLiteral("%1 <b>%2</b>").arg(esc(key), esc(shown));
+            shown = percentText(number);
+        parts << QStringLiteral("%1 <b>%2</b>").arg(htmlEscape(key), htmlEscape(shown));
     }
     return parts.join(QStringLiteral(" &nbsp;·&nbsp; "));
 }
@@ -88,7 +62,7 @@ void BudgetTickDetailView::clear()
 {
     m_tick.reset();
     m_browser->setHtml(QStringLiteral("<p style='color:gray'>%1</p>")
-                           .arg(esc(tr("Move the cursor to a tick to see its values."))));
+                           .arg(htmlEscape(tr("Move the cursor to a tick to see its values."))));
 }
 
 void BudgetTickDetailView::showTime(qint64 ns)
@@ -132,10 +106,10 @@ QString BudgetTickDetailView::tickHtml(size_t tick) const
     const QString label = qs(t.labelOf(tick));
     QString html;
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
-                .arg(esc(tr("Tick %1 of %2 at %3")
-                             .arg(tick + 1)
-                             .arg(t.size())
-                             .arg(formatRelativeTime(t.timestampNs[tick], m_result->originNs()))));
+                .arg(htmlEscape(tr("Tick %1 of %2 at %3")
+                                    .arg(tick + 1)
+                                    .arg(t.size())
+                                    .arg(formatRelativeTime(t.timestampNs[tick], m_result->originNs()))));
     QStringList where;
     where << formatAbsoluteTime(t.timestampNs[tick]);
     if (t.level[tick] != BudgetLogLevel::Unknown)
@@ -143,42 +117,44 @@ QString BudgetTickDetailView::tickHtml(size_t tick) const
     if (t.sourceLine[tick] > 0)
         where << tr("line %1").arg(t.sourceLine[tick]);
     html += QStringLiteral("<p style='margin-top:0;color:gray'>%1</p>")
-                .arg(esc(where.join(QStringLiteral(" · "))));
+                .arg(htmlEscape(where.join(QStringLiteral(" · "))));
 
     // verdict
-    html += QStringLiteral("<p><span style='background:%1'>&nbsp;&nbsp;&nbsp;</span> <b>%2</b>")
-                .arg(VerdictLane::verdictColor(label, palette()).name(), esc(tr("Verdict %1").arg(label)));
+    html +=
+        QStringLiteral("<p><span style='background:%1'>&nbsp;&nbsp;&nbsp;</span> <b>%2</b>")
+            .arg(VerdictLane::verdictColor(label, palette()).name(), htmlEscape(tr("Verdict %1").arg(label)));
     if (t.verdictStreak[tick] > 0)
-        html += esc(tr(", streak %1").arg(t.verdictStreak[tick]));
+        html += htmlEscape(tr(", streak %1").arg(t.verdictStreak[tick]));
     const QString detail = qs(t.names.text(t.verdictDetail[tick]));
     if (!detail.isEmpty())
         html += QStringLiteral("<br/>%1<br/><span style='color:gray'><tt>%2</tt></span>")
-                    .arg(verdictDetailHtml(detail), esc(detail));
+                    .arg(verdictDetailHtml(detail), htmlEscape(detail));
     if (t.previousVerdictLabel[tick] != kEmptyName)
-        html += QStringLiteral("<br/>") + esc(tr("Previous verdict %1, streak %2")
-                                                  .arg(qs(t.names.text(t.previousVerdictLabel[tick])))
-                                                  .arg(t.previousVerdictStreak[tick]));
+        html += QStringLiteral("<br/>") + htmlEscape(tr("Previous verdict %1, streak %2")
+                                                         .arg(qs(t.names.text(t.previousVerdictLabel[tick])))
+                                                         .arg(t.previousVerdictStreak[tick]));
     html += QStringLiteral("</p>");
 
     const auto tableStart = [&](const QStringList& headers) {
         html += QStringLiteral("<table cellspacing='0' cellpadding='2'><tr>");
         for (qsizetype i = 0; i < headers.size(); ++i)
-            html += QStringLiteral("<th align='%1'>%2&nbsp;&nbsp;</th>")
-                        .arg(i == 0 ? QStringLiteral("left") : QStringLiteral("right"), esc(headers[i]));
+            html +=
+                QStringLiteral("<th align='%1'>%2&nbsp;&nbsp;</th>")
+                    .arg(i == 0 ? QStringLiteral("left") : QStringLiteral("right"), htmlEscape(headers[i]));
         html += QStringLiteral("</tr>");
     };
     const auto tableRow = [&](const QStringList& cells) {
         html += QStringLiteral("<tr>");
         for (qsizetype i = 0; i < cells.size(); ++i)
             html += QStringLiteral("<td align='%1'>%2&nbsp;&nbsp;</td>")
-                        .arg(i == 0 ? QStringLiteral("left") : QStringLiteral("right"), esc(cells[i]));
+                        .arg(i == 0 ? QStringLiteral("left") : QStringLiteral("right"), htmlEscape(cells[i]));
         html += QStringLiteral("</tr>");
     };
 
-    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Buckets")));
+    html += QStringLiteral("<h4>%1</h4>").arg(htmlEscape(tr("Buckets")));
     tableStart({tr("Bucket"), tr("Bytes"), tr("Share of rss")});
     const auto bucket = [&](const QString& name, int64_t bytes) {
-        tableRow({name, iec(double(bytes)), share(double(bytes), rss)});
+        tableRow({name, bytesText(double(bytes)), shareText(double(bytes), rss)});
     };
     bucket(tr("rss"), t.rssBytes[tick]);
     bucket(tr("Cache"), b.cache[tick]);
@@ -196,34 +172,35 @@ QString BudgetTickDetailView::tickHtml(size_t tick) const
     html += QStringLiteral("</table>");
 
     const auto caches = t.cachesOf(tick);
-    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Caches")));
+    html += QStringLiteral("<h4>%1</h4>").arg(htmlEscape(tr("Caches")));
     if (caches.empty()) {
-        html += QStringLiteral("<p>%1</p>").arg(esc(tr("No cache lines at this tick.")));
+        html += QStringLiteral("<p>%1</p>").arg(htmlEscape(tr("No cache lines at this tick.")));
     } else {
         tableStart(
             {tr("Cache"), tr("Current"), tr("Cap before"), tr("Cap after"), tr("Delta"), tr("Hit rate")});
         for (const BudgetCacheRow& c : caches)
-            tableRow({qs(t.names.text(c.name)), iec(double(c.currentBytes)), iec(double(c.previousMaxBytes)),
-                      iec(double(c.newMaxBytes)), signedIec(c.deltaBytes),
-                      c.hitRate ? QStringLiteral("%1 %").arg(*c.hitRate * 100.0, 0, 'f', 1) : tr("none")});
+            tableRow({qs(t.names.text(c.name)), bytesText(double(c.currentBytes)),
+                      bytesText(double(c.previousMaxBytes)), bytesText(double(c.newMaxBytes)),
+                      signedBytesText(double(c.deltaBytes)),
+                      c.hitRate ? percentText(*c.hitRate) : tr("none")});
         html += QStringLiteral("</table>");
     }
 
     const auto reporters = t.reportersOf(tick);
-    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("Reporters")));
+    html += QStringLiteral("<h4>%1</h4>").arg(htmlEscape(tr("Reporters")));
     if (reporters.empty()) {
-        html += QStringLiteral("<p>%1</p>").arg(esc(tr("No reporter lines at this tick.")));
+        html += QStringLiteral("<p>%1</p>").arg(htmlEscape(tr("No reporter lines at this tick.")));
     } else {
         tableStart({tr("Reporter"), tr("Bytes"), tr("Share of rss")});
         for (const BudgetReporterRow& r : reporters)
-            tableRow(
-                {qs(t.names.text(r.name)), iec(double(r.currentBytes)), share(double(r.currentBytes), rss)});
+            tableRow({qs(t.names.text(r.name)), bytesText(double(r.currentBytes)),
+                      shareText(double(r.currentBytes), rss)});
         html += QStringLiteral("</table>");
     }
 
-    html += QStringLiteral("<h4>%1</h4>").arg(esc(tr("jemalloc")));
+    html += QStringLiteral("<h4>%1</h4>").arg(htmlEscape(tr("jemalloc")));
     if (!t.hasJemalloc(tick)) {
-        html += QStringLiteral("<p>%1</p>").arg(esc(tr("Not installed (all six figures are zero).")));
+        html += QStringLiteral("<p>%1</p>").arg(htmlEscape(tr("Not installed (all six figures are zero).")));
     } else {
         tableStart({tr("Figure"), tr("Bytes"), tr("Share of rss")});
         bucket(tr("allocated"), t.jeAllocatedBytes[tick]);

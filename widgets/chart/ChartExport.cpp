@@ -1,9 +1,9 @@
 #include "widgets/chart/ChartExport.h"
 
+#include "model/store/BudgetData.h"
+#include "model/text/Text.h"
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/trace/GapChartView.h"
-#include "model/store/BudgetData.h"
-#include "model/report/TextEscape.h"
 
 #include <QBuffer>
 #include <QCoreApplication>

@@ -1,7 +1,5 @@
 #include "widgets/chart/ChartSupport.h"
 
-#include "analysis/Units.h"
-
 #include <QDateTime>
 #include <QTimeZone>
 
@@ -180,11 +178,6 @@ QString formatAbsoluteTime(int64_t epochNs)
     const QDateTime time = QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc());
     return time.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz")) +
            QString::number(subMs).rightJustified(6, QLatin1Char('0')) + QStringLiteral(" UTC");
-}
-
-QString bytesText(double bytes)
-{
-    return QString::fromStdString(formatBytes(bytes));
 }
 
 } // namespace gapscope

@@ -91,7 +91,5 @@ QColor severityTint(Severity severity, const QPalette& palette);
 
 // "2026-11-30 19:41:19.123456789 UTC"
 QString formatAbsoluteTime(int64_t epochNs);
-// IEC units through analysis/Units.h
-QString bytesText(double bytes);
 
 } // namespace gapscope

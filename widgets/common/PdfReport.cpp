@@ -1,8 +1,8 @@
 #include "widgets/common/PdfReport.h"
+#include "model/text/Text.h"
 
 #include "model/report/JsonWriter.h"
 #include "model/report/ReportWriters.h"
-#include "model/report/TextEscape.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
@@ -50,11 +50,6 @@ QString severityBackground(Severity s)
         break;
     }
     return QStringLiteral("#e7effc");
-}
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
 QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts, int contentWidthPx)

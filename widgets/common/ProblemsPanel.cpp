@@ -1,7 +1,8 @@
 #include "widgets/common/ProblemsPanel.h"
+#include "model/text/Text.h"
 
-#include "widgets/common/ModelDecorations.h"
 #include "model/items/ProblemsModel.h"
+#include "widgets/common/ModelDecorations.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -12,17 +13,6 @@
 #include <QVBoxLayout>
 
 namespace gapscope {
-
-namespace {
-
-// Qt resolves "%n ...(s)" plurals only through a translation; without one, English is
-// written out here.
-QString englishPlural(QString text, qint64 n)
-{
-    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
-}
-
-} // namespace
 
 ProblemsPanel::ProblemsPanel(QWidget* parent) : QDockWidget(tr("Load Problems"), parent)
 {

@@ -1,5 +1,7 @@
 #include "widgets/common/ThresholdsDialog.h"
 
+#include "model/text/Text.h"
+
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -55,12 +57,12 @@ ThresholdInfo infoOf(std::string_view name)
             1,
             0.05,
             3};
-    return {QString::fromUtf8(name.data(), qsizetype(name.size())), {}, 0, 1000, 0.1, 3};
+    return {qs(name), {}, 0, 1000, 0.1, 3};
 }
 
 QString settingsKey(std::string_view name)
 {
-    return QStringLiteral("thresholds/") + QString::fromUtf8(name.data(), qsizetype(name.size()));
+    return QStringLiteral("thresholds/") + qs(name);
 }
 
 } // namespace
@@ -77,7 +79,7 @@ ThresholdsDialog::ThresholdsDialog(QWidget* parent) : QDialog(parent)
     for (std::string_view name : GapThresholds::names()) {
         const ThresholdInfo info = infoOf(name);
         auto* spin = new QDoubleSpinBox(this);
-        spin->setObjectName(QString::fromUtf8(name.data(), qsizetype(name.size())));
+        spin->setObjectName(qs(name));
         spin->setRange(info.minimum, info.maximum);
         spin->setSingleStep(info.step);
         spin->setDecimals(info.decimals);

@@ -1,4 +1,5 @@
 #include "widgets/trace/CompareWindow.h"
+#include "model/text/Text.h"
 
 #include "model/jobs/LoadJob.h"
 #include "model/store/Decimation.h"
@@ -30,21 +31,11 @@ namespace {
 
 constexpr int kChartColumns = 1600; // min/max points per series, about a wide screen's pixels
 
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
 QString partitionText(const TraceData& trace, const Partition& p)
 {
     const SessionInfo& session = trace.sessions[p.sessionIndex];
     const QString id = session.id.isEmpty() ? QObject::tr("(no session id)") : session.id.left(13);
     return QObject::tr("%1 · rank %2 · %3").arg(id).arg(p.rank).arg(toString(session.status));
-}
-
-QString signedBytes(double delta)
-{
-    return (delta > 0 ? QStringLiteral("+") : QString()) + bytesText(delta);
 }
 
 QString evidenceDeltaText(const EvidenceDelta& delta)
@@ -55,9 +46,9 @@ QString evidenceDeltaText(const EvidenceDelta& delta)
             .arg(qs(delta.key), delta.a ? QStringLiteral("A") : QStringLiteral("B"));
     QString value;
     if (delta.unit == EvidenceUnit::Bytes)
-        value = signedBytes(*d);
+        value = signedBytesText(*d);
     else if (delta.unit == EvidenceUnit::BytesPerSecond)
-        value = signedBytes(*d) + QStringLiteral("/s");
+        value = signedBytesText(*d) + QStringLiteral("/s");
     else
         value = (*d > 0 ? QStringLiteral("+") : QString()) + QString::number(*d, 'g', 4);
     return QStringLiteral("%1 %2").arg(qs(delta.key), value);
@@ -237,9 +228,8 @@ void CompareWindow::setTrace(Side side, std::shared_ptr<const TraceData> trace,
     QLabel* name = side == Side::A ? m_nameA : m_nameB;
     const QString letter = side == Side::A ? QStringLiteral("A") : QStringLiteral("B");
     name->setText(
-        s.trace
-            ? QStringLiteral("<b>%1</b>: %2").arg(letter, QFileInfo(s.trace->path).fileName().toHtmlEscaped())
-            : QStringLiteral("<b>%1</b>: (none)").arg(letter));
+        s.trace ? QStringLiteral("<b>%1</b>: %2").arg(letter, htmlEscape(QFileInfo(s.trace->path).fileName()))
+                : QStringLiteral("<b>%1</b>: (none)").arg(letter));
     name->setToolTip(s.trace ? s.trace->path : QString());
     fillPartitions(side, sessionIndex, rank);
     analyse(side);
@@ -427,7 +417,7 @@ void CompareWindow::showComparison()
         cell(0, phase.label, false);
         cell(1, phase.peakGapA ? bytesText(double(*phase.peakGapA)) : QStringLiteral("—"), true);
         cell(2, phase.peakGapB ? bytesText(double(*phase.peakGapB)) : QStringLiteral("—"), true);
-        cell(3, phase.delta() ? signedBytes(double(*phase.delta())) : QStringLiteral("—"), true);
+        cell(3, phase.delta() ? signedBytesText(double(*phase.delta())) : QStringLiteral("—"), true);
     }
 }
 

@@ -1,9 +1,9 @@
 #include "widgets/trace/FindingDetailView.h"
+#include "model/text/Text.h"
 
-#include "widgets/common/ModelDecorations.h"
-#include "analysis/Units.h"
-#include "model/report/AnalysisReport.h"
 #include "model/items/FindingsModel.h"
+#include "model/report/AnalysisReport.h"
+#include "widgets/common/ModelDecorations.h"
 
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -11,23 +11,6 @@
 namespace gapscope {
 
 namespace {
-
-// Qt resolves "%n ...(s)" plurals only through a translation; without one, English is
-// written out here.
-QString englishPlural(QString text, qint64 n)
-{
-    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
-}
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-QString esc(const QString& s)
-{
-    return s.toHtmlEscaped();
-}
 
 // "max_gap_bytes" -> "Max gap bytes"
 QString evidenceTitle(const std::string& key)
@@ -41,11 +24,12 @@ QString evidenceTitle(const std::string& key)
 
 QString phaseHtml(const Finding& f)
 {
-    QString html = QStringLiteral("<h4>%1</h4>").arg(esc(FindingDetailView::tr("Phase")));
+    QString html = QStringLiteral("<h4>%1</h4>").arg(htmlEscape(FindingDetailView::tr("Phase")));
     if (!f.phase)
-        return html + QStringLiteral("<p>%1</p>").arg(esc(FindingDetailView::tr("Not inside any phase.")));
+        return html +
+               QStringLiteral("<p>%1</p>").arg(htmlEscape(FindingDetailView::tr("Not inside any phase.")));
     const PhaseAttribution& a = *f.phase;
-    html += QStringLiteral("<p><b>%1</b>").arg(esc(FindingsModel::phaseText(f.phase)));
+    html += QStringLiteral("<p><b>%1</b>").arg(htmlEscape(FindingsModel::phaseText(f.phase)));
     QStringList details;
     details << (a.resolution == PhaseResolution::Unique ? FindingDetailView::tr("unique")
                                                         : FindingDetailView::tr("ambiguous"));
@@ -58,7 +42,7 @@ QString phaseHtml(const Finding& f)
     if (a.scopeId)
         details << FindingDetailView::tr("scope %1").arg(qs(*a.scopeId));
     html += QStringLiteral("<br><span style='color:gray'>%1</span></p>")
-                .arg(esc(details.join(QStringLiteral(", "))));
+                .arg(htmlEscape(details.join(QStringLiteral(", "))));
     return html;
 }
 
@@ -81,7 +65,8 @@ void FindingDetailView::clear()
     m_result.reset();
     m_budget.reset();
     m_findingIndex = -1;
-    m_browser->setHtml(QStringLiteral("<p style='color:gray'>%1</p>").arg(esc(tr("No trace loaded."))));
+    m_browser->setHtml(
+        QStringLiteral("<p style='color:gray'>%1</p>").arg(htmlEscape(tr("No trace loaded."))));
 }
 
 QString FindingDetailView::plainText() const
@@ -129,16 +114,16 @@ QString FindingDetailView::budgetSummaryHtml(const BudgetAnalysisResult& result)
     QString html;
     const size_t findings = result.findings.size();
     html += QStringLiteral("<h3>%1</h3>")
-                .arg(esc(findings == 0
-                             ? tr("No memory-budget findings")
-                             : englishPlural(tr("%n finding(s)", nullptr, int(findings)), qint64(findings))));
+                .arg(htmlEscape(findings == 0 ? tr("No memory-budget findings")
+                                              : englishPlural(tr("%n finding(s)", nullptr, int(findings)),
+                                                              qint64(findings))));
     if (findings > 0)
-        html +=
-            QStringLiteral("<p>%1</p>").arg(esc(tr("Select a finding to see its evidence and what to do.")));
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(htmlEscape(tr("Select a finding to see its evidence and what to do.")));
     html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
     const auto row = [&](const QString& name, const QString& value) {
         html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td></tr>")
-                    .arg(esc(name), esc(value));
+                    .arg(htmlEscape(name), htmlEscape(value));
     };
     const BudgetData& data = *result.data;
     row(tr("Ticks analysed"), QString::number(result.analysedTicks()));
@@ -165,22 +150,24 @@ QString FindingDetailView::findingHtml(const Finding& f, int64_t origin, bool sh
     const QString colour = severityColor(f.severity).name();
     QString html;
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
-                .arg(esc(FindingsModel::classificationText(f.classification)));
+                .arg(htmlEscape(FindingsModel::classificationText(f.classification)));
     html +=
         QStringLiteral("<p style='margin-top:0'><b style='color:%1'>%2</b> &nbsp;·&nbsp; %3 &nbsp;·&nbsp; "
                        "%4 <span style='color:gray'>(%5 ns)</span></p>")
-            .arg(colour, esc(FindingsModel::severityText(f.severity)),
-                 esc(tr("confidence %1").arg(f.confidence, 0, 'f', 3)),
-                 esc(tr("at %1").arg(formatRelativeTime(f.evidenceTimestampNs, origin))))
+            .arg(colour, htmlEscape(FindingsModel::severityText(f.severity)),
+                 htmlEscape(tr("confidence %1").arg(f.confidence, 0, 'f', 3)),
+                 htmlEscape(tr("at %1").arg(formatRelativeTime(f.evidenceTimestampNs, origin))))
             .arg(f.evidenceTimestampNs);
     if (!f.description.empty())
-        html += QStringLiteral("<p>%1</p>").arg(esc(qs(f.description)));
+        html += QStringLiteral("<p>%1</p>").arg(htmlEscape(qs(f.description)));
 
-    html += QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='2'>").arg(esc(tr("Evidence")));
+    html +=
+        QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='2'>").arg(htmlEscape(tr("Evidence")));
     for (const EvidenceValue& e : f.evidence) {
         html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td>"
                                "<td>&nbsp;&nbsp;<span style='color:gray'><tt>%3</tt></span></td></tr>")
-                    .arg(esc(evidenceTitle(e.key)), esc(formatEvidenceValue(e)), esc(qs(e.key)));
+                    .arg(htmlEscape(evidenceTitle(e.key)), htmlEscape(formatEvidenceValue(e)),
+                         htmlEscape(qs(e.key)));
     }
     html += QStringLiteral("</table>");
 
@@ -188,9 +175,9 @@ QString FindingDetailView::findingHtml(const Finding& f, int64_t origin, bool sh
         html += phaseHtml(f);
 
     if (!f.remediation.empty()) {
-        html += QStringLiteral("<h4>%1</h4><ol style='margin-left:-20px'>").arg(esc(tr("What to do")));
+        html += QStringLiteral("<h4>%1</h4><ol style='margin-left:-20px'>").arg(htmlEscape(tr("What to do")));
         for (const std::string& step : f.remediation)
-            html += QStringLiteral("<li>%1</li>").arg(esc(qs(step)));
+            html += QStringLiteral("<li>%1</li>").arg(htmlEscape(qs(step)));
         html += QStringLiteral("</ol>");
     }
     return html;
@@ -201,37 +188,38 @@ QString FindingDetailView::summaryHtml(const AnalysisResult& result) const
     const GapStatistics& st = result.statistics;
     QString html;
     if (result.findings.empty()) {
-        html += QStringLiteral("<h3>%1</h3>").arg(esc(tr("No hidden-memory findings")));
+        html += QStringLiteral("<h3>%1</h3>").arg(htmlEscape(tr("No hidden-memory findings")));
         if (st.sampleCount < 3)
             html += QStringLiteral("<p>%1</p>")
-                        .arg(esc(englishPlural(
+                        .arg(htmlEscape(englishPlural(
                             tr("%n usable sample(s): the gap analysis needs at least 3 samples with a "
                                "device total.",
                                nullptr, int(st.sampleCount)),
                             qint64(st.sampleCount))));
         else if (st.belowRatioThreshold)
-            html += QStringLiteral("<p>%1</p>")
-                        .arg(esc(tr("The largest gap is %1 % of device memory, below the %2 % threshold.")
-                                     .arg(st.maxAbsGapRatio * 100.0, 0, 'f', 2)
-                                     .arg(result.request.thresholds.gapRatio * 100.0, 0, 'f', 2)));
+            html +=
+                QStringLiteral("<p>%1</p>")
+                    .arg(htmlEscape(tr("The largest gap is %1 % of device memory, below the %2 % threshold.")
+                                        .arg(st.maxAbsGapRatio * 100.0, 0, 'f', 2)
+                                        .arg(result.request.thresholds.gapRatio * 100.0, 0, 'f', 2)));
     } else {
         html += QStringLiteral("<h3>%1</h3>")
-                    .arg(esc(englishPlural(tr("%n finding(s)", nullptr, int(result.findings.size())),
-                                           qint64(result.findings.size()))));
-        html +=
-            QStringLiteral("<p>%1</p>").arg(esc(tr("Select a finding to see its evidence and what to do.")));
+                    .arg(htmlEscape(englishPlural(tr("%n finding(s)", nullptr, int(result.findings.size())),
+                                                  qint64(result.findings.size()))));
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(htmlEscape(tr("Select a finding to see its evidence and what to do.")));
     }
     html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
     const auto row = [&](const QString& name, const QString& value) {
         html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td></tr>")
-                    .arg(esc(name), esc(value));
+                    .arg(htmlEscape(name), htmlEscape(value));
     };
     row(tr("Usable samples"), QString::number(st.sampleCount));
-    row(tr("Max |gap| / total"), QStringLiteral("%1 %").arg(st.maxAbsGapRatio * 100.0, 0, 'f', 2));
-    row(tr("Mean gap"), qs(formatBytes(st.meanGap)));
-    row(tr("Gap std. deviation"), qs(formatBytes(st.stdGap)));
+    row(tr("Max |gap| / total"), percentText(st.maxAbsGapRatio, 2));
+    row(tr("Mean gap"), bytesText(st.meanGap));
+    row(tr("Gap std. deviation"), bytesText(st.stdGap));
     if (st.hasFit)
-        row(tr("Gap trend"), qs(formatBytesPerSecond(st.slopePerNs * 1e9)));
+        row(tr("Gap trend"), bytesPerSecondText(st.slopePerNs * 1e9));
     row(tr("Backend"), qs(toString(result.backend)));
     html += QStringLiteral("</table>");
     return html;

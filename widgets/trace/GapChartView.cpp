@@ -1,9 +1,9 @@
 #include "widgets/trace/GapChartView.h"
 
+#include "model/store/Decimation.h"
+#include "model/text/Text.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
-#include "analysis/Units.h"
-#include "model/store/Decimation.h"
 
 #include <QAreaSeries>
 #include <QCategoryAxis>
@@ -648,7 +648,7 @@ void GapChartView::Private::rebuildStaticSeries()
         };
         regression->replace(QList<QPointF>{{xOf(range.analysedBeginNs), fit(range.analysedBeginNs)},
                                            {xOf(range.analysedEndNs), fit(range.analysedEndNs)}});
-        const QString slope = QString::fromStdString(formatBytesPerSecond(stats.slopePerNs * 1e9));
+        const QString slope = bytesPerSecondText(stats.slopePerNs * 1e9);
         regression->setName(
             GapChartView::tr("Drift fit (%1)").arg(stats.slopePerNs > 0 ? QLatin1Char('+') + slope : slope));
     } else {
@@ -873,11 +873,11 @@ QString GapChartView::Private::hoverText(size_t samplePos) const
     auto line = [](const QColor& color, const QString& name, const QString& value) {
         return QStringLiteral(
                    "<tr><td><span style='color:%1'>■</span> %2</td><td align='right'>&nbsp;%3</td></tr>")
-            .arg(color.name(), name.toHtmlEscaped(), value.toHtmlEscaped());
+            .arg(color.name(), htmlEscape(name), htmlEscape(value));
     };
-    QString html = QStringLiteral("<b>%1</b><br/><span style='font-size:small'>%2</span><table>")
-                       .arg(formatTimeTick(t - range.originNs, 1).toHtmlEscaped(),
-                            formatAbsoluteTime(t).toHtmlEscaped());
+    QString html =
+        QStringLiteral("<b>%1</b><br/><span style='font-size:small'>%2</span><table>")
+            .arg(htmlEscape(formatTimeTick(t - range.originNs, 1)), htmlEscape(formatAbsoluteTime(t)));
     const double gapValue = double(gapOfRow(s, row));
     QString gapText = bytesText(gapValue);
     if (result->statistics.stdGap > 0)
@@ -888,8 +888,7 @@ QString GapChartView::Private::hoverText(size_t samplePos) const
                            const std::vector<int64_t>& values) {
         if (!overlayVisible[size_t(overlayIndex(overlay))])
             return;
-        html += line(color, name,
-                     values[row] == kNullInt ? GapChartView::tr("n/a") : bytesText(double(values[row])));
+        html += line(color, name, bytesText(values[row]));
     };
     overlayLine(ChartOverlay::Allocated, colors.allocated, GapChartView::tr("Allocated"), s.allocated);
     overlayLine(ChartOverlay::Reserved, colors.reserved, GapChartView::tr("Reserved"), s.reserved);
@@ -908,7 +907,7 @@ QString GapChartView::Private::hoverText(size_t samplePos) const
             phase = &span;
     }
     if (phase)
-        html += GapChartView::tr("Phase: %1").arg(QString::fromStdString(phase->label).toHtmlEscaped());
+        html += GapChartView::tr("Phase: %1").arg(htmlEscape(qs(phase->label)));
     return html;
 }
 

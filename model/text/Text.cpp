@@ -1,4 +1,9 @@
-#include "model/report/TextEscape.h"
+#include "model/text/Text.h"
+
+#include "analysis/GapAnalysis.h"
+#include "analysis/Units.h"
+
+#include <QCoreApplication>
 
 namespace gapscope {
 
@@ -11,6 +16,53 @@ bool isDroppedControl(QChar c)
 }
 
 } // namespace
+
+QString qs(std::string_view utf8)
+{
+    return QString::fromUtf8(utf8.data(), qsizetype(utf8.size()));
+}
+
+QString englishPlural(QString text, qint64 n)
+{
+    return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
+}
+
+QString bytesText(double bytes)
+{
+    return qs(formatBytes(bytes));
+}
+
+QString bytesText(int64_t bytes)
+{
+    if (bytes == kNullInt)
+        return QCoreApplication::translate("gapscope", "n/a");
+    return bytesText(double(bytes));
+}
+
+QString bytesPerSecondText(double bytesPerSecond)
+{
+    return qs(formatBytesPerSecond(bytesPerSecond));
+}
+
+QString signedBytesText(double bytes)
+{
+    return bytes > 0 ? QLatin1Char('+') + bytesText(bytes) : bytesText(bytes);
+}
+
+QString percentText(double ratio, int decimals)
+{
+    return QStringLiteral("%1 %").arg(ratio * 100.0, 0, 'f', decimals);
+}
+
+QString shareText(double part, double whole)
+{
+    return whole > 0 ? percentText(part / whole) : QStringLiteral("—");
+}
+
+QString secondsText(double seconds)
+{
+    return QStringLiteral("%1 s").arg(seconds, 0, 'f', 3);
+}
 
 QString htmlEscape(const QString& text)
 {

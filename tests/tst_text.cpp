@@ -1,0 +1,224 @@
+// The text helpers: UTF-8 conversion, English plurals, bytes, shares and seconds as the GUI and
+// the reports print them, and the escaping of trace-provided text for HTML, Markdown and CSV
+// (formula neutralisation).
+#include "model/text/Text.h"
+
+#include "analysis/GapAnalysis.h"
+
+#include <QTest>
+
+#include <string>
+
+using namespace gapscope;
+
+class TestText : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void utf8()
+    {
+        QCOMPARE(qs(std::string_view("gr\xc3\xb6\xc3\x9f"
+                                     "e")),
+                 QStringLiteral("größe"));
+        QCOMPARE(qs(std::string("host7")), QStringLiteral("host7"));
+        QCOMPARE(qs(std::string_view("a\0b", 3)).size(), 3); // the view's length, not up to a NUL
+        QVERIFY(qs(std::string_view()).isEmpty());
+    }
+
+    void plural_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("none") << QStringLiteral("0 finding(s)") << qint64(0) << QStringLiteral("0 findings");
+        QTest::newRow("one") << QStringLiteral("1 finding(s)") << qint64(1) << QStringLiteral("1 finding");
+        QTest::newRow("many") << QStringLiteral("7 tick(s) not logged") << qint64(7)
+                              << QStringLiteral("7 ticks not logged");
+        QTest::newRow("every marker")
+            << QStringLiteral("1 row(s), 1 col(s)") << qint64(1) << QStringLiteral("1 row, 1 col");
+        QTest::newRow("no marker") << QStringLiteral("sessions") << qint64(1) << QStringLiteral("sessions");
+    }
+
+    void plural()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, n);
+        QFETCH(QString, expected);
+        QCOMPARE(englishPlural(text, n), expected);
+    }
+
+    void bytes_data()
+    {
+        QTest::addColumn<double>("bytes");
+        QTest::addColumn<QString>("plain");
+        QTest::addColumn<QString>("signedText");
+        QTest::newRow("zero") << 0.0 << QStringLiteral("0 B") << QStringLiteral("0 B");
+        QTest::newRow("bytes") << 512.0 << QStringLiteral("512 B") << QStringLiteral("+512 B");
+        QTest::newRow("mebibytes") << 12.0 * 1024 * 1024 << QStringLiteral("12.00 MiB")
+                                   << QStringLiteral("+12.00 MiB");
+        QTest::newRow("negative") << -3.0 * 1024 * 1024 << QStringLiteral("-3.00 MiB")
+                                  << QStringLiteral("-3.00 MiB");
+        QTest::newRow("gibibytes") << 3.25 * 1024 * 1024 * 1024 << QStringLiteral("3.25 GiB")
+                                   << QStringLiteral("+3.25 GiB");
+    }
+
+    void bytes()
+    {
+        QFETCH(double, bytes);
+        QFETCH(QString, plain);
+        QFETCH(QString, signedText);
+        QCOMPARE(bytesText(bytes), plain);
+        QCOMPARE(signedBytesText(bytes), signedText);
+        QCOMPARE(bytesPerSecondText(bytes), plain + QStringLiteral("/s"));
+        // the same count from an integer column
+        QCOMPARE(bytesText(int64_t(bytes)), plain);
+        QCOMPARE(bytesText(qint64(bytes)), plain);
+    }
+
+    void bytesNotRecorded()
+    {
+        QCOMPARE(bytesText(kNullInt), QStringLiteral("n/a"));
+        QCOMPARE(bytesText(kNullInt + 1), QStringLiteral("-8.00 EiB")); // a value, however odd
+        QCOMPARE(bytesText(0), QStringLiteral("0 B"));
+    }
+
+    void percent_data()
+    {
+        QTest::addColumn<double>("ratio");
+        QTest::addColumn<int>("decimals");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("zero") << 0.0 << 1 << QStringLiteral("0.0 %");
+        QTest::newRow("share") << 0.3124 << 1 << QStringLiteral("31.2 %");
+        QTest::newRow("two decimals") << 0.3124 << 2 << QStringLiteral("31.24 %");
+        QTest::newRow("whole") << 1.0 << 1 << QStringLiteral("100.0 %");
+        QTest::newRow("over") << 1.5 << 0 << QStringLiteral("150 %");
+    }
+
+    void percent()
+    {
+        QFETCH(double, ratio);
+        QFETCH(int, decimals);
+        QFETCH(QString, expected);
+        QCOMPARE(percentText(ratio, decimals), expected);
+    }
+
+    void share_data()
+    {
+        QTest::addColumn<double>("part");
+        QTest::addColumn<double>("whole");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("quarter") << 256.0 << 1024.0 << QStringLiteral("25.0 %");
+        QTest::newRow("all") << 7.0 << 7.0 << QStringLiteral("100.0 %");
+        QTest::newRow("of nothing") << 5.0 << 0.0 << QStringLiteral("—");
+        QTest::newRow("of negative") << 5.0 << -1.0 << QStringLiteral("—");
+    }
+
+    void share()
+    {
+        QFETCH(double, part);
+        QFETCH(double, whole);
+        QFETCH(QString, expected);
+        QCOMPARE(shareText(part, whole), expected);
+    }
+
+    void seconds_data()
+    {
+        QTest::addColumn<double>("seconds");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("zero") << 0.0 << QStringLiteral("0.000 s");
+        QTest::newRow("milliseconds") << 1.5 << QStringLiteral("1.500 s");
+        QTest::newRow("rounded") << 0.0123456 << QStringLiteral("0.012 s");
+        QTest::newRow("minutes stay seconds") << 125.25 << QStringLiteral("125.250 s");
+    }
+
+    void seconds()
+    {
+        QFETCH(double, seconds);
+        QFETCH(QString, expected);
+        QCOMPARE(secondsText(seconds), expected);
+    }
+
+    void html_data()
+    {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("plain") << QStringLiteral("train / step") << QStringLiteral("train / step");
+        QTest::newRow("script") << QStringLiteral("<script>alert(1)</script>")
+                                << QStringLiteral("&lt;script&gt;alert(1)&lt;/script&gt;");
+        QTest::newRow("attribute breakout")
+            << QStringLiteral("\" onload='x'") << QStringLiteral("&quot; onload=&#39;x&#39;");
+        QTest::newRow("ampersand first") << QStringLiteral("&lt;") << QStringLiteral("&amp;lt;");
+        QTest::newRow("control characters dropped") << QStringLiteral("a\x01"
+                                                                      "b\tc\nd")
+                                                    << QStringLiteral("ab\tc\nd");
+        QTest::newRow("non-ascii kept") << QStringLiteral("größe ✓") << QStringLiteral("größe ✓");
+        QTest::newRow("empty") << QString() << QString();
+    }
+
+    void html()
+    {
+        QFETCH(QString, input);
+        QFETCH(QString, expected);
+        QCOMPARE(htmlEscape(input), expected);
+    }
+
+    void markdown_data()
+    {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("plain") << QStringLiteral("host7") << QStringLiteral("host7");
+        QTest::newRow("html tag") << QStringLiteral("<script>alert(1)</script>")
+                                  << QStringLiteral("\\<script\\>alert\\(1\\)\\</script\\>");
+        QTest::newRow("emphasis and code")
+            << QStringLiteral("*a* _b_ `c`") << QStringLiteral("\\*a\\* \\_b\\_ \\`c\\`");
+        QTest::newRow("link") << QStringLiteral("[x](http://e)") << QStringLiteral("\\[x\\]\\(http://e\\)");
+        QTest::newRow("table cell") << QStringLiteral("a|b") << QStringLiteral("a\\|b");
+        QTest::newRow("heading") << QStringLiteral("# h") << QStringLiteral("\\# h");
+        QTest::newRow("line breaks cannot start a block")
+            << QStringLiteral("a\n# b\r\n- c") << QStringLiteral("a \\# b  \\- c");
+        QTest::newRow("backslash") << QStringLiteral("C:\\x") << QStringLiteral("C:\\\\x");
+        QTest::newRow("formula") << QStringLiteral("=cmd|' /C calc'!A0")
+                                 << QStringLiteral("\\=cmd\\|' /C calc'\\!A0");
+        // an entity would be decoded by the renderer: "&lt;b&gt;" must show as typed, not as <b>
+        QTest::newRow("entities") << QStringLiteral("&lt;b&gt; &#60; AT&T")
+                                  << QStringLiteral("\\&lt;b\\&gt; \\&\\#60; AT\\&T");
+    }
+
+    void markdown()
+    {
+        QFETCH(QString, input);
+        QFETCH(QString, expected);
+        QCOMPARE(markdownEscape(input), expected);
+    }
+
+    void csv_data()
+    {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("plain") << QStringLiteral("gpu-node-7") << QStringLiteral("gpu-node-7");
+        QTest::newRow("empty") << QString() << QString();
+        QTest::newRow("comma") << QStringLiteral("a,b") << QStringLiteral("\"a,b\"");
+        QTest::newRow("quote") << QStringLiteral("say \"hi\"") << QStringLiteral("\"say \"\"hi\"\"\"");
+        QTest::newRow("newline") << QStringLiteral("a\nb") << QStringLiteral("\"a\nb\"");
+        QTest::newRow("equals") << QStringLiteral("=cmd|' /C calc'!A0")
+                                << QStringLiteral("\"'=cmd|' /C calc'!A0\"");
+        QTest::newRow("plus") << QStringLiteral("+1+1") << QStringLiteral("\"'+1+1\"");
+        QTest::newRow("minus") << QStringLiteral("-2+3") << QStringLiteral("\"'-2+3\"");
+        QTest::newRow("at") << QStringLiteral("@SUM(A1)") << QStringLiteral("\"'@SUM(A1)\"");
+        QTest::newRow("tab") << QStringLiteral("\t=1") << QStringLiteral("\"'\t=1\"");
+        QTest::newRow("carriage return") << QStringLiteral("\r=1") << QStringLiteral("\"'\r=1\"");
+        QTest::newRow("formula with quote") << QStringLiteral("=\"x\"") << QStringLiteral("\"'=\"\"x\"\"\"");
+        QTest::newRow("equals inside is harmless") << QStringLiteral("a=b") << QStringLiteral("a=b");
+    }
+
+    void csv()
+    {
+        QFETCH(QString, input);
+        QFETCH(QString, expected);
+        QCOMPARE(csvField(input), expected);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestText)
+#include "tst_text.moc"
