@@ -1,10 +1,11 @@
 #include "widgets/budget/BudgetBreakdownView.h"
+#include "model/text/Text.h"
 
+#include "model/report/ReportContent.h"
+#include "model/store/Decimation.h"
+#include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
-#include "analysis/Units.h"
-#include "model/store/Decimation.h"
-#include "model/report/ReportContent.h"
 
 #include <QApplication>
 #include <QHelpEvent>
@@ -12,7 +13,6 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
-#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -25,22 +25,6 @@ namespace {
 
 constexpr int kMargin = 8;
 constexpr int kSwatch = 10;
-constexpr double kZoomStep = 1.25;
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-QString iec(double bytes)
-{
-    return qs(formatBytes(bytes));
-}
-
-QString esc(const QString& s)
-{
-    return s.toHtmlEscaped();
-}
 
 bool isDark(const QPalette& palette)
 {
@@ -66,6 +50,17 @@ BudgetBreakdownView::BudgetBreakdownView(QWidget* parent) : QWidget(parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     setToolTip(tr("Memory breakdown"));
+    RangeNavigator::View navigation;
+    navigation.axis = [this]() -> std::optional<TimeAxis> {
+        if (!m_result)
+            return std::nullopt;
+        const QRectF plot = plotRect();
+        return TimeAxis{m_viewBeginNs, std::max(m_viewEndNs, m_viewBeginNs + 1), plot.left(), plot.right()};
+    };
+    navigation.setRange = [this](const TimeAxis& next) { setRange(next.beginNs, next.endNs, true); };
+    navigation.resetRange = [this] { resetZoom(); };
+    navigation.keys = false; // this view has never taken keys: the verdict lane below steps the cursor
+    (new RangeNavigator(std::move(navigation), this))->watch(this);
 }
 
 BudgetBreakdownView::~BudgetBreakdownView() = default;
@@ -569,7 +564,7 @@ void BudgetBreakdownView::paintEvent(QPaintEvent*)
         p.drawLine(QPointF(m_hover->x(), plot.top()), QPointF(m_hover->x(), plot.bottom()));
         p.drawLine(QPointF(plot.left(), m_hover->y()), QPointF(plot.right(), m_hover->y()));
         const double bytes = (plot.bottom() - m_hover->y()) / plot.height() * top;
-        const QString label = iec(bytes);
+        const QString label = bytesText(bytes);
         const QRectF box(kMargin, m_hover->y() - fm.height() / 2.0 - 1, plot.left() - kMargin - 2,
                          fm.height() + 2);
         p.fillRect(box, pal.color(QPalette::ToolTipBase));
@@ -634,8 +629,9 @@ QString BudgetBreakdownView::gapToolTip(const TickGap& gap) const
 {
     const int64_t origin = m_result ? m_result->originNs() : 0;
     return QStringLiteral("<b>%1</b><br/>%2")
-        .arg(esc(ticksNotLoggedText(gap.missingTicks)),
-             esc(tr("between %1 and %2 (held ticks of an INFO capture or lost lines; not zero)")
+        .arg(htmlEscape(ticksNotLoggedText(gap.missingTicks)),
+             htmlEscape(
+                 tr("between %1 and %2 (held ticks of an INFO capture or lost lines; not zero)")
                      .arg(formatRelativeTime(gap.startNs, origin), formatRelativeTime(gap.endNs, origin))));
 }
 
@@ -647,17 +643,16 @@ QString BudgetBreakdownView::tickToolTip(size_t tick) const
     const BudgetBuckets& b = m_result->buckets;
     const double rss = double(t.rssBytes[tick]);
     QString html = QStringLiteral("<b>%1</b> &nbsp;%2<table cellspacing='0' cellpadding='1'>")
-                       .arg(esc(formatRelativeTime(t.timestampNs[tick], m_result->originNs())),
-                            esc(tr("verdict %1").arg(qs(t.labelOf(tick)))));
+                       .arg(htmlEscape(formatRelativeTime(t.timestampNs[tick], m_result->originNs())),
+                            htmlEscape(tr("verdict %1").arg(qs(t.labelOf(tick)))));
     const auto row = [&](const QString& name, double bytes, const QColor& color = {}) {
         const QString swatch = color.isValid()
                                    ? QStringLiteral("<span style='color:%1'>■</span> ").arg(color.name())
                                    : QString();
-        const QString share =
-            rss > 0 ? QStringLiteral("%1 %").arg(bytes / rss * 100.0, 0, 'f', 1) : QStringLiteral("—");
         html += QStringLiteral("<tr><td>%1%2&nbsp;</td><td align='right'>%3</td>"
                                "<td align='right'>&nbsp;&nbsp;%4</td></tr>")
-                    .arg(swatch, esc(name), esc(iec(bytes)), esc(share));
+                    .arg(swatch, htmlEscape(name), htmlEscape(bytesText(bytes)),
+                         htmlEscape(shareText(bytes, rss)));
     };
     for (auto it = m_layers.rbegin(); it != m_layers.rend(); ++it)
         row(it->name, double(it->bytes[tick]), it->color);
@@ -728,8 +723,9 @@ void BudgetBreakdownView::mouseMoveEvent(QMouseEvent* event)
         } else if (m_panning || std::abs(dx) >= QApplication::startDragDistance()) {
             m_panning = true;
             const QRectF plot = plotRect();
-            const TimeAxis start{m_pressBeginNs, m_pressEndNs, plot.left(), plot.right()};
-            const TimeAxis moved = start.pannedByPixels(dx);
+            const TimeAxis moved =
+                RangeNavigation::afterDrag(TimeAxis{m_pressBeginNs, m_pressEndNs, plot.left(), plot.right()},
+                                           m_pressPos->x(), event->position().x());
             setRange(moved.beginNs, moved.endNs, true);
             setCursor(Qt::ClosedHandCursor);
         }
@@ -763,26 +759,6 @@ void BudgetBreakdownView::mouseReleaseEvent(QMouseEvent* event)
     if (m_result && m_result->data && plotRect().contains(press))
         if (const auto tick = nearestBudgetTick(m_result->data->ticks, timeOfX(press.x())))
             emit cursorRequested(m_result->data->ticks.timestampNs[*tick]);
-}
-
-void BudgetBreakdownView::mouseDoubleClickEvent(QMouseEvent* event)
-{
-    if (event->button() == Qt::LeftButton)
-        resetZoom();
-}
-
-void BudgetBreakdownView::wheelEvent(QWheelEvent* event)
-{
-    const double steps = event->angleDelta().y() / 120.0;
-    if (steps == 0 || !m_result) {
-        event->ignore();
-        return;
-    }
-    const QRectF plot = plotRect();
-    const TimeAxis axis{m_viewBeginNs, std::max(m_viewEndNs, m_viewBeginNs + 1), plot.left(), plot.right()};
-    const TimeAxis zoomed = axis.zoomedAbout(axis.toNs(event->position().x()), std::pow(kZoomStep, -steps));
-    setRange(zoomed.beginNs, zoomed.endNs, true);
-    event->accept();
 }
 
 void BudgetBreakdownView::resizeEvent(QResizeEvent* event)

@@ -1,12 +1,12 @@
 #include "widgets/budget/VerdictLane.h"
+#include "model/text/Text.h"
 
+#include "model/report/ReportContent.h"
+#include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
-#include "model/report/ReportContent.h"
 
 #include <QHelpEvent>
-#include <QKeyEvent>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 
@@ -18,23 +18,11 @@ namespace gapscope {
 namespace {
 
 constexpr int kSideMargin = 6;
-constexpr int kLargeStep = 10;
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-QString esc(const QString& s)
-{
-    return s.toHtmlEscaped();
-}
 
 } // namespace
 
-VerdictLane::VerdictLane(QWidget* parent) : QWidget(parent)
+VerdictLane::VerdictLane(QWidget* parent) : CursorTimeline(parent)
 {
-    setFocusPolicy(Qt::StrongFocus);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
@@ -64,9 +52,7 @@ void VerdictLane::setAnalysis(std::shared_ptr<const BudgetAnalysisResult> result
     if (!sameLog) {
         rebuild();
         const bool hasTicks = m_result && m_result->data && !m_result->data->ticks.empty();
-        m_cursorNs = hasTicks ? m_result->data->ticks.timestampNs.front() : 0;
-        m_visibleBeginNs = m_beginNs;
-        m_visibleEndNs = m_endNs;
+        resetView(hasTicks ? m_result->data->ticks.timestampNs.front() : 0, m_beginNs, m_endNs);
     }
     update();
 }
@@ -117,7 +103,7 @@ std::optional<size_t> VerdictLane::cursorTick() const
 {
     if (!m_result || !m_result->data)
         return std::nullopt;
-    return nearestBudgetTick(m_result->data->ticks, m_cursorNs);
+    return nearestBudgetTick(m_result->data->ticks, cursorTime());
 }
 
 int VerdictLane::bandHeight() const
@@ -165,38 +151,12 @@ double VerdictLane::xOfTime(qint64 ns) const
 qint64 VerdictLane::snappedTime(double x) const
 {
     const QRectF band = bandRect();
-    const TimeAxis axis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()};
-    const qint64 ns = axis.toNs(std::clamp(x, band.left(), band.right()));
+    const qint64 ns =
+        TimeAxis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()}.toNsClamped(x);
     if (m_result && m_result->data)
         if (const auto tick = nearestBudgetTick(m_result->data->ticks, ns))
             return m_result->data->ticks.timestampNs[*tick];
     return ns;
-}
-
-void VerdictLane::setCursorTime(qint64 ns)
-{
-    if (ns == m_cursorNs)
-        return;
-    m_cursorNs = ns;
-    update();
-}
-
-void VerdictLane::setVisibleRange(qint64 beginNs, qint64 endNs)
-{
-    if (endNs < beginNs)
-        std::swap(beginNs, endNs);
-    m_visibleBeginNs = beginNs;
-    m_visibleEndNs = endNs;
-    update();
-}
-
-void VerdictLane::moveCursorByUser(qint64 ns)
-{
-    if (ns == m_cursorNs)
-        return;
-    m_cursorNs = ns;
-    update();
-    emit cursorMoved(ns);
 }
 
 void VerdictLane::stepCursor(int ticks)
@@ -205,8 +165,7 @@ void VerdictLane::stepCursor(int ticks)
     if (!tick)
         return;
     const auto& times = m_result->data->ticks.timestampNs;
-    const int64_t target = std::clamp<int64_t>(int64_t(*tick) + ticks, 0, int64_t(times.size()) - 1);
-    moveCursorByUser(times[size_t(target)]);
+    moveCursorByUser(times[CursorNavigation::steppedIndex(int64_t(*tick), ticks, times.size())]);
 }
 
 void VerdictLane::paintEvent(QPaintEvent*)
@@ -298,12 +257,12 @@ void VerdictLane::paintEvent(QPaintEvent*)
         if (start < ticks.size())
             drawRun(start, ticks.size() - 1);
     }
-    if (m_visibleEndNs > m_visibleBeginNs &&
-        (m_visibleBeginNs > ticks.timestampNs.front() || m_visibleEndNs < ticks.timestampNs.back())) {
+    if (visibleEndNs() > visibleBeginNs() &&
+        (visibleBeginNs() > ticks.timestampNs.front() || visibleEndNs() < ticks.timestampNs.back())) {
         QColor window = pal.color(QPalette::Highlight);
         window.setAlpha(45);
-        const QRectF r(QPointF(axis.toPixel(m_visibleBeginNs), spark.top()),
-                       QPointF(axis.toPixel(m_visibleEndNs), spark.bottom()));
+        const QRectF r(QPointF(axis.toPixel(visibleBeginNs()), spark.top()),
+                       QPointF(axis.toPixel(visibleEndNs()), spark.bottom()));
         p.fillRect(r, window);
         p.setPen(QPen(pal.color(QPalette::Highlight), 1));
         p.drawRect(r);
@@ -327,7 +286,7 @@ void VerdictLane::paintEvent(QPaintEvent*)
     }
 
     // cursor
-    const double cx = axis.toPixel(m_cursorNs);
+    const double cx = axis.toPixel(cursorTime());
     p.setPen(QPen(colors.cursor, 2));
     p.drawLine(QPointF(cx, band.top() - 1), QPointF(cx, spark.bottom()));
     if (hasFocus()) {
@@ -350,14 +309,14 @@ QString VerdictLane::toolTipAt(QPoint pos) const
     const int64_t ns = axis.toNs(pos.x());
     const int64_t origin = ticks.timestampNs.front();
     const int64_t half = std::max<int64_t>(data.tickPeriodNs / 2, 1);
-    QString html = QStringLiteral("<b>%1</b>").arg(esc(formatRelativeTime(ns, origin)));
+    QString html = QStringLiteral("<b>%1</b>").arg(htmlEscape(formatRelativeTime(ns, origin)));
     bool inGap = false;
     for (const TickGap& gap : data.gaps)
         if (ns > gap.startNs + half && ns < gap.endNs - half) {
             inGap = true;
-            html += QStringLiteral("<br/>") + esc(gap.missingTicks == 1
-                                                      ? tr("1 tick not logged")
-                                                      : tr("%1 ticks not logged").arg(gap.missingTicks));
+            html += QStringLiteral("<br/>") +
+                    htmlEscape(gap.missingTicks == 1 ? tr("1 tick not logged")
+                                                     : tr("%1 ticks not logged").arg(gap.missingTicks));
         }
     if (!inGap)
         for (const Run& run : m_runs)
@@ -365,23 +324,25 @@ QString VerdictLane::toolTipAt(QPoint pos) const
                 ns <= ticks.timestampNs[run.lastTick] + half) {
                 html += QStringLiteral("<br/><span style='color:%1'>■</span> %2")
                             .arg(verdictColor(run.label, palette()).name(),
-                                 esc(tr("%1 for %2 ticks (%3 – %4)")
+                                 htmlEscape(
+                                     tr("%1 for %2 ticks (%3 – %4)")
                                          .arg(run.label)
                                          .arg(run.length)
                                          .arg(formatRelativeTime(ticks.timestampNs[run.firstTick], origin),
                                               formatRelativeTime(ticks.timestampNs[run.lastTick], origin))));
                 if (run.endedByLog)
-                    html +=
-                        QStringLiteral("<br/>") + esc(tr("ended by a \u201cverdict run ended\u201d line"));
+                    html += QStringLiteral("<br/>") +
+                            htmlEscape(tr("ended by a \u201cverdict run ended\u201d line"));
             }
     for (const BudgetVerdictRunEnd& runEnd : ticks.runEnds)
         if (std::abs(axis.toPixel(runEnd.timestampNs - half) - pos.x()) <= 4)
-            html += QStringLiteral("<br/>") + esc(tr("verdict run ended: %1 after %2 ticks → %3")
-                                                      .arg(qs(ticks.names.text(runEnd.previousLabel)))
-                                                      .arg(runEnd.previousStreak)
-                                                      .arg(qs(ticks.names.text(runEnd.newLabel))));
-    html += QStringLiteral("<br/><span style='font-size:small'>%1</span>")
-                .arg(esc(tr("Click or drag to move the cursor · ←/→ one tick (Shift: 10) · Home/End")));
+            html += QStringLiteral("<br/>") + htmlEscape(tr("verdict run ended: %1 after %2 ticks → %3")
+                                                             .arg(qs(ticks.names.text(runEnd.previousLabel)))
+                                                             .arg(runEnd.previousStreak)
+                                                             .arg(qs(ticks.names.text(runEnd.newLabel))));
+    html +=
+        QStringLiteral("<br/><span style='font-size:small'>%1</span>")
+            .arg(htmlEscape(tr("Click or drag to move the cursor · ←/→ one tick (Shift: 10) · Home/End")));
     return html;
 }
 
@@ -392,46 +353,26 @@ bool VerdictLane::event(QEvent* e)
         QToolTip::showText(help->globalPos(), toolTipAt(help->pos()), this);
         return true;
     }
-    return QWidget::event(e);
+    return CursorTimeline::event(e);
 }
 
-void VerdictLane::mousePressEvent(QMouseEvent* event)
+bool VerdictLane::canMoveCursor() const
 {
-    if (event->button() == Qt::LeftButton && m_result)
-        moveCursorByUser(snappedTime(event->position().x()));
-    else
-        QWidget::mousePressEvent(event);
+    return m_result != nullptr;
 }
 
-void VerdictLane::mouseMoveEvent(QMouseEvent* event)
+std::optional<qint64> VerdictLane::firstCursorTime() const
 {
-    if ((event->buttons() & Qt::LeftButton) && m_result)
-        moveCursorByUser(snappedTime(event->position().x()));
+    if (!m_result->data || m_result->data->ticks.empty())
+        return std::nullopt;
+    return m_result->data->ticks.timestampNs.front();
 }
 
-void VerdictLane::keyPressEvent(QKeyEvent* event)
+std::optional<qint64> VerdictLane::lastCursorTime() const
 {
-    const int step = event->modifiers().testFlag(Qt::ShiftModifier) ? kLargeStep : 1;
-    switch (event->key()) {
-    case Qt::Key_Left:
-        stepCursor(-step);
-        break;
-    case Qt::Key_Right:
-        stepCursor(step);
-        break;
-    case Qt::Key_Home:
-        if (m_result && m_result->data && !m_result->data->ticks.empty())
-            moveCursorByUser(m_result->data->ticks.timestampNs.front());
-        break;
-    case Qt::Key_End:
-        if (m_result && m_result->data && !m_result->data->ticks.empty())
-            moveCursorByUser(m_result->data->ticks.timestampNs.back());
-        break;
-    default:
-        QWidget::keyPressEvent(event);
-        return;
-    }
-    event->accept();
+    if (!m_result->data || m_result->data->ticks.empty())
+        return std::nullopt;
+    return m_result->data->ticks.timestampNs.back();
 }
 
 } // namespace gapscope

@@ -5,17 +5,17 @@
 // tick cursor (click or drag; arrows step one tick, Shift ten, Home/End the first and last).
 
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "widgets/chart/CursorTimeline.h"
 
 #include <QColor>
 #include <QPalette>
-#include <QWidget>
 
 #include <memory>
 #include <vector>
 
 namespace gapscope {
 
-class VerdictLane : public QWidget
+class VerdictLane : public CursorTimeline
 {
     Q_OBJECT
 public:
@@ -37,7 +37,6 @@ public:
     // any other label a neutral blue.
     static QColor verdictColor(const QString& label, const QPalette& palette);
 
-    qint64 cursorTime() const { return m_cursorNs; }
     // The logged tick at the cursor (nullopt without ticks).
     std::optional<size_t> cursorTick() const;
     QString toolTipAt(QPoint pos) const; // HTML
@@ -48,26 +47,22 @@ public:
     QSize minimumSizeHint() const override;
 
 public slots:
-    void setCursorTime(qint64 ns); // does not emit cursorMoved
-    void setVisibleRange(qint64 beginNs, qint64 endNs);
-    void stepCursor(int ticks); // +-N logged ticks, emits cursorMoved
+    // +-N logged ticks from the tick nearest to the cursor, emits cursorMoved
+    void stepCursor(int ticks) override;
     // Horizontal margins of the band, so it lines up with the chart above it.
     void setPlotMargins(int left, int right);
 
-signals:
-    void cursorMoved(qint64 ns); // user clicked, dragged or stepped
-
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override;
+    bool canMoveCursor() const override;
+    qint64 snappedTime(double x) const override; // the logged tick nearest to pixel x
+    // the first and last logged ticks
+    std::optional<qint64> firstCursorTime() const override;
+    std::optional<qint64> lastCursorTime() const override;
 
 private:
     void rebuild();
-    void moveCursorByUser(qint64 ns);
-    qint64 snappedTime(double x) const;
     int bandHeight() const;
     int sparkHeight() const { return 22; }
     int axisHeight() const;
@@ -76,9 +71,6 @@ private:
     std::vector<Run> m_runs;
     qint64 m_beginNs = 0;
     qint64 m_endNs = 0;
-    qint64 m_cursorNs = 0;
-    qint64 m_visibleBeginNs = 0;
-    qint64 m_visibleEndNs = 0;
     int m_leftMargin = 6;
     int m_rightMargin = 6;
     double m_rssMin = 0; // sparkline scale: rss from its lowest to its highest tick

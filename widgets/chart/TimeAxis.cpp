@@ -94,6 +94,11 @@ int64_t TimeAxis::toNs(double pixel) const
     return saturate(Wide(beginNs) + roundToWide(fraction * double(Wide(endNs) - beginNs)));
 }
 
+int64_t TimeAxis::toNsClamped(double pixel) const
+{
+    return toNs(std::clamp(pixel, std::min(pixelLeft, pixelRight), std::max(pixelLeft, pixelRight)));
+}
+
 TimeAxis TimeAxis::zoomedAbout(int64_t anchorNs, double factor) const
 {
     TimeAxis zoomed = *this;

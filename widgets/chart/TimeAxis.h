@@ -26,6 +26,8 @@ struct TimeAxis
     double toPixel(int64_t ns) const;
     // Saturates instead of overflowing for pixels far outside the range.
     int64_t toNs(double pixel) const;
+    // toNs of the pixel moved inside [pixelLeft, pixelRight]: the mouse past an end means that end.
+    int64_t toNsClamped(double pixel) const;
 
     // factor < 1 zooms in; the anchor keeps its pixel position. The span never drops below 1 ns.
     TimeAxis zoomedAbout(int64_t anchorNs, double factor) const;

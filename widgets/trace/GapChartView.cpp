@@ -2,6 +2,7 @@
 
 #include "model/store/Decimation.h"
 #include "model/text/Text.h"
+#include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
 
@@ -24,7 +25,6 @@
 #include <QPainterPath>
 #include <QScatterSeries>
 #include <QToolTip>
-#include <QWheelEvent>
 
 #include <algorithm>
 #include <array>
@@ -38,7 +38,6 @@ namespace {
 constexpr int kOverlayCount = 8;
 constexpr int64_t kMinVisibleSpanNs = 1000; // 1 us: below that no trace has two samples
 constexpr double kDragThresholdPx = 4;
-constexpr double kWheelZoomPerNotch = 0.8;
 constexpr int kMaxPhaseLanes = 3;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kLineCount = 6;
@@ -231,8 +230,6 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
-    void mouseDoubleClickEvent(QMouseEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
     bool viewportEvent(QEvent* event) override;
@@ -403,6 +400,19 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
     lines = new LineLayer(this);
 
     canvas = new Canvas(chart, this, q);
+    RangeNavigator::View navigation;
+    navigation.axis = [this]() -> std::optional<TimeAxis> {
+        if (!hasData())
+            return std::nullopt;
+        return pixelAxis();
+    };
+    navigation.pixelX = [this](QPointF viewportPos) { return canvas->mapToScene(viewportPos.toPoint()).x(); };
+    navigation.setRange = [this](const TimeAxis& next) { setRange(next.beginNs, next.endNs); };
+    navigation.resetRange = [this] { q->resetZoom(); };
+    navigation.cursor = [this] { return cursorNs; };
+    auto* navigator = new RangeNavigator(std::move(navigation), canvas);
+    navigator->watch(canvas->viewport()); // wheel and double-click
+    navigator->watch(canvas);             // keys
     // Axis labels change the plot width; decimation follows it.
     QObject::connect(chart, &QChart::plotAreaChanged, q, [this](const QRectF& area) {
         lines->plotAreaChanged(area);
@@ -1164,7 +1174,8 @@ void GapChartView::Private::Canvas::mouseMoveEvent(QMouseEvent* event)
         d->drag = d->pendingDrag;
         break;
     case Drag::Pan: {
-        const TimeAxis panned = d->pressAxis.pannedByPixels(event->position().x() - d->pressPos.x());
+        const TimeAxis panned =
+            RangeNavigation::afterDrag(d->pressAxis, d->pressPos.x(), event->position().x());
         d->setRange(panned.beginNs, panned.endNs);
         break;
     }
@@ -1187,8 +1198,7 @@ void GapChartView::Private::Canvas::mouseReleaseEvent(QMouseEvent* event)
     }
     const QRectF plot = d->plotRect();
     auto timeAt = [&](QPointF viewPos) {
-        const double x = std::clamp(mapToScene(viewPos.toPoint()).x(), plot.left(), plot.right());
-        return d->pressAxis.toNs(x);
+        return d->pressAxis.toNsClamped(mapToScene(viewPos.toPoint()).x());
     };
     if (drag == Drag::Pending) {
         // a click: put the cursor there
@@ -1213,74 +1223,16 @@ void GapChartView::Private::Canvas::mouseReleaseEvent(QMouseEvent* event)
     event->accept();
 }
 
-void GapChartView::Private::Canvas::mouseDoubleClickEvent(QMouseEvent* event)
-{
-    if (event->button() == Qt::LeftButton) {
-        d->q->resetZoom();
-        event->accept();
-        return;
-    }
-    QChartView::mouseDoubleClickEvent(event);
-}
-
-void GapChartView::Private::Canvas::wheelEvent(QWheelEvent* event)
-{
-    if (!d->hasData())
-        return;
-    const TimeAxis axis = d->pixelAxis();
-    const QPoint delta = event->angleDelta();
-    if (std::abs(delta.x()) > std::abs(delta.y())) {
-        // horizontal wheel or touchpad swipe: pan, one notch = a tenth of the view
-        const TimeAxis panned = axis.pannedByPixels(double(delta.x()) / 120.0 * axis.pixelWidth() / 10.0);
-        d->setRange(panned.beginNs, panned.endNs);
-    } else if (delta.y() != 0) {
-        const QRectF plot = d->plotRect();
-        const double x = std::clamp(mapToScene(event->position().toPoint()).x(), plot.left(), plot.right());
-        const TimeAxis zoomed =
-            axis.zoomedAbout(axis.toNs(x), std::pow(kWheelZoomPerNotch, delta.y() / 120.0));
-        d->setRange(zoomed.beginNs, zoomed.endNs);
-    }
-    event->accept();
-}
-
+// Wheel, double-click and the zoom, pan and Home keys are the RangeNavigator's; Escape cancels
+// a drag.
 void GapChartView::Private::Canvas::keyPressEvent(QKeyEvent* event)
 {
-    if (!d->hasData()) {
+    if (!d->hasData() || event->key() != Qt::Key_Escape) {
         QChartView::keyPressEvent(event);
         return;
     }
-    const TimeAxis axis = d->pixelAxis();
-    const int64_t anchor = d->cursorNs && *d->cursorNs >= d->visibleBeginNs && *d->cursorNs <= d->visibleEndNs
-                               ? *d->cursorNs
-                               : d->visibleBeginNs + (d->visibleEndNs - d->visibleBeginNs) / 2;
-    auto apply = [&](const TimeAxis& next) { d->setRange(next.beginNs, next.endNs); };
-    switch (event->key()) {
-    case Qt::Key_Left:
-        apply(axis.pannedBy(-axis.spanNs() / 8));
-        break;
-    case Qt::Key_Right:
-        apply(axis.pannedBy(axis.spanNs() / 8));
-        break;
-    case Qt::Key_Up:
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        apply(axis.zoomedAbout(anchor, kWheelZoomPerNotch));
-        break;
-    case Qt::Key_Down:
-    case Qt::Key_Minus:
-        apply(axis.zoomedAbout(anchor, 1.0 / kWheelZoomPerNotch));
-        break;
-    case Qt::Key_Home:
-        d->q->resetZoom();
-        break;
-    case Qt::Key_Escape:
-        d->drag = Drag::None;
-        viewport()->update();
-        break;
-    default:
-        QChartView::keyPressEvent(event);
-        return;
-    }
+    d->drag = Drag::None;
+    viewport()->update();
     event->accept();
 }
 

@@ -1,12 +1,12 @@
 #include "widgets/trace/TimelineScrubber.h"
 
+#include "model/store/Decimation.h"
+#include "model/text/Text.h"
+#include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
-#include "model/store/Decimation.h"
 
 #include <QHelpEvent>
-#include <QKeyEvent>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
@@ -23,7 +23,6 @@ constexpr int kMaxPhaseLanes = 3;
 constexpr int kSideMargin = 6;
 constexpr int kFindingLaneHeight = 9;
 constexpr int kTrackMinHeight = 34;
-constexpr int kLargeStep = 10;
 
 } // namespace
 
@@ -39,15 +38,11 @@ public:
     QRectF trackRect() const; // the whole time range, full height
     TimeAxis axis() const;
     int64_t snappedTime(double x) const; // the usable sample nearest to pixel x
-    void moveCursorByUser(int64_t ns);
     QString toolTipAt(QPoint pos) const;
 
     TimelineScrubber* q;
     std::shared_ptr<const AnalysisResult> result;
     AnalysisTimeRange range;
-    int64_t cursorNs = 0;
-    int64_t visibleBeginNs = 0;
-    int64_t visibleEndNs = 0;
     std::vector<int64_t> phaseStarts; // sorted, unique
     double gapMin = 0;                // sparkline scale
     double gapMax = 0;
@@ -74,20 +69,10 @@ TimeAxis TimelineScrubber::Private::axis() const
 
 int64_t TimelineScrubber::Private::snappedTime(double x) const
 {
-    const QRectF track = trackRect();
-    const int64_t ns = axis().toNs(std::clamp(x, track.left(), track.right()));
+    const int64_t ns = axis().toNsClamped(x);
     if (const std::optional<size_t> pos = nearestUsableSample(*result, ns))
         return result->trace->store.timestampNs[result->usableRows[*pos]];
     return std::clamp(ns, range.beginNs, range.endNs);
-}
-
-void TimelineScrubber::Private::moveCursorByUser(int64_t ns)
-{
-    if (ns == cursorNs)
-        return;
-    cursorNs = ns;
-    q->update();
-    emit q->cursorMoved(ns);
 }
 
 QString TimelineScrubber::Private::toolTipAt(QPoint pos) const
@@ -95,25 +80,21 @@ QString TimelineScrubber::Private::toolTipAt(QPoint pos) const
     if (!hasData())
         return TimelineScrubber::tr("No analysis loaded");
     const TimeAxis timeAxis = axis();
-    const int64_t ns = timeAxis.toNs(std::clamp(double(pos.x()), timeAxis.pixelLeft, timeAxis.pixelRight));
+    const int64_t ns = timeAxis.toNsClamped(pos.x());
     const int64_t step = std::max<int64_t>(1, niceTimeStepNs(int64_t(timeAxis.nsPerPixel()) + 1, 1));
-    QString html = QStringLiteral("<b>%1</b>").arg(formatTimeTick(ns - range.originNs, step).toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b>").arg(htmlEscape(formatTimeTick(ns - range.originNs, step)));
     const PhaseSpan* phase = nullptr;
     for (const PhaseSpan& span : result->phases) {
         if (span.contains(ns) && (!phase || span.depth >= phase->depth))
             phase = &span;
     }
     if (phase)
-        html += QStringLiteral("<br/>") +
-                TimelineScrubber::tr("Phase: %1").arg(QString::fromStdString(phase->label).toHtmlEscaped());
+        html += QStringLiteral("<br/>") + TimelineScrubber::tr("Phase: %1").arg(htmlEscape(qs(phase->label)));
     for (const Finding& finding : result->findings) {
         if (std::abs(timeAxis.toPixel(finding.evidenceTimestampNs) - pos.x()) <= 4) {
-            const std::string_view name = toString(finding.classification);
-            const std::string_view severity = toString(finding.severity);
             html += QStringLiteral("<br/><span style='color:%1'>●</span> %2 (%3)")
                         .arg(severityTint(finding.severity, q->palette()).name(),
-                             QString::fromUtf8(name.data(), qsizetype(name.size())),
-                             QString::fromUtf8(severity.data(), qsizetype(severity.size())));
+                             qs(toString(finding.classification)), qs(toString(finding.severity)));
         }
     }
     html += QStringLiteral("<br/><span style='font-size:small'>%1</span>")
@@ -122,9 +103,9 @@ QString TimelineScrubber::Private::toolTipAt(QPoint pos) const
     return html;
 }
 
-TimelineScrubber::TimelineScrubber(QWidget* parent) : QWidget(parent), d(std::make_unique<Private>(this))
+TimelineScrubber::TimelineScrubber(QWidget* parent)
+    : CursorTimeline(parent), d(std::make_unique<Private>(this))
 {
-    setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(false);
     // the size hint (all phase lanes) is what it wants at most; paint drops lanes below it
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
@@ -161,16 +142,8 @@ void TimelineScrubber::setAnalysis(std::shared_ptr<const AnalysisResult> result)
         d->gapPyramid = MinMaxPyramid(std::span<const uint32_t>(d->result->usableRows),
                                       [&store](uint32_t row) { return double(gapOfRow(store, row)); });
     }
-    d->cursorNs = d->hasData() ? d->range.analysedBeginNs : 0;
-    d->visibleBeginNs = d->range.beginNs;
-    d->visibleEndNs = d->range.endNs;
+    resetView(d->hasData() ? d->range.analysedBeginNs : 0, d->range.beginNs, d->range.endNs);
     updateGeometry();
-    update();
-}
-
-qint64 TimelineScrubber::cursorTime() const
-{
-    return d->cursorNs;
 }
 
 QSize TimelineScrubber::sizeHint() const
@@ -184,25 +157,6 @@ QSize TimelineScrubber::minimumSizeHint() const
     return QSize(120, 2 + d->laneHeight() + kFindingLaneHeight + kTrackMinHeight + d->axisHeight());
 }
 
-void TimelineScrubber::setCursorTime(qint64 ns)
-{
-    if (d->cursorNs == ns)
-        return;
-    d->cursorNs = ns;
-    update();
-}
-
-void TimelineScrubber::setVisibleRange(qint64 beginNs, qint64 endNs)
-{
-    if (endNs < beginNs)
-        std::swap(beginNs, endNs);
-    if (d->visibleBeginNs == beginNs && d->visibleEndNs == endNs)
-        return;
-    d->visibleBeginNs = beginNs;
-    d->visibleEndNs = endNs;
-    update();
-}
-
 void TimelineScrubber::stepCursor(int samples)
 {
     if (!d->hasData() || samples == 0 || d->result->usableRows.empty())
@@ -212,17 +166,15 @@ void TimelineScrubber::stepCursor(int samples)
     const auto byTime = [&](uint32_t row, int64_t t) { return time[row] < t; };
     // From a cursor between two samples, one step forward reaches the next sample and one
     // step back the previous one.
-    int64_t pos;
+    int64_t from;
     if (samples > 0) {
-        const auto after = std::upper_bound(rows.begin(), rows.end(), d->cursorNs,
+        const auto after = std::upper_bound(rows.begin(), rows.end(), cursorTime(),
                                             [&](int64_t t, uint32_t row) { return t < time[row]; });
-        pos = int64_t(after - rows.begin()) - 1 + samples;
+        from = int64_t(after - rows.begin()) - 1;
     } else {
-        const auto atOrAfter = std::lower_bound(rows.begin(), rows.end(), d->cursorNs, byTime);
-        pos = int64_t(atOrAfter - rows.begin()) + samples;
+        from = int64_t(std::lower_bound(rows.begin(), rows.end(), cursorTime(), byTime) - rows.begin());
     }
-    pos = std::clamp<int64_t>(pos, 0, int64_t(rows.size()) - 1);
-    d->moveCursorByUser(time[rows[size_t(pos)]]);
+    moveCursorByUser(time[rows[CursorNavigation::steppedIndex(from, samples, rows.size())]]);
 }
 
 void TimelineScrubber::paintEvent(QPaintEvent* event)
@@ -327,8 +279,8 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
     tickColor.setAlpha(150);
     const int64_t span = std::max<int64_t>(axis.spanNs(), 1);
     const int64_t step = niceTimeStepNs(span, std::max(2, int(track.width() / 110)));
-    const QString cursorLabel = formatTimeTick(d->cursorNs - d->range.originNs, 1'000'000);
-    const double cursorX = axis.toPixel(std::clamp(d->cursorNs, axis.beginNs, axis.endNs));
+    const QString cursorLabel = formatTimeTick(cursorTime() - d->range.originNs, 1'000'000);
+    const double cursorX = axis.toPixel(std::clamp<int64_t>(cursorTime(), axis.beginNs, axis.endNs));
     const double cursorLabelWidth = metrics.horizontalAdvance(cursorLabel) + 10;
     for (int64_t tick : timeTicksNs(axis.beginNs, axis.endNs, d->range.originNs, step)) {
         const double x = axis.toPixel(tick);
@@ -354,10 +306,10 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
     }
 
     // the chart's visible range: everything else darkened, the window outlined
-    const bool zoomed = d->visibleBeginNs > axis.beginNs || d->visibleEndNs < axis.endNs;
+    const bool zoomed = visibleBeginNs() > axis.beginNs || visibleEndNs() < axis.endNs;
     if (zoomed) {
-        const double left = axis.toPixel(std::clamp<int64_t>(d->visibleBeginNs, axis.beginNs, axis.endNs));
-        const double right = axis.toPixel(std::clamp<int64_t>(d->visibleEndNs, axis.beginNs, axis.endNs));
+        const double left = axis.toPixel(std::clamp<int64_t>(visibleBeginNs(), axis.beginNs, axis.endNs));
+        const double right = axis.toPixel(std::clamp<int64_t>(visibleEndNs(), axis.beginNs, axis.endNs));
         QColor shade = colors.text;
         shade.setAlpha(colors.dark ? 40 : 28);
         painter.fillRect(QRectF(track.left(), lanesTop, left - track.left(), axisTop - lanesTop), shade);
@@ -407,65 +359,29 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
     painter.drawRect(QRectF(frame).adjusted(0.5, 0.5, -0.5, -0.5));
 }
 
-void TimelineScrubber::mousePressEvent(QMouseEvent* event)
+bool TimelineScrubber::canMoveCursor() const
 {
-    if (event->button() != Qt::LeftButton || !d->hasData()) {
-        QWidget::mousePressEvent(event);
-        return;
-    }
-    setFocus(Qt::MouseFocusReason);
-    d->moveCursorByUser(d->snappedTime(event->position().x()));
-    event->accept();
+    return d->hasData();
 }
 
-void TimelineScrubber::mouseMoveEvent(QMouseEvent* event)
+qint64 TimelineScrubber::snappedTime(double x) const
 {
-    if (!(event->buttons() & Qt::LeftButton) || !d->hasData()) {
-        QWidget::mouseMoveEvent(event);
-        return;
-    }
-    d->moveCursorByUser(d->snappedTime(event->position().x()));
-    event->accept();
+    return d->snappedTime(x);
 }
 
-void TimelineScrubber::keyPressEvent(QKeyEvent* event)
+std::optional<qint64> TimelineScrubber::firstCursorTime() const
 {
-    if (!d->hasData()) {
-        QWidget::keyPressEvent(event);
-        return;
-    }
-    const int step = (event->modifiers() & Qt::ShiftModifier) ? kLargeStep : 1;
-    const auto& starts = d->phaseStarts;
-    switch (event->key()) {
-    case Qt::Key_Left:
-        stepCursor(-step);
-        break;
-    case Qt::Key_Right:
-        stepCursor(step);
-        break;
-    case Qt::Key_PageUp: {
-        const auto it = std::lower_bound(starts.begin(), starts.end(), d->cursorNs);
-        if (it != starts.begin())
-            d->moveCursorByUser(*std::prev(it));
-        break;
-    }
-    case Qt::Key_PageDown: {
-        const auto it = std::upper_bound(starts.begin(), starts.end(), d->cursorNs);
-        if (it != starts.end())
-            d->moveCursorByUser(*it);
-        break;
-    }
-    case Qt::Key_Home:
-        d->moveCursorByUser(d->result->usableRows.empty() ? d->range.beginNs : d->range.analysedBeginNs);
-        break;
-    case Qt::Key_End:
-        d->moveCursorByUser(d->result->usableRows.empty() ? d->range.endNs : d->range.analysedEndNs);
-        break;
-    default:
-        QWidget::keyPressEvent(event);
-        return;
-    }
-    event->accept();
+    return d->result->usableRows.empty() ? d->range.beginNs : d->range.analysedBeginNs;
+}
+
+std::optional<qint64> TimelineScrubber::lastCursorTime() const
+{
+    return d->result->usableRows.empty() ? d->range.endNs : d->range.analysedEndNs;
+}
+
+std::optional<std::span<const int64_t>> TimelineScrubber::cursorMarks() const
+{
+    return std::span<const int64_t>(d->phaseStarts);
 }
 
 bool TimelineScrubber::event(QEvent* event)
@@ -475,7 +391,7 @@ bool TimelineScrubber::event(QEvent* event)
         QToolTip::showText(help->globalPos(), d->toolTipAt(help->pos()), this);
         return true;
     }
-    return QWidget::event(event);
+    return CursorTimeline::event(event);
 }
 
 } // namespace gapscope

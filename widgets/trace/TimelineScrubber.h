@@ -3,14 +3,13 @@
 // lane, finding ticks, and the chart's visible range drawn as a window over the whole run.
 
 #include "model/trace/AnalysisRunner.h"
-
-#include <QWidget>
+#include "widgets/chart/CursorTimeline.h"
 
 #include <memory>
 
 namespace gapscope {
 
-class TimelineScrubber : public QWidget
+class TimelineScrubber : public CursorTimeline
 {
     Q_OBJECT
 public:
@@ -18,25 +17,24 @@ public:
     ~TimelineScrubber() override;
 
     void setAnalysis(std::shared_ptr<const AnalysisResult> result);
-    qint64 cursorTime() const;
     QSize sizeHint() const override;
     // constant, so loading a trace with more phase lanes never changes the window's minimum
     QSize minimumSizeHint() const override;
 
 public slots:
-    void setCursorTime(qint64 ns); // does not emit cursorMoved
-    void setVisibleRange(qint64 beginNs, qint64 endNs);
-    void stepCursor(int samples); // +-N usable samples, emits cursorMoved
-
-signals:
-    void cursorMoved(qint64 ns); // user dragged/clicked/stepped
+    // +-N usable samples, emits cursorMoved. From a cursor between two samples one step reaches
+    // the neighbour on that side.
+    void stepCursor(int samples) override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override; // rich tooltip: time, phase and findings under the mouse
+    bool canMoveCursor() const override;
+    qint64 snappedTime(double x) const override; // the usable sample nearest to pixel x
+    // the first and last usable samples (the range's ends without any)
+    std::optional<qint64> firstCursorTime() const override;
+    std::optional<qint64> lastCursorTime() const override;
+    std::optional<std::span<const int64_t>> cursorMarks() const override; // phase starts
 
 private:
     class Private;
