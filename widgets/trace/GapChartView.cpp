@@ -79,7 +79,7 @@ bool defaultOverlayVisible(ChartOverlay overlay)
 
 QString findingBadgeText(Classification c)
 {
-    QString name = QString::fromUtf8(toString(c).data(), qsizetype(toString(c).size()));
+    QString name = qs(toString(c));
     name.replace(QLatin1Char('_'), QLatin1Char(' '));
     return name;
 }
