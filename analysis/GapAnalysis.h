@@ -19,6 +19,14 @@ namespace gapscope {
 // Null marker for nullable integer columns (device_total_bytes may be null).
 inline constexpr int64_t kNullInt = std::numeric_limits<int64_t>::min();
 
+// The hidden-memory gap of one sample: device used - allocator reserved, in bytes. Saturated:
+// counters read from a file may be anywhere in the int64 range. Every gap shown, reported or
+// analysed is this one.
+constexpr int64_t gapBytes(int64_t used, int64_t reserved)
+{
+    return saturatingSub(used, reserved);
+}
+
 struct GapInput
 {
     std::span<const int64_t> timestampNs;
@@ -29,8 +37,7 @@ struct GapInput
     std::span<const uint32_t> rows;     // usable rows, ascending timestamp
 
     size_t size() const { return rows.size(); }
-    // saturated: counters read from a file may be anywhere in the int64 range
-    int64_t gapAt(size_t i) const { return saturatingSub(used[rows[i]], reserved[rows[i]]); }
+    int64_t gapAt(size_t i) const { return gapBytes(used[rows[i]], reserved[rows[i]]); }
 };
 
 // Everything the chart needs beside the findings: regression line, threshold band.

@@ -105,7 +105,7 @@ private slots:
             QCOMPARE(series[i]->at(0).x(),
                      double(store.timestampNs[side.result->usableRows.front()] - side.originNs) / 1e9);
             QCOMPARE(series[i]->at(0).y(),
-                     double(gapOfRow(store, side.result->usableRows.front())) / double(1ull << 30));
+                     double(store.gapAt(side.result->usableRows.front())) / double(1ull << 30));
         }
         QCOMPARE(window.phasesView()->rowCount(), 0);
         QCOMPARE(window.alignmentBox()->count(), 1);                        // neither has phases: start only

@@ -146,7 +146,7 @@ ReportContent buildReportContent(const AnalysisResult& result)
             if (input.gapAt(i) > input.gapAt(best))
                 best = i;
         const uint32_t peak = result.usableRows[best];
-        c.peakGapBytes = store.used[peak] - store.reserved[peak];
+        c.peakGapBytes = store.gapAt(peak);
         c.peakGapTimestampNs = store.timestampNs[peak];
     }
 

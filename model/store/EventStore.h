@@ -113,6 +113,8 @@ public:
     PackedColumn<int64_t> free;
     std::vector<int64_t> total;
     std::vector<EventType> type;
+    // used - reserved of a row (analysis/GapAnalysis.h gapBytes)
+    int64_t gapAt(uint32_t row) const { return gapBytes(used[row], reserved[row]); }
     PackedColumn<uint32_t> typeName; // pool id of the verbatim event_type
     PackedColumn<uint32_t> source;   // index into sources
     PackedColumn<uint32_t> context;  // pool id

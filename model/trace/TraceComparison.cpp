@@ -15,11 +15,6 @@ namespace gapscope {
 
 namespace {
 
-int64_t gapOf(const EventStore& store, uint32_t row)
-{
-    return store.used[row] - store.reserved[row];
-}
-
 // Evidence values are rounded as upstream rounds them; a difference below the rounding is noise.
 bool sameValue(double a, double b)
 {
@@ -79,7 +74,7 @@ std::optional<int64_t> peakGapIn(const AnalysisResult& result, const std::string
             std::lower_bound(result.usableRows.begin(), result.usableRows.end(), span.startNs,
                              [&](uint32_t row, int64_t ns) { return store.timestampNs[row] < ns; });
         for (auto it = begin; it != result.usableRows.end() && store.timestampNs[*it] <= span.endNs; ++it) {
-            const int64_t gap = gapOf(store, *it);
+            const int64_t gap = store.gapAt(*it);
             if (!peak || gap > *peak)
                 peak = gap;
         }
@@ -156,7 +151,7 @@ std::vector<AlignedGapPoint> TraceComparison::alignedGapSeries(const ComparedSid
     const EventStore& store = side.result->trace->store;
     points.reserve(side.result->usableRows.size());
     for (uint32_t row : side.result->usableRows)
-        points.push_back({store.timestampNs[row] - side.originNs, gapOf(store, row)});
+        points.push_back({store.timestampNs[row] - side.originNs, store.gapAt(row)});
     return points;
 }
 

@@ -149,7 +149,7 @@ QByteArray chartSeriesCsv(const AnalysisResult& result)
         out += ',';
         out += QByteArray::number(double(ts - origin) / 1e9, 'f', 9);
         out += ',';
-        out += QByteArray::number(qlonglong(store.used[row] - store.reserved[row]));
+        out += QByteArray::number(qlonglong(store.gapAt(row)));
         for (const auto* column : {&store.allocated, &store.reserved, &store.used, &store.total}) {
             out += ',';
             out += number((*column)[row]);

@@ -1,6 +1,7 @@
 #pragma once
 // What the gap chart and the timeline scrubber share: the time range an analysis is drawn
-// over, the gap of a store row, and the series colours derived from the widget palette.
+// over and the series colours derived from the widget palette (the gap of a store row is
+// EventStore::gapAt).
 
 #include "model/trace/AnalysisRunner.h"
 
@@ -31,11 +32,6 @@ struct AnalysisTimeRange
 // The whole partition when the result names one inside its store (so a window analysis
 // still shows the run around the window), else the usable samples.
 AnalysisTimeRange timeRangeOf(const AnalysisResult& result);
-
-inline int64_t gapOfRow(const EventStore& store, uint32_t row)
-{
-    return store.used[row] - store.reserved[row];
-}
 
 // Lane of a phase span: its depth counted from the shallowest span (traces number depths from
 // 0 or from 1), so the top lane is never empty.

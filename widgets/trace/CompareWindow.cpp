@@ -78,13 +78,13 @@ QLineSeries* seriesOf(const ComparedSide& side, const QString& name, const QColo
     const int64_t begin = time[rows.front()];
     const int64_t end = time[rows.back()];
     const auto kept = decimateMinMax(time, rows, RowSpan{0, rows.size()}, begin, end, kChartColumns,
-                                     [&](uint32_t row) { return double(gapOfRow(store, row)); });
+                                     [&](uint32_t row) { return double(store.gapAt(row)); });
     QList<QPointF> points;
     points.reserve(qsizetype(kept.size()));
     for (uint32_t position : kept) {
         const uint32_t row = rows[position];
         const QPointF point(double(time[row] - side.originNs) / 1e9,
-                            double(gapOfRow(store, row)) / double(1ull << 30));
+                            double(store.gapAt(row)) / double(1ull << 30));
         points.append(point);
         bounds->minX = std::min(bounds->minX, point.x());
         bounds->maxX = std::max(bounds->maxX, point.x());

@@ -560,7 +560,7 @@ void GapChartView::Private::updateEmphasis()
                 continue;
             const double ratio = double(std::max<int64_t>(0, res - alloc)) / double(res);
             if (std::abs(ratio - maxRatio) <= 1e-9 * std::max(1.0, maxRatio))
-                marked.append(QPointF(xOf(s.timestampNs[row]), double(gapOfRow(s, row))));
+                marked.append(QPointF(xOf(s.timestampNs[row]), double(s.gapAt(row))));
             if (marked.size() >= 4096)
                 break; // enough to show where; more would not be readable
         }
@@ -629,12 +629,12 @@ void GapChartView::Private::rebuildStaticSeries()
     // Spikes as the analysis defines them: z = (gap - mean) / std > threshold (strict).
     if (stats.stdGap > 0) {
         for (uint32_t row : result->usableRows) {
-            if ((double(gapOfRow(s, row)) - stats.meanGap) / stats.stdGap > zThreshold)
+            if ((double(s.gapAt(row)) - stats.meanGap) / stats.stdGap > zThreshold)
                 spikeRows.push_back(row);
         }
         if (stats.maxGapIndex && *stats.maxGapIndex < result->usableRows.size()) {
             const uint32_t row = result->usableRows[*stats.maxGapIndex];
-            if ((double(gapOfRow(s, row)) - stats.meanGap) / stats.stdGap > zThreshold)
+            if ((double(s.gapAt(row)) - stats.meanGap) / stats.stdGap > zThreshold)
                 maxSpikeRow = row;
         }
         hasBand = true;
@@ -888,7 +888,7 @@ QString GapChartView::Private::hoverText(size_t samplePos) const
     QString html =
         QStringLiteral("<b>%1</b><br/><span style='font-size:small'>%2</span><table>")
             .arg(htmlEscape(formatTimeTick(t - range.originNs, 1)), htmlEscape(formatAbsoluteTime(t)));
-    const double gapValue = double(gapOfRow(s, row));
+    const double gapValue = double(s.gapAt(row));
     QString gapText = bytesText(gapValue);
     if (result->statistics.stdGap > 0)
         gapText += QStringLiteral("  (z %1)")
@@ -1070,8 +1070,8 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
             const EventStore& s = d->store();
             if (finding.evidenceRow < s.size() && s.used[finding.evidenceRow] != kNullInt &&
                 s.reserved[finding.evidenceRow] != kNullInt) {
-                const QPointF p = chart()->mapToScene(chart()->mapToPosition(
-                    QPointF(d->xOf(t), double(gapOfRow(s, finding.evidenceRow))), d->gap));
+                const QPointF p = chart()->mapToScene(
+                    chart()->mapToPosition(QPointF(d->xOf(t), double(s.gapAt(finding.evidenceRow))), d->gap));
                 painter->setPen(QPen(tint, 2.5));
                 painter->setBrush(Qt::NoBrush);
                 painter->drawEllipse(p, 9, 9);

@@ -134,13 +134,13 @@ void TimelineScrubber::setAnalysis(std::shared_ptr<const AnalysisResult> result)
         const EventStore& store = d->result->trace->store;
         bool first = true;
         for (uint32_t row : d->result->usableRows) {
-            const double gap = double(gapOfRow(store, row));
+            const double gap = double(store.gapAt(row));
             d->gapMin = first ? gap : std::min(d->gapMin, gap);
             d->gapMax = first ? gap : std::max(d->gapMax, gap);
             first = false;
         }
         d->gapPyramid = MinMaxPyramid(std::span<const uint32_t>(d->result->usableRows),
-                                      [&store](uint32_t row) { return double(gapOfRow(store, row)); });
+                                      [&store](uint32_t row) { return double(store.gapAt(row)); });
     }
     resetView(d->hasData() ? d->range.analysedBeginNs : 0, d->range.beginNs, d->range.endNs);
     updateGeometry();
@@ -245,7 +245,7 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
         const EventStore& store = d->result->trace->store;
         const std::span<const int64_t> time(store.timestampNs);
         const std::span<const uint32_t> usable(rows);
-        const auto valueAt = [&store](uint32_t row) { return double(gapOfRow(store, row)); };
+        const auto valueAt = [&store](uint32_t row) { return double(store.gapAt(row)); };
         const std::vector<uint32_t> kept =
             d->gapPyramid.decimate(time, usable, RowSpan{0, rows.size()}, axis.beginNs, axis.endNs,
                                    std::max(1, int(spark.width())), valueAt);
