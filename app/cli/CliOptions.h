@@ -143,7 +143,7 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             if (!parseAssignment(value, &setName, &number))
                 return QStringLiteral("--set needs NAME=VALUE with a number, got '%1'").arg(value);
             const std::string name = setName.toStdString();
-            const bool gapName = request.thresholds.set(name, number);
+            const bool gapName = GapThresholds::range(name).has_value();
             const auto& budgetNames = budgetThresholdNames();
             const bool budgetName =
                 std::find(budgetNames.begin(), budgetNames.end(), name) != budgetNames.end();
@@ -157,9 +157,24 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
                 return QStringLiteral("unknown threshold '%1' (known: %2; for budget logs also: %3)")
                     .arg(setName, known.join(QStringLiteral(", ")), knownBudget.join(QStringLiteral(", ")));
             }
+            const QString given = value.mid(setName.size() + 1);
+            // the gap thresholds (also as os_gap.NAME) have a range; the budget ones are
+            // counts, byte sizes and shares: finite and not negative
+            constexpr std::string_view osGapPrefix = "os_gap.";
+            const std::string gapPart =
+                name.rfind(osGapPrefix, 0) == 0 ? name.substr(osGapPrefix.size()) : name;
+            if (const auto range = GapThresholds::range(gapPart);
+                range && !(number >= range->minimum && number <= range->maximum))
+                return QStringLiteral("--set %1: %2 is outside %3 to %4")
+                    .arg(setName, given)
+                    .arg(range->minimum)
+                    .arg(range->maximum);
+            if (gapName && !request.thresholds.set(name, number))
+                return QStringLiteral("--set %1: %2 is not a valid value").arg(setName, given);
             if (!setBudgetThreshold(request.budgetThresholds, name, number))
-                return QStringLiteral("--set %1: %2 is not a valid value")
-                    .arg(setName, value.mid(setName.size() + 1));
+                return QStringLiteral(
+                           "--set %1: %2 is not a valid value (a finite number, not negative; counts whole)")
+                    .arg(setName, given);
             if (!gapName)
                 request.budgetOnlySettings << setName;
         } else if (arg.startsWith(QLatin1String("--"))) {
@@ -183,6 +198,10 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
     }
     if (options->path.isEmpty())
         return QStringLiteral("%1 needs a PATH").arg(command);
+    if (request.window && request.window->beginNs > request.window->endNs)
+        return QStringLiteral("--from %1 is after --to %2")
+            .arg(request.window->beginNs)
+            .arg(request.window->endNs);
     return {};
 }
 
