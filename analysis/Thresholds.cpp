@@ -33,10 +33,22 @@ std::optional<double> GapThresholds::get(std::string_view name) const
     return std::nullopt;
 }
 
+std::optional<GapThresholds::Range> GapThresholds::range(std::string_view name)
+{
+    if (!memberFor(name))
+        return std::nullopt;
+    // a z-score beyond 100 is no spike any series can have; the others are shares of a whole
+    if (name == "gap_spike_zscore")
+        return Range{0, 100};
+    return Range{0, 1};
+}
+
 bool GapThresholds::set(std::string_view name, double value)
 {
     const auto member = memberFor(name);
-    if (!member)
+    const auto allowed = range(name);
+    // written so that NaN fails every comparison and is refused
+    if (!member || !allowed || !(value >= allowed->minimum && value <= allowed->maximum))
         return false;
     this->*member = value;
     return true;

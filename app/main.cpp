@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <csignal>
 #include <cstring>
 
 #include <unistd.h>
@@ -86,6 +87,9 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
 
 int main(int argc, char** argv)
 {
+    // A file size limit (ulimit -f) would kill the process with SIGXFSZ in the middle of a
+    // write; ignored, the write fails with EFBIG and the report is refused like on a full disk.
+    std::signal(SIGXFSZ, SIG_IGN);
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

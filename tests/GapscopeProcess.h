@@ -8,17 +8,25 @@
 
 struct GapscopeRun
 {
-    int exitCode = -1; // -1: it did not finish in time
+    int exitCode = -1; // -1: it did not finish in time; -2: killed by a signal
     QByteArray out;
     QByteArray err;
 };
 
-// unset: further environment variables to remove (XDG_RUNTIME_DIR: run as on CI or cron)
-inline GapscopeRun runGapscope(const QStringList& args, const QStringList& unset = {})
+// unset: further environment variables to remove (XDG_RUNTIME_DIR: run as on CI or cron);
+// wrapper: a command that runs the binary, which is appended to it with args (e.g. a shell
+// that sets a resource limit first and then execs "$@")
+inline GapscopeRun runGapscope(const QStringList& args, const QStringList& unset = {},
+                               const QStringList& wrapper = {})
 {
     QProcess process;
-    process.setProgram(QStringLiteral(GAPSCOPE_BINARY));
-    process.setArguments(args);
+    if (wrapper.isEmpty()) {
+        process.setProgram(QStringLiteral(GAPSCOPE_BINARY));
+        process.setArguments(args);
+    } else {
+        process.setProgram(wrapper.front());
+        process.setArguments(wrapper.mid(1) + QStringList{QStringLiteral(GAPSCOPE_BINARY)} + args);
+    }
     // headless subcommands must not need a display
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
@@ -30,5 +38,6 @@ inline GapscopeRun runGapscope(const QStringList& args, const QStringList& unset
     process.start();
     if (!process.waitForFinished(120000))
         return {};
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    const int exitCode = process.exitStatus() == QProcess::CrashExit ? -2 : process.exitCode();
+    return {exitCode, process.readAllStandardOutput(), process.readAllStandardError()};
 }

@@ -19,6 +19,81 @@ class TestCli : public QObject
         return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name;
     }
 
+    // Rows of badInvocations: NaN, infinities, negatives and values outside a threshold's
+    // range are refused for every name, trace and budget, before anything is loaded; so is
+    // an empty window.
+    static void addInvalidSettings()
+    {
+        const QString drift = parity(QStringLiteral("drift.jsonl"));
+        const QString budget = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl");
+        const QStringList gapNames{QStringLiteral("gap_ratio_threshold"), QStringLiteral("gap_spike_zscore"),
+                                   QStringLiteral("gap_drift_r_squared"),
+                                   QStringLiteral("gap_fragmentation_ratio")};
+        QStringList budgetNames{QStringLiteral("min_trend_ticks"),
+                                QStringLiteral("growth_r_squared"),
+                                QStringLiteral("growth_p_value"),
+                                QStringLiteral("min_growth_bytes"),
+                                QStringLiteral("flat_tolerance_bytes"),
+                                QStringLiteral("flat_tolerance_share"),
+                                QStringLiteral("retention_share_of_growth"),
+                                QStringLiteral("critical_r_squared"),
+                                QStringLiteral("critical_growth_share_of_target"),
+                                QStringLiteral("wedge_skip_ticks"),
+                                QStringLiteral("over_target_share"),
+                                QStringLiteral("hard_ceiling_bytes"),
+                                QStringLiteral("hard_ceiling_approach_share"),
+                                QStringLiteral("thrash_alternations"),
+                                QStringLiteral("thrash_window_ticks"),
+                                QStringLiteral("low_hit_rate"),
+                                QStringLiteral("low_hit_rate_budget_share"),
+                                QStringLiteral("min_hit_rate_ticks")};
+        for (const QString& name : gapNames)
+            budgetNames << QStringLiteral("os_gap.") + name;
+        const QStringList values{QStringLiteral("NaN"), QStringLiteral("nan"), QStringLiteral("inf"),
+                                 QStringLiteral("-inf"), QStringLiteral("-1")};
+        for (const QString& command : {QStringLiteral("analyze"), QStringLiteral("export")}) {
+            const QStringList exportArgs =
+                command == QLatin1String("export")
+                    ? QStringList{QStringLiteral("--format"), QStringLiteral("json"),
+                                  QStringLiteral("--output"), QStringLiteral("/nonexistent-dir/x.json")}
+                    : QStringList{};
+            for (const QString& value : values) {
+                for (const QString& name : gapNames)
+                    QTest::addRow("%s trace %s=%s", qPrintable(command), qPrintable(name), qPrintable(value))
+                        << (QStringList{command, drift, QStringLiteral("--set"),
+                                        name + QLatin1Char('=') + value} +
+                            exportArgs)
+                        << name;
+                for (const QString& name : budgetNames)
+                    QTest::addRow("%s budget %s=%s", qPrintable(command), qPrintable(name), qPrintable(value))
+                        << (QStringList{command, budget, QStringLiteral("--set"),
+                                        name + QLatin1Char('=') + value} +
+                            exportArgs)
+                        << name;
+            }
+            QTest::addRow("%s --from after --to", qPrintable(command))
+                << (QStringList{command, drift, QStringLiteral("--from"), QStringLiteral("5"),
+                                QStringLiteral("--to"), QStringLiteral("1")} +
+                    exportArgs)
+                << QStringLiteral("--from 5 is after --to 1");
+        }
+        // the ranges of the gap thresholds (as the thresholds dialog offers them)
+        for (const QString& setting :
+             {QStringLiteral("gap_ratio_threshold=1.5"), QStringLiteral("gap_drift_r_squared=1.01"),
+              QStringLiteral("gap_fragmentation_ratio=2"), QStringLiteral("gap_spike_zscore=1e300"),
+              QStringLiteral("os_gap.gap_drift_r_squared=3")})
+            QTest::addRow("range %s", qPrintable(setting))
+                << QStringList{QStringLiteral("analyze"),
+                               setting.startsWith(QLatin1String("os_gap")) ? budget : drift,
+                               QStringLiteral("--set"), setting}
+                << setting.section(QLatin1Char('='), 0, 0);
+        // compare takes the same thresholds
+        QTest::newRow("compare NaN") << QStringList{QStringLiteral("compare"), drift, drift,
+                                                    QStringLiteral("--set"),
+                                                    QStringLiteral("gap_spike_zscore=NaN")}
+                                     << QStringLiteral("gap_spike_zscore");
+    }
+
 private slots:
     void parityVectors_data()
     {
@@ -158,6 +233,7 @@ private slots:
         QTest::newRow("unknown option")
             << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--bogus")}
             << QStringLiteral("unknown option --bogus");
+        addInvalidSettings();
     }
 
     void badInvocations()
@@ -170,6 +246,19 @@ private slots:
         const QString err = QString::fromUtf8(r.err);
         QVERIFY2(err.contains(reason), qPrintable(err));
         QCOMPARE(err.trimmed().count(QLatin1Char('\n')), 0); // one line
+    }
+
+    void validSettingsAtTheirBounds()
+    {
+        // the ends of each range are allowed
+        for (const QString& setting :
+             {QStringLiteral("gap_ratio_threshold=0"), QStringLiteral("gap_ratio_threshold=1"),
+              QStringLiteral("gap_drift_r_squared=1"), QStringLiteral("gap_fragmentation_ratio=0"),
+              QStringLiteral("gap_spike_zscore=0"), QStringLiteral("gap_spike_zscore=100")}) {
+            const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("drift.jsonl")),
+                               QStringLiteral("--set"), setting});
+            QVERIFY2(r.exitCode == 0, qPrintable(setting + QLatin1Char(' ') + QString::fromUtf8(r.err)));
+        }
     }
 
     void budgetLogAnalyze_data()

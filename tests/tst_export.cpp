@@ -333,6 +333,42 @@ private slots:
                  QStringList{QStringLiteral("report.md")});
     }
 
+    void cliReportsRejectedRecords_data()
+    {
+        QTest::addColumn<QByteArray>("badLine");
+        QTest::addColumn<QString>("unit");
+        QTest::newRow("trace") << QByteArray("this is not a record\n") << QStringLiteral("record(s)");
+    }
+
+    void cliReportsRejectedRecords()
+    {
+        // export says what analyze says about the records it could not use, on stderr
+        QFETCH(QByteArray, badLine);
+        QFETCH(QString, unit);
+        QTemporaryDir dir;
+        const QString trace = dir.filePath(QStringLiteral("partly-bad.jsonl"));
+        {
+            QFile f(trace);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(readFile(parity(QStringLiteral("drift"))) + badLine);
+        }
+        const Run analyzed =
+            runBinary({QStringLiteral("analyze"), trace, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(analyzed.exitCode, 0);
+        const QString analyzeLine = errorLines(analyzed.err);
+        QVERIFY2(
+            analyzeLine.startsWith(QLatin1String("gapscope analyze: 1 ") + unit + QLatin1String(" rejected")),
+            qPrintable(analyzeLine));
+        const QString file = dir.filePath(QStringLiteral("report.json"));
+        const Run exported = runBinary({QStringLiteral("export"), trace, QStringLiteral("--format"),
+                                        QStringLiteral("json"), QStringLiteral("--output"), file});
+        QCOMPARE(exported.exitCode, 0);
+        QCOMPARE(errorLines(exported.err),
+                 QString(analyzeLine)
+                     .replace(QLatin1String("gapscope analyze: "), QLatin1String("gapscope export: ")));
+        QCOMPARE(readFile(file), analyzed.out);
+    }
+
     void cliBadInvocations_data()
     {
         QTest::addColumn<QStringList>("args");

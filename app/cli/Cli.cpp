@@ -25,6 +25,9 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
                   prefix + QStringLiteral("unknown format '%1' (json, markdown, text)").arg(options.format));
         return kExitUsage;
     }
+    // --output always replaces a regular file (as a shell's redirect would)
+    if (int exitCode = kExitOk; !outputPathUsable(options, true, err, prefix, &exitCode))
+        return exitCode;
     const DocumentOutcome document = loadDocument(options.path);
     const DocumentAnalysis analysis = analyzeDocument(document, options.request);
     if (!analysis.ok()) {
@@ -44,16 +47,9 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
         report = reportText(content).toUtf8();
         break;
     }
-    if (!emitReport(options.output, report, out, err, prefix))
-        return kExitFailure;
-    if (const ProblemLog* problems = document.problems(); problems->errorCount() > 0) {
-        printLine(err,
-                  prefix +
-                      QStringLiteral("%1 %2 rejected; first: %3")
-                          .arg(problems->errorCount())
-                          .arg(document.budget ? QStringLiteral("line(s)") : QStringLiteral("record(s)"))
-                          .arg(problems->kept().empty() ? QString() : problems->kept().front().toString()));
-    }
+    if (const int exitCode = emitReport(options.output, report, true, out, err, prefix); exitCode != kExitOk)
+        return exitCode;
+    reportRejected(document, err, prefix);
     return kExitOk;
 }
 
@@ -66,12 +62,12 @@ QString cliUsage()
         "  gapscope [FILE...]                        open the desktop app\n"
         "  gapscope --screenshot OUT.png [--size WxH] FILE\n"
         "  gapscope analyze PATH [--session ID] [--rank N] [--format json|markdown|text]\n"
-        "                        [--output FILE] [--from NS] [--to NS] [--set NAME=VALUE ...]\n"
+        "                        [--output FILE|-] [--from NS] [--to NS] [--set NAME=VALUE ...]\n"
         "  gapscope export PATH --format json|markdown|html|pdf|csv|findings-csv|png|svg\n"
-        "                       --output FILE [--session ID] [--rank N] [--from NS] [--to NS]\n"
+        "                       --output FILE|- [--session ID] [--rank N] [--from NS] [--to NS]\n"
         "                       [--set NAME=VALUE ...] [--size WxH] [--force]\n"
         "  gapscope compare A B [--session-a ID] [--rank-a N] [--session-b ID] [--rank-b N]\n"
-        "                       [--align start|phase:LABEL] [--format json|markdown] [--output FILE]\n"
+        "                       [--align start|phase:LABEL] [--format json|markdown] [--output FILE|-]\n"
         "                       [--set NAME=VALUE ...]\n"
         "thresholds for --set: gap_ratio_threshold, gap_spike_zscore, gap_drift_r_squared,\n"
         "                      gap_fragmentation_ratio\n"

@@ -3,12 +3,11 @@
 // `export`, `compare`), so they accept the same options the same way.
 
 #include "analysis/Thresholds.h"
+#include "app/cli/OutputFile.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/document/Document.h"
 #include "model/trace/TraceComparison.h"
 
-#include <QFile>
-#include <QSaveFile>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -33,9 +32,9 @@ struct CommonOptions
     DocumentRequest requestB;   // compare only: side B (the thresholds are A's)
     CompareAlignment alignment; // compare only
     QString format;             // the command's default until --format
-    QString output;
-    bool force = false;        // export (analyze accepts it: --output always replaces)
-    std::optional<QSize> size; // --size WxH (export only)
+    QString output;             // empty or "-": standard output (export: required)
+    bool force = false;         // export (analyze accepts it: --output always replaces)
+    std::optional<QSize> size;  // --size WxH (export only)
 };
 
 inline void printLine(FILE* stream, const QString& text)
@@ -143,7 +142,7 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             if (!parseAssignment(value, &setName, &number))
                 return QStringLiteral("--set needs NAME=VALUE with a number, got '%1'").arg(value);
             const std::string name = setName.toStdString();
-            const bool gapName = request.thresholds.set(name, number);
+            const bool gapName = GapThresholds::range(name).has_value();
             const auto& budgetNames = budgetThresholdNames();
             const bool budgetName =
                 std::find(budgetNames.begin(), budgetNames.end(), name) != budgetNames.end();
@@ -157,9 +156,24 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
                 return QStringLiteral("unknown threshold '%1' (known: %2; for budget logs also: %3)")
                     .arg(setName, known.join(QStringLiteral(", ")), knownBudget.join(QStringLiteral(", ")));
             }
+            const QString given = value.mid(setName.size() + 1);
+            // the gap thresholds (also as os_gap.NAME) have a range; the budget ones are
+            // counts, byte sizes and shares: finite and not negative
+            constexpr std::string_view osGapPrefix = "os_gap.";
+            const std::string gapPart =
+                name.rfind(osGapPrefix, 0) == 0 ? name.substr(osGapPrefix.size()) : name;
+            if (const auto range = GapThresholds::range(gapPart);
+                range && !(number >= range->minimum && number <= range->maximum))
+                return QStringLiteral("--set %1: %2 is outside %3 to %4")
+                    .arg(setName, given)
+                    .arg(range->minimum)
+                    .arg(range->maximum);
+            if (gapName && !request.thresholds.set(name, number))
+                return QStringLiteral("--set %1: %2 is not a valid value").arg(setName, given);
             if (!setBudgetThreshold(request.budgetThresholds, name, number))
-                return QStringLiteral("--set %1: %2 is not a valid value")
-                    .arg(setName, value.mid(setName.size() + 1));
+                return QStringLiteral(
+                           "--set %1: %2 is not a valid value (a finite number, not negative; counts whole)")
+                    .arg(setName, given);
             if (!gapName)
                 request.budgetOnlySettings << setName;
         } else if (arg.startsWith(QLatin1String("--"))) {
@@ -183,38 +197,52 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
     }
     if (options->path.isEmpty())
         return QStringLiteral("%1 needs a PATH").arg(command);
+    if (request.window && request.window->beginNs > request.window->endNs)
+        return QStringLiteral("--from %1 is after --to %2")
+            .arg(request.window->beginNs)
+            .arg(request.window->endNs);
     return {};
 }
 
-// Writes atomically (temporary file, then rename); refuses to replace a file without force.
-inline QString writeOutput(const QString& file, const QByteArray& data, bool force)
+// Refuses an --output that is an input, not a regular file, or exists without force, before
+// the (possibly long) load: false and a line on `err`, *exitCode set. Standard output passes.
+inline bool outputPathUsable(const CommonOptions& options, bool force, FILE* err, const QString& prefix,
+                             int* exitCode)
 {
-    if (!force && QFile::exists(file))
-        return QStringLiteral("%1: exists (use --force to replace it)").arg(file);
-    QSaveFile out(file);
-    if (!out.open(QIODevice::WriteOnly))
-        return QStringLiteral("%1: %2").arg(file, out.errorString());
-    out.write(data);
-    if (!out.commit())
-        return QStringLiteral("%1: %2").arg(file, out.errorString());
-    return {};
-}
-
-// Writes a report to --output (atomically, replacing) or to `out`; false (and a line on
-// `err`) when the file could not be written.
-inline bool emitReport(const QString& output, const QByteArray& report, FILE* out, FILE* err,
-                       const QString& prefix)
-{
-    if (output.isEmpty()) {
-        std::fwrite(report.constData(), 1, size_t(report.size()), out);
-        std::fflush(out);
+    if (options.output.isEmpty() || options.output == QLatin1String(kStandardOutputName))
         return true;
-    }
-    if (const QString why = writeOutput(output, report, true); !why.isEmpty()) {
-        printLine(err, prefix + why);
-        return false;
-    }
-    return true;
+    const OutputStatus status = checkOutputPath(options.output, {options.path, options.pathB}, force);
+    if (status.ok())
+        return true;
+    printLine(err, prefix + status.error);
+    *exitCode = status.exitCode();
+    return false;
+}
+
+// Writes a report to --output (atomically; replacing a regular file only with force) or, for
+// no --output or "-", to `out`. Returns the exit code; a line on `err` unless kExitOk.
+inline int emitReport(const QString& output, const QByteArray& report, bool force, FILE* out, FILE* err,
+                      const QString& prefix)
+{
+    const OutputStatus status = output.isEmpty() || output == QLatin1String(kStandardOutputName)
+                                    ? writeOutputStream(out, report)
+                                    : writeOutputFile(output, report, force);
+    if (!status.ok())
+        printLine(err, prefix + status.error);
+    return status.exitCode();
+}
+
+// The line analyze and export print when the loader rejected records (or budget lines).
+inline void reportRejected(const DocumentOutcome& document, FILE* err, const QString& prefix)
+{
+    const ProblemLog* problems = document.problems();
+    if (!problems || problems->errorCount() == 0)
+        return;
+    printLine(err,
+              prefix + QStringLiteral("%1 %2 rejected; first: %3")
+                           .arg(problems->errorCount())
+                           .arg(document.budget ? QStringLiteral("line(s)") : QStringLiteral("record(s)"))
+                           .arg(problems->kept().empty() ? QString() : problems->kept().front().toString()));
 }
 
 } // namespace gapscope

@@ -38,6 +38,9 @@ int runCompareCommand(const QStringList& args, FILE* out, FILE* err)
         printLine(err, prefix + QStringLiteral("unknown format '%1' (json, markdown)").arg(options.format));
         return kExitUsage;
     }
+    // --output always replaces a regular file (as a shell's redirect would)
+    if (int exitCode = kExitOk; !outputPathUsable(options, true, err, prefix, &exitCode))
+        return exitCode;
     // One load when both sides are the same trace (two sessions or ranks of one run).
     const DocumentOutcome loadedA = loadDocument(options.path);
     if (!loadedA.ok()) {
@@ -67,9 +70,7 @@ int runCompareCommand(const QStringList& args, FILE* out, FILE* err)
     }
     const QByteArray report = *format == ReportFormat::Json ? renderComparisonJson(*comparison)
                                                             : renderComparisonMarkdown(*comparison);
-    if (!emitReport(options.output, report, out, err, prefix))
-        return kExitFailure;
-    return kExitOk;
+    return emitReport(options.output, report, true, out, err, prefix);
 }
 
 } // namespace gapscope

@@ -210,7 +210,7 @@ ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat fo
     return renderExportSource(source, format, chartSize);
 }
 
-int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
+int runExportCommand(const QStringList& args, FILE* out, FILE* err)
 {
     const QString prefix = QStringLiteral("gapscope export: ");
     CommonOptions options;
@@ -230,15 +230,15 @@ int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
         return kExitUsage;
     }
     if (options.output.isEmpty()) {
-        printLine(err, prefix + QStringLiteral("--output FILE is required"));
+        printLine(err, prefix + QStringLiteral("--output FILE is required (- for standard output)"));
         return kExitUsage;
     }
-    // Checked before the (possibly long) load; writeOutput checks again before the rename.
-    if (!options.force && QFile::exists(options.output)) {
-        printLine(err, prefix + QStringLiteral("%1: exists (use --force to replace it)").arg(options.output));
-        return kExitUsage;
-    }
-    const DocumentAnalysis analysis = analyzeDocument(loadDocument(options.path), options.request);
+    // Checked before the (possibly long) load; the write checks again and never replaces a
+    // file without --force, even one created meanwhile.
+    if (int exitCode = kExitOk; !outputPathUsable(options, options.force, err, prefix, &exitCode))
+        return exitCode;
+    const DocumentOutcome document = loadDocument(options.path);
+    const DocumentAnalysis analysis = analyzeDocument(document, options.request);
     if (!analysis.ok()) {
         printLine(err, prefix + analysis.error);
         return kExitUsage;
@@ -251,10 +251,10 @@ int runExportCommand(const QStringList& args, FILE* /*out*/, FILE* err)
         printLine(err, prefix + exported.error);
         return kExitFailure;
     }
-    if (const QString why = writeOutput(options.output, exported.data, options.force); !why.isEmpty()) {
-        printLine(err, prefix + why);
-        return kExitFailure;
-    }
+    if (const int exitCode = emitReport(options.output, exported.data, options.force, out, err, prefix);
+        exitCode != kExitOk)
+        return exitCode;
+    reportRejected(document, err, prefix);
     return kExitOk;
 }
 
