@@ -43,7 +43,7 @@ QString toString(ReportKind kind)
 
 QString formatRelativeTime(int64_t ns, int64_t originNs)
 {
-    const double seconds = double(ns - originNs) / 1e9;
+    const double seconds = differenceAsDouble(ns, originNs) / 1e9;
     return QStringLiteral("%1%2 s")
         .arg(seconds < 0 ? QString() : QStringLiteral("+"))
         .arg(seconds, 0, 'f', 3);
@@ -88,7 +88,9 @@ QString formatEvidenceValue(const EvidenceValue& value)
     case EvidenceUnit::Probability:
         break;
     }
-    return value.isInteger ? QString::number(qlonglong(value.value)) : QString::number(value.value, 'g', 10);
+    // an integer beyond what a qlonglong holds (or not finite) is printed as the double it is
+    const bool fitsInteger = value.isInteger && std::fabs(value.value) < 9.2e18;
+    return fitsInteger ? QString::number(qlonglong(value.value)) : QString::number(value.value, 'g', 10);
 }
 
 QString phaseAttributionText(const std::optional<PhaseAttribution>& a)

@@ -12,8 +12,9 @@ namespace gapscope {
 
 QString formatUtcTime(int64_t ns)
 {
-    // floor division: timestamps before 1970 must not round towards zero
-    const int64_t ms = ns >= 0 ? ns / 1000000 : -((-ns + 999999) / 1000000);
+    // floor division: timestamps before 1970 must not round towards zero (nor overflow at
+    // the bottom of the int64 range)
+    const int64_t ms = ns / 1000000 - (ns % 1000000 < 0 ? 1 : 0);
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
