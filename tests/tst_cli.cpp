@@ -87,6 +87,14 @@ class TestCli : public QObject
                                setting.startsWith(QLatin1String("os_gap")) ? budget : drift,
                                QStringLiteral("--set"), setting}
                 << setting.section(QLatin1Char('='), 0, 0);
+        // budget thresholds that are probabilities, r squared, hit rates or shares of all ticks
+        for (const QString& setting :
+             {QStringLiteral("growth_r_squared=5"), QStringLiteral("growth_p_value=2"),
+              QStringLiteral("critical_r_squared=1.5"), QStringLiteral("over_target_share=1.01"),
+              QStringLiteral("low_hit_rate=2")})
+            QTest::addRow("range %s", qPrintable(setting))
+                << QStringList{QStringLiteral("analyze"), budget, QStringLiteral("--set"), setting}
+                << setting.section(QLatin1Char('='), 0, 0);
         // compare takes the same thresholds
         QTest::newRow("compare NaN") << QStringList{QStringLiteral("compare"), drift, drift,
                                                     QStringLiteral("--set"),
@@ -254,9 +262,16 @@ private slots:
         for (const QString& setting :
              {QStringLiteral("gap_ratio_threshold=0"), QStringLiteral("gap_ratio_threshold=1"),
               QStringLiteral("gap_drift_r_squared=1"), QStringLiteral("gap_fragmentation_ratio=0"),
-              QStringLiteral("gap_spike_zscore=0"), QStringLiteral("gap_spike_zscore=100")}) {
-            const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("drift.jsonl")),
-                               QStringLiteral("--set"), setting});
+              QStringLiteral("gap_spike_zscore=0"), QStringLiteral("gap_spike_zscore=100"),
+              QStringLiteral("growth_r_squared=1"), QStringLiteral("growth_p_value=0"),
+              QStringLiteral("over_target_share=1"), QStringLiteral("low_hit_rate=1"),
+              QStringLiteral("critical_growth_share_of_target=2")}) {
+            const bool budgetSetting = !setting.startsWith(QLatin1String("gap_"));
+            const Run r =
+                run({QStringLiteral("analyze"),
+                     budgetSetting ? QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl")
+                                   : parity(QStringLiteral("drift.jsonl")),
+                     QStringLiteral("--set"), setting});
             QVERIFY2(r.exitCode == 0, qPrintable(setting + QLatin1Char(' ') + QString::fromUtf8(r.err)));
         }
     }

@@ -151,6 +151,12 @@ bool setShare(double& field, double value)
     return true;
 }
 
+// A probability, an r squared, a hit rate or a share of all ticks: 0 to 1.
+bool setFraction(double& field, double value)
+{
+    return value <= 1 && setShare(field, value);
+}
+
 } // namespace
 
 const std::vector<std::string_view>& budgetThresholdNames()
@@ -189,9 +195,9 @@ bool setBudgetThreshold(BudgetThresholds& t, std::string_view name, double value
     if (name == "min_trend_ticks")
         return setCount(t.minTrendTicks, value);
     if (name == "growth_r_squared")
-        return setShare(t.growthRSquared, value);
+        return setFraction(t.growthRSquared, value);
     if (name == "growth_p_value")
-        return setShare(t.growthPValue, value);
+        return setFraction(t.growthPValue, value);
     if (name == "min_growth_bytes")
         return setCount(t.minGrowthBytes, value);
     if (name == "flat_tolerance_bytes")
@@ -201,13 +207,13 @@ bool setBudgetThreshold(BudgetThresholds& t, std::string_view name, double value
     if (name == "retention_share_of_growth")
         return setShare(t.retentionShareOfGrowth, value);
     if (name == "critical_r_squared")
-        return setShare(t.criticalRSquared, value);
+        return setFraction(t.criticalRSquared, value);
     if (name == "critical_growth_share_of_target")
         return setShare(t.criticalGrowthShareOfTarget, value);
     if (name == "wedge_skip_ticks")
         return setCount(t.wedgeSkipTicks, value);
     if (name == "over_target_share")
-        return setShare(t.overTargetShare, value);
+        return setFraction(t.overTargetShare, value);
     if (name == "hard_ceiling_bytes") {
         int64_t bytes = 0;
         if (!setCount(bytes, value))
@@ -222,7 +228,7 @@ bool setBudgetThreshold(BudgetThresholds& t, std::string_view name, double value
     if (name == "thrash_window_ticks")
         return setCount(t.thrashWindowTicks, value);
     if (name == "low_hit_rate")
-        return setShare(t.lowHitRate, value);
+        return setFraction(t.lowHitRate, value);
     if (name == "low_hit_rate_budget_share")
         return setShare(t.lowHitRateBudgetShare, value);
     if (name == "min_hit_rate_ticks")
