@@ -1,7 +1,6 @@
 #include "app/MainWindow.h"
 #include "model/text/Text.h"
 
-#include "analysis/Units.h"
 #include "app/CompareWith.h"
 #include "app/ExportActions.h"
 #include "app/LiveFollow.h"
