@@ -1328,16 +1328,14 @@ bool parseBudgetRange(const WindowRange& range, size_t maxLineBytes, BudgetLineP
 
 } // namespace
 
-BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
-                                const BudgetLoadTuning& tuning)
+namespace {
+
+// A file or bytes (see readWindowed) read as a budget log.
+BudgetLoadOutcome loadBudgetInput(const WindowedInput& input, const LoadControl& control,
+                                  const BudgetLoadTuning& tuning)
 {
     BudgetLoadOutcome outcome;
-    // Opening a FIFO, socket or device could block forever or never end: refuse it.
-    if (const QFileInfo info(path); info.exists() && !info.isDir() && !info.isFile()) {
-        outcome.fatalError =
-            path + QStringLiteral(": not a regular file (a FIFO, socket or device); refused");
-        return outcome;
-    }
+    const QString& path = input.name;
     // A line longer than maxLineBytes is not collected (a tick line is about 1 KB; a crashed
     // writer can leave hundreds of MB without a newline): it is counted and reported.
     const size_t maxLineBytes = std::max<size_t>(tuning.maxLineBytes, 1);
@@ -1379,7 +1377,7 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
                          chunk);
         take(chunk);
     };
-    const WindowedReadResult read = readWindowed(path, form);
+    const WindowedReadResult read = readWindowed(std::vector<WindowedInput>{input}, form);
     if (!read.error.isEmpty()) {
         outcome.fatalError = path + QStringLiteral(": ") + read.error;
         return outcome;
@@ -1401,6 +1399,27 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
     }
     outcome.data = std::move(data);
     return outcome;
+}
+
+} // namespace
+
+BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
+                                const BudgetLoadTuning& tuning)
+{
+    // Opening a FIFO, socket or device could block forever or never end: refuse it.
+    if (const QFileInfo info(path); info.exists() && !info.isDir() && !info.isFile()) {
+        BudgetLoadOutcome outcome;
+        outcome.fatalError =
+            path + QStringLiteral(": not a regular file (a FIFO, socket or device); refused");
+        return outcome;
+    }
+    return loadBudgetInput(WindowedInput{path, std::nullopt}, control, tuning);
+}
+
+BudgetLoadOutcome loadBudgetBytes(std::string_view bytes, const QString& name, const LoadControl& control,
+                                  const BudgetLoadTuning& tuning)
+{
+    return loadBudgetInput(WindowedInput{name, bytes}, control, tuning);
 }
 
 bool looksLikeBudgetLog(const QByteArray& head)
