@@ -410,6 +410,131 @@ private slots:
         QVERIFY2(outcome.fatalError.contains("no valid event record"), qPrintable(outcome.fatalError));
     }
 
+    void flatRecordOverTheLimitIsRefused()
+    {
+        // A valid flat record just over the 16 MB limit: the flat fast path must not load it
+        // (issue 14, defect 5). Built here, not committed.
+        QTemporaryDir dir;
+        const QByteArray context(16 << 20, 'x');
+        const QByteArray big = eventLine(1000, {{"context", "\"" + context + "\""}});
+        QVERIFY(big.size() > (16 << 20));
+        const QString path = writeFile(dir.filePath("big.jsonl"), eventLine(2000) + "\n" + big + "\n");
+        const LoadOutcome outcome = loadTrace(path);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QVERIFY2(outcome.data->store.size() == 1 && outcome.data->problems.errorCount() == 1,
+                 qPrintable(QStringLiteral("%1 rows; %2")
+                                .arg(outcome.data->store.size())
+                                .arg(problemText(outcome.data->problems))));
+        QCOMPARE(::problemLines(outcome.data->problems), QList<qint64>{2});
+        QVERIFY2(
+            outcome.data->problems.kept().front().reason.contains("longer than the 16 MB a record may have"),
+            qPrintable(problemText(outcome.data->problems)));
+        // The same bytes from memory: same outcome.
+        const QByteArray bytes = eventLine(2000) + "\n" + big + "\n";
+        const LoadOutcome fromBytes =
+            loadTraceBytes(std::string_view(bytes.constData(), size_t(bytes.size())), std::nullopt, path);
+        QVERIFY2(fromBytes.data, qPrintable(fromBytes.fatalError));
+        QCOMPARE(fromBytes.data->store.size(), size_t(1));
+        QCOMPARE(problemText(fromBytes.data->problems), problemText(outcome.data->problems));
+    }
+
+    void sinkSegmentLinkedOutsideIsRefused()
+    {
+        // A segment that is a symbolic link to a file outside the sink (a private file) is not
+        // read (issue 14, defect 8); one linked inside the sink is.
+        QTemporaryDir dir;
+        const QString sink = dir.filePath("sink");
+        QVERIFY(QDir().mkpath(sink));
+        writeFile(dir.filePath("private.jsonl"), eventLine(5000) + "\n" + eventLine(6000) + "\n");
+        writeFile(sink + "/segment-000001.jsonl", eventLine(1000) + "\n");
+        writeFile(sink + "/inside.jsonl", eventLine(3000) + "\n");
+        QVERIFY(QFile::link(dir.filePath("private.jsonl"), sink + "/segment-000002.jsonl"));
+        QVERIFY(QFile::link(sink + "/inside.jsonl", sink + "/segment-000003.jsonl"));
+        writeFile(
+            sink + "/manifest.json",
+            "{\"format\": \"stormlog.append_only_telemetry_sink\", \"sessions\": [{\"session_id\": \"s1\"}], "
+            "\"segments\": [{\"filename\": \"segment-000001.jsonl\"}, {\"filename\": "
+            "\"segment-000002.jsonl\"}, {\"filename\": \"segment-000003.jsonl\"}]}");
+        const LoadOutcome outcome = loadTrace(sink);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        const TraceData& data = *outcome.data;
+        QCOMPARE(data.store.size(), size_t(2)); // segments 1 and 3, not the private file
+        QCOMPARE(data.problems.errorCount(), qint64(1));
+        const LoadProblem& refused = data.problems.kept().front();
+        QCOMPARE(refused.file, sink + "/segment-000002.jsonl");
+        QVERIFY2(refused.reason.contains("segment 'segment-000002.jsonl' resolves outside the sink folder"),
+                 qPrintable(problemText(data.problems)));
+    }
+
+    void csvNulByteIsRefused()
+    {
+        // A raw NUL byte in a CSV cell is binary data: the row is refused with its line
+        // (issue 14, defect 8), the others load.
+        QTemporaryDir dir;
+        QByteArray withNul = csvRow(2000);
+        withNul.replace(",node,", QByteArray(",no\0de,", 7));
+        // Beyond the first MB, which form detection reads (and refuses as binary with a NUL).
+        QList<QByteArray> rows{csvHeader()};
+        for (int i = 0; i < 12000; ++i)
+            rows.append(csvRow(1000 + i));
+        rows.append(withNul);
+        rows.append(csvRow(100000));
+        const QString path = writeFile(dir.filePath("nul.csv"), lines(rows));
+        const LoadOutcome outcome = loadTrace(path);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->store.size(), size_t(12001));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(1));
+        QCOMPARE(::problemLines(outcome.data->problems), QList<qint64>{12002});
+        QCOMPARE(outcome.data->problems.kept().front().file, path);
+        QVERIFY2(outcome.data->problems.kept().front().reason.contains("column 'host' holds a NUL byte"),
+                 qPrintable(problemText(outcome.data->problems)));
+    }
+
+    void deepMetadataSameRuleInEveryForm_data()
+    {
+        QTest::addColumn<bool>("array");
+        QTest::addColumn<QByteArray>("deep");
+        const QByteArray arrays = QByteArray(100000, '[') + QByteArray(100000, ']');
+        QByteArray objects;
+        for (int i = 0; i < 100000; ++i)
+            objects += "{\"a\": ";
+        objects += "1" + QByteArray(100000, '}');
+        QTest::addColumn<QByteArray>("key");
+        QTest::newRow("JSON lines, arrays") << false << arrays << QByteArray("metadata");
+        QTest::newRow("JSON array, arrays") << true << arrays << QByteArray("metadata");
+        QTest::newRow("JSON lines, objects") << false << objects << QByteArray("metadata");
+        QTest::newRow("JSON array, objects") << true << objects << QByteArray("metadata");
+        QTest::newRow("JSON lines, unknown field") << false << objects << QByteArray("extra");
+        QTest::newRow("JSON array, unknown field") << true << objects << QByteArray("extra");
+        QTest::newRow("JSON lines, in metadata") << false << objects << QByteArray("metadata.x");
+        QTest::newRow("JSON array, in metadata") << true << objects << QByteArray("metadata.x");
+    }
+
+    void deepMetadataSameRuleInEveryForm()
+    {
+        // Metadata nested 100 000 deep: one rule for JSON lines and the JSON array (issue 14,
+        // defect 8): the record is refused as too deep, with its file and line; the others load.
+        QFETCH(bool, array);
+        QFETCH(QByteArray, deep);
+        QFETCH(QByteArray, key);
+        const QByteArray bad = key == "metadata" ? eventLine(2000, {{"metadata", "{\"a\": " + deep + "}"}})
+                               : key == "metadata.x" ? eventLine(2000, {{"metadata", deep}})
+                                                     : eventLine(2000, {{key, deep}});
+        QTemporaryDir dir;
+        const QString path =
+            array ? writeFile(dir.filePath("deep.json"),
+                              "[\n" + eventLine(1000) + ",\n" + bad + ",\n" + eventLine(3000) + "\n]\n")
+                  : writeFile(dir.filePath("deep.jsonl"), lines({eventLine(1000), bad, eventLine(3000)}));
+        const LoadOutcome outcome = loadTrace(path);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->store.size(), size_t(2));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(1));
+        QCOMPARE(outcome.data->problems.kept().front().file, path);
+        QCOMPARE(outcome.data->problems.kept().front().line, qint64(array ? 3 : 2));
+        QVERIFY2(outcome.data->problems.kept().front().reason.contains("too deep"),
+                 qPrintable(problemText(outcome.data->problems)));
+    }
+
     // ------------------------------------------------------------------ budget loader
 
     void budgetFile_data()
