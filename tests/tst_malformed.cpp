@@ -466,6 +466,157 @@ private slots:
                  qPrintable(problemText(data.problems)));
     }
 
+    void sinkManifestErrorsCountAsRejected()
+    {
+        // A manifest entry that cannot be used (a segment path that is not a plain file name) is
+        // an error of the load, which the report counts as records_rejected (errorCount);
+        // entries merely left out are warnings.
+        QTemporaryDir dir;
+        const QString sink = dir.filePath("sink");
+        QVERIFY(QDir().mkpath(sink));
+        writeFile(sink + "/segment-000001.jsonl", eventLine(1000) + "\n");
+        writeFile(sink + "/manifest.json",
+                  "{\"format\": \"stormlog.append_only_telemetry_sink\", \"sessions\": [{\"session_id\": "
+                  "\"s1\"}, {\"x\": 1}], \"segments\": [{\"filename\": \"segment-000001.jsonl\"}, "
+                  "{\"filename\": \"../x.jsonl\"}, {\"nofile\": 1}]}");
+        const LoadOutcome outcome = loadTrace(sink);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        const ProblemLog& problems = outcome.data->problems;
+        QCOMPARE(problems.errorCount(), qint64(1));
+        QCOMPARE(problems.warningCount(), qint64(2));
+        QVERIFY2(problemText(problems).contains("segment filename '../x.jsonl' is not a plain file name"),
+                 qPrintable(problemText(problems)));
+    }
+
+    void valueAtTheInt64Edge_data()
+    {
+        // The last seconds whose nanoseconds still fit int64 (9 223 372 036 s, 2262-04-11T23:47:16Z)
+        // load: the range checks are exact, not a rounder bound below them.
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        const auto legacy = [](const QByteArray& seconds) {
+            return "{\"timestamp\": " + seconds + ", \"memory_allocated\": 10, \"memory_reserved\": 20}";
+        };
+        QTest::newRow("legacy seconds")
+            << "events.jsonl" << lines({legacy("9223372034"), legacy("9223372035"), legacy("9223372036")});
+        const auto at = [](const QByteArray& time) {
+            return "{\"timestamp\": \"" + time +
+                   "\", \"target_bytes\": 1000, \"rss_bytes\": 900, \"verdict\": \"hold\"}";
+        };
+        QTest::newRow("budget snapshot, RFC 3339")
+            << "budget.jsonl"
+            << lines({at("2262-04-11T23:47:14Z"), at("2262-04-11T23:47:15Z"), at("2262-04-11T23:47:16Z")});
+    }
+
+    void valueAtTheInt64Edge()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        const std::string_view bytes(content.constData(), size_t(content.size()));
+        if (name.startsWith("budget")) {
+            const BudgetLoadOutcome budget = loadBudgetBytes(bytes, name);
+            QVERIFY2(budget.data, qPrintable(budget.fatalError));
+            QVERIFY2(budget.data->problems.errorCount() == 0, qPrintable(problemText(budget.data->problems)));
+            QCOMPARE(budget.data->ticks.size(), size_t(3));
+            QCOMPARE(budget.data->ticks.timestampNs.back(), int64_t(9223372036) * 1000000000);
+        } else {
+            const LoadOutcome trace = loadTraceBytes(bytes, std::nullopt, name);
+            QVERIFY2(trace.data, qPrintable(trace.fatalError));
+            QVERIFY2(trace.data->problems.errorCount() == 0, qPrintable(problemText(trace.data->problems)));
+            QCOMPARE(trace.data->store.size(), size_t(3));
+        }
+    }
+
+    void valueBeyondInt64_data()
+    {
+        // Timestamps and byte counts whose value (or whose scaling to ns) does not fit int64:
+        // the record or line is refused with a problem naming its file and line; the others load.
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<qint64>("line");
+        QTest::addColumn<QString>("reason");
+        const QByteArray big = "99999999999999999999"; // > INT64_MAX
+        QTest::newRow("JSON lines, timestamp_ns")
+            << "t.jsonl" << lines({eventLine(1000), eventLine(0, {{"timestamp_ns", big}}), eventLine(3000)})
+            << qint64(2) << "timestamp_ns";
+        QTest::newRow("JSON lines, allocated bytes")
+            << "t.jsonl"
+            << lines(
+                   {eventLine(1000), eventLine(2000, {{"allocator_allocated_bytes", big}}), eventLine(3000)})
+            << qint64(2) << "allocator_allocated_bytes";
+        QTest::newRow("JSON array, timestamp_ns")
+            << "t.json"
+            << "[\n" + eventLine(1000) + ",\n" + eventLine(0, {{"timestamp_ns", "-" + big}}) + ",\n" +
+                   eventLine(3000) + "\n]\n"
+            << qint64(3) << "timestamp_ns";
+        QTest::newRow("CSV, timestamp_ns")
+            << "t.csv"
+            << lines(
+                   {csvHeader(), csvRow(1000), csvRow(1000).replace(",1000,", "," + big + ","), csvRow(3000)})
+            << qint64(3) << "timestamp_ns";
+        QTest::newRow("CSV, allocated bytes")
+            << "t.csv" << lines({csvHeader(), csvRow(1000), csvRow(2000, big), csvRow(3000)}) << qint64(3)
+            << "allocator_allocated_bytes";
+        const auto legacy = [](const QByteArray& seconds) {
+            return "{\"timestamp\": " + seconds + ", \"memory_allocated\": 10, \"memory_reserved\": 20}";
+        };
+        QTest::newRow("legacy, seconds beyond the ns range")
+            << "events.jsonl" << lines({legacy("1"), legacy("9223372037"), legacy("3")}) << qint64(2)
+            << "field 'timestamp': 9223372037 seconds is out of range";
+        QTest::newRow("legacy, negative seconds beyond the ns range")
+            << "events.jsonl" << lines({legacy("1"), legacy("-9223372037"), legacy("3")}) << qint64(2)
+            << "field 'timestamp': -9223372037 seconds is out of range";
+        QTest::newRow("diagnose timeline, seconds")
+            << "telemetry_timeline.json"
+            << QByteArray(
+                   "{\"timestamps\": [1, 1e300, 3], \"allocated\": [1, 2, 3], \"reserved\": [1, 2, 3]}")
+            << qint64(1) << "timeline entry out of range";
+        QTest::newRow("budget text, rss_bytes")
+            << "budget.log" << lines({tick(1), tick(2, "target_bytes=1000 rss_bytes=" + big), tick(3)})
+            << qint64(2) << "rss_bytes";
+        QTest::newRow("budget snapshot, rss_bytes")
+            << "budget.jsonl" << lines({snapshot(1), snapshot(2, big), snapshot(3)}) << qint64(2)
+            << "rss_bytes";
+        QTest::newRow("budget snapshot, year beyond the ns range")
+            << "budget.jsonl"
+            << lines({snapshot(1), QByteArray(snapshot(2)).replace("2026-11-30", "2263-01-01"), snapshot(3)})
+            << qint64(2) << "timestamp is not RFC 3339";
+        QTest::newRow("budget text, effective target beyond the range")
+            << "budget.log"
+            << lines({tick(1),
+                      tick(2, "target_bytes=9223372036854775807 rss_bytes=900 lease_bytes_active=-1"),
+                      tick(3)})
+            << qint64(2) << "lease_bytes_active";
+    }
+
+    void valueBeyondInt64()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        QFETCH(qint64, line);
+        QFETCH(QString, reason);
+        const std::string_view bytes(content.constData(), size_t(content.size()));
+        const ProblemLog* problems = nullptr;
+        LoadOutcome trace;
+        BudgetLoadOutcome budget;
+        if (name.startsWith("budget")) {
+            budget = loadBudgetBytes(bytes, name);
+            QVERIFY2(budget.data, qPrintable(budget.fatalError));
+            QCOMPARE(budget.data->ticks.size(), size_t(2));
+            problems = &budget.data->problems;
+        } else {
+            trace = loadTraceBytes(bytes, std::nullopt, name);
+            QVERIFY2(trace.data, qPrintable(trace.fatalError));
+            QCOMPARE(trace.data->store.size(), size_t(2));
+            problems = &trace.data->problems;
+        }
+        QVERIFY2(problems->errorCount() == 1, qPrintable(problemText(*problems)));
+        const LoadProblem& first = problems->kept().front();
+        QCOMPARE(first.file, name);
+        QCOMPARE(first.line, line);
+        QVERIFY2(first.reason.contains(reason), qPrintable(problemText(*problems)));
+    }
+
     void csvNulByteIsRefused()
     {
         // A raw NUL byte in a CSV cell is binary data: the row is refused with its line

@@ -2,6 +2,8 @@
 
 #include "model/read/WindowedReader.h"
 
+#include "analysis/Int64Math.h"
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -239,8 +241,14 @@ bool readCache(const FieldList& fields, std::string_view nameKey, ParsedBudgetCa
     case Get::Missing:
         break;
     }
-    if (!haveDelta)
-        cache.deltaBytes = cache.newMaxBytes - cache.previousMaxBytes;
+    if (!haveDelta) {
+        const std::optional<int64_t> delta = checkedSub(cache.newMaxBytes, cache.previousMaxBytes);
+        if (!delta) {
+            error = "cache '" + cache.name + "': new_max_bytes - previous_max_bytes does not fit 64 bits";
+            return false;
+        }
+        cache.deltaBytes = *delta;
+    }
     if (const FieldValue* hit = findField(fields, "hit_rate"); hit && !parseHitRate(*hit, cache.hitRate)) {
         error = "cache '" + cache.name + "': " + badValue("hit_rate", fields, "a number, Some(x) or None");
         return false;
@@ -308,8 +316,14 @@ void interpretFields(const FieldList& fields, ParsedBudgetLine& out)
             haveSysinfo |= key == "rss_sysinfo_bytes" && got == Get::Ok;
         }
         // Older crate versions log neither; the documented meaning gives their values.
-        if (!haveEffective)
-            out.effectiveTargetBytes = std::max<int64_t>(out.targetBytes - out.leaseBytesActive, 0);
+        if (!haveEffective) {
+            const std::optional<int64_t> effective = checkedSub(out.targetBytes, out.leaseBytesActive);
+            if (!effective) {
+                malformed(out, "tick: target_bytes - lease_bytes_active does not fit 64 bits");
+                return;
+            }
+            out.effectiveTargetBytes = std::max<int64_t>(*effective, 0);
+        }
         if (!haveSysinfo)
             out.rssSysinfoBytes = out.rssBytes;
         out.verdict = textOf(fields, "verdict");
@@ -840,12 +854,11 @@ std::optional<int64_t> parseRfc3339Ns(std::string_view s)
     const int doy = (153 * mp + 2) / 5 + day - 1;
     const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     const int64_t days = static_cast<int64_t>(era) * 146097 + doe - 719468;
+    // Years up to 9999 keep the seconds far inside int64; their nanoseconds reach only from
+    // 1677 to 2262: beyond, nullopt.
     const int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
-    // int64 nanoseconds reach from 1677 to 2262; other years would overflow.
-    constexpr int64_t kMaxSeconds = std::numeric_limits<int64_t>::max() / 1'000'000'000 - 1;
-    if (seconds > kMaxSeconds || seconds < -kMaxSeconds)
-        return std::nullopt;
-    return seconds * 1'000'000'000 + fraction;
+    const std::optional<int64_t> ns = checkedMul(seconds, 1'000'000'000);
+    return ns ? checkedAdd(*ns, fraction) : std::nullopt;
 }
 
 // ------------------------------------------------------------------ assembling

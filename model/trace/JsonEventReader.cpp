@@ -1,5 +1,7 @@
 #include "model/trace/JsonEventReader.h"
 
+#include "analysis/Int64Math.h"
+
 #include "model/read/WindowedReader.h"
 #include "model/trace/PyLiteral.h"
 
@@ -1097,9 +1099,11 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
 
     if (legacy) {
         const Scalar& ts = get(Field::LegacyTimestamp);
-        if (ts.kind == Scalar::Kind::Int && ts.i > -9'200'000'000 && ts.i < 9'200'000'000) // ns fit int64
-            timestampNs = ts.i * 1'000'000'000;
-        else if (ts.kind == Scalar::Kind::Int)
+        const std::optional<int64_t> ns =
+            ts.kind == Scalar::Kind::Int ? checkedMul(ts.i, 1'000'000'000) : std::nullopt;
+        if (ns)
+            timestampNs = *ns;
+        else if (ts.kind == Scalar::Kind::Int) // its nanoseconds do not fit int64
             rejectOnce("field 'timestamp': " + std::to_string(ts.i) + " seconds is out of range");
         else if (ts.kind == Scalar::Kind::Float && std::isfinite(ts.d) && std::abs(ts.d) < 9.2e9)
             timestampNs = std::llround(ts.d * 1e9);
