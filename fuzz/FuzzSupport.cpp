@@ -1,72 +1,9 @@
 #include "fuzz/FuzzSupport.h"
 
-#include <QDir>
-#include <QFile>
-#include <QTemporaryDir>
-
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 
 namespace gapscope::fuzz {
-
-MemoryFile::MemoryFile(const char* name)
-{
-    m_fd = memfd_create(name, MFD_CLOEXEC);
-    require(m_fd >= 0, "memfd_create failed");
-    m_path = QStringLiteral("/proc/self/fd/%1").arg(m_fd);
-}
-
-MemoryFile::~MemoryFile()
-{
-    if (m_fd >= 0)
-        close(m_fd);
-}
-
-const QString& MemoryFile::write(const uint8_t* data, size_t size)
-{
-    require(ftruncate(m_fd, 0) == 0, "ftruncate failed");
-    size_t done = 0;
-    while (done < size) {
-        const ssize_t written = pwrite(m_fd, data + done, size - done, static_cast<off_t>(done));
-        require(written > 0, "pwrite failed");
-        done += static_cast<size_t>(written);
-    }
-    return m_path;
-}
-
-namespace {
-QTemporaryDir& scratchRoot()
-{
-    static QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/gapscope-fuzz-XXXXXX"));
-    return dir;
-}
-} // namespace
-
-ScratchDirectory::ScratchDirectory()
-{
-    require(scratchRoot().isValid(), "cannot create a scratch directory");
-    m_path = scratchRoot().path();
-}
-
-ScratchDirectory::~ScratchDirectory() = default;
-
-void ScratchDirectory::put(const char* name, std::string_view content)
-{
-    const QString file = QDir(m_path).filePath(QString::fromUtf8(name));
-    if (content.data() == nullptr) {
-        QFile::remove(file);
-        return;
-    }
-    QFile out(file);
-    require(out.open(QIODevice::WriteOnly | QIODevice::Truncate), "cannot write a scratch file");
-    require(out.write(content.data(), static_cast<qint64>(content.size())) ==
-                static_cast<qint64>(content.size()),
-            "short write to a scratch file");
-}
 
 void require(bool condition, const char* what)
 {

@@ -1,8 +1,8 @@
 #pragma once
-// Shared by the libFuzzer targets: the loaders take paths, so each input is written to an
-// anonymous in-memory file (memfd) and opened through /proc/self/fd/N, which exercises the
-// exact code a user's file goes through (detection, reading, parsing, finishing) without
-// touching the disk. The invariant checks abort, so libFuzzer reports a violated one like a
+// Shared by the libFuzzer targets, which feed their inputs to the loaders' byte entry points
+// (loadTraceBytes, loadSinkBytes, loadBudgetBytes): the code a user's file goes through
+// (detection, cutting, parsing, finishing) in the calling thread, without files, threads or
+// large buffers. The invariant checks abort, so libFuzzer reports a violated one like a
 // crash, with the input that caused it.
 
 #include "model/budget/BudgetLoader.h"
@@ -15,40 +15,6 @@
 #include <string_view>
 
 namespace gapscope::fuzz {
-
-// One memfd per process, rewritten for each input.
-class MemoryFile
-{
-public:
-    explicit MemoryFile(const char* name);
-    ~MemoryFile();
-    MemoryFile(const MemoryFile&) = delete;
-    MemoryFile& operator=(const MemoryFile&) = delete;
-
-    // Replaces the content; returns the path the loaders open.
-    const QString& write(const uint8_t* data, size_t size);
-
-private:
-    int m_fd = -1;
-    QString m_path;
-};
-
-// A scratch directory (under $TMPDIR) that lives as long as the fuzzer process.
-class ScratchDirectory
-{
-public:
-    ScratchDirectory();
-    ~ScratchDirectory();
-    ScratchDirectory(const ScratchDirectory&) = delete;
-    ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-
-    const QString& path() const { return m_path; }
-    // Writes (or, with size npos, removes) path()/name.
-    void put(const char* name, std::string_view content);
-
-private:
-    QString m_path;
-};
 
 // Aborts with the message when the condition does not hold.
 void require(bool condition, const char* what);

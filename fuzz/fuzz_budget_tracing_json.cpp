@@ -1,14 +1,13 @@
 // libFuzzer target: memory-budget logs, seeded with tracing-subscriber JSON lines. The input goes through
-// loadBudgetLog (line splitting, per-line parsing, assembling) and content detection; every
-// line must be accounted for.
+// loadBudgetBytes (the loader's line splitting, per-line parsing, assembling, in the calling
+// thread) and content detection; every line must be accounted for.
 #include "fuzz/FuzzSupport.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     using namespace gapscope;
-    static fuzz::MemoryFile file("budget.log");
     const std::string_view input(reinterpret_cast<const char*>(data), size);
-    fuzz::checkBudgetOutcome(loadBudgetLog(file.write(data, size)), input);
+    fuzz::checkBudgetOutcome(loadBudgetBytes(input, QStringLiteral("budget.log")), input);
     looksLikeBudgetLog(QByteArray(input.data(), static_cast<qsizetype>(input.size())));
     return 0;
 }

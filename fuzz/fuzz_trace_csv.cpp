@@ -1,4 +1,4 @@
-// libFuzzer target: CSV traces. The whole pipeline through loadTrace, and the CSV reader
+// libFuzzer target: CSV traces. The whole pipeline through loadTraceBytes, and the CSV reader
 // directly (detail::parseCsv) so inputs whose header detection rejects still reach it.
 #include "fuzz/FuzzSupport.h"
 
@@ -7,8 +7,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     using namespace gapscope;
-    static fuzz::MemoryFile file("trace.csv");
-    fuzz::checkTraceOutcome(loadTrace(file.write(data, size)));
+    const std::string_view input(reinterpret_cast<const char*>(data), size);
+    fuzz::checkTraceOutcome(loadTraceBytes(input, std::nullopt, QStringLiteral("trace.csv")));
 
     const simdjson::padded_string text(reinterpret_cast<const char*>(data), size);
     detail::EventRecordParser parser(QStringLiteral("trace.csv"));

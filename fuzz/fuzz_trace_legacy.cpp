@@ -1,5 +1,5 @@
 // libFuzzer target: legacy records (no schema_version; OOM dump events.json). The bytes go
-// to loadTrace and, bypassing form detection, to the JSON lines reader with the record
+// to loadTraceBytes and, bypassing form detection, to the JSON lines reader with the record
 // parser, so every line reaches the legacy field rules.
 #include "fuzz/FuzzSupport.h"
 
@@ -8,8 +8,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     using namespace gapscope;
-    static fuzz::MemoryFile file("events.json");
-    fuzz::checkTraceOutcome(loadTrace(file.write(data, size)));
+    const std::string_view input(reinterpret_cast<const char*>(data), size);
+    fuzz::checkTraceOutcome(loadTraceBytes(input, std::nullopt, QStringLiteral("events.json")));
 
     const simdjson::padded_string text(reinterpret_cast<const char*>(data), size);
     detail::EventRecordParser parser(QStringLiteral("events.jsonl"));

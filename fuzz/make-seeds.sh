@@ -24,6 +24,10 @@ head -n 6 "$fixtures/stormlog/real/cpu_sink/segment-000001.jsonl" | seed fuzz_tr
 for f in "$fixtures"/stormlog/parity/*.jsonl "$fixtures/stormlog/real/cpu_sink/segment-000001.jsonl"; do
   head -n 4 "$f" | seed fuzz_jsonfastpath "$(basename "$f")"
 done
+# The follower: JSON lines written in chunks (the same lines).
+for f in "$fixtures"/stormlog/parity/*.jsonl "$fixtures/stormlog/real/cpu_sink/segment-000001.jsonl"; do
+  head -n 6 "$f" | seed fuzz_trace_follower "$(basename "$f")"
+done
 jq -c '.[0:4]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array.json
 jq '.[0:3]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array-pretty.json
 jq -c '{events: .[0:2]}' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json wrapper.json

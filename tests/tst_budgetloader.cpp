@@ -110,6 +110,38 @@ class TestBudgetLoader : public QObject
     Q_OBJECT
 
 private slots:
+    void bytesLoadAsTheFile_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("text") << fixture("leak.text");
+        QTest::newRow("tracing JSON") << fixture("leak.json");
+        QTest::newRow("snapshot JSON lines") << fixture("leak.jsonl");
+        QTest::newRow("text, info only") << fixture("wedge_info_only.text");
+    }
+
+    void bytesLoadAsTheFile()
+    {
+        // loadBudgetBytes parses as loadBudgetLog does, in the calling thread.
+        QFETCH(QString, file);
+        QFile in(file);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray bytes = in.readAll();
+        const BudgetLoadOutcome fromFile = loadBudgetLog(file);
+        const BudgetLoadOutcome fromBytes =
+            loadBudgetBytes(std::string_view(bytes.constData(), size_t(bytes.size())), file);
+        QVERIFY2(fromFile.data && fromBytes.data, qPrintable(fromFile.fatalError + fromBytes.fatalError));
+        const BudgetData& a = *fromFile.data;
+        const BudgetData& b = *fromBytes.data;
+        QCOMPARE(b.linesRead, a.linesRead);
+        QCOMPARE(b.linesUsed, a.linesUsed);
+        QCOMPARE(b.linesSkipped, a.linesSkipped);
+        QCOMPARE(b.ticks.size(), a.ticks.size());
+        QVERIFY(b.ticks.timestampNs == a.ticks.timestampNs);
+        QCOMPARE(b.ticks.caches.size(), a.ticks.caches.size());
+        QCOMPARE(b.problems.errorCount(), a.problems.errorCount());
+        QCOMPARE(b.problems.warningCount(), a.problems.warningCount());
+    }
+
     void leakForms_data()
     {
         QTest::addColumn<QString>("file");

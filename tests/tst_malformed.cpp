@@ -410,6 +410,282 @@ private slots:
         QVERIFY2(outcome.fatalError.contains("no valid event record"), qPrintable(outcome.fatalError));
     }
 
+    void flatRecordOverTheLimitIsRefused()
+    {
+        // A valid flat record just over the 16 MB limit: the flat fast path must not load it
+        // (issue 14, defect 5). Built here, not committed.
+        QTemporaryDir dir;
+        const QByteArray context(16 << 20, 'x');
+        const QByteArray big = eventLine(1000, {{"context", "\"" + context + "\""}});
+        QVERIFY(big.size() > (16 << 20));
+        const QString path = writeFile(dir.filePath("big.jsonl"), eventLine(2000) + "\n" + big + "\n");
+        const LoadOutcome outcome = loadTrace(path);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QVERIFY2(outcome.data->store.size() == 1 && outcome.data->problems.errorCount() == 1,
+                 qPrintable(QStringLiteral("%1 rows; %2")
+                                .arg(outcome.data->store.size())
+                                .arg(problemText(outcome.data->problems))));
+        QCOMPARE(::problemLines(outcome.data->problems), QList<qint64>{2});
+        QVERIFY2(
+            outcome.data->problems.kept().front().reason.contains("longer than the 16 MB a record may have"),
+            qPrintable(problemText(outcome.data->problems)));
+        // The same bytes from memory: same outcome.
+        const QByteArray bytes = eventLine(2000) + "\n" + big + "\n";
+        const LoadOutcome fromBytes =
+            loadTraceBytes(std::string_view(bytes.constData(), size_t(bytes.size())), std::nullopt, path);
+        QVERIFY2(fromBytes.data, qPrintable(fromBytes.fatalError));
+        QCOMPARE(fromBytes.data->store.size(), size_t(1));
+        QCOMPARE(problemText(fromBytes.data->problems), problemText(outcome.data->problems));
+    }
+
+    void sinkSegmentLinkedOutsideIsRefused()
+    {
+        // A segment that is a symbolic link to a file outside the sink (a private file) is not
+        // read (issue 14, defect 8); one linked inside the sink is.
+        QTemporaryDir dir;
+        const QString sink = dir.filePath("sink");
+        QVERIFY(QDir().mkpath(sink));
+        writeFile(dir.filePath("private.jsonl"), eventLine(5000) + "\n" + eventLine(6000) + "\n");
+        writeFile(sink + "/segment-000001.jsonl", eventLine(1000) + "\n");
+        writeFile(sink + "/inside.jsonl", eventLine(3000) + "\n");
+        QVERIFY(QFile::link(dir.filePath("private.jsonl"), sink + "/segment-000002.jsonl"));
+        QVERIFY(QFile::link(sink + "/inside.jsonl", sink + "/segment-000003.jsonl"));
+        writeFile(
+            sink + "/manifest.json",
+            "{\"format\": \"stormlog.append_only_telemetry_sink\", \"sessions\": [{\"session_id\": \"s1\"}], "
+            "\"segments\": [{\"filename\": \"segment-000001.jsonl\"}, {\"filename\": "
+            "\"segment-000002.jsonl\"}, {\"filename\": \"segment-000003.jsonl\"}]}");
+        const LoadOutcome outcome = loadTrace(sink);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        const TraceData& data = *outcome.data;
+        QCOMPARE(data.store.size(), size_t(2)); // segments 1 and 3, not the private file
+        QCOMPARE(data.problems.errorCount(), qint64(1));
+        const LoadProblem& refused = data.problems.kept().front();
+        QCOMPARE(refused.file, sink + "/segment-000002.jsonl");
+        QVERIFY2(refused.reason.contains("segment 'segment-000002.jsonl' resolves outside the sink folder"),
+                 qPrintable(problemText(data.problems)));
+    }
+
+    void sinkManifestErrorsCountAsRejected()
+    {
+        // A manifest entry that cannot be used (a segment path that is not a plain file name) is
+        // an error of the load, which the report counts as records_rejected (errorCount);
+        // entries merely left out are warnings.
+        QTemporaryDir dir;
+        const QString sink = dir.filePath("sink");
+        QVERIFY(QDir().mkpath(sink));
+        writeFile(sink + "/segment-000001.jsonl", eventLine(1000) + "\n");
+        writeFile(sink + "/manifest.json",
+                  "{\"format\": \"stormlog.append_only_telemetry_sink\", \"sessions\": [{\"session_id\": "
+                  "\"s1\"}, {\"x\": 1}], \"segments\": [{\"filename\": \"segment-000001.jsonl\"}, "
+                  "{\"filename\": \"../x.jsonl\"}, {\"nofile\": 1}]}");
+        const LoadOutcome outcome = loadTrace(sink);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        const ProblemLog& problems = outcome.data->problems;
+        QCOMPARE(problems.errorCount(), qint64(1));
+        QCOMPARE(problems.warningCount(), qint64(2));
+        QVERIFY2(problemText(problems).contains("segment filename '../x.jsonl' is not a plain file name"),
+                 qPrintable(problemText(problems)));
+    }
+
+    void valueAtTheInt64Edge_data()
+    {
+        // The last seconds whose nanoseconds still fit int64 (9 223 372 036 s, 2262-04-11T23:47:16Z)
+        // load: the range checks are exact, not a rounder bound below them.
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        const auto legacy = [](const QByteArray& seconds) {
+            return "{\"timestamp\": " + seconds + ", \"memory_allocated\": 10, \"memory_reserved\": 20}";
+        };
+        QTest::newRow("legacy seconds")
+            << "events.jsonl" << lines({legacy("9223372034"), legacy("9223372035"), legacy("9223372036")});
+        const auto at = [](const QByteArray& time) {
+            return "{\"timestamp\": \"" + time +
+                   "\", \"target_bytes\": 1000, \"rss_bytes\": 900, \"verdict\": \"hold\"}";
+        };
+        QTest::newRow("budget snapshot, RFC 3339")
+            << "budget.jsonl"
+            << lines({at("2262-04-11T23:47:14Z"), at("2262-04-11T23:47:15Z"), at("2262-04-11T23:47:16Z")});
+    }
+
+    void valueAtTheInt64Edge()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        const std::string_view bytes(content.constData(), size_t(content.size()));
+        if (name.startsWith("budget")) {
+            const BudgetLoadOutcome budget = loadBudgetBytes(bytes, name);
+            QVERIFY2(budget.data, qPrintable(budget.fatalError));
+            QVERIFY2(budget.data->problems.errorCount() == 0, qPrintable(problemText(budget.data->problems)));
+            QCOMPARE(budget.data->ticks.size(), size_t(3));
+            QCOMPARE(budget.data->ticks.timestampNs.back(), int64_t(9223372036) * 1000000000);
+        } else {
+            const LoadOutcome trace = loadTraceBytes(bytes, std::nullopt, name);
+            QVERIFY2(trace.data, qPrintable(trace.fatalError));
+            QVERIFY2(trace.data->problems.errorCount() == 0, qPrintable(problemText(trace.data->problems)));
+            QCOMPARE(trace.data->store.size(), size_t(3));
+        }
+    }
+
+    void valueBeyondInt64_data()
+    {
+        // Timestamps and byte counts whose value (or whose scaling to ns) does not fit int64:
+        // the record or line is refused with a problem naming its file and line; the others load.
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<qint64>("line");
+        QTest::addColumn<QString>("reason");
+        const QByteArray big = "99999999999999999999"; // > INT64_MAX
+        QTest::newRow("JSON lines, timestamp_ns")
+            << "t.jsonl" << lines({eventLine(1000), eventLine(0, {{"timestamp_ns", big}}), eventLine(3000)})
+            << qint64(2) << "timestamp_ns";
+        QTest::newRow("JSON lines, allocated bytes")
+            << "t.jsonl"
+            << lines(
+                   {eventLine(1000), eventLine(2000, {{"allocator_allocated_bytes", big}}), eventLine(3000)})
+            << qint64(2) << "allocator_allocated_bytes";
+        QTest::newRow("JSON array, timestamp_ns")
+            << "t.json"
+            << "[\n" + eventLine(1000) + ",\n" + eventLine(0, {{"timestamp_ns", "-" + big}}) + ",\n" +
+                   eventLine(3000) + "\n]\n"
+            << qint64(3) << "timestamp_ns";
+        QTest::newRow("CSV, timestamp_ns")
+            << "t.csv"
+            << lines(
+                   {csvHeader(), csvRow(1000), csvRow(1000).replace(",1000,", "," + big + ","), csvRow(3000)})
+            << qint64(3) << "timestamp_ns";
+        QTest::newRow("CSV, allocated bytes")
+            << "t.csv" << lines({csvHeader(), csvRow(1000), csvRow(2000, big), csvRow(3000)}) << qint64(3)
+            << "allocator_allocated_bytes";
+        const auto legacy = [](const QByteArray& seconds) {
+            return "{\"timestamp\": " + seconds + ", \"memory_allocated\": 10, \"memory_reserved\": 20}";
+        };
+        QTest::newRow("legacy, seconds beyond the ns range")
+            << "events.jsonl" << lines({legacy("1"), legacy("9223372037"), legacy("3")}) << qint64(2)
+            << "field 'timestamp': 9223372037 seconds is out of range";
+        QTest::newRow("legacy, negative seconds beyond the ns range")
+            << "events.jsonl" << lines({legacy("1"), legacy("-9223372037"), legacy("3")}) << qint64(2)
+            << "field 'timestamp': -9223372037 seconds is out of range";
+        QTest::newRow("diagnose timeline, seconds")
+            << "telemetry_timeline.json"
+            << QByteArray(
+                   "{\"timestamps\": [1, 1e300, 3], \"allocated\": [1, 2, 3], \"reserved\": [1, 2, 3]}")
+            << qint64(1) << "timeline entry out of range";
+        QTest::newRow("budget text, rss_bytes")
+            << "budget.log" << lines({tick(1), tick(2, "target_bytes=1000 rss_bytes=" + big), tick(3)})
+            << qint64(2) << "rss_bytes";
+        QTest::newRow("budget snapshot, rss_bytes")
+            << "budget.jsonl" << lines({snapshot(1), snapshot(2, big), snapshot(3)}) << qint64(2)
+            << "rss_bytes";
+        QTest::newRow("budget snapshot, year beyond the ns range")
+            << "budget.jsonl"
+            << lines({snapshot(1), QByteArray(snapshot(2)).replace("2026-11-30", "2263-01-01"), snapshot(3)})
+            << qint64(2) << "timestamp is not RFC 3339";
+        QTest::newRow("budget text, effective target beyond the range")
+            << "budget.log"
+            << lines({tick(1),
+                      tick(2, "target_bytes=9223372036854775807 rss_bytes=900 lease_bytes_active=-1"),
+                      tick(3)})
+            << qint64(2) << "lease_bytes_active";
+    }
+
+    void valueBeyondInt64()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        QFETCH(qint64, line);
+        QFETCH(QString, reason);
+        const std::string_view bytes(content.constData(), size_t(content.size()));
+        const ProblemLog* problems = nullptr;
+        LoadOutcome trace;
+        BudgetLoadOutcome budget;
+        if (name.startsWith("budget")) {
+            budget = loadBudgetBytes(bytes, name);
+            QVERIFY2(budget.data, qPrintable(budget.fatalError));
+            QCOMPARE(budget.data->ticks.size(), size_t(2));
+            problems = &budget.data->problems;
+        } else {
+            trace = loadTraceBytes(bytes, std::nullopt, name);
+            QVERIFY2(trace.data, qPrintable(trace.fatalError));
+            QCOMPARE(trace.data->store.size(), size_t(2));
+            problems = &trace.data->problems;
+        }
+        QVERIFY2(problems->errorCount() == 1, qPrintable(problemText(*problems)));
+        const LoadProblem& first = problems->kept().front();
+        QCOMPARE(first.file, name);
+        QCOMPARE(first.line, line);
+        QVERIFY2(first.reason.contains(reason), qPrintable(problemText(*problems)));
+    }
+
+    void csvNulByteIsRefused()
+    {
+        // A raw NUL byte in a CSV cell is binary data: the row is refused with its line
+        // (issue 14, defect 8), the others load.
+        QTemporaryDir dir;
+        QByteArray withNul = csvRow(2000);
+        withNul.replace(",node,", QByteArray(",no\0de,", 7));
+        // Beyond the first MB, which form detection reads (and refuses as binary with a NUL).
+        QList<QByteArray> rows{csvHeader()};
+        for (int i = 0; i < 12000; ++i)
+            rows.append(csvRow(1000 + i));
+        rows.append(withNul);
+        rows.append(csvRow(100000));
+        const QString path = writeFile(dir.filePath("nul.csv"), lines(rows));
+        const LoadOutcome outcome = loadTrace(path);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->store.size(), size_t(12001));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(1));
+        QCOMPARE(::problemLines(outcome.data->problems), QList<qint64>{12002});
+        QCOMPARE(outcome.data->problems.kept().front().file, path);
+        QVERIFY2(outcome.data->problems.kept().front().reason.contains("column 'host' holds a NUL byte"),
+                 qPrintable(problemText(outcome.data->problems)));
+    }
+
+    void deepMetadataSameRuleInEveryForm_data()
+    {
+        QTest::addColumn<bool>("array");
+        QTest::addColumn<QByteArray>("deep");
+        const QByteArray arrays = QByteArray(100000, '[') + QByteArray(100000, ']');
+        QByteArray objects;
+        for (int i = 0; i < 100000; ++i)
+            objects += "{\"a\": ";
+        objects += "1" + QByteArray(100000, '}');
+        QTest::addColumn<QByteArray>("key");
+        QTest::newRow("JSON lines, arrays") << false << arrays << QByteArray("metadata");
+        QTest::newRow("JSON array, arrays") << true << arrays << QByteArray("metadata");
+        QTest::newRow("JSON lines, objects") << false << objects << QByteArray("metadata");
+        QTest::newRow("JSON array, objects") << true << objects << QByteArray("metadata");
+        QTest::newRow("JSON lines, unknown field") << false << objects << QByteArray("extra");
+        QTest::newRow("JSON array, unknown field") << true << objects << QByteArray("extra");
+        QTest::newRow("JSON lines, in metadata") << false << objects << QByteArray("metadata.x");
+        QTest::newRow("JSON array, in metadata") << true << objects << QByteArray("metadata.x");
+    }
+
+    void deepMetadataSameRuleInEveryForm()
+    {
+        // Metadata nested 100 000 deep: one rule for JSON lines and the JSON array (issue 14,
+        // defect 8): the record is refused as too deep, with its file and line; the others load.
+        QFETCH(bool, array);
+        QFETCH(QByteArray, deep);
+        QFETCH(QByteArray, key);
+        const QByteArray bad = key == "metadata" ? eventLine(2000, {{"metadata", "{\"a\": " + deep + "}"}})
+                               : key == "metadata.x" ? eventLine(2000, {{"metadata", deep}})
+                                                     : eventLine(2000, {{key, deep}});
+        QTemporaryDir dir;
+        const QString path =
+            array ? writeFile(dir.filePath("deep.json"),
+                              "[\n" + eventLine(1000) + ",\n" + bad + ",\n" + eventLine(3000) + "\n]\n")
+                  : writeFile(dir.filePath("deep.jsonl"), lines({eventLine(1000), bad, eventLine(3000)}));
+        const LoadOutcome outcome = loadTrace(path);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->store.size(), size_t(2));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(1));
+        QCOMPARE(outcome.data->problems.kept().front().file, path);
+        QCOMPARE(outcome.data->problems.kept().front().line, qint64(array ? 3 : 2));
+        QVERIFY2(outcome.data->problems.kept().front().reason.contains("too deep"),
+                 qPrintable(problemText(outcome.data->problems)));
+    }
+
     // ------------------------------------------------------------------ budget loader
 
     void budgetFile_data()

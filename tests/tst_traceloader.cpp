@@ -104,6 +104,65 @@ class TestTraceLoader : public QObject
 {
     Q_OBJECT
 private slots:
+    void bytesLoadAsTheFile_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QString real = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/real/";
+        const QString parity = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/parity/";
+        QTest::newRow("JSON array") << real + "cpu_phases.json";
+        QTest::newRow("CSV") << real + "cpu_phases.csv";
+        QTest::newRow("JSON lines, mixed") << parity + "mixed.jsonl";
+        QTest::newRow("JSON lines, phases") << parity + "phases.jsonl";
+        QTest::newRow("sink segment") << real + "cpu_sink/segment-000001.jsonl";
+    }
+
+    void bytesLoadAsTheFile()
+    {
+        // loadTraceBytes goes through the detection and parsing a file goes through: the
+        // same trace, in the calling thread.
+        QFETCH(QString, file);
+        QFile in(file);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray bytes = in.readAll();
+        const auto fromFile = loadOk(file);
+        const LoadOutcome fromBytes =
+            loadTraceBytes(std::string_view(bytes.constData(), size_t(bytes.size())), std::nullopt, file);
+        QVERIFY2(fromBytes.data, qPrintable(fromBytes.fatalError));
+        const TraceData& a = *fromFile;
+        const TraceData& b = *fromBytes.data;
+        QCOMPARE(toString(b.form), toString(a.form));
+        QCOMPARE(b.recordsRead, a.recordsRead);
+        QCOMPARE(b.bytesRead, a.bytesRead);
+        QCOMPARE(b.store.size(), a.store.size());
+        QVERIFY(b.store.timestampNs == a.store.timestampNs);
+        QVERIFY(b.store.allocated == a.store.allocated);
+        QCOMPARE(b.sessions.size(), a.sessions.size());
+        QCOMPARE(b.partitions.size(), a.partitions.size());
+        QCOMPARE(problemTexts(b), problemTexts(a));
+    }
+
+    void sinkBytesLoadAsTheDirectory()
+    {
+        const QString sink = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/real/cpu_sink";
+        QFile manifest(sink + "/manifest.json");
+        QFile segment(sink + "/segment-000001.jsonl");
+        QVERIFY(manifest.open(QIODevice::ReadOnly) && segment.open(QIODevice::ReadOnly));
+        const QByteArray manifestText = manifest.readAll();
+        const QByteArray segmentText = segment.readAll();
+        const auto fromDirectory = loadOk(sink);
+        const LoadOutcome fromBytes = loadSinkBytes(
+            sink, std::string_view(manifestText.constData(), size_t(manifestText.size())),
+            {SinkSegmentBytes{"segment-000001.jsonl",
+                              std::string_view(segmentText.constData(), size_t(segmentText.size()))}});
+        QVERIFY2(fromBytes.data, qPrintable(fromBytes.fatalError));
+        QCOMPARE(toString(fromBytes.data->form), toString(TraceForm::SinkDirectory));
+        QCOMPARE(fromBytes.data->store.size(), fromDirectory->store.size());
+        QVERIFY(fromBytes.data->store.timestampNs == fromDirectory->store.timestampNs);
+        QCOMPARE(fromBytes.data->sessions.size(), fromDirectory->sessions.size());
+        QCOMPARE(toString(fromBytes.data->sessions[0].status), toString(fromDirectory->sessions[0].status));
+        QCOMPARE(problemTexts(*fromBytes.data), problemTexts(*fromDirectory));
+    }
+
     void realJsonArray()
     {
         const QString path = kShared + "/real/cpu_phases.json";

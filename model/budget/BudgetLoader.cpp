@@ -2,6 +2,8 @@
 
 #include "model/read/WindowedReader.h"
 
+#include "analysis/Int64Math.h"
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -239,8 +241,14 @@ bool readCache(const FieldList& fields, std::string_view nameKey, ParsedBudgetCa
     case Get::Missing:
         break;
     }
-    if (!haveDelta)
-        cache.deltaBytes = cache.newMaxBytes - cache.previousMaxBytes;
+    if (!haveDelta) {
+        const std::optional<int64_t> delta = checkedSub(cache.newMaxBytes, cache.previousMaxBytes);
+        if (!delta) {
+            error = "cache '" + cache.name + "': new_max_bytes - previous_max_bytes does not fit 64 bits";
+            return false;
+        }
+        cache.deltaBytes = *delta;
+    }
     if (const FieldValue* hit = findField(fields, "hit_rate"); hit && !parseHitRate(*hit, cache.hitRate)) {
         error = "cache '" + cache.name + "': " + badValue("hit_rate", fields, "a number, Some(x) or None");
         return false;
@@ -308,8 +316,14 @@ void interpretFields(const FieldList& fields, ParsedBudgetLine& out)
             haveSysinfo |= key == "rss_sysinfo_bytes" && got == Get::Ok;
         }
         // Older crate versions log neither; the documented meaning gives their values.
-        if (!haveEffective)
-            out.effectiveTargetBytes = std::max<int64_t>(out.targetBytes - out.leaseBytesActive, 0);
+        if (!haveEffective) {
+            const std::optional<int64_t> effective = checkedSub(out.targetBytes, out.leaseBytesActive);
+            if (!effective) {
+                malformed(out, "tick: target_bytes - lease_bytes_active does not fit 64 bits");
+                return;
+            }
+            out.effectiveTargetBytes = std::max<int64_t>(*effective, 0);
+        }
         if (!haveSysinfo)
             out.rssSysinfoBytes = out.rssBytes;
         out.verdict = textOf(fields, "verdict");
@@ -840,12 +854,11 @@ std::optional<int64_t> parseRfc3339Ns(std::string_view s)
     const int doy = (153 * mp + 2) / 5 + day - 1;
     const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     const int64_t days = static_cast<int64_t>(era) * 146097 + doe - 719468;
+    // Years up to 9999 keep the seconds far inside int64; their nanoseconds reach only from
+    // 1677 to 2262: beyond, nullopt.
     const int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
-    // int64 nanoseconds reach from 1677 to 2262; other years would overflow.
-    constexpr int64_t kMaxSeconds = std::numeric_limits<int64_t>::max() / 1'000'000'000 - 1;
-    if (seconds > kMaxSeconds || seconds < -kMaxSeconds)
-        return std::nullopt;
-    return seconds * 1'000'000'000 + fraction;
+    const std::optional<int64_t> ns = checkedMul(seconds, 1'000'000'000);
+    return ns ? checkedAdd(*ns, fraction) : std::nullopt;
 }
 
 // ------------------------------------------------------------------ assembling
@@ -1328,16 +1341,14 @@ bool parseBudgetRange(const WindowRange& range, size_t maxLineBytes, BudgetLineP
 
 } // namespace
 
-BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
-                                const BudgetLoadTuning& tuning)
+namespace {
+
+// A file or bytes (see readWindowed) read as a budget log.
+BudgetLoadOutcome loadBudgetInput(const WindowedInput& input, const LoadControl& control,
+                                  const BudgetLoadTuning& tuning)
 {
     BudgetLoadOutcome outcome;
-    // Opening a FIFO, socket or device could block forever or never end: refuse it.
-    if (const QFileInfo info(path); info.exists() && !info.isDir() && !info.isFile()) {
-        outcome.fatalError =
-            path + QStringLiteral(": not a regular file (a FIFO, socket or device); refused");
-        return outcome;
-    }
+    const QString& path = input.name;
     // A line longer than maxLineBytes is not collected (a tick line is about 1 KB; a crashed
     // writer can leave hundreds of MB without a newline): it is counted and reported.
     const size_t maxLineBytes = std::max<size_t>(tuning.maxLineBytes, 1);
@@ -1379,7 +1390,7 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
                          chunk);
         take(chunk);
     };
-    const WindowedReadResult read = readWindowed(path, form);
+    const WindowedReadResult read = readWindowed(std::vector<WindowedInput>{input}, form);
     if (!read.error.isEmpty()) {
         outcome.fatalError = path + QStringLiteral(": ") + read.error;
         return outcome;
@@ -1401,6 +1412,27 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
     }
     outcome.data = std::move(data);
     return outcome;
+}
+
+} // namespace
+
+BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control,
+                                const BudgetLoadTuning& tuning)
+{
+    // Opening a FIFO, socket or device could block forever or never end: refuse it.
+    if (const QFileInfo info(path); info.exists() && !info.isDir() && !info.isFile()) {
+        BudgetLoadOutcome outcome;
+        outcome.fatalError =
+            path + QStringLiteral(": not a regular file (a FIFO, socket or device); refused");
+        return outcome;
+    }
+    return loadBudgetInput(WindowedInput{path, std::nullopt}, control, tuning);
+}
+
+BudgetLoadOutcome loadBudgetBytes(std::string_view bytes, const QString& name, const LoadControl& control,
+                                  const BudgetLoadTuning& tuning)
+{
+    return loadBudgetInput(WindowedInput{name, bytes}, control, tuning);
 }
 
 bool looksLikeBudgetLog(const QByteArray& head)

@@ -38,6 +38,12 @@ struct BudgetLoadTuning
 BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control = {},
                                 const BudgetLoadTuning& tuning = {});
 
+// loadBudgetLog for bytes already in memory (a test, a fuzz input): the same parsing code as a
+// file of that content, in the calling thread, as one window; name is what the log and its
+// problems call the input.
+BudgetLoadOutcome loadBudgetBytes(std::string_view bytes, const QString& name,
+                                  const LoadControl& control = {}, const BudgetLoadTuning& tuning = {});
+
 // Content detection on the first bytes of a file: true when one of its complete lines is a
 // memory-budget tick, per-cache, per-reporter or verdict-run-ended line of any form.
 bool looksLikeBudgetLog(const QByteArray& head);

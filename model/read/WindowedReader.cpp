@@ -1,5 +1,6 @@
 #include "model/read/WindowedReader.h"
 
+#include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
 
@@ -140,13 +141,16 @@ private:
     bool m_stop = false;
 };
 
-// One job at a time on a thread of its own, kept for the whole file.
+// One job at a time on a thread of its own, kept for the whole read and started by the first
+// job: a read of one window never needs it.
 class Background
 {
 public:
-    Background() : m_thread([this] { loop(); }) {}
+    Background() = default;
     ~Background()
     {
+        if (!m_thread.joinable())
+            return;
         {
             const std::lock_guard lock(m_mutex);
             m_stop = true;
@@ -159,6 +163,8 @@ public:
 
     void post(std::function<void()> job)
     {
+        if (!m_thread.joinable())
+            m_thread = std::thread([this] { loop(); });
         {
             const std::lock_guard lock(m_mutex);
             m_job = std::move(job);
@@ -200,7 +206,7 @@ private:
     std::function<void()> m_job;
     bool m_busy = false;
     bool m_stop = false;
-    std::thread m_thread; // last: started once the members above exist
+    std::thread m_thread; // last: started (by post) once the members above exist
 };
 
 // A filled window: buffer[0, filled) holds the bytes carried from the last window, then what was read.
@@ -232,7 +238,8 @@ struct ParsedWindow
 class WindowedReader
 {
 public:
-    WindowedReader(const std::vector<QString>& paths, const WindowedForm& form) : m_paths(paths), m_form(form)
+    WindowedReader(const std::vector<WindowedInput>& inputs, const WindowedForm& form)
+        : m_inputs(inputs), m_form(form)
     {
     }
     WindowedReadResult run();
@@ -254,9 +261,11 @@ private:
     // Hands the ranges of a window to the merge, up to the first incomplete one.
     void mergeWindow(const ParsedWindow& parsed) const;
 
-    const std::vector<QString>& m_paths;
+    const std::vector<WindowedInput>& m_inputs;
     const WindowedForm& m_form;
-    QFile m_input; // read by the read-ahead thread or the calling thread, never both at once
+    // A QFile or, for bytes, a QBuffer; read by the read-ahead thread or the calling thread,
+    // never both at once.
+    std::unique_ptr<QIODevice> m_input;
     std::unique_ptr<ByteProgress> m_progress;
     std::unique_ptr<Workers> m_workers;
     size_t m_threads = 1;
@@ -293,9 +302,9 @@ void WindowedReader::fill(Window& w, size_t carried)
                 return;
             }
             const qint64 piece =
-                m_input.read(w.buffer.get() + carried + got, std::min(wanted - got, kReadPieceBytes));
+                m_input->read(w.buffer.get() + carried + got, std::min(wanted - got, kReadPieceBytes));
             if (piece < 0) {
-                w.readError = m_input.errorString();
+                w.readError = m_input->errorString();
                 return;
             }
             if (piece == 0)
@@ -303,7 +312,7 @@ void WindowedReader::fill(Window& w, size_t carried)
             got += piece;
         }
         w.filled = carried + static_cast<size_t>(got);
-        w.atEnd = got < wanted || m_input.atEnd();
+        w.atEnd = got < wanted || m_input->atEnd();
         if (w.atEnd || std::memchr(w.buffer.get() + carried, '\n', static_cast<size_t>(got)))
             break;
         carried = w.filled; // no complete line yet
@@ -319,10 +328,17 @@ void WindowedReader::startFile(Window& w, size_t index)
     w.lineTooLong = false;
     w.cancelled = false;
     w.readError.clear();
-    m_input.close();
-    m_input.setFileName(m_paths[index]);
-    if (!m_input.open(QIODevice::ReadOnly)) {
-        w.readError = m_input.errorString();
+    const WindowedInput& input = m_inputs[index];
+    if (input.bytes) {
+        auto buffer = std::make_unique<QBuffer>();
+        buffer->setData(
+            QByteArray::fromRawData(input.bytes->data(), static_cast<qsizetype>(input.bytes->size())));
+        m_input = std::move(buffer);
+    } else {
+        m_input = std::make_unique<QFile>(input.name);
+    }
+    if (!m_input->open(QIODevice::ReadOnly)) {
+        w.readError = m_input->errorString();
         return;
     }
     fill(w, 0);
@@ -344,9 +360,9 @@ void WindowedReader::skipLongLine(Window& w)
             w.cancelled = true;
             return;
         }
-        const qint64 got = m_input.read(w.buffer.get(), static_cast<qint64>(w.capacity));
+        const qint64 got = m_input->read(w.buffer.get(), static_cast<qint64>(w.capacity));
         if (got < 0) {
-            w.readError = m_input.errorString();
+            w.readError = m_input->errorString();
             return;
         }
         if (got == 0) { // the file ends inside the line
@@ -376,9 +392,9 @@ void WindowedReader::skipLongLine(Window& w)
         std::memmove(w.buffer.get(), w.buffer.get() + length + 1, carried);
         // What follows the line is the next window: complete lines as they are (fill reads on
         // only after a partial one).
-        if (m_input.atEnd() || std::memchr(w.buffer.get(), '\n', carried)) {
+        if (m_input->atEnd() || std::memchr(w.buffer.get(), '\n', carried)) {
             w.filled = carried;
-            w.atEnd = m_input.atEnd();
+            w.atEnd = m_input->atEnd();
             std::memset(w.buffer.get() + w.filled, 0, m_form.padding);
             return;
         }
@@ -473,23 +489,29 @@ void WindowedReader::mergeWindow(const ParsedWindow& parsed) const
 WindowedReadResult WindowedReader::run()
 {
     std::vector<size_t> sizes;
-    for (const QString& path : m_paths)
-        sizes.push_back(static_cast<size_t>(std::max<qint64>(QFileInfo(path).size(), 0)));
+    bool allBytes = true;
+    for (const WindowedInput& input : m_inputs) {
+        allBytes = allBytes && input.bytes.has_value();
+        sizes.push_back(input.bytes ? input.bytes->size()
+                                    : static_cast<size_t>(std::max<qint64>(QFileInfo(input.name).size(), 0)));
+    }
     const size_t totalBytes = std::accumulate(sizes.begin(), sizes.end(), size_t{0});
     m_result.bytes = static_cast<qint64>(totalBytes);
     m_progress = std::make_unique<ByteProgress>(m_form.progress, m_result.bytes);
-    if (m_paths.empty()) {
+    if (m_inputs.empty()) {
         m_progress->finish();
         return m_result;
     }
-    m_threads = std::max<size_t>(rangesFor(totalBytes, m_form.threads), 1);
+    // Bytes are one range in the calling thread (Workers(1) starts none).
+    m_threads = allBytes ? 1 : std::max<size_t>(rangesFor(totalBytes, m_form.threads), 1);
     if (m_form.prepare)
         m_form.prepare(2 * m_threads); // the windows parsed and merged at once take turns
     m_workers = std::make_unique<Workers>(m_threads);
-    const size_t window =
-        std::max<size_t>(std::min(*std::max_element(sizes.begin(), sizes.end()) + 1,
-                                  std::max<size_t>(m_form.windowBytesPerThread, 1) * m_threads),
-                         4);
+    // Bytes are one window each: the largest input and the end of it.
+    const size_t largest = *std::max_element(sizes.begin(), sizes.end()) + 1;
+    const size_t window = std::max<size_t>(
+        allBytes ? largest : std::min(largest, std::max<size_t>(m_form.windowBytesPerThread, 1) * m_threads),
+        4);
     const size_t padding = m_form.padding;
     const size_t maxLine = m_form.maxLineBytes;
 
@@ -522,7 +544,7 @@ WindowedReadResult WindowedReader::run()
                 m_result.error = current.readError;
                 return m_result;
             }
-            if (current.file + 1 == m_paths.size())
+            if (current.file + 1 == m_inputs.size())
                 break;
             bytesDone = std::accumulate(sizes.begin(), sizes.begin() + static_cast<long>(current.file) + 1,
                                         size_t{0});
@@ -535,7 +557,7 @@ WindowedReadResult WindowedReader::run()
             continue;
         }
         const char* data = current.buffer.get();
-        const bool lastWindow = current.atEnd && current.file + 1 == m_paths.size();
+        const bool lastWindow = current.atEnd && current.file + 1 == m_inputs.size();
         size_t parseEnd = current.filled;
         if (m_form.recordsEnd) {
             parseEnd = m_form.recordsEnd(data, current.filled, current.atEnd);
@@ -615,9 +637,18 @@ WindowedReadResult WindowedReader::run()
     return m_result;
 }
 
+WindowedReadResult readWindowed(const std::vector<WindowedInput>& inputs, const WindowedForm& form)
+{
+    return WindowedReader(inputs, form).run();
+}
+
 WindowedReadResult readWindowed(const std::vector<QString>& paths, const WindowedForm& form)
 {
-    return WindowedReader(paths, form).run();
+    std::vector<WindowedInput> inputs;
+    inputs.reserve(paths.size());
+    for (const QString& path : paths)
+        inputs.push_back(WindowedInput{path, std::nullopt});
+    return readWindowed(inputs, form);
 }
 
 WindowedReadResult readWindowed(const QString& path, const WindowedForm& form)

@@ -22,6 +22,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -168,6 +169,19 @@ struct WindowedReadResult
     qint64 lines = 0;       // lines seen in all the files (a last one without a newline included)
     qint64 bytes = 0;       // size of all the files at opening
 };
+
+// One input of a read: the file at `name`, or, when bytes is set, those bytes read as the file
+// `name` would be (name is then only what problems and errors call it).
+struct WindowedInput
+{
+    QString name;
+    std::optional<std::string_view> bytes;
+};
+
+// Reads the inputs one after the other as readWindowed(paths) does. When every input is bytes,
+// the read is one window per input and one range, parsed and merged in the calling thread
+// (threads and windowBytesPerThread are not used); the result is the same as for files.
+WindowedReadResult readWindowed(const std::vector<WindowedInput>& inputs, const WindowedForm& form);
 
 // Reads `paths` one after the other as one stream of windows: a record never spans two files,
 // lines are numbered in each file, and each file's end is an end of file for its last record.

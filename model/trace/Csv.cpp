@@ -330,6 +330,12 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
         QString rowProblem;
         for (size_t i = 0; i < columnCount; ++i) {
             const std::string_view cell = reader.quoted(i) ? reader.cell(i) : trimmedCell(reader.cell(i));
+            // A raw NUL is binary data, not text: it would reach a string column as is.
+            if (cell.find('\0') != std::string_view::npos) {
+                rowProblem = QStringLiteral("column '%1' holds a NUL byte (binary data, not CSV text)")
+                                 .arg(QString::fromStdString(columns.names[i]));
+                break;
+            }
             if (i > 0)
                 object += ',';
             object += columns.keys[i];
@@ -512,7 +518,7 @@ size_t lastBoundary(const char* data, size_t limit, const QuotedSpans& spans)
 
 } // namespace
 
-WindowedReadResult parseCsvFile(const QString& path, EventChunk& chunk, WindowedForm form)
+WindowedReadResult parseCsvFile(const WindowedInput& input, EventChunk& chunk, WindowedForm form)
 {
     std::optional<CsvColumns> columns;
     QuotedSpans spans; // of the window being cut
@@ -540,9 +546,9 @@ WindowedReadResult parseCsvFile(const QString& path, EventChunk& chunk, Windowed
         return parseCsvRecords(range.data, range.begin, range.end, 1, *columns, parser, into, rangeControl,
                                lines);
     };
-    const WindowedReadResult read = readRecordWindows({path}, chunk, std::move(form), parse);
+    const WindowedReadResult read = readRecordWindows({input}, chunk, std::move(form), parse);
     if (!columns && read.error.isEmpty())
-        chunk.problems.addError(path, 1, QStringLiteral("no CSV header row"));
+        chunk.problems.addError(input.name, 1, QStringLiteral("no CSV header row"));
     return read;
 }
 

@@ -64,7 +64,8 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
 
 // form says how the file is read (window size, ranges, cancel, progress); the cutting at
 // record boundaries and the parsing of CSV records are set here. When cancelled, chunk holds the
-// rows of a contiguous prefix; the result's error is set when the file cannot be read.
-WindowedReadResult parseCsvFile(const QString& path, EventChunk& chunk, WindowedForm form);
+// rows of a contiguous prefix; the result's error is set when the file cannot be read. The input
+// is a file or bytes (see readWindowed).
+WindowedReadResult parseCsvFile(const WindowedInput& input, EventChunk& chunk, WindowedForm form);
 
 } // namespace gapscope::detail

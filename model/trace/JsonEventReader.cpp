@@ -1,6 +1,8 @@
 #include "model/trace/JsonEventReader.h"
 #include "model/text/Text.h"
 
+#include "analysis/Int64Math.h"
+
 #include "model/read/WindowedReader.h"
 #include "model/trace/PyLiteral.h"
 
@@ -476,6 +478,24 @@ void EventChunk::clear()
     m_lastSource = UINT32_MAX;
 }
 
+// The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted).
+int nestingDepth(std::string_view json)
+{
+    int depth = 0, deepest = 0;
+    for (size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (c == '"') {
+            for (++i; i < json.size() && json[i] != '"'; ++i)
+                i += json[i] == '\\' ? 1 : 0;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
 error_code writeCanonicalJson(od::value value, std::string& out, int depth)
 {
     if (depth > kMaxJsonDepth)
@@ -595,7 +615,32 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
         ++position;
         if (!known) {
             unknownKeys.emplace_back(key);
-            continue; // the unread value is skipped by the iteration
+            // The unread value is skipped by the iteration, but one nested deeper than metadata
+            // may be is refused as metadata is: one depth rule for every field and form.
+            od::json_type type;
+            if (auto error = field.value().type().get(type))
+                return syntax(error);
+            if (type == od::json_type::object || type == od::json_type::array) {
+                std::string_view raw;
+                error_code error = simdjson::SUCCESS;
+                if (type == od::json_type::object) {
+                    od::object inner;
+                    error = field.value().get_object().get(inner);
+                    if (!error)
+                        error = inner.raw_json().get(raw);
+                } else {
+                    od::array inner;
+                    error = field.value().get_array().get(inner);
+                    if (!error)
+                        error = inner.raw_json().get(raw);
+                }
+                if (error)
+                    return syntax(error);
+                if (nestingDepth(raw) > kMaxJsonDepth && reject.empty())
+                    reject = "field '" + unknownKeys.back() +
+                             "': " + simdjson::error_message(simdjson::DEPTH_ERROR);
+            }
+            continue;
         }
         od::value& value = field.value();
         if (*known == Field::Metadata) {
@@ -1050,9 +1095,11 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
 
     if (legacy) {
         const Scalar& ts = get(Field::LegacyTimestamp);
-        if (ts.kind == Scalar::Kind::Int && ts.i > -9'200'000'000 && ts.i < 9'200'000'000) // ns fit int64
-            timestampNs = ts.i * 1'000'000'000;
-        else if (ts.kind == Scalar::Kind::Int)
+        const std::optional<int64_t> ns =
+            ts.kind == Scalar::Kind::Int ? checkedMul(ts.i, 1'000'000'000) : std::nullopt;
+        if (ns)
+            timestampNs = *ns;
+        else if (ts.kind == Scalar::Kind::Int) // its nanoseconds do not fit int64
             rejectOnce("field 'timestamp': " + std::to_string(ts.i) + " seconds is out of range");
         else if (ts.kind == Scalar::Kind::Float && std::isfinite(ts.d) && std::abs(ts.d) < 9.2e9)
             timestampNs = std::llround(ts.d * 1e9);
@@ -1414,9 +1461,10 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
         const size_t lineEnd = newline ? static_cast<size_t>(static_cast<const char*>(newline) - data) : end;
         const std::string_view text = trimmed(std::string_view(data + pos, lineEnd - pos));
         // Most lines are flat records, read without simdjson; the others (and any line the
-        // fast path is unsure of) go through simdjson below.
-        if (!text.empty() &&
-            !(control.flatFastPath && parser.parseFlatLine(text, RecordLocation{line, -1}, chunk))) {
+        // fast path is unsure of) go through simdjson below. A record beyond the size limit is
+        // refused below whatever its shape: the fast path would load it.
+        if (!text.empty() && !(control.flatFastPath && text.size() <= kMaxRecordBytes &&
+                               parser.parseFlatLine(text, RecordLocation{line, -1}, chunk))) {
             const size_t start = static_cast<size_t>(text.data() - data);
             const bool partialLastLine = !newline && endsFile;
             auto report = [&](const QString& reason) {

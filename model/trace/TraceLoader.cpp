@@ -116,18 +116,15 @@ QString keyList(const std::vector<std::string>& keys)
     return names.join(QStringLiteral(", "));
 }
 
-std::optional<Detection> detectFile(const QString& path, QString* whyNot)
+// The form of a file from its first bytes (at most kDetectionPrefixBytes of them).
+std::optional<Detection> detectBytes(std::string_view prefix, QString* whyNot)
 {
     auto fail = [whyNot](const QString& why) -> std::optional<Detection> {
         if (whyNot)
             *whyNot = why;
         return std::nullopt;
     };
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot open for reading: %1").arg(file.errorString()));
-    const QByteArray prefixBytes = file.read(kDetectionPrefixBytes);
-    std::string_view prefix(prefixBytes.constData(), static_cast<size_t>(prefixBytes.size()));
+    prefix = prefix.substr(0, kDetectionPrefixBytes);
     if (prefix.substr(0, 3) == "\xEF\xBB\xBF")
         prefix.remove_prefix(3);
     size_t first = 0;
@@ -184,6 +181,18 @@ std::optional<Detection> detectFile(const QString& path, QString* whyNot)
     return fail(QStringLiteral("not a stormlog trace: neither JSON nor a CSV with event columns (starts with "
                                "\"%1\")")
                     .arg(qs(start)));
+}
+
+std::optional<Detection> detectFile(const QString& path, QString* whyNot)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (whyNot)
+            *whyNot = QStringLiteral("cannot open for reading: %1").arg(file.errorString());
+        return std::nullopt;
+    }
+    const QByteArray prefix = file.read(kDetectionPrefixBytes);
+    return detectBytes(std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())), whyNot);
 }
 
 std::optional<Detection> detect(const QString& path, QString* whyNot)
@@ -652,6 +661,63 @@ std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot)
     return detection->form;
 }
 
+namespace {
+
+// The rows parsed from any input made into the outcome: a fatal error when there is none,
+// else the trace (form refined, partitions, sessions, phases).
+// releaseMemory: parse threads ran (see releaseFreedMemory).
+void finishLoad(LoadOutcome& outcome, std::shared_ptr<TraceData> data, EventChunk&& chunk,
+                const SinkManifest& manifest, Container container, bool completed, bool releaseMemory)
+{
+    outcome.cancelled = !completed;
+
+    if (chunk.store.size() == 0) {
+        if (outcome.cancelled)
+            return;
+        QString detail;
+        if (!chunk.problems.kept().empty())
+            detail = QStringLiteral(" (%1 rejected; first: %2)")
+                         .arg(chunk.problems.errorCount())
+                         .arg(chunk.problems.kept().front().toString());
+        outcome.fatalError = QStringLiteral("%1: no valid event record%2").arg(data->path, detail);
+        return;
+    }
+    if (container == Container::Document || container == Container::Lines) {
+        const bool allLegacy = chunk.legacyRecords == static_cast<qint64>(chunk.store.size());
+        data->form = allLegacy
+                         ? TraceForm::Legacy
+                         : (container == Container::Lines ? TraceForm::JsonLines : TraceForm::JsonArray);
+    }
+    data->recordsRead = chunk.recordsRead;
+    data->problems = std::move(chunk.problems);
+    finalize(std::move(chunk), manifest, *data, !outcome.cancelled);
+    if (releaseMemory)
+        releaseFreedMemory();
+    outcome.data = std::move(data);
+}
+
+// What the loader makes of a form given by the caller: the container it is read as.
+Container containerOf(TraceForm form, const std::optional<Detection>& detected)
+{
+    switch (form) {
+    case TraceForm::JsonLines:
+        return Container::Lines;
+    case TraceForm::Csv:
+        return Container::Csv;
+    case TraceForm::DiagnoseTimeline:
+        return Container::Timeline;
+    case TraceForm::SinkDirectory:
+        return Container::Sink;
+    case TraceForm::Legacy:
+        return detected && detected->container == Container::Lines ? Container::Lines : Container::Document;
+    case TraceForm::JsonArray:
+        break;
+    }
+    return Container::Document;
+}
+
+} // namespace
+
 LoadOutcome loadTrace(const QString& path, const LoadControl& control)
 {
     LoadOutcome outcome;
@@ -679,10 +745,11 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
         }
     } else if (detection->container == Container::Lines || detection->container == Container::Csv) {
         const qint64 total = QFileInfo(path).size();
-        const WindowedReadResult read =
-            detection->container == Container::Csv
-                ? detail::parseCsvFile(path, chunk, detail::windowedForm(control))
-                : detail::readJsonLines({path}, chunk, detail::windowedForm(control));
+        const WindowedReadResult read = detection->container == Container::Csv
+                                            ? detail::parseCsvFile(WindowedInput{path, std::nullopt}, chunk,
+                                                                   detail::windowedForm(control))
+                                            : detail::readJsonLines({WindowedInput{path, std::nullopt}},
+                                                                    chunk, detail::windowedForm(control));
         if (!read.error.isEmpty()) {
             outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, read.error);
             return outcome;
@@ -738,30 +805,85 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
         }
         data->bytesRead = total;
     }
-    outcome.cancelled = !completed;
+    finishLoad(outcome, std::move(data), std::move(chunk), manifest, detection->container, completed, true);
+    return outcome;
+}
 
-    if (chunk.store.size() == 0) {
-        if (outcome.cancelled)
+LoadOutcome loadTraceBytes(std::string_view bytes, std::optional<TraceForm> form, const QString& name,
+                           const LoadControl& control)
+{
+    LoadOutcome outcome;
+    QString why;
+    std::optional<Detection> detection = detectBytes(bytes, &why);
+    if (form) {
+        if (*form == TraceForm::SinkDirectory) {
+            outcome.fatalError = QStringLiteral("%1: a sink is loaded with loadSinkBytes").arg(name);
             return outcome;
-        QString detail;
-        if (!chunk.problems.kept().empty())
-            detail = QStringLiteral(" (%1 rejected; first: %2)")
-                         .arg(chunk.problems.errorCount())
-                         .arg(chunk.problems.kept().front().toString());
-        outcome.fatalError = QStringLiteral("%1: no valid event record%2").arg(path, detail);
+        }
+        detection = Detection{*form, containerOf(*form, detection)};
+    }
+    if (!detection) {
+        outcome.fatalError = QStringLiteral("%1: %2").arg(name, why);
         return outcome;
     }
-    if (detection->container == Container::Document || detection->container == Container::Lines) {
-        const bool allLegacy = chunk.legacyRecords == static_cast<qint64>(chunk.store.size());
-        data->form = allLegacy ? TraceForm::Legacy
-                               : (detection->container == Container::Lines ? TraceForm::JsonLines
-                                                                           : TraceForm::JsonArray);
+    if (control.cancel && control.cancel->load())
+        return LoadOutcome{nullptr, QString(), true};
+    auto data = std::make_shared<TraceData>();
+    data->path = name;
+    data->form = detection->form;
+    data->bytesRead = static_cast<qint64>(bytes.size());
+    EventChunk chunk;
+    bool completed = true;
+    const WindowedInput input{name, bytes};
+    switch (detection->container) {
+    case Container::Lines:
+    case Container::Csv: {
+        const WindowedReadResult read =
+            detection->container == Container::Csv
+                ? detail::parseCsvFile(input, chunk, detail::windowedForm(control))
+                : detail::readJsonLines({input}, chunk, detail::windowedForm(control));
+        completed = !read.cancelled;
+        break;
     }
-    data->recordsRead = chunk.recordsRead;
-    data->problems = std::move(chunk.problems);
-    finalize(std::move(chunk), manifest, *data, !outcome.cancelled);
-    releaseFreedMemory();
-    outcome.data = std::move(data);
+    case Container::Document:
+    case Container::Timeline: {
+        const simdjson::padded_string text(bytes.data(), bytes.size());
+        if (detection->container == Container::Timeline) {
+            detail::parseDiagnoseTimeline(text, name, chunk);
+            break;
+        }
+        RangeControl range{control.cancel, nullptr};
+        if (control.progress)
+            range.progress = [&](qint64 done) { control.progress(done, data->bytesRead); };
+        EventRecordParser parser(name);
+        completed = detail::parseJsonDocument(text, parser, chunk, range);
+        break;
+    }
+    case Container::Sink:
+        break; // refused above
+    }
+    finishLoad(outcome, std::move(data), std::move(chunk), SinkManifest{}, detection->container, completed,
+               false);
+    return outcome;
+}
+
+LoadOutcome loadSinkBytes(const QString& path, std::string_view manifest,
+                          const std::vector<SinkSegmentBytes>& segments, const LoadControl& control)
+{
+    LoadOutcome outcome;
+    auto data = std::make_shared<TraceData>();
+    data->path = path;
+    data->form = TraceForm::SinkDirectory;
+    EventChunk chunk;
+    SinkManifest parsed;
+    QString fatal;
+    const bool completed =
+        detail::loadSinkBytes(path, manifest, segments, chunk, parsed, data->bytesRead, control, &fatal);
+    if (!fatal.isEmpty()) {
+        outcome.fatalError = fatal;
+        return outcome;
+    }
+    finishLoad(outcome, std::move(data), std::move(chunk), parsed, Container::Sink, completed, false);
     return outcome;
 }
 

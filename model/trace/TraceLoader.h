@@ -9,6 +9,9 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 namespace gapscope {
 
@@ -38,6 +41,24 @@ struct LoadOutcome
 std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot = nullptr);
 
 LoadOutcome loadTrace(const QString& path, const LoadControl& control = {});
+
+// loadTrace for bytes already in memory (a test, a fuzz input): the same detection (unless form
+// is given) and the same parsing code as a file of that content, in the calling thread, without
+// worker threads; name is what the trace and its problems call the input. A sink is
+// loadSinkBytes.
+LoadOutcome loadTraceBytes(std::string_view bytes, std::optional<TraceForm> form, const QString& name,
+                           const LoadControl& control = {});
+
+// A segment file of a sink held in memory.
+struct SinkSegmentBytes
+{
+    QString name; // file name in the sink ("segment-000001.jsonl")
+    std::string_view bytes;
+};
+
+// loadTrace of a sink directory `path` whose manifest.json and segment files are in memory.
+LoadOutcome loadSinkBytes(const QString& path, std::string_view manifest,
+                          const std::vector<SinkSegmentBytes>& segments, const LoadControl& control = {});
 
 namespace detail {
 struct EventChunk;

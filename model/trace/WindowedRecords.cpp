@@ -16,8 +16,8 @@ void growToExpectedRows(EventStore& store, size_t appendedRows, double done)
     store.reserveRows(std::max({expected, rows + 2 * appendedRows, store.timestampNs.capacity() * 5 / 4}));
 }
 
-WindowedReadResult readRecordWindows(const std::vector<QString>& paths, EventChunk& chunk, WindowedForm form,
-                                     const RecordRangeParse& parse)
+WindowedReadResult readRecordWindows(const std::vector<WindowedInput>& inputs, EventChunk& chunk,
+                                     WindowedForm form, const RecordRangeParse& parse)
 {
     std::vector<EventChunk> chunks; // one per slot, problems numbered from line 1 of their range
     size_t rowsBefore = 0;          // of chunk, before the window being merged
@@ -25,7 +25,7 @@ WindowedReadResult readRecordWindows(const std::vector<QString>& paths, EventChu
     form.skipByteOrderMark = true;
     form.prepare = [&chunks](size_t slotCount) { chunks.resize(slotCount); };
     form.parse = [&](const WindowRange& range, qint64* lines) {
-        EventRecordParser parser(paths[range.file]);
+        EventRecordParser parser(inputs[range.file].name);
         RangeControl control{cancel, [&range](qint64 done) { range.proceed(static_cast<size_t>(done)); }};
         control.progressStepBytes = kWorkerStepBytes;
         EventChunk& into = chunks[range.slot];
@@ -41,7 +41,7 @@ WindowedReadResult readRecordWindows(const std::vector<QString>& paths, EventChu
         if (merge.complete && merge.index + 1 == merge.ranges)
             growToExpectedRows(chunk.store, chunk.store.size() - rowsBefore, merge.done);
     };
-    return readWindowed(paths, form);
+    return readWindowed(inputs, form);
 }
 
 WindowedForm windowedForm(const LoadControl& control)
@@ -55,10 +55,11 @@ WindowedForm windowedForm(const LoadControl& control)
     return form;
 }
 
-WindowedReadResult readJsonLines(const std::vector<QString>& paths, EventChunk& chunk, WindowedForm form)
+WindowedReadResult readJsonLines(const std::vector<WindowedInput>& inputs, EventChunk& chunk,
+                                 WindowedForm form)
 {
     form.padding = simdjson::SIMDJSON_PADDING;
-    return readRecordWindows(paths, chunk, std::move(form),
+    return readRecordWindows(inputs, chunk, std::move(form),
                              [](const WindowRange& range, EventRecordParser& parser, EventChunk& into,
                                 const RangeControl& control, qint64* lines) {
                                  return parseJsonLinesRange(range.data, range.begin, range.end,

@@ -38,18 +38,19 @@ using RecordRangeParse = std::function<bool(const WindowRange& range, EventRecor
 // it unused. done is the part of the input read so far, in (0, 1).
 void growToExpectedRows(EventStore& store, size_t appendedRows, double done);
 
-// Reads paths (see readWindowed) into chunk. form says how they are read and cut (threads,
-// window, progress, cancel, record boundaries, read errors); its prepare, parse and merge are
-// set here, and a UTF-8 byte order mark is skipped. When cancelled, chunk holds the rows of a
-// contiguous prefix of the input.
-WindowedReadResult readRecordWindows(const std::vector<QString>& paths, EventChunk& chunk, WindowedForm form,
-                                     const RecordRangeParse& parse);
+// Reads the inputs (files or bytes, see readWindowed) into chunk. form says how they are read and cut
+// (threads, window, progress, cancel, record boundaries, read errors); its prepare, parse and merge are set
+// here, and a UTF-8 byte order mark is skipped. When cancelled, chunk holds the rows of a contiguous prefix
+// of the input.
+WindowedReadResult readRecordWindows(const std::vector<WindowedInput>& inputs, EventChunk& chunk,
+                                     WindowedForm form, const RecordRangeParse& parse);
 
 // How the loader reads a line-oriented file under control (threads, window, progress,
 // cancel), before a form's own cutting is set.
 WindowedForm windowedForm(const LoadControl& control);
 
 // JSON lines files (a trace, the segments of a sink): records end at line breaks.
-WindowedReadResult readJsonLines(const std::vector<QString>& paths, EventChunk& chunk, WindowedForm form);
+WindowedReadResult readJsonLines(const std::vector<WindowedInput>& inputs, EventChunk& chunk,
+                                 WindowedForm form);
 
 } // namespace gapscope::detail
