@@ -787,6 +787,35 @@ private slots:
         QVERIFY(data->problems.empty());
     }
 
+    // A first record longer than the 1 MB detection prefix (large metadata) must not make a
+    // JSON lines file look like one JSON document: every line loads, from a file and from bytes.
+    void longFirstRecordIsStillJsonLines_data()
+    {
+        QTest::addColumn<int>("padBytes");
+        QTest::newRow("just over the prefix") << (1 << 20) + 10;
+        QTest::newRow("3 MB") << (3 << 20);
+    }
+
+    void longFirstRecordIsStillJsonLines()
+    {
+        QFETCH(int, padBytes);
+        QTemporaryDir dir;
+        const QByteArray pad = "{\"pad\": \"" + QByteArray(padBytes, 'x') + "\"}";
+        const QByteArray text = objectText(baseEvent(1000), {{"metadata", pad}}) + "\n" +
+                                objectText(baseEvent(2000)) + "\n" + objectText(baseEvent(3000)) + "\n";
+        const QString path = writeFile(dir, "long.jsonl", text);
+        QVERIFY(detectTraceForm(path) == std::optional<TraceForm>(TraceForm::JsonLines));
+        const auto data = loadOk(path);
+        QVERIFY(data);
+        QCOMPARE(data->store.size(), size_t(3));
+        QVERIFY2(data->problems.empty(), qPrintable(problemTexts(*data).join(QLatin1Char('\n'))));
+        const LoadOutcome fromBytes =
+            loadTraceBytes(std::string_view(text.constData(), size_t(text.size())), std::nullopt, path);
+        QVERIFY(fromBytes.data);
+        QVERIFY(fromBytes.data->form == TraceForm::JsonLines);
+        QCOMPARE(fromBytes.data->store.size(), size_t(3));
+    }
+
     void csvWithPythonMetadata()
     {
         QTemporaryDir dir;

@@ -25,7 +25,6 @@ namespace {
 constexpr size_t kProgressStepBytes = 1 << 20; // report progress at least every ~1 MB
 constexpr qint64 kCancelPollRecords = 64;      // ~20 us of parsing: Cancel answers at once
 constexpr int kMaxJsonDepth = 512;
-constexpr size_t kMaxRecordBytes = size_t(16) << 20; // one JSON lines record
 
 enum class Field : uint8_t
 {

@@ -24,6 +24,9 @@
 
 namespace gapscope::detail {
 
+// The longest JSON lines record that is read; a longer one is refused as a problem.
+inline constexpr size_t kMaxRecordBytes = size_t(16) << 20;
+
 struct EventSourceHash
 {
     size_t operator()(const EventSource& s) const noexcept;

@@ -116,7 +116,19 @@ QString keyList(const std::vector<std::string>& keys)
     return names.join(QStringLiteral(", "));
 }
 
-// The form of a file from its first bytes (at most kDetectionPrefixBytes of them).
+// How much of a file's start detection reads: kDetectionPrefixBytes, or, when no line ends
+// within them, as far as a JSON lines record may go, so that a first record longer than the
+// prefix is still seen to end where its line does (and the file is JSON lines, not one
+// document whose other lines would be lost).
+size_t detectionLimit(std::string_view start)
+{
+    const std::string_view prefix = start.substr(0, kDetectionPrefixBytes);
+    if (prefix.size() < size_t(kDetectionPrefixBytes) || prefix.find('\n') != std::string_view::npos)
+        return kDetectionPrefixBytes;
+    return kDetectionPrefixBytes + detail::kMaxRecordBytes;
+}
+
+// The form of a file from its first bytes (at most detectionLimit of them).
 std::optional<Detection> detectBytes(std::string_view prefix, QString* whyNot)
 {
     auto fail = [whyNot](const QString& why) -> std::optional<Detection> {
@@ -124,7 +136,7 @@ std::optional<Detection> detectBytes(std::string_view prefix, QString* whyNot)
             *whyNot = why;
         return std::nullopt;
     };
-    prefix = prefix.substr(0, kDetectionPrefixBytes);
+    prefix = prefix.substr(0, detectionLimit(prefix));
     if (prefix.substr(0, 3) == "\xEF\xBB\xBF")
         prefix.remove_prefix(3);
     size_t first = 0;
@@ -191,7 +203,10 @@ std::optional<Detection> detectFile(const QString& path, QString* whyNot)
             *whyNot = QStringLiteral("cannot open for reading: %1").arg(file.errorString());
         return std::nullopt;
     }
-    const QByteArray prefix = file.read(kDetectionPrefixBytes);
+    QByteArray prefix = file.read(kDetectionPrefixBytes);
+    const auto limit = qint64(detectionLimit(std::string_view(prefix.constData(), size_t(prefix.size()))));
+    if (limit > prefix.size())
+        prefix += file.read(limit - prefix.size());
     return detectBytes(std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())), whyNot);
 }
 
