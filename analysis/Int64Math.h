@@ -72,6 +72,16 @@ constexpr int64_t roundedDivide(WideInt numerator, int64_t denominator)
     return saturateToInt64(numerator < 0 ? -quotient : quotient);
 }
 
+// value converted to int64 (truncated towards zero) when it lies within the int64 range;
+// nullopt for NaN, infinities and magnitudes of 2^63 and more, whose conversion is undefined.
+constexpr std::optional<int64_t> toInt64(double value)
+{
+    constexpr double kTwoTo63 = 9223372036854775808.0; // exact as a double
+    if (!(value >= -kTwoTo63 && value < kTwoTo63))
+        return std::nullopt;
+    return static_cast<int64_t>(value);
+}
+
 // to - from as a double, for any two int64 (the rounding of one conversion only).
 constexpr double differenceAsDouble(int64_t to, int64_t from)
 {

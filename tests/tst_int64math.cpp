@@ -89,6 +89,30 @@ private slots:
         QCOMPARE(gapscope::roundedDivide(numerator, denominator), quotient);
     }
 
+    void toInt64_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<bool>("fits");
+        QTest::addColumn<qint64>("converted");
+        QTest::newRow("whole") << 42.0 << true << qint64(42);
+        QTest::newRow("truncated") << -2.75 << true << qint64(-2);
+        QTest::newRow("-2^63") << -9223372036854775808.0 << true << qint64(kMin);
+        QTest::newRow("2^63") << 9223372036854775808.0 << false << qint64(0);
+        QTest::newRow("-1e308") << -1e308 << false << qint64(0);
+        QTest::newRow("NaN") << std::numeric_limits<double>::quiet_NaN() << false << qint64(0);
+        QTest::newRow("inf") << std::numeric_limits<double>::infinity() << false << qint64(0);
+    }
+
+    void toInt64()
+    {
+        QFETCH(double, value);
+        QFETCH(bool, fits);
+        QFETCH(qint64, converted);
+        QCOMPARE(gapscope::toInt64(value).has_value(), fits);
+        if (fits)
+            QCOMPARE(*gapscope::toInt64(value), converted);
+    }
+
     void wideSpans()
     {
         // a span of more than the int64 range, as between the two ends of it

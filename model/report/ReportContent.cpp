@@ -88,9 +88,10 @@ QString formatEvidenceValue(const EvidenceValue& value)
     case EvidenceUnit::Probability:
         break;
     }
-    // an integer beyond what a qlonglong holds (or not finite) is printed as the double it is
-    const bool fitsInteger = value.isInteger && std::fabs(value.value) < 9.2e18;
-    return fitsInteger ? QString::number(qlonglong(value.value)) : QString::number(value.value, 'g', 10);
+    // an integer beyond the int64 range (or not finite) is printed as the double it is
+    if (const auto whole = value.isInteger ? toInt64(value.value) : std::nullopt)
+        return QString::number(qlonglong(*whole));
+    return QString::number(value.value, 'g', 10);
 }
 
 QString phaseAttributionText(const std::optional<PhaseAttribution>& a)

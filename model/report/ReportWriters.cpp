@@ -258,8 +258,8 @@ QByteArray reportJson(const ReportContent& c)
         json.key("evidence").beginObject();
         for (const auto& e : f.evidence) {
             json.key(e.key);
-            if (e.isInteger)
-                json.value(int64_t(e.value));
+            if (const auto whole = e.isInteger ? toInt64(e.value) : std::nullopt)
+                json.value(*whole);
             else
                 json.value(e.value);
         }
