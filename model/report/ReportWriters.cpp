@@ -35,6 +35,12 @@ QString countText(uint64_t n)
     return QLocale::c().toString(qulonglong(n));
 }
 
+// Rejected records and warnings beyond the problems the report lists.
+qint64 unlistedProblems(const ReportContent& c)
+{
+    return saturatingSub(saturatingAdd(c.recordsRejected, c.warnings), qint64(c.problems.size()));
+}
+
 QString confidenceText(double confidence)
 {
     return QString::fromLatin1(pythonFloatRepr(confidence));
@@ -354,9 +360,8 @@ QString reportMarkdown(const ReportContent& c)
         for (const auto& p : c.problems)
             s << "| " << (p.isError ? "error" : "warning") << " | "
               << md(QStringLiteral("%1:%2").arg(p.file).arg(p.line)) << " | " << md(p.reason) << " |\n";
-        if (qint64(c.problems.size()) < c.recordsRejected + c.warnings)
-            s << "\n"
-              << (c.recordsRejected + c.warnings - qint64(c.problems.size())) << " more not listed.\n";
+        if (const qint64 more = unlistedProblems(c); more > 0)
+            s << "\n" << more << " more not listed.\n";
     }
     return out;
 }
@@ -553,9 +558,8 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
               << h(QStringLiteral("%1:%2").arg(p.file).arg(p.line)) << "</code></td><td>" << h(p.reason)
               << "</td></tr>\n";
         s << "</tbody>\n</table>\n";
-        if (qint64(c.problems.size()) < c.recordsRejected + c.warnings)
-            s << "<p class=\"none\">" << (c.recordsRejected + c.warnings - qint64(c.problems.size()))
-              << " more not listed.</p>\n";
+        if (const qint64 more = unlistedProblems(c); more > 0)
+            s << "<p class=\"none\">" << more << " more not listed.</p>\n";
     }
 
     s << "<footer>Written by gapscope. Times are relative to the first event analysed ("
