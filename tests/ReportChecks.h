@@ -93,10 +93,11 @@ inline QString markdownProblem(const QString& md)
         if (cells < 0)
             cells = borders;
         else if (borders != cells)
-            return QStringLiteral("line %1 has %2 cell borders, its table %3")
+            return QStringLiteral("line %1 has %2 cell borders, its table %3: %4")
                 .arg(lineNumber)
                 .arg(borders)
-                .arg(cells);
+                .arg(cells)
+                .arg(line.left(200));
     }
     return {};
 }

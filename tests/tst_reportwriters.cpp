@@ -280,6 +280,42 @@ private slots:
                     .isNull());
     }
 
+    // What fuzz_report_writers found: numbers at the ends of their ranges (timestamps, counts,
+    // integer evidence beyond int64) and a sample noun that is empty or holds a line break.
+    // Every writer stays within its format (and UBSan in CI sees no overflow).
+    void extremeValuesStayWellFormed_data()
+    {
+        QTest::addColumn<QString>("noun");
+        QTest::newRow("empty noun") << QString();
+        QTest::newRow("noun with a line break") << QStringLiteral("ticks\n| x");
+    }
+
+    void extremeValuesStayWellFormed()
+    {
+        QFETCH(QString, noun);
+        constexpr qint64 kMin = std::numeric_limits<qint64>::min();
+        constexpr qint64 kMax = std::numeric_limits<qint64>::max();
+        ReportContent c = hostileContent();
+        c.sampleNoun = noun;
+        c.originNs = kMax;
+        c.firstTimestampNs = kMin;
+        c.lastTimestampNs = kMax;
+        c.window = TimeWindow{kMin, kMax};
+        c.recordsRejected = kMax;
+        c.warnings = kMax;
+        c.findings.front().timestampNs = kMin;
+        c.findings.front().evidence.front().value = -9.45e307;
+        c.findings.front().evidence.front().isInteger = true;
+        QJsonParseError error;
+        QJsonDocument::fromJson(reportJson(c), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        checkHtml(reportHtml(c));
+        const QString md = reportMarkdown(c);
+        QVERIFY2(checks::markdownProblem(md).isEmpty(), qPrintable(checks::markdownProblem(md)));
+        QVERIFY(md.contains(QLatin1String(" more not listed.")));
+        QCOMPARE(checks::parseCsv(QString::fromUtf8(reportFindingsCsv(c))).size(), 2);
+    }
+
     void emptyReport()
     {
         ReportContent c;

@@ -336,12 +336,12 @@ QString reportMarkdown(const ReportContent& c)
     s << "# gapscope report\n\n";
     s << "| | |\n|---|---|\n";
     for (const auto& [label, value] : reportInputRows(c))
-        s << "| " << label << " | " << md(value) << " |\n";
+        s << "| " << md(label) << " | " << md(value) << " |\n";
 
     s << "\n## Summary\n\n";
     s << "| | | |\n|---|---|---|\n";
     for (const auto& figure : reportSummaryFigures(c))
-        s << "| " << figure.label << " | **" << md(figure.value) << "** | " << md(figure.detail) << " |\n";
+        s << "| " << md(figure.label) << " | **" << md(figure.value) << "** | " << md(figure.detail) << " |\n";
 
     s << "\n## Findings\n\n";
     if (c.findings.empty())
