@@ -240,7 +240,7 @@ QByteArray reportJson(const ReportContent& c)
     if (c.firstTimestampNs && c.lastTimestampNs) {
         json.field("first_timestamp_ns", *c.firstTimestampNs);
         json.field("last_timestamp_ns", *c.lastTimestampNs);
-        json.field("duration_ns", *c.lastTimestampNs - *c.firstTimestampNs);
+        json.field("duration_ns", *c.durationNs());
     }
     if (c.peakGapBytes) {
         json.field("peak_gap_bytes", *c.peakGapBytes);
@@ -341,7 +341,8 @@ QString reportMarkdown(const ReportContent& c)
     s << "\n## Summary\n\n";
     s << "| | | |\n|---|---|---|\n";
     for (const auto& figure : reportSummaryFigures(c))
-        s << "| " << md(figure.label) << " | **" << md(figure.value) << "** | " << md(figure.detail) << " |\n";
+        s << "| " << md(figure.label) << " | **" << md(figure.value) << "** | " << md(figure.detail)
+          << " |\n";
 
     s << "\n## Findings\n\n";
     if (c.findings.empty())
@@ -586,9 +587,9 @@ QByteArray reportFindingsCsv(const ReportContent& c)
                QLatin1Char(',') + csvField(qs(toString(f.classification))) + QLatin1Char(',') +
                QString::fromLatin1(pythonFloatRepr(f.confidence)) + QLatin1Char(',') +
                QString::number(f.timestampNs) + QLatin1Char(',') +
-               QString::number(double(f.timestampNs - c.originNs) / 1e9, 'f', 9) + QLatin1Char(',') +
-               csvField(f.phaseText) + QLatin1Char(',') + csvField(f.description) + QLatin1Char(',') +
-               csvField(evidence.join(QStringLiteral("; "))) + QLatin1Char(',') +
+               QString::number(differenceAsDouble(f.timestampNs, c.originNs) / 1e9, 'f', 9) +
+               QLatin1Char(',') + csvField(f.phaseText) + QLatin1Char(',') + csvField(f.description) +
+               QLatin1Char(',') + csvField(evidence.join(QStringLiteral("; "))) + QLatin1Char(',') +
                csvField(f.remediation.join(QStringLiteral(" | "))) + QStringLiteral("\r\n");
     }
     return out.toUtf8();
