@@ -153,6 +153,10 @@ private slots:
                                                                       "b\tc\nd")
                                                     << QStringLiteral("ab\tc\nd");
         QTest::newRow("non-ascii kept") << QStringLiteral("größe ✓") << QStringLiteral("größe ✓");
+        // not allowed in XML 1.0 (fuzz_report_writers made a report no XML parser reads)
+        QTest::newRow("noncharacters dropped")
+            << (QStringLiteral("a") + QChar(0xffff) + QStringLiteral("b") + QChar(0xfffe))
+            << QStringLiteral("ab");
         QTest::newRow("empty") << QString() << QString();
     }
 

@@ -9,10 +9,12 @@ namespace gapscope {
 
 namespace {
 
+// Characters XML 1.0 does not allow in a document (C0 controls other than tab and line
+// breaks; the noncharacters U+FFFE and U+FFFF), and DEL: a report must stay parseable.
 bool isDroppedControl(QChar c)
 {
     const char16_t u = c.unicode();
-    return (u < 0x20 && u != u'\t' && u != u'\n' && u != u'\r') || u == 0x7f;
+    return (u < 0x20 && u != u'\t' && u != u'\n' && u != u'\r') || u == 0x7f || u == 0xfffe || u == 0xffff;
 }
 
 } // namespace

@@ -42,7 +42,8 @@ QString shareText(double part, double whole);
 QString secondsText(double seconds);
 
 // &, <, >, " and ' as entities (numeric for ', so XML parsers accept it too); control
-// characters other than tab and newline are dropped.
+// characters other than tab and line breaks, and the noncharacters U+FFFE and U+FFFF, are
+// dropped (XML 1.0 allows none of them).
 QString htmlEscape(const QString& text);
 
 // Backslash before every Markdown metacharacter (\ ` * _ { } [ ] < > ( ) # + - . ! | ~ = &:
