@@ -63,7 +63,9 @@ QString findingsSummary(const ReportContent& c)
     return parts.join(QStringLiteral(", "));
 }
 
-void writeAttribution(JsonWriter& json, const PhaseAttribution& a)
+} // namespace
+
+void writePhaseAttribution(JsonWriter& json, const PhaseAttribution& a)
 {
     json.beginObject();
     json.field("phase_resolution", toString(a.resolution));
@@ -89,8 +91,6 @@ void writeAttribution(JsonWriter& json, const PhaseAttribution& a)
     }
     json.endObject();
 }
-
-} // namespace
 
 std::vector<std::pair<QString, QString>> reportInputRows(const ReportContent& c)
 {
@@ -273,7 +273,7 @@ QByteArray reportJson(const ReportContent& c)
         json.field("evidence_timestamp_ns", f.timestampNs);
         json.key("phase_attribution");
         if (f.phase)
-            writeAttribution(json, *f.phase);
+            writePhaseAttribution(json, *f.phase);
         else
             json.null();
         json.field("description", f.description);

@@ -14,6 +14,8 @@
 
 namespace gapscope {
 
+class JsonWriter;
+
 // Version of the JSON object's layout; bumped on incompatible changes.
 inline constexpr int kReportSchemaVersion = 1;
 
@@ -28,6 +30,9 @@ struct ReportImage
 };
 
 QByteArray reportJson(const ReportContent& content);
+// One phase attribution as upstream's phase_attribution_to_payload writes it (phase_resolution,
+// phase_paths, then each optional field that is set).
+void writePhaseAttribution(JsonWriter& json, const PhaseAttribution& attribution);
 QString reportMarkdown(const ReportContent& content);
 // One finding as the Markdown report shows it (a "###" section); standalone adds the input
 // and session lines so the text means something on its own (the clipboard).
