@@ -4,6 +4,7 @@
 #include "app/cli/CompareCommand.h"
 #include "app/cli/ExportCommand.h"
 #include "model/document/Document.h"
+#include "model/job/JobAnalysis.h"
 #include "model/report/AnalysisReport.h"
 #include "model/report/ReportWriters.h"
 
@@ -34,7 +35,12 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
         printLine(err, prefix + analysis.error);
         return kExitUsage;
     }
-    const ReportContent content = analysis.reportContent();
+    ReportContent content = analysis.reportContent();
+    // upstream's analyze reports collective attribution, and the cross-rank analysis for
+    // several ranks, over every rank of the session
+    if (const auto& trace = analysis.trace)
+        content.jobAnalysis = analyzeTraceSession(
+            *trace->trace, trace->sessionIndex, options.request.collective.resolve(), options.request.window);
     QByteArray report;
     switch (*format) {
     case ReportFormat::Json:
@@ -78,7 +84,12 @@ QString cliUsage()
         "  over_target_share, hard_ceiling_bytes, hard_ceiling_approach_share,\n"
         "  thrash_alternations, thrash_window_ticks, low_hit_rate, low_hit_rate_budget_share,\n"
         "  min_hit_rate_ticks, and the gap names above (also as os_gap.NAME) for the\n"
-        "  OS-vs-allocator gap rule\n");
+        "  OS-vs-allocator gap rule\n"
+        "analyze on a trace also reports upstream's collective attribution and, for several ranks,\n"
+        "its cross-rank analysis (JSON); their settings: --set collective.preset=low|medium|high,\n"
+        "  collective.NAME=VALUE for min_samples_per_rank, min_gap_bytes, min_gap_ratio,\n"
+        "  robust_zscore_threshold, marker_window_ns, interval_padding_ns, synchrony_window_ns,\n"
+        "  min_synchrony_ratio, min_confidence\n");
 }
 
 bool isCliCommand(const QString& firstArgument)

@@ -51,6 +51,11 @@ DocumentAnalysis analyzeBudgetLog(const DocumentOutcome& document, const Documen
             QStringLiteral("%1: --session and --rank do not apply to budget logs").arg(document.path);
         return analysis;
     }
+    if (request.collective.any()) {
+        analysis.error =
+            QStringLiteral("%1: --set collective.* applies to stormlog traces only").arg(document.path);
+        return analysis;
+    }
     analysis.budget = runBudgetAnalysis(document.budget, request.budgetThresholds, request.window);
     return analysis;
 }

@@ -6,6 +6,7 @@
 // window, thresholds) analyses either kind, so no caller can pick a loader or an option the
 // others would not.
 
+#include "analysis/CollectiveAttribution.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/report/ReportContent.h"
 #include "model/store/BudgetData.h"
@@ -53,6 +54,7 @@ struct DocumentRequest
     GapThresholds thresholds;          // traces
     BudgetThresholds budgetThresholds; // budget logs (osGap: their OS-vs-allocator gap rule)
     QStringList budgetOnlySettings;    // threshold names only budget logs know: refused for traces
+    CollectiveSettings collective;     // `--set collective.*` (traces: the cross-rank analyses)
 };
 
 // The analysis of one document: exactly one of trace and budget is set on success.

@@ -5,6 +5,7 @@
 // are kept verbatim here and escaped by each writer for its format.
 
 #include "analysis/Int64Math.h"
+#include "model/job/JobAnalysis.h"
 #include "model/trace/AnalysisRunner.h"
 
 #include <QString>
@@ -111,6 +112,9 @@ struct ReportContent
 
     std::vector<ReportFinding> findings;
     std::vector<ReportThreshold> thresholds;
+
+    // --- the cross-rank analyses of the session (stormlog; `gapscope analyze` sets them) ---
+    std::shared_ptr<const JobAnalysisResult> jobAnalysis;
 
     std::optional<int64_t> durationNs() const
     {

@@ -2,6 +2,7 @@
 #include "model/text/Text.h"
 
 #include "analysis/Units.h"
+#include "model/report/JobAnalysisJson.h"
 #include "model/report/JsonWriter.h"
 
 #include <QDateTime>
@@ -284,6 +285,9 @@ QByteArray reportJson(const ReportContent& c)
         json.endObject();
     }
     json.endArray();
+    // upstream's report keys beside its gap_analysis
+    if (c.kind == ReportKind::StormlogTrace && c.jobAnalysis)
+        writeJobAnalysisFields(json, *c.jobAnalysis);
     json.endObject();
     QByteArray out = json.take();
     out += '\n';
