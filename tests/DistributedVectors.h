@@ -52,8 +52,7 @@ inline QStringList extraVectorNames()
     QStringList names;
     for (const QFileInfo& entry :
          dir.entryInfoList(QDir::Dirs | QDir::Files | QDir::NoDotAndDotDot, QDir::Name))
-        if (!entry.fileName().endsWith(QLatin1String(".expected.json")) &&
-            entry.suffix() != QLatin1String("md"))
+        if (entry.isDir() || entry.fileName().endsWith(QLatin1String(".jsonl")))
             names << entry.absoluteFilePath();
     return names;
 }
