@@ -221,6 +221,26 @@ private slots:
         QVERIFY(r.out.indexOf("\"collective_attribution\"") < r.out.indexOf("\"cross_rank_analysis\""));
     }
 
+    // export --format json writes the object analyze prints, collective settings included.
+    void exportCarriesCrossRankAnalyses()
+    {
+        for (const QStringList& settings :
+             {QStringList{}, QStringList{QStringLiteral("--set"), QStringLiteral("collective.preset=low")}}) {
+            const QString merged = distributed(QStringLiteral("collective-merged.jsonl"));
+            const Run analysed = run(QStringList{QStringLiteral("analyze"), merged,
+                                                 QStringLiteral("--format"), QStringLiteral("json")} +
+                                     settings);
+            const Run exported =
+                run(QStringList{QStringLiteral("export"), merged, QStringLiteral("--format"),
+                                QStringLiteral("json"), QStringLiteral("--output"), QStringLiteral("-")} +
+                    settings);
+            QCOMPARE(analysed.exitCode, 0);
+            QCOMPARE(exported.exitCode, 0);
+            QCOMPARE(exported.out, analysed.out);
+            QVERIFY(analysed.out.contains("\"cross_rank_analysis\""));
+        }
+    }
+
     // One rank: the (empty) collective attribution, no cross-rank analysis, as upstream's report.
     void singleRankHasNoCrossRankAnalysis()
     {
@@ -349,11 +369,8 @@ private slots:
                    QStringLiteral("min_gap_bytes needs a whole number"));
         collective("collective without value", QStringLiteral("collective.preset"),
                    QStringLiteral("NAME=VALUE"));
-        collective("collective export", QStringLiteral("collective.preset=low"),
-                   QStringLiteral("--set collective.preset applies to analyze only"),
-                   QStringLiteral("export"));
         collective("collective compare", QStringLiteral("collective.preset=low"),
-                   QStringLiteral("--set collective.preset applies to analyze only"),
+                   QStringLiteral("--set collective.preset applies to analyze and export only"),
                    QStringLiteral("compare"));
         collective("collective budget log", QStringLiteral("collective.preset=low"),
                    QStringLiteral("applies to stormlog traces only"), QStringLiteral("analyze"),

@@ -4,7 +4,6 @@
 #include "app/cli/CompareCommand.h"
 #include "app/cli/ExportCommand.h"
 #include "model/document/Document.h"
-#include "model/job/JobAnalysis.h"
 #include "model/report/AnalysisReport.h"
 #include "model/report/ReportWriters.h"
 
@@ -35,12 +34,7 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
         printLine(err, prefix + analysis.error);
         return kExitUsage;
     }
-    ReportContent content = analysis.reportContent();
-    // upstream's analyze reports collective attribution, and the cross-rank analysis for
-    // several ranks, over every rank of the session
-    if (const auto& trace = analysis.trace)
-        content.jobAnalysis = analyzeTraceSession(
-            *trace->trace, trace->sessionIndex, options.request.collective.resolve(), options.request.window);
+    const ReportContent content = analysis.reportContent();
     QByteArray report;
     switch (*format) {
     case ReportFormat::Json:
@@ -85,8 +79,9 @@ QString cliUsage()
         "  thrash_alternations, thrash_window_ticks, low_hit_rate, low_hit_rate_budget_share,\n"
         "  min_hit_rate_ticks, and the gap names above (also as os_gap.NAME) for the\n"
         "  OS-vs-allocator gap rule\n"
-        "analyze on a trace also reports upstream's collective attribution and, for several ranks,\n"
-        "its cross-rank analysis (JSON); their settings: --set collective.preset=low|medium|high,\n"
+        "a trace's JSON report (analyze, export) also holds upstream's collective attribution and,\n"
+        "for several ranks, its cross-rank analysis; their settings: --set "
+        "collective.preset=low|medium|high,\n"
         "  collective.NAME=VALUE for min_samples_per_rank, min_gap_bytes, min_gap_ratio,\n"
         "  robust_zscore_threshold, marker_window_ns, interval_padding_ns, synchrony_window_ns,\n"
         "  min_synchrony_ratio, min_confidence\n");

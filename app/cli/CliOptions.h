@@ -138,12 +138,13 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             if (!next(&value))
                 return QStringLiteral("--set needs NAME=VALUE");
             // collective.preset=low|medium|high and collective.KNOB=VALUE: the cross-rank
-            // analyses of `analyze` (a preset is a word, not a number)
+            // analyses of a trace's report (a preset is a word, not a number); compare's report
+            // has none
             if (value.startsWith(QLatin1String(CollectiveSettings::kPrefix.data()))) {
                 const qsizetype eq = value.indexOf(QLatin1Char('='));
                 const QString setName = value.left(eq);
-                if (command != QLatin1String("analyze"))
-                    return QStringLiteral("--set %1 applies to analyze only").arg(setName);
+                if (compare)
+                    return QStringLiteral("--set %1 applies to analyze and export only").arg(setName);
                 if (eq < 0)
                     return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(value);
                 const std::string why = request.collective.set(

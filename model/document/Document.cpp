@@ -25,6 +25,7 @@ DocumentAnalysis analyzeTrace(const DocumentOutcome& document, const DocumentReq
     analysisRequest.thresholds = request.thresholds;
     analysisRequest.rank = request.rank;
     analysisRequest.window = request.window;
+    analysisRequest.collective = request.collective.resolve();
     if (request.session) {
         analysisRequest.sessionIndex = trace.findSession(*request.session);
         if (!analysisRequest.sessionIndex) {

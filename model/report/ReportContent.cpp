@@ -136,6 +136,7 @@ ReportContent buildReportContent(const AnalysisResult& result)
         c.sessions.push_back({s.id, toString(s.status), s.host, s.pid, s.jobId, s.ranks, s.eventCount});
     c.eventCount = qint64(result.partition.size());
     c.window = result.request.window;
+    c.jobAnalysis = result.jobAnalysis();
     c.originNs = result.partition.size() ? store.timestampNs[result.partition.begin] : 0;
 
     c.backend = qs(toString(result.backend));

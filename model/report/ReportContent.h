@@ -113,7 +113,7 @@ struct ReportContent
     std::vector<ReportFinding> findings;
     std::vector<ReportThreshold> thresholds;
 
-    // --- the cross-rank analyses of the session (stormlog; `gapscope analyze` sets them) ---
+    // --- the cross-rank analyses of the session (stormlog; JSON writes them) ---
     std::shared_ptr<const JobAnalysisResult> jobAnalysis;
 
     std::optional<int64_t> durationNs() const
