@@ -5,6 +5,7 @@
 
 #include "tests/DistributedVectors.h"
 
+#include "analysis/CollectiveAttribution.h"
 #include "analysis/CrossRankAnalysis.h"
 #include "analysis/PyNumeric.h"
 #include "model/job/JobAnalysis.h"
@@ -12,6 +13,8 @@
 #include "model/report/JsonWriter.h"
 
 #include <QtTest>
+
+#include <limits>
 
 using namespace gapscope;
 
@@ -33,7 +36,7 @@ struct HandJob
         JobEventSource source;
         source.rank = rank;
         source.worldSize = worldSize;
-        source.pid = pid + rank;
+        source.pid = pid + rank % 1000;
         source.host = host;
         source.jobId = jobId;
         source.sessionId = "session";
@@ -346,6 +349,38 @@ private slots:
         QCOMPARE(pythonIntMedian(huge), int64_t(1) << 62);
         std::vector<int64_t> none;
         QCOMPARE(pythonIntMedian(none), int64_t(0));
+    }
+
+    // Values anywhere in the int64 range (a file may hold them): both analyses stay defined
+    // (the sanitizer build runs this) and saturate where upstream's Python ints would grow.
+    void extremeValues()
+    {
+        constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+        HandJob job;
+        const uint32_t r0 = job.source(0, kMax), r1 = job.source(kMax - 1, kMax);
+        for (int i = 0; i < 8; ++i) {
+            job.sample(r0, i == 7 ? kMax : i, i % 2 ? kMax : 0);
+            job.sample(r1, kMax - 8 + i, i == 3 ? kMax : 0);
+            job.events.append(i, kMax, 0, kMax, r0,
+                              kSampleByStripLower | kCountersRecorded | kCollectiveMarker);
+        }
+        const CrossRankAnalysis analysis = summarizeCrossRankAnalysis(job.events);
+        QCOMPARE(analysis.worldSize, kMax);
+        QCOMPARE(analysis.missingRanks.size(), kMaxListedMissingRanks);
+        QVERIFY(analysis.missingRanksNotListed > 0);
+        QCOMPARE(analysis.alignmentOffsetsNs.back().value, int64_t(kMax - 8));
+        CollectiveConfig wide;
+        wide.markerWindowNs = kMax;
+        wide.intervalPaddingNs = kMax;
+        wide.synchronyWindowNs = kMax;
+        wide.minGapBytes = kMax;
+        wide.minConfidence = 0;
+        const auto results = attributeCollectiveMemory(job.events, wide);
+        for (const auto& result : results) {
+            QVERIFY(result.intervalStartNs >= 0);
+            QVERIFY(result.intervalStartNs <= result.intervalEndNs);
+        }
+        QVERIFY(!jobAnalysisJson(*analyzeJobEvents(job.events, {}, wide)).isEmpty());
     }
 
     void sampleTests()
