@@ -34,7 +34,7 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
         printLine(err, prefix + analysis.error);
         return kExitUsage;
     }
-    const ReportContent content = analysis.reportContent();
+    const ReportContent content = analysis.reportContent(*format == ReportFormat::Json);
     QByteArray report;
     switch (*format) {
     case ReportFormat::Json:

@@ -166,7 +166,7 @@ ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportF
     if (!result)
         return {{}, QStringLiteral("no analysis to export")};
     ExportSource source;
-    source.content = buildReportContent(*result);
+    source.content = buildReportContent(*result, format == ExportFormat::Json);
     source.seriesCsv = [&] { return chartSeriesCsv(*result); };
     source.makeChart = [&](QSize size) -> std::unique_ptr<QWidget> {
         return createExportGapChart(result, size);

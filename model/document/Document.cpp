@@ -117,10 +117,10 @@ DocumentAnalysis analyzeDocument(const DocumentOutcome& document, const Document
     return analysis;
 }
 
-ReportContent DocumentAnalysis::reportContent() const
+ReportContent DocumentAnalysis::reportContent(bool crossRankAnalyses) const
 {
     if (trace)
-        return buildReportContent(*trace);
+        return buildReportContent(*trace, crossRankAnalyses);
     if (!budget)
         return {};
     ReportContent content = buildBudgetReportContent(*budget->data, budget->findings, budget->thresholds);

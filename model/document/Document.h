@@ -65,7 +65,7 @@ struct DocumentAnalysis
     QString error; // one line, "path: reason", when neither is set
     bool ok() const { return trace || budget; }
     // What every report of the analysis writes (window included).
-    ReportContent reportContent() const;
+    ReportContent reportContent(bool crossRankAnalyses = true) const;
 };
 
 // Runs the analysis the request asks for on a loaded document.

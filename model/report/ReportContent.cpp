@@ -109,7 +109,7 @@ QString phaseAttributionText(const std::optional<PhaseAttribution>& a)
     return text;
 }
 
-ReportContent buildReportContent(const AnalysisResult& result)
+ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAnalyses)
 {
     const TraceData& trace = *result.trace;
     const SessionInfo& session = trace.sessions[result.sessionIndex];
@@ -136,7 +136,8 @@ ReportContent buildReportContent(const AnalysisResult& result)
         c.sessions.push_back({s.id, toString(s.status), s.host, s.pid, s.jobId, s.ranks, s.eventCount});
     c.eventCount = qint64(result.partition.size());
     c.window = result.request.window;
-    c.jobAnalysis = result.jobAnalysis();
+    if (crossRankAnalyses)
+        c.jobAnalysis = result.jobAnalysis();
     c.originNs = result.partition.size() ? store.timestampNs[result.partition.begin] : 0;
 
     c.backend = qs(toString(result.backend));

@@ -126,7 +126,10 @@ struct ReportContent
 
 inline constexpr size_t kReportedProblems = 20;
 
-ReportContent buildReportContent(const AnalysisResult& result);
+// crossRankAnalyses: the session's collective attribution and cross-rank analysis
+// (AnalysisResult::jobAnalysis), which only the JSON writer prints: the other formats leave
+// them out rather than run them.
+ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAnalyses = true);
 
 struct BudgetData;
 struct BudgetThresholds;
