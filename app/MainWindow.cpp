@@ -84,7 +84,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     createActions();
     createCentralArea();
-    m_liveFollow = new LiveFollow(this); // reads the trace page
+    m_liveFollow = new LiveFollow(this);   // reads the trace page
     m_compareWith = new CompareWith(this); // likewise
     createDocks();
     m_exportActions = new ExportActions(
@@ -635,7 +635,11 @@ void MainWindow::showProblemsOf(const ProblemLog& problems)
 {
     m_welcome->setMessage({});
     m_problemsPanel->setProblems(problems);
-    if (problems.errorCount() > 0 && m_problemsPanel->isHidden()) {
+    if (problems.empty()) {
+        // a clean file: the panel of an earlier one would only show "No problems"
+        // (View > Load Problems still opens it)
+        m_problemsPanel->hide();
+    } else if (problems.errorCount() > 0 && m_problemsPanel->isHidden()) {
         m_problemsPanel->show();
         // a strip under the chart, not half the window
         resizeDocks({m_problemsPanel}, {170}, Qt::Vertical);
