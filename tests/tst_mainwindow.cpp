@@ -358,6 +358,8 @@ private slots:
         QDoubleSpinBox* ratio = dialog.spinBox("gap_ratio_threshold");
         QVERIFY(ratio);
         ratio->setValue(1.0);
+        QCOMPARE(window.thresholds().gapRatio, GapThresholds{}.gapRatio); // not before Apply
+        QTest::mouseClick(dialog.applyButton(), Qt::LeftButton);
         QCOMPARE(window.thresholds().gapRatio, 1.0);
         QVERIFY(waitIdle(window));
         QCOMPARE(window.analysis()->request.thresholds.gapRatio, 1.0);
@@ -373,6 +375,8 @@ private slots:
 
         dialog.restoreDefaults();
         QCOMPARE(ratio->value(), GapThresholds{}.gapRatio);
+        QCOMPARE(window.thresholds().gapRatio, 1.0);
+        QTest::mouseClick(dialog.applyButton(), Qt::LeftButton);
         QVERIFY(waitIdle(window));
         QCOMPARE(window.findingsView()->model()->rowCount(), int(before));
         QSettings settings;
