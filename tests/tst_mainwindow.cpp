@@ -1,5 +1,6 @@
 #include "app/Gui.h"
 #include "app/MainWindow.h"
+#include "app/Version.h"
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
@@ -17,22 +18,28 @@
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
 #include <QAction>
+#include <QApplication>
+#include <QCommandLinkButton>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileDialog>
 #include <QFont>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 
@@ -102,6 +109,52 @@ private slots:
         QVERIFY(window.isWelcomeShown());
         QVERIFY(!window.analysis());
         QVERIFY(window.windowBannerText().isEmpty());
+    }
+
+    // A newcomer with a memory-budget log learns from the welcome page, the Open dialog and
+    // About that gapscope reads it; About names the version.
+    void newcomerSeesBudgetLogs()
+    {
+        MainWindow window;
+        window.show();
+        QStringList texts;
+        for (const QLabel* label : window.welcomePage()->findChildren<QLabel*>())
+            texts << label->text();
+        for (const QCommandLinkButton* button : window.welcomePage()->findChildren<QCommandLinkButton*>())
+            texts << button->text() + QLatin1Char(' ') + button->description();
+        const QString welcome = texts.join(QLatin1Char('\n'));
+        QVERIFY2(welcome.contains(QStringLiteral("memory-budget tick log")), qPrintable(welcome));
+        QVERIFY(welcome.contains(QStringLiteral("Open Trace or Budget Log...")));
+        QVERIFY(welcome.contains(QStringLiteral("drop a trace, a budget log or a sink directory")));
+
+        auto* open = window.findChild<QAction*>(QStringLiteral("openAction"));
+        QVERIFY(open);
+        QVERIFY(open->statusTip().contains(QStringLiteral("memory-budget log")));
+        QString title;
+        QStringList filters;
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, [&] {
+            for (QWidget* widget : QApplication::topLevelWidgets())
+                if (auto* dialog = qobject_cast<QFileDialog*>(widget); dialog && dialog->isVisible()) {
+                    title = dialog->windowTitle();
+                    filters = dialog->nameFilters();
+                    dialog->reject();
+                }
+        });
+        poll.start(20);
+        open->trigger(); // returns when the dialog is rejected
+        poll.stop();
+        QCOMPARE(title, QStringLiteral("Open Trace or Budget Log"));
+        QVERIFY2(filters.value(0).contains(QStringLiteral("memory-budget logs")),
+                 qPrintable(filters.join('|')));
+
+        const QString about = MainWindow::aboutText();
+        QVERIFY(QRegularExpression(QStringLiteral("^\\d+\\.\\d+\\.\\d+$"))
+                    .match(QLatin1String(kGapscopeVersion))
+                    .hasMatch());
+        QVERIFY2(about.contains(QStringLiteral("<h3>gapscope %1</h3>").arg(QLatin1String(kGapscopeVersion))),
+                 qPrintable(about));
+        QVERIFY(about.contains(QStringLiteral("memory-budget tick logs")));
     }
 
     void findingsOfFixture_data()
