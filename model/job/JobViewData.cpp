@@ -117,20 +117,6 @@ std::optional<size_t> JobCrossRankSummary::suspectIndexOf(int64_t rank) const
     return std::nullopt;
 }
 
-double RankSeries::valueOfRow(JobMeasure measure, uint32_t row) const
-{
-    const EventStore& s = trace->store;
-    const int64_t used = s.used[row];
-    const int64_t reserved = s.reserved[row];
-    if (used == kNullInt || reserved == kNullInt)
-        return kNaN;
-    const double gap = double(gapBytes(used, reserved));
-    if (measure == JobMeasure::Gap)
-        return gap;
-    const int64_t total = s.total[row];
-    return total == kNullInt || total <= 0 ? kNaN : gap / double(total);
-}
-
 std::optional<size_t> RankSeries::positionAtOrBefore(int64_t ns) const
 {
     if (rows.empty())
@@ -190,8 +176,8 @@ std::pair<double, double> JobViewData::valueDomain(JobMeasure measure) const
 void finishRankSeries(RankSeries& series)
 {
     series.holdLimitNs = 0;
-    series.gapPyramid = {};
-    series.ratioPyramid = {};
+    series.linePyramids = {};
+    series.cellPyramids = {};
     series.allocatedDelta.reset();
     series.reservedDelta.reset();
     series.latestGap.reset();
@@ -204,10 +190,11 @@ void finishRankSeries(RankSeries& series)
     const EventStore& s = series.trace->store;
     const std::span<const uint32_t> rows(series.rows);
     series.holdLimitNs = saturatingMul(medianPositiveInterval(s.timestampNs, series.rows), kHoldIntervals);
-    series.gapPyramid =
-        MinMaxPyramid(rows, [&](uint32_t row) { return series.valueOfRow(JobMeasure::Gap, row); });
-    series.ratioPyramid =
-        MinMaxPyramid(rows, [&](uint32_t row) { return series.valueOfRow(JobMeasure::GapRatio, row); });
+    for (JobMeasure measure : {JobMeasure::Gap, JobMeasure::GapRatio}) {
+        const auto valueOf = [&](uint32_t row) { return series.valueOfRow(measure, row); };
+        series.linePyramids[size_t(measure)] = MinMaxPyramid(rows, valueOf);
+        series.cellPyramids[size_t(measure)] = MagnitudePyramid(rows, valueOf);
+    }
     series.allocatedDelta = counterDelta(s.allocated, series.rows);
     series.reservedDelta = counterDelta(s.reserved, series.rows);
     series.latestGap = s.gapAt(series.rows.back());

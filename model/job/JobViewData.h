@@ -6,6 +6,7 @@
 // cross-rank analyses store their results; buildJobViewData() makes the series from a
 // JobData. Qt Core only; immutable once built (crosses threads as shared_ptr<const>).
 
+#include "model/job/HeatmapBinning.h"
 #include "model/job/JobData.h"
 #include "model/store/Decimation.h"
 
@@ -14,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -117,8 +119,9 @@ struct RankSeries
     // Empty pixel columns between two samples no further apart than this show the earlier
     // sample's value (a held counter); wider holes stay empty. 0: never held.
     int64_t holdLimitNs = 0;
-    MinMaxPyramid gapPyramid;
-    MinMaxPyramid ratioPyramid;
+    // by JobMeasure: min/max for lines (sparklines), largest magnitude for heatmap cells
+    std::array<MinMaxPyramid, 2> linePyramids;
+    std::array<MagnitudePyramid, 2> cellPyramids;
 
     // last - first over the rows where the counter is recorded
     std::optional<int64_t> allocatedDelta;
@@ -134,13 +137,25 @@ struct RankSeries
     std::span<const int64_t> times() const { return trace->store.timestampNs; }
     int64_t timeAt(size_t position) const { return trace->store.timestampNs[rows[position]]; }
     int64_t gapAt(size_t position) const { return trace->store.gapAt(rows[position]); }
-    // The measure of a store row as a double; NaN where it is not defined.
-    double valueOfRow(JobMeasure measure, uint32_t row) const;
-    double valueAt(JobMeasure measure, size_t position) const { return valueOfRow(measure, rows[position]); }
-    const MinMaxPyramid& pyramid(JobMeasure measure) const
+    // The measure of a store row as a double; NaN where it is not defined. Inline: the
+    // heatmap and the pyramids call it for every sample they do not take in a bucket.
+    double valueOfRow(JobMeasure measure, uint32_t row) const
     {
-        return measure == JobMeasure::Gap ? gapPyramid : ratioPyramid;
+        const EventStore& s = trace->store;
+        const int64_t used = s.used[row];
+        const int64_t reserved = s.reserved[row];
+        if (used == kNullInt || reserved == kNullInt)
+            return std::numeric_limits<double>::quiet_NaN();
+        const double gap = double(gapBytes(used, reserved));
+        if (measure == JobMeasure::Gap)
+            return gap;
+        const int64_t total = s.total[row];
+        return total == kNullInt || total <= 0 ? std::numeric_limits<double>::quiet_NaN()
+                                               : gap / double(total);
     }
+    double valueAt(JobMeasure measure, size_t position) const { return valueOfRow(measure, rows[position]); }
+    const MinMaxPyramid& linePyramid(JobMeasure measure) const { return linePyramids[size_t(measure)]; }
+    const MagnitudePyramid& cellPyramid(JobMeasure measure) const { return cellPyramids[size_t(measure)]; }
     // The position of the last row at or before ns (the value a held counter has there);
     // nullopt before the first row.
     std::optional<size_t> positionAtOrBefore(int64_t ns) const;

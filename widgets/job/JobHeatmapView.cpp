@@ -230,11 +230,15 @@ void JobHeatmapView::Private::rebuildCache()
     scale = HeatmapColorScale(low, high, palette);
     if (image.size() != l.plot.size())
         image = QImage(l.plot.size(), QImage::Format_RGB32);
-    image.fill(scale.emptyColor());
     cells.assign(rankCount(), {});
-    if (!hasData() || l.plot.width() <= 0 || l.plot.height() <= 0)
+    if (!hasData() || l.plot.width() <= 0 || l.plot.height() <= 0) {
+        image.fill(scale.emptyColor());
         return;
+    }
+    // no fill: the rows below tile the plot and write every pixel
     const int columns = l.plot.width();
+    // every rank's range has the same span, so the same column starts (offsets from its begin)
+    const std::vector<int64_t> starts = HeatmapColumns{visibleBeginNs, visibleEndNs, columns}.columnStarts();
     for (size_t i = 0; i < job->ranks.size(); ++i) {
         const RankSeries& series = job->ranks[i];
         if (series.rows.empty())
@@ -243,7 +247,8 @@ void JobHeatmapView::Private::rebuildCache()
                                   columns};
         cells[i] = binLargestMagnitude(
             series.times(), series.rows, bins, series.holdLimitNs,
-            [&](uint32_t row) { return series.valueOfRow(measure, row); }, &series.pyramid(measure));
+            [&](uint32_t row) { return series.valueOfRow(measure, row); }, &series.cellPyramid(measure),
+            &starts);
     }
 
     const QColor base = palette.color(QPalette::Base);
@@ -253,6 +258,9 @@ void JobHeatmapView::Private::rebuildCache()
     std::vector<QRgb> line(static_cast<size_t>(columns));
     std::vector<double> merged(static_cast<size_t>(columns));
     std::vector<QRect> hatched; // painted once every pixel row is written
+    uchar* const bits = image.bits();
+    const qsizetype bytesPerLine = image.bytesPerLine();
+    auto pixelRow = [&](int y) { return reinterpret_cast<QRgb*>(bits + y * bytesPerLine); };
     for (size_t i = 0; i < l.rankCount;) {
         const auto [first, last] = groupOf(l, i);
         const int top = l.rowTop(first) - l.plot.top();
@@ -260,24 +268,32 @@ void JobHeatmapView::Private::rebuildCache()
         const bool separated = bottom - top >= 6;
         const int fillBottom = separated ? bottom - 1 : bottom;
         bool present = false;
-        std::fill(merged.begin(), merged.end(), std::numeric_limits<double>::quiet_NaN());
-        for (size_t r = first; r <= last; ++r) {
+        for (size_t r = first; r <= last; ++r)
             present = present || job->ranks[r].present;
-            const std::vector<double>& row = cells[r];
-            for (size_t c = 0; c < row.size() && c < merged.size(); ++c)
-                if (magnitude(row[c]) > magnitude(merged[c]))
-                    merged[c] = row[c];
+        // ranks sharing pixel rows: the largest magnitude of theirs in each column
+        const std::vector<double>* shown = &cells[first];
+        if (last > first) {
+            std::fill(merged.begin(), merged.end(), std::numeric_limits<double>::quiet_NaN());
+            for (size_t r = first; r <= last; ++r) {
+                const std::vector<double>& row = cells[r];
+                for (size_t c = 0; c < row.size() && c < merged.size(); ++c)
+                    if (magnitude(row[c]) > magnitude(merged[c]))
+                        merged[c] = row[c];
+            }
+            shown = &merged;
         }
         if (!present) {
             hatched.emplace_back(0, top, columns, std::max(1, fillBottom - top));
+            for (int y = top; y < fillBottom; ++y)
+                std::fill_n(pixelRow(y), columns, scale.emptyColor());
         } else {
             for (size_t c = 0; c < line.size(); ++c)
-                line[c] = scale.colorOf(merged[c]);
+                line[c] = c < shown->size() ? scale.colorOf((*shown)[c]) : scale.emptyColor();
             for (int y = top; y < fillBottom; ++y)
-                std::memcpy(image.scanLine(y), line.data(), line.size() * sizeof(QRgb));
+                std::memcpy(pixelRow(y), line.data(), line.size() * sizeof(QRgb));
         }
         if (separated)
-            std::fill_n(reinterpret_cast<QRgb*>(image.scanLine(bottom - 1)), columns, separator);
+            std::fill_n(pixelRow(bottom - 1), columns, separator);
         i = last + 1;
     }
     if (!hatched.empty()) {
