@@ -53,6 +53,8 @@ inline std::shared_ptr<const JobData> loadJob(const QStringList& inputs)
             const EventSource& source = trace.store.sources[trace.store.source[partition.begin]];
             rank.host = QString::fromStdString(trace.store.str(source.host));
             rank.localRank = source.localRank;
+            if (job->jobId.isEmpty()) // the fixtures' inputs share one job id
+                job->jobId = QString::fromStdString(trace.store.str(source.jobId));
             declaredWorld = std::max(declaredWorld, source.worldSize);
             for (uint32_t row = partition.begin; row < partition.end; ++row)
                 rank.sampleCount += trace.store.type[row] == EventType::Sample ? 1 : 0;

@@ -202,6 +202,8 @@ private slots:
         QCOMPARE(model.index(3, RankTableModel::FirstCauseColumn).data().toString(),
                  QStringLiteral("first cause (high)"));
         QCOMPARE(model.index(3, 0).data(RankTableModel::FirstCauseRole).toInt(), 2);
+        QCOMPARE(model.index(3, 0).data(RankTableModel::SuspectConfidenceRole).toString(),
+                 QStringLiteral("high"));
         const QString tip = model.index(3, RankTableModel::FirstCauseColumn).data(Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(QStringLiteral("0.300 s before the cluster onset")), qPrintable(tip));
         for (const JobFirstCauseSuspect& suspect : summary.firstCauseSuspects) {
@@ -221,6 +223,7 @@ private slots:
         QCOMPARE(rankOrder(proxy).mid(0, upstreamOrder.size()), upstreamOrder);
         model.setCrossRankSummary(std::nullopt);
         QCOMPARE(model.index(3, RankTableModel::FirstCauseColumn).data().toString(), QString());
+        QCOMPARE(model.index(3, 0).data(RankTableModel::SuspectConfidenceRole).toString(), QString());
     }
 
     void empty()

@@ -190,6 +190,10 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         return rank->present;
     case FirstCauseRole:
         return firstCauseLevel(rank->rank);
+    case SuspectConfidenceRole: {
+        const JobFirstCauseSuspect* suspect = m_summary ? m_summary->suspectOf(rank->rank) : nullptr;
+        return suspect ? toString(suspect->confidence) : QString();
+    }
     case Qt::TextAlignmentRole:
         switch (column) {
         case RankColumn:

@@ -40,6 +40,7 @@ public:
         PresentRole,                 // bool
         SortRole,                    // what QSortFilterProxyModel compares
         FirstCauseRole,              // int: 0 none, 1 suspect, 2 leading suspect
+        SuspectConfidenceRole,       // QString "high", "medium", "low"; empty for no suspect
     };
 
     explicit RankTableModel(QObject* parent = nullptr);

@@ -257,6 +257,7 @@ void JobHeatmapView::Private::rebuildCache()
     hatch.setAlpha(base.lightness() < 128 ? 110 : 90);
     std::vector<QRgb> line(static_cast<size_t>(columns));
     std::vector<double> merged(static_cast<size_t>(columns));
+    const bool separators = l.plot.height() >= 6 * int(l.rankCount); // a 1 px rule between rows
     std::vector<QRect> hatched; // painted once every pixel row is written
     uchar* const bits = image.bits();
     const qsizetype bytesPerLine = image.bytesPerLine();
@@ -265,7 +266,8 @@ void JobHeatmapView::Private::rebuildCache()
         const auto [first, last] = groupOf(l, i);
         const int top = l.rowTop(first) - l.plot.top();
         const int bottom = l.rowTop(last + 1) - l.plot.top(); // exclusive
-        const bool separated = bottom - top >= 6;
+        // one rule for every row, so rows of 5 and 6 pixels do not alternate with and without
+        const bool separated = separators && bottom - top >= 2;
         const int fillBottom = separated ? bottom - 1 : bottom;
         bool present = false;
         for (size_t r = first; r <= last; ++r)
