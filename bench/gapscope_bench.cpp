@@ -287,8 +287,20 @@ int benchHeatmap(int ranks, int samples)
     auto start = Clock::now();
     const auto job = test::syntheticJob(ranks, samples, 100'000'000,
                                         [&](int r, int i) { return gaps[size_t(r)][size_t(i)]; });
-    std::printf("heatmap of %d ranks x %d samples: store columns, rank series and pyramids made in %.3f s\n", ranks,
+    std::printf("heatmap of %d ranks x %d samples: store columns and rank series made in %.3f s\n", ranks,
                 samples, secondsSince(start));
+    // what buildJobViewData adds to a load: each rank's hold limit, pyramids and table figures
+    std::vector<double> finishTimes;
+    for (int i = 0; i < 3; ++i) {
+        std::vector<RankSeries> copies = job->ranks;
+        start = Clock::now();
+        for (RankSeries& series : copies)
+            finishRankSeries(series);
+        finishTimes.push_back(secondsSince(start));
+    }
+    std::printf(
+        "  rank series finished (hold limits, four pyramids each, table figures): %.3f s (median of 3)\n",
+        median(finishTimes));
     // what the cross-rank analyses add: clocks a few ms apart, a suspect, five intervals a rank
     JobCrossRankSummary summary;
     summary.worldSize = ranks;

@@ -4,6 +4,7 @@
 #include "model/job/HeatmapBinning.h"
 #include "model/report/ReportContent.h"
 #include "model/text/Text.h"
+#include "tests/DarkPalette.h"
 #include "tests/JobFixtures.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/job/JobHeatmapView.h"
@@ -108,19 +109,6 @@ void sendWheel(QWidget* widget, QPoint pos, QPoint angleDelta)
     QWheelEvent wheel(QPointF(pos), QPointF(widget->mapToGlobal(pos)), QPoint(), angleDelta, Qt::NoButton,
                       Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(widget, &wheel);
-}
-
-QPalette darkPalette()
-{
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
-    return dark;
 }
 
 } // namespace
@@ -310,6 +298,26 @@ private slots:
         view.rebuildCache();
         QVERIFY(std::isnan(view.drawnCells(2).front()));
         QCOMPARE(view.dataRange()->beginNs, raw->beginNs);
+    }
+
+    // One file holding several ranks (partitions of one session): a row each, aligned.
+    void oneInputSeveralRanks()
+    {
+        const auto job = buildJobViewData(loadJob({QStringLiteral("collective-merged.jsonl")}));
+        QVERIFY(job);
+        QCOMPARE(job->ranks.size(), size_t(3));
+        JobHeatmapView view;
+        view.resize(900, 300);
+        view.setJob(job);
+        view.setCrossRankSummary(expectedSummary(QStringLiteral("collective-merged.jsonl")));
+        view.setCollectiveIntervals(expectedIntervals(QStringLiteral("collective-merged.jsonl")));
+        view.rebuildCache();
+        for (size_t i = 0; i < 3; ++i) {
+            QVERIFY(!std::isnan(view.drawnCells(i).front())); // every rank starts at the aligned start
+            const QString tip = view.toolTipAt(view.rowRect(i).center());
+            QVERIFY2(tip.contains(QStringLiteral("<b>rank %1</b>").arg(i)), qPrintable(tip));
+        }
+        QVERIFY(!view.grab().isNull());
     }
 
     void hitTestingRows_data()

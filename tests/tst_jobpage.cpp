@@ -4,6 +4,7 @@
 #include "app/pages/JobPage.h"
 #include "app/pages/ViewState.h"
 #include "model/items/RankTableModel.h"
+#include "tests/DarkPalette.h"
 #include "tests/JobFixtures.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/job/JobViewStyle.h"
@@ -90,8 +91,9 @@ private slots:
                      .data()
                      .toString(),
                  QStringLiteral("first cause (high)"));
-        const QImage image = page.grab().toImage();
-        QVERIFY(image.save(QStringLiteral("/tmp/jobpage.png")));
+        QVERIFY(page.grab().save(QStringLiteral("/tmp/jobpage.png")));
+        page.setPalette(darkPalette());
+        QVERIFY(page.grab().save(QStringLiteral("/tmp/jobpage-dark.png")));
     }
 
     void viewsFollowTheViewState()

@@ -2,6 +2,7 @@
 // shared or per-row y scale, spikes kept by the decimation, missing ranks, more ranks than
 // fit (scrolling) and more than kMaxRanks (the note), cursor, activation and zoom.
 #include "model/text/Text.h"
+#include "tests/DarkPalette.h"
 #include "tests/JobFixtures.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/job/RankSparklinesView.h"
@@ -238,16 +239,8 @@ private slots:
         QFETCH(bool, dark);
         const auto job = buildJobViewData(loadJob(firstCauseInputs()));
         RankSparklinesView view;
-        if (dark) {
-            QPalette palette;
-            palette.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-            palette.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-            palette.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-            palette.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-            palette.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-            palette.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-            view.setPalette(palette);
-        }
+        if (dark)
+            view.setPalette(darkPalette());
         view.resize(760, 300);
         view.setJob(job);
         view.setCrossRankSummary(expectedSummary(QStringLiteral("firstcause-job")));

@@ -97,6 +97,34 @@ private slots:
         QVERIFY(!model.rankAt(7));
     }
 
+    // One file, several ranks: the partitions of one session are the job's ranks.
+    void oneInputSeveralRanks()
+    {
+        const auto data = loadJob({QStringLiteral("collective-merged.jsonl")});
+        QVERIFY(data);
+        QCOMPARE(data->inputs.size(), size_t(1));
+        const auto job = buildJobViewData(data);
+        RankTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setJob(job);
+        QCOMPARE(model.rowCount(), 3);
+        const QJsonObject counts = expectedOutput(QStringLiteral("collective-merged.jsonl"))
+                                       .value(QStringLiteral("cross_rank_analysis"))
+                                       .toObject()
+                                       .value(QStringLiteral("rank_sample_counts"))
+                                       .toObject();
+        for (int row = 0; row < 3; ++row) {
+            const RankSeries& series = job->ranks[size_t(row)];
+            QCOMPARE(series.trace, data->inputs.front().trace); // one store, three partitions
+            QCOMPARE(
+                model.index(row, RankTableModel::SamplesColumn).data(RankTableModel::SortRole).toLongLong(),
+                counts.value(QString::number(row)).toInteger());
+            QCOMPARE(qint64(series.rows.size()), counts.value(QString::number(row)).toInteger());
+            for (uint32_t r : series.rows)
+                QCOMPARE(series.store().sources[series.store().source[r]].rank, series.rank);
+        }
+    }
+
     void missingRanks()
     {
         const auto job = buildJobViewData(loadJob(missingFilesInputs()));

@@ -932,7 +932,7 @@ std::optional<size_t> JobHeatmapView::rankIndexAt(QPoint pos) const
 QString JobHeatmapView::toolTipAt(QPoint pos) const
 {
     if (!d->cacheValid)
-        const_cast<Private&>(*d).rebuildCache(); // the tooltip reads the drawn cells
+        d->rebuildCache(); // the tooltip reads the drawn cells
     return d->toolTipAt(pos);
 }
 
