@@ -182,7 +182,7 @@ private slots:
         const std::vector<double> cells = binLargestMagnitude(times, rows, range, holdLimit, valueAt);
         QVERIFY2(sameCells(cells, expected), qPrintable(cellsText(cells) + " != " + cellsText(expected)));
         QVERIFY(sameCells(cells, referenceCells(times, values, range, holdLimit)));
-        const MagnitudePyramid pyramid(std::span<const uint32_t>(rows), valueAt);
+        const MagnitudePyramid pyramid(times, std::span<const uint32_t>(rows), valueAt);
         QVERIFY(sameCells(binLargestMagnitude(times, rows, range, holdLimit, valueAt, &pyramid), expected));
     }
 
@@ -204,7 +204,7 @@ private slots:
         }
         const std::vector<uint32_t> rows = identityRows(times.size());
         auto valueAt = [&](uint32_t row) { return values[row]; };
-        const MagnitudePyramid pyramid(std::span<const uint32_t>(rows), valueAt);
+        const MagnitudePyramid pyramid(times, std::span<const uint32_t>(rows), valueAt);
         for (int trial = 0; trial < 40; ++trial) {
             const int64_t a = times.front() + int64_t(random() % uint64_t(times.back() - times.front()));
             const int64_t b = a + int64_t(random() % uint64_t(times.back() - a + 1));

@@ -193,7 +193,7 @@ void finishRankSeries(RankSeries& series)
     for (JobMeasure measure : {JobMeasure::Gap, JobMeasure::GapRatio}) {
         const auto valueOf = [&](uint32_t row) { return series.valueOfRow(measure, row); };
         series.linePyramids[size_t(measure)] = MinMaxPyramid(rows, valueOf);
-        series.cellPyramids[size_t(measure)] = MagnitudePyramid(rows, valueOf);
+        series.cellPyramids[size_t(measure)] = MagnitudePyramid(s.timestampNs, rows, valueOf);
     }
     series.allocatedDelta = counterDelta(s.allocated, series.rows);
     series.reservedDelta = counterDelta(s.reserved, series.rows);
