@@ -644,6 +644,50 @@ private slots:
         QCOMPARE(view.cacheBuilds(), builds + 4);
     }
 
+    // Timestamps and offsets anywhere in the int64 range: drawn, hovered and zoomed without
+    // overflow (the suite runs under UBSan in CI).
+    void extremeTimes()
+    {
+        constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+        constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+        const auto job = syntheticJob(
+            3, 4, 3'000'000'000'000'000'000,
+            [](int r, int i) { return (i % 2 ? 1 : -1) * (int64_t(r + 1) << 40); }, {}, kMin + 5);
+        JobCrossRankSummary summary;
+        summary.alignmentOffsetsNs = {{0, 0}, {1, kMax}, {2, kMin}};
+        summary.clusterOnsetNs = kMax;
+        JobFirstCauseSuspect suspect;
+        suspect.rank = 2;
+        suspect.alignedFirstSpikeNs = kMin;
+        suspect.leadOverClusterOnsetNs = kMax;
+        summary.firstCauseSuspects.push_back(suspect);
+        JobCollectiveInterval interval;
+        interval.rank = 1;
+        interval.startNs = kMin;
+        interval.endNs = kMax;
+        for (bool aligned : {false, true}) {
+            JobHeatmapView view;
+            view.resize(700, 300);
+            view.setJob(job);
+            if (aligned)
+                view.setCrossRankSummary(summary);
+            view.setCollectiveIntervals({interval});
+            QVERIFY(view.dataRange());
+            QVERIFY(view.visibleEndNs() >= view.visibleBeginNs());
+            QVERIFY(!view.grab().isNull());
+            const QRect plot = view.plotRect();
+            for (int x : {plot.left(), plot.center().x(), plot.right()})
+                for (size_t i = 0; i < 3; ++i)
+                    view.toolTipAt(QPoint(x, view.rowRect(i).center().y()));
+            sendWheel(&view, plot.center(), QPoint(0, 120));
+            sendWheel(&view, plot.center(), QPoint(0, -2400));
+            sendWheel(&view, plot.center(), QPoint(240, 0));
+            view.setVisibleRange(kMin, kMax);
+            view.setCursorTime(kMax);
+            QVERIFY(!view.grab().isNull());
+        }
+    }
+
     void emptyStates()
     {
         JobHeatmapView view;

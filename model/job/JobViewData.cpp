@@ -271,6 +271,11 @@ std::optional<AlignedRange> alignedRangeOf(const JobViewData& data, const JobCro
         range->beginNs = std::min(range->beginNs, first);
         range->endNs = std::max(range->endNs, last);
     }
+    // a span must fit in int64 (time axes take end - begin): a job of more than 292 years, which
+    // only a broken clock writes, is cut after its first 292
+    if (range)
+        range->endNs =
+            std::min(range->endNs, saturatingAdd(range->beginNs, std::numeric_limits<int64_t>::max()));
     return range;
 }
 

@@ -183,7 +183,8 @@ std::shared_ptr<const JobViewData> buildJobViewData(std::shared_ptr<const JobDat
 // figures from trace and rows.
 void finishRankSeries(RankSeries& series);
 
-// First and last aligned time of the samples of every present rank; nullopt without samples.
+// First and last aligned time of the samples of every present rank, the span at most INT64_MAX
+// (the end cut there); nullopt without samples.
 struct AlignedRange
 {
     int64_t beginNs = 0;

@@ -68,7 +68,7 @@ QRgb HeatmapColorScale::colorOf(double value) const
     if (std::isnan(value))
         return m_empty;
     const double t = std::clamp(std::abs(value) / m_max, 0.0, 1.0);
-    const auto index = size_t(std::lround(t * (kSteps - 1)));
+    const auto index = size_t(t * (kSteps - 1) + 0.5); // t is in [0, 1]: no llround call per cell
     return value < 0 ? m_negative[index] : m_positive[index];
 }
 

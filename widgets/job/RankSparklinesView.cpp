@@ -64,7 +64,7 @@ public:
     int64_t offsetOf(int64_t rank) const { return summary ? summary->offsetOf(rank) : 0; }
     TimeAxis axisOf(const QRect& plot) const
     {
-        return TimeAxis{visibleBeginNs, std::max<int64_t>(visibleEndNs, visibleBeginNs + 1),
+        return TimeAxis{visibleBeginNs, std::max<int64_t>(visibleEndNs, saturatingAdd(visibleBeginNs, 1)),
                         double(plot.left()), double(plot.left() + plot.width())};
     }
     void invalidate();
@@ -214,7 +214,7 @@ void RankSparklinesView::Private::ensureLines() const
             series.linePyramid(measure).decimate(series.times(), rowList, span, begin, end, width, valueAt);
         Line& line = lines[i];
         line.points.reserve(kept.size());
-        const TimeAxis timeAxis{begin, std::max(end, begin + 1), 0.0, double(width)};
+        const TimeAxis timeAxis{begin, std::max(end, saturatingAdd(begin, 1)), 0.0, double(width)};
         for (uint32_t position : kept) {
             const double value = series.valueAt(measure, position);
             if (std::isnan(value))
