@@ -72,10 +72,7 @@ struct JobData
         const JobRankPart& part = rank.parts.front();
         return inputs[part.inputIndex].trace->partitions[part.partitionIndex];
     }
-    const TraceData& traceOf(const JobRank& rank) const
-    {
-        return *inputs[rank.parts.front().inputIndex].trace;
-    }
+    const TraceData& traceOf(const JobRank& rank) const { return *inputs[rank.parts.front().inputIndex].trace; }
 };
 
 } // namespace gapscope
