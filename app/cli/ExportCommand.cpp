@@ -161,12 +161,14 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
 
 } // namespace
 
-ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize)
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize,
+                           const std::optional<ReportJob>& job)
 {
     if (!result)
         return {{}, QStringLiteral("no analysis to export")};
     ExportSource source;
     source.content = buildReportContent(*result);
+    source.content.job = job;
     source.seriesCsv = [&] { return chartSeriesCsv(*result); };
     source.makeChart = [&](QSize size) -> std::unique_ptr<QWidget> {
         return createExportGapChart(result, size);
@@ -237,24 +239,23 @@ int runExportCommand(const QStringList& args, FILE* out, FILE* err)
     // file without --force, even one created meanwhile.
     if (int exitCode = kExitOk; !outputPathUsable(options, options.force, err, prefix, &exitCode))
         return exitCode;
-    const DocumentOutcome document = loadDocument(options.path);
-    const DocumentAnalysis analysis = analyzeDocument(document, options.request);
-    if (!analysis.ok()) {
-        printLine(err, prefix + analysis.error);
-        return kExitUsage;
-    }
+    int exitCode = kExitOk;
+    const auto inputs = analyzeForReport(options, err, prefix, &exitCode);
+    if (!inputs)
+        return exitCode;
+    const DocumentAnalysis& analysis = inputs->analysis;
     const QSize chartSize = options.size.value_or(kDefaultChartSize);
     const ExportOutcome exported =
         analysis.budget ? renderBudgetExport(budgetExportInput(*analysis.budget), *format, chartSize)
-                        : renderExport(analysis.trace, *format, chartSize);
+                        : renderExport(analysis.trace, *format, chartSize, analysis.reportJob());
     if (!exported.error.isEmpty()) {
         printLine(err, prefix + exported.error);
         return kExitFailure;
     }
-    if (const int exitCode = emitReport(options.output, exported.data, options.force, out, err, prefix);
+    if (exitCode = emitReport(options.output, exported.data, options.force, out, err, prefix);
         exitCode != kExitOk)
         return exitCode;
-    reportRejected(document, err, prefix);
+    reportInputProblems(*inputs, err, prefix);
     return kExitOk;
 }
 

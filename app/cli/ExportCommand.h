@@ -4,6 +4,7 @@
 
 #include "analysis/BudgetAnalysis.h"
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/report/ReportContent.h"
 #include "model/store/BudgetData.h"
 #include "model/trace/AnalysisRunner.h"
 
@@ -45,9 +46,11 @@ struct ExportOutcome
 };
 
 // The bytes of one export. chartSize is the chart image size (PNG, SVG and the images inside
-// HTML and PDF).
-ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format,
-                           QSize chartSize);
+// HTML and PDF). With a job (DocumentAnalysis::reportContent of a job) result is its rank
+// shown: the reports add the ranks (JSON, Markdown, HTML) and the findings CSV lists every
+// rank's findings; the chart and the series CSV are of the rank shown.
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize,
+                           const std::optional<ReportJob>& job = std::nullopt);
 
 // A memory-budget log with the findings of analyzeBudget.
 struct BudgetExportInput
@@ -66,8 +69,8 @@ bool budgetExportSupports(ExportFormat format);
 ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format,
                                  QSize chartSize = QSize(1200, 600));
 
-// args: {"export", PATH, options...}. Exit codes as Cli.h. PATH may be a stormlog trace or
-// a memory-budget log (detected from content).
+// args: {"export", PATH..., options...}. Exit codes as Cli.h. PATH may be a stormlog trace or
+// a memory-budget log (detected from content); several PATHs or a job folder are a job.
 int runExportCommand(const QStringList& args, FILE* out, FILE* err);
 
 } // namespace gapscope

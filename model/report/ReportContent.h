@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,6 +73,45 @@ struct ReportThreshold
     double value = 0;
 };
 
+// One rank of a distributed job (model/job/JobData.h) with its own gap analysis.
+struct ReportRank
+{
+    int64_t rank = 0;
+    bool present = false;
+    QString input;   // the input whose partition of the rank is shown; empty when missing
+    QString session; // its session id
+    QString host;
+    int64_t localRank = 0;
+    uint64_t sampleCount = 0;               // `sample` events over all its inputs
+    std::optional<int64_t> latestGapBytes;  // device used - reserved at the last sample analysed
+    std::optional<int64_t> peakAbsGapBytes; // the largest |gap| among the samples analysed
+    int64_t originNs = 0;                   // its first event: its relative times count from here
+    std::vector<ReportFinding> findings;    // its own gap analysis
+};
+
+struct ReportJobInput
+{
+    QString path;
+    QString form;
+    QString session; // the session of the input that belongs to the job
+    std::vector<int64_t> ranks;
+    qint64 recordsRead = 0;
+    qint64 recordsRejected = 0;
+    qint64 warnings = 0;
+};
+
+// The ranks and notes of a job, when the report is of one.
+struct ReportJob
+{
+    QString mode;  // "session" (one input, several ranks) or "job" (several inputs)
+    QString jobId; // empty = none
+    int64_t worldSize = 0;
+    std::vector<ReportJobInput> inputs;
+    std::vector<ReportProblem> notes; // every note kept (file, reason; line 0)
+    qint64 notesNotKept = 0;
+    std::vector<ReportRank> ranks; // ascending rank, missing ranks included
+};
+
 struct ReportContent
 {
     ReportKind kind = ReportKind::StormlogTrace;
@@ -112,6 +152,9 @@ struct ReportContent
     std::vector<ReportFinding> findings;
     std::vector<ReportThreshold> thresholds;
 
+    // --- a distributed job: the report above is of its rank shown ---
+    std::optional<ReportJob> job;
+
     std::optional<int64_t> durationNs() const
     {
         if (!firstTimestampNs || !lastTimestampNs)
@@ -123,6 +166,12 @@ struct ReportContent
 inline constexpr size_t kReportedProblems = 20;
 
 ReportContent buildReportContent(const AnalysisResult& result);
+
+struct JobData;
+// The ranks of a job with their own analyses (one per JobData::ranks entry, null when missing:
+// model/job/JobRanks analyzeJobRanks), its inputs and notes.
+ReportJob buildReportJob(const JobData& job,
+                         const std::vector<std::shared_ptr<const AnalysisResult>>& rankAnalyses);
 
 struct BudgetData;
 struct BudgetThresholds;

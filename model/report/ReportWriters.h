@@ -43,6 +43,18 @@ QByteArray reportFindingsCsv(const ReportContent& content);
 // Rows of the "Input" table every human format shows: (label, raw value), unescaped.
 std::vector<std::pair<QString, QString>> reportInputRows(const ReportContent& content);
 
+// A table of a human format: header and rows, unescaped.
+struct ReportTable
+{
+    QStringList header;
+    std::vector<QStringList> rows;
+};
+// The rank table of a job's report (rank, host, present, samples, latest gap, peak |gap|,
+// findings, input), empty without a job.
+ReportTable reportRankTable(const ReportContent& content);
+// One line on a job: "job job-268: 4 inputs, world size 4, 4 ranks present, none missing".
+QString reportJobSummary(const ReportJob& job);
+
 // The headline figures (samples, duration, peak gap / rss, findings), unescaped.
 struct ReportSummaryFigure
 {
