@@ -5,15 +5,19 @@
 //   gapscope_bench chart PATH                  open to a drawn chart, analysis, window
 //                                              re-analysis, chart redraw (offscreen grab())
 //   gapscope_bench cancel PATH                 how soon a load returns after Cancel
+//   gapscope_bench job RUNS PATH...            open a distributed job (a job folder or per-rank
+//                                              inputs; scripts/gen-job.py writes a big one): load
+//                                              and every rank's analysis, medians of RUNS
 //
 // One measurement per process, so resident memory starts from the same baseline each time.
 // Memory: VmRSS/VmHWM of /proc/self/status; the peak is reset (clear_refs 5) before loading.
 
-#include "model/trace/AnalysisRunner.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/budget/BudgetLoader.h"
-#include "model/store/Decimation.h"
+#include "model/job/JobRanks.h"
 #include "model/jobs/LoadJob.h"
+#include "model/store/Decimation.h"
+#include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"
 #include "widgets/trace/GapChartView.h"
 
@@ -22,6 +26,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QPixmap>
+#include <QThread>
 
 #include <sys/resource.h>
 
@@ -264,6 +269,56 @@ int benchCancel(const QString& path)
     return 0;
 }
 
+// Opens a job RUNS times: discovery and the parallel load of every input, then every rank's gap
+// analysis; medians of wall and CPU time, and the job's size.
+int benchJob(int runs, const QStringList& paths)
+{
+    std::vector<double> loadTimes, loadCpu, analysisTimes;
+    std::shared_ptr<const JobData> job;
+    qint64 bytes = 0;
+    for (int i = 0; i < std::max(runs, 1); ++i) {
+        job.reset(); // the previous job's memory is given back before the next load
+        const long long baselineKb = statusKb("VmRSS:");
+        resetPeak();
+        qint64 total = 0;
+        LoadControl control;
+        control.progress = [&total](qint64, qint64 all) { total = all; };
+        const auto start = Clock::now();
+        const double cpuStart = cpuSeconds();
+        JobOutcome outcome = loadJob(paths, control);
+        loadTimes.push_back(secondsSince(start));
+        loadCpu.push_back(cpuSeconds() - cpuStart);
+        if (!outcome.job) {
+            std::fprintf(stderr, "%s\n", qPrintable(outcome.fatalError));
+            return 1;
+        }
+        job = std::move(outcome.job);
+        bytes = total;
+        const auto analysisStart = Clock::now();
+        const auto results = analyzeJobRanks(*job, GapThresholds{});
+        analysisTimes.push_back(secondsSince(analysisStart));
+        std::printf("run %d: load %.3f s (cpu %.3f s), analysis of every rank %.3f s, resident %.0f MB (peak "
+                    "%.0f MB)\n",
+                    i + 1, loadTimes.back(), loadCpu.back(), analysisTimes.back(),
+                    double(statusKb("VmRSS:") - baselineKb) / 1024,
+                    double(statusKb("VmHWM:") - baselineKb) / 1024);
+    }
+    size_t samples = 0;
+    size_t present = 0;
+    for (const JobRank& rank : job->ranks) {
+        samples += rank.sampleCount;
+        present += rank.present ? 1 : 0;
+    }
+    const double megabytes = double(bytes) / 1e6;
+    const double load = median(loadTimes);
+    std::printf(
+        "job of %zu inputs, %zu ranks, %zu samples, %.0f MB: load %.3f s (%.1f MB/s, %.0f samples/s; cpu "
+        "%.3f s), analysis of every rank %.3f s (medians of %zu runs, %d threads)\n",
+        job->inputs.size(), present, samples, megabytes, load, megabytes / load, double(samples) / load,
+        median(loadCpu), median(analysisTimes), loadTimes.size(), QThread::idealThreadCount());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -279,8 +334,10 @@ int main(int argc, char** argv)
         return benchChart(args[2]);
     if (args.size() >= 3 && args[1] == QLatin1String("cancel"))
         return benchCancel(args[2]);
+    if (args.size() >= 4 && args[1] == QLatin1String("job"))
+        return benchJob(args[2].toInt(), args.mid(3));
     std::fprintf(stderr,
                  "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart "
-                 "PATH | cancel PATH\n");
+                 "PATH | cancel PATH | job RUNS PATH...\n");
     return 2;
 }
