@@ -17,6 +17,8 @@ namespace gapscope {
 namespace {
 
 constexpr uint32_t kUnknownSlot = std::numeric_limits<uint32_t>::max();
+// The crate's policy shrinks above 1.05 x the effective target (budget-snapshots.md).
+constexpr double kShrinkBand = 1.05;
 
 EvidenceValue bytesEvidence(std::string key, double value)
 {
@@ -265,6 +267,95 @@ SlotTimeline buildSlotTimeline(const BudgetTicks& ticks)
             timeline.fillBackwards(saturatingSub(s, end.previousStreak), s - 1, end.previousLabel);
     }
     return timeline;
+}
+
+// Whether a temporary lease explains the episode (see LeaseRelease in the header).
+std::optional<LeaseRelease> leaseRelease(const BudgetTicks& ticks, const SlotTimeline& timeline,
+                                         const WedgeEpisode& episode)
+{
+    if (episode.loggedTicks.empty() || episode.endsLog)
+        return std::nullopt;
+    LeaseRelease lease;
+    int64_t smallestLease = std::numeric_limits<int64_t>::max();
+    for (uint32_t row : episode.loggedTicks) {
+        const int64_t bytes = ticks.leaseBytesActive[row];
+        const int64_t target = ticks.targetBytes[row];
+        // a tick without a lease, or over the band of the configured target itself, is not
+        // the lease's doing
+        if (bytes <= 0 || target <= 0 ||
+            static_cast<double>(ticks.rssBytes[row]) > kShrinkBand * static_cast<double>(target))
+            return std::nullopt;
+        smallestLease = std::min(smallestLease, bytes);
+        lease.leaseBytes = std::max(lease.leaseBytes, bytes);
+        if (ticks.rssBytes[row] >= lease.maxRssBytes) {
+            lease.maxRssBytes = ticks.rssBytes[row];
+            lease.targetBytes = target;
+        }
+    }
+    const auto slots = static_cast<int64_t>(timeline.loggedTick.size());
+    int64_t releaseSlot = episode.lastSlot + 1;
+    while (releaseSlot < slots && timeline.loggedTick[static_cast<size_t>(releaseSlot)] < 0)
+        ++releaseSlot;
+    if (releaseSlot >= slots)
+        return std::nullopt; // nothing logged after the episode tells whether the lease ended
+    lease.releaseTick = static_cast<uint32_t>(timeline.loggedTick[static_cast<size_t>(releaseSlot)]);
+    if (ticks.leaseBytesActive[lease.releaseTick] >= smallestLease)
+        return std::nullopt; // the lease outlived the episode: something else ended it
+    lease.releasedNextTick = releaseSlot == episode.lastSlot + 1;
+    // the lease may have been taken before the policy reacted: walk back over its logged ticks
+    lease.firstLeaseTick = episode.loggedTicks.front();
+    for (int64_t s = episode.firstSlot - 1; s >= 0; --s) {
+        const int64_t row = timeline.loggedTick[static_cast<size_t>(s)];
+        if (row < 0 || ticks.leaseBytesActive[static_cast<size_t>(row)] <= 0)
+            break;
+        lease.firstLeaseTick = static_cast<uint32_t>(row);
+    }
+    return lease;
+}
+
+// The episode with the most skip-shrink ticks among those long enough to be a wedge that a
+// lease explains (leaseExplained) or does not, and how many such episodes there are.
+struct LongEpisodes
+{
+    std::optional<WedgeEpisode> worst;
+    int64_t count = 0;
+};
+LongEpisodes longEpisodes(const std::vector<WedgeEpisode>& episodes, const BudgetThresholds& th,
+                          bool leaseExplained)
+{
+    LongEpisodes result;
+    for (const auto& episode : episodes) {
+        if (episode.skipShrinkTicks < th.wedgeSkipTicks || episode.loggedTicks.empty() ||
+            episode.lease.has_value() != leaseExplained)
+            continue;
+        ++result.count;
+        if (!result.worst || episode.skipShrinkTicks > result.worst->skipShrinkTicks)
+            result.worst = episode;
+    }
+    return result;
+}
+
+// The evidence every over-target episode finding shares; the finding points at its first tick.
+void appendEpisodeEvidence(Finding& f, const BudgetTicks& ticks, const WedgeEpisode& episode, double seconds)
+{
+    f.evidence.push_back(countEvidence("skip_shrink_ticks", static_cast<double>(episode.skipShrinkTicks),
+                                       EvidenceUnit::Ticks));
+    f.evidence.push_back(
+        countEvidence("shrink_ticks", static_cast<double>(episode.shrinkTicks), EvidenceUnit::Ticks));
+    f.evidence.push_back(countEvidence(
+        "episode_ticks", static_cast<double>(episode.lastSlot - episode.firstSlot + 1), EvidenceUnit::Ticks));
+    f.evidence.push_back(realEvidence("duration_seconds", seconds, 1, EvidenceUnit::Seconds));
+    f.evidenceRow = episode.loggedTicks.front();
+    f.evidenceTimestampNs = ticks.timestampNs[episode.loggedTicks.front()];
+}
+
+double episodeSeconds(const BudgetTicks& ticks, const WedgeEpisode& episode)
+{
+    const int64_t period = budgetTickPeriodNs(ticks);
+    if (period <= 0) // nonsense timestamps: what the logged ticks span
+        return secondsBetween(ticks.timestampNs[episode.loggedTicks.front()],
+                              ticks.timestampNs[episode.loggedTicks.back()]);
+    return static_cast<double>(episode.lastSlot - episode.firstSlot + 1) * static_cast<double>(period) / 1e9;
 }
 
 } // namespace
@@ -535,30 +626,22 @@ std::vector<WedgeEpisode> findWedgeEpisodes(const BudgetTicks& ticks)
             current->loggedTicks.push_back(static_cast<uint32_t>(timeline.loggedTick[s]));
     }
     finish(static_cast<int64_t>(timeline.label.size()) - 1);
+    for (auto& episode : episodes)
+        episode.lease = leaseRelease(ticks, timeline, episode);
     return episodes;
 }
 
 std::optional<Finding> findWedgedBudget(const BudgetTicks& ticks, const BudgetBuckets& buckets,
                                         const BudgetThresholds& th)
 {
-    const std::vector<WedgeEpisode> episodes = findWedgeEpisodes(ticks);
-    const WedgeEpisode* worst = nullptr;
-    int64_t wedgedCount = 0;
-    for (const auto& episode : episodes) {
-        if (episode.skipShrinkTicks < th.wedgeSkipTicks || episode.loggedTicks.empty())
-            continue;
-        ++wedgedCount;
-        if (!worst || episode.skipShrinkTicks > worst->skipShrinkTicks)
-            worst = &episode;
-    }
-    if (!worst)
+    // an episode a temporary lease explains is lease pressure (findLeasePressure)
+    const LongEpisodes wedged = longEpisodes(findWedgeEpisodes(ticks), th, false);
+    if (!wedged.worst)
         return std::nullopt;
-
-    const int64_t period = budgetTickPeriodNs(ticks);
+    const WedgeEpisode* worst = &*wedged.worst;
+    const int64_t wedgedCount = wedged.count;
     const int64_t slots = worst->lastSlot - worst->firstSlot + 1;
-    const double duration = period > 0 ? static_cast<double>(slots) * static_cast<double>(period) / 1e9
-                                       : secondsBetween(ticks.timestampNs[worst->loggedTicks.front()],
-                                                        ticks.timestampNs[worst->loggedTicks.back()]);
+    const double duration = episodeSeconds(ticks, *worst);
     double maxOvershoot = 0;
     uint32_t worstTick = worst->loggedTicks.front();
     for (uint32_t row : worst->loggedTicks) {
@@ -581,19 +664,12 @@ std::optional<Finding> findWedgedBudget(const BudgetTicks& ticks, const BudgetBu
         std::min(1.0, 0.5 + 0.5 * (static_cast<double>(worst->skipShrinkTicks) - n) / std::max(n, 1.0)), 3);
     f.severity = worst->skipShrinkTicks >= 2 * th.wedgeSkipTicks || worst->endsLog ? Severity::Critical
                                                                                    : Severity::Warning;
-    f.evidence.push_back(
-        countEvidence("skip_shrink_ticks", static_cast<double>(worst->skipShrinkTicks), EvidenceUnit::Ticks));
-    f.evidence.push_back(
-        countEvidence("shrink_ticks", static_cast<double>(worst->shrinkTicks), EvidenceUnit::Ticks));
-    f.evidence.push_back(countEvidence("episode_ticks", static_cast<double>(slots), EvidenceUnit::Ticks));
-    f.evidence.push_back(realEvidence("duration_seconds", duration, 1, EvidenceUnit::Seconds));
+    appendEpisodeEvidence(f, ticks, *worst, duration);
     f.evidence.push_back(bytesEvidence("max_overshoot_bytes", maxOvershoot));
     f.evidence.push_back(
         realEvidence("non_cache_share_of_effective_target", nonCacheShare, 4, EvidenceUnit::Ratio));
     f.evidence.push_back(bytesEvidence("lease_bytes_active", lease));
     f.evidence.push_back(countEvidence("wedged_episodes", static_cast<double>(wedgedCount)));
-    f.evidenceRow = worst->loggedTicks.front();
-    f.evidenceTimestampNs = ticks.timestampNs[worst->loggedTicks.front()];
 
     f.description =
         "For " + formatSeconds(duration) + " (" + std::to_string(slots) +
@@ -619,6 +695,72 @@ std::optional<Finding> findWedgedBudget(const BudgetTicks& ticks, const BudgetBu
         "lives, so oversized or leaked lease guards keep the target artificially low.",
         "Set MEMORY_BUDGET_HARD_CEILING_MIB as a last line of defence so a wedged process aborts with a "
         "message instead of being OOM-killed.",
+    };
+    return f;
+}
+
+// ------------------------------------------------------------------ lease pressure
+
+std::optional<Finding> findLeasePressure(const BudgetTicks& ticks, const BudgetThresholds& th)
+{
+    // as long as a wedge would be: shorter refusals are the policy working as intended
+    const LongEpisodes explained = longEpisodes(findWedgeEpisodes(ticks), th, true);
+    if (!explained.worst)
+        return std::nullopt;
+    const WedgeEpisode* worst = &*explained.worst;
+    const int64_t pressureCount = explained.count;
+    const LeaseRelease& lease = *worst->lease;
+    const int64_t slots = worst->lastSlot - worst->firstSlot + 1;
+    const double duration = episodeSeconds(ticks, *worst);
+    // from the first tick the lease was seen to the first tick it was seen gone
+    const double leaseSeconds =
+        secondsBetween(ticks.timestampNs[lease.firstLeaseTick], ticks.timestampNs[lease.releaseTick]);
+    double maxOvershoot = 0;
+    for (uint32_t row : worst->loggedTicks)
+        maxOvershoot = std::max(maxOvershoot, static_cast<double>(ticks.rssBytes[row]) -
+                                                  static_cast<double>(ticks.effectiveTargetBytes[row]));
+    const double leaseBytes = static_cast<double>(lease.leaseBytes);
+    const double target = static_cast<double>(lease.targetBytes);
+    const double maxRss = static_cast<double>(lease.maxRssBytes);
+    const double rssShare = target > 0 ? maxRss / target : 0.0;
+
+    Finding f;
+    f.classification = Classification::LeasePressure;
+    f.severity = Severity::Info;
+    // a release seen only after ticks that were not logged may have come later than the episode's end
+    f.confidence = lease.releasedNextTick ? 1.0 : 0.75;
+    f.evidence.push_back(bytesEvidence("lease_bytes", leaseBytes));
+    f.evidence.push_back(realEvidence("lease_seconds", leaseSeconds, 1, EvidenceUnit::Seconds));
+    appendEpisodeEvidence(f, ticks, *worst, duration);
+    f.evidence.push_back(bytesEvidence("max_overshoot_bytes", maxOvershoot));
+    f.evidence.push_back(bytesEvidence("max_rss_bytes", maxRss));
+    f.evidence.push_back(realEvidence("max_rss_share_of_target", rssShare, 4, EvidenceUnit::Ratio));
+    f.evidence.push_back(countEvidence("lease_episodes", static_cast<double>(pressureCount)));
+
+    f.description =
+        "A lease of " + formatBytes(leaseBytes) + " lowered the effective target from " +
+        formatBytes(target) + " to " + formatBytes(std::max(0.0, target - leaseBytes)) + " for " +
+        (lease.releasedNextTick ? "about " : "at most ") + formatSeconds(leaseSeconds) +
+        (lease.releasedNextTick ? "" : " (the ticks before its release were not logged)") + ". For " +
+        std::to_string(slots) + " ticks rss stood above the shrink band of the lowered target, and on " +
+        std::to_string(worst->skipShrinkTicks) +
+        " of them the budget declined to shrink caches that were not growing. Without the lease the "
+        "budget would not have acted: rss peaked at " +
+        formatBytes(maxRss) + ", " + formatPercent(rssShare) +
+        " of the configured target. The budget went back to holding when the lease was released; this "
+        "is the lease reserving room as intended, not a wedged budget." +
+        (pressureCount > 1 ? " " + std::to_string(pressureCount) + " such lease windows are in the log."
+                           : "");
+    f.remediation = {
+        "Nothing needs fixing if the leased operation is expected at this size: the pressure ended with "
+        "the lease.",
+        "Drop each lease guard as soon as its operation has allocated what it reserved: while the guard "
+        "lives the lease lowers the effective target, and bytes already allocated count in rss as well.",
+        "If such leases are routine and the caches keep making room for them, leave that much headroom "
+        "under MEMORY_BUDGET_TARGET_MIB (or raise the target when the machine has the memory) so a lease "
+        "does not push the policy over its shrink band.",
+        "Watch for leases that are never released: the same episode without a release is reported as a "
+        "wedged budget.",
     };
     return f;
 }
@@ -943,6 +1085,8 @@ std::vector<Finding> analyzeBudget(const BudgetTicks& ticks, const BudgetThresho
          {findLeakOutsideCaches, findAllocatorRetention, findUnattributedGrowth, findWedgedBudget})
         if (auto f = rule(ticks, buckets, thresholds))
             findings.push_back(std::move(*f));
+    if (auto f = findLeasePressure(ticks, thresholds))
+        findings.push_back(std::move(*f));
     if (auto f = findOverTarget(ticks, thresholds))
         findings.push_back(std::move(*f));
     for (auto& f : findOsAllocatorGap(ticks, thresholds))

@@ -42,9 +42,10 @@ struct BudgetThresholds
     double criticalRSquared = 0.85;
     double criticalGrowthShareOfTarget = 0.10;
 
-    // --- wedged budget ---
+    // --- wedged budget and lease pressure ---
     // Skip-shrink ticks within one over-target episode: 6 ticks = 30 s at 5 s ticks, long
-    // enough that one refusal between two shrinks is not a wedge.
+    // enough that one refusal between two shrinks is not a wedge. An episode this long that a
+    // temporary lease explains (see LeaseRelease) is lease pressure instead.
     int64_t wedgeSkipTicks = 6;
 
     // --- over target ---
@@ -84,6 +85,7 @@ std::optional<Finding> findUnattributedGrowth(const BudgetTicks& ticks, const Bu
                                               const BudgetThresholds& thresholds);
 std::optional<Finding> findWedgedBudget(const BudgetTicks& ticks, const BudgetBuckets& buckets,
                                         const BudgetThresholds& thresholds);
+std::optional<Finding> findLeasePressure(const BudgetTicks& ticks, const BudgetThresholds& thresholds);
 std::optional<Finding> findOverTarget(const BudgetTicks& ticks, const BudgetThresholds& thresholds);
 std::vector<Finding> findOsAllocatorGap(const BudgetTicks& ticks, const BudgetThresholds& thresholds);
 std::vector<Finding> findCacheThrash(const BudgetTicks& ticks, const BudgetThresholds& thresholds);
@@ -103,6 +105,20 @@ BudgetTrend fitBudgetTrend(const BudgetTicks& ticks, const std::vector<int64_t>&
 bool isGrowing(const BudgetTrend& trend, const BudgetThresholds& thresholds);
 bool isFlat(const BudgetTrend& trend, const BudgetThresholds& thresholds);
 
+// A temporary lease that explains an over-target episode: a lease was active on every logged
+// tick of the episode, rss stayed within the shrink band of the configured target (so without
+// the lease lowering the effective target the policy would not have acted), and the first tick
+// logged after the episode shows the lease released.
+struct LeaseRelease
+{
+    int64_t leaseBytes = 0;        // the largest lease during the episode
+    uint32_t firstLeaseTick = 0;   // first logged tick of the lease (may precede the episode)
+    uint32_t releaseTick = 0;      // first logged tick after the episode, the lease gone
+    bool releasedNextTick = false; // the release tick is the slot right after the episode
+    int64_t maxRssBytes = 0;
+    int64_t targetBytes = 0; // the configured target at the tick of maxRssBytes
+};
+
 // An over-target episode: consecutive tick slots whose verdict is shrink or skip-shrink-*
 // (the policy found rss above the shrink band). Slots are tick periods from the first tick;
 // verdicts of missing slots are recovered from logged streaks and verdict-run-ended lines.
@@ -114,6 +130,8 @@ struct WedgeEpisode
     int64_t shrinkTicks = 0;
     std::vector<uint32_t> loggedTicks; // tick rows inside the episode
     bool endsLog = false;              // still running at the last slot of the log
+    // Set when a temporary lease explains the episode: lease pressure, not a wedge.
+    std::optional<LeaseRelease> lease;
 };
 std::vector<WedgeEpisode> findWedgeEpisodes(const BudgetTicks& ticks);
 

@@ -14,7 +14,7 @@ constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverityNames{{
     {Severity::Info, "info"},
 }};
 
-constexpr std::array<std::pair<Classification, std::string_view>, 11> kClassificationNames{{
+constexpr std::array<std::pair<Classification, std::string_view>, 12> kClassificationNames{{
     {Classification::TransientSpike, "transient_spike"},
     {Classification::PersistentDrift, "persistent_drift"},
     {Classification::FragmentationLike, "fragmentation_like"},
@@ -22,6 +22,7 @@ constexpr std::array<std::pair<Classification, std::string_view>, 11> kClassific
     {Classification::AllocatorRetention, "allocator_retention"},
     {Classification::UnattributedGrowth, "unattributed_growth"},
     {Classification::WedgedBudget, "wedged_budget"},
+    {Classification::LeasePressure, "lease_pressure"},
     {Classification::OverTarget, "over_target"},
     {Classification::OsAllocatorSpike, "os_allocator_spike"},
     {Classification::OsAllocatorDrift, "os_allocator_drift"},

@@ -28,6 +28,7 @@ enum class Classification
     AllocatorRetention,
     UnattributedGrowth,
     WedgedBudget,
+    LeasePressure,
     OverTarget,
     OsAllocatorSpike,
     OsAllocatorDrift,

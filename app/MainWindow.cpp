@@ -1,6 +1,8 @@
 #include "app/MainWindow.h"
 #include "model/text/Text.h"
 
+#include "app/Version.h"
+
 #include "app/CompareWith.h"
 #include "app/ExportActions.h"
 #include "app/LiveFollow.h"
@@ -84,7 +86,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     createActions();
     createCentralArea();
-    m_liveFollow = new LiveFollow(this); // reads the trace page
+    m_liveFollow = new LiveFollow(this);   // reads the trace page
     m_compareWith = new CompareWith(this); // likewise
     createDocks();
     m_exportActions = new ExportActions(
@@ -118,8 +120,9 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createActions()
 {
     m_openAction = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open..."), this);
+    m_openAction->setObjectName(QStringLiteral("openAction"));
     m_openAction->setShortcut(QKeySequence::Open);
-    m_openAction->setStatusTip(tr("Open a stormlog trace file"));
+    m_openAction->setStatusTip(tr("Open a stormlog trace or a memory-budget log"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::showOpenFileDialog);
 
     m_openDirAction =
@@ -452,7 +455,7 @@ void MainWindow::showOpenFileDialog()
 {
     const QString dir = recentFiles().isEmpty() ? QString() : QFileInfo(recentFiles().front()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Trace"), dir,
+        this, tr("Open Trace or Budget Log"), dir,
         tr("Stormlog traces and memory-budget logs (*.jsonl *.ndjson *.json *.csv *.log *.text *.txt);;"
            "All files (*)"));
     if (!path.isEmpty())
@@ -635,7 +638,11 @@ void MainWindow::showProblemsOf(const ProblemLog& problems)
 {
     m_welcome->setMessage({});
     m_problemsPanel->setProblems(problems);
-    if (problems.errorCount() > 0 && m_problemsPanel->isHidden()) {
+    if (problems.empty()) {
+        // a clean file: the panel of an earlier one would only show "No problems"
+        // (View > Load Problems still opens it)
+        m_problemsPanel->hide();
+    } else if (problems.errorCount() > 0 && m_problemsPanel->isHidden()) {
         m_problemsPanel->show();
         // a strip under the chart, not half the window
         resizeDocks({m_problemsPanel}, {170}, Qt::Vertical);
@@ -929,13 +936,18 @@ void MainWindow::showThresholdsDialog()
     m_thresholdsDialog->activateWindow();
 }
 
+QString MainWindow::aboutText()
+{
+    return tr("<h3>gapscope %1</h3><p>Finds hidden memory: what a process holds that its allocator "
+              "does not account for.</p><p>Reads stormlog telemetry traces (GPU and CPU: JSON, JSON lines, "
+              "CSV, sink directories) and memory-budget tick logs (tracing text or JSON, snapshot JSON "
+              "lines).</p><p>Built with Qt %2, running on Qt %3.</p>")
+        .arg(QLatin1String(kGapscopeVersion), QLatin1String(QT_VERSION_STR), QLatin1String(qVersion()));
+}
+
 void MainWindow::showAbout()
 {
-    QMessageBox::about(
-        this, tr("About gapscope"),
-        tr("<h3>gapscope %1</h3><p>Finds hidden memory: what a process holds that its allocator "
-           "does not account for, in stormlog telemetry traces.</p>")
-            .arg(QApplication::applicationVersion()));
+    QMessageBox::about(this, tr("About gapscope"), aboutText());
 }
 
 // ---------------------------------------------------------------------------------------------

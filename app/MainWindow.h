@@ -84,6 +84,8 @@ public:
     QString windowBannerText() const;
     QString cursorValuesText() const;
     QString problemsButtonText() const;
+    // Help > About: the version (project() in CMakeLists.txt) and what gapscope reads.
+    static QString aboutText();
     QStringList recentFiles() const;
     GapThresholds thresholds() const { return m_thresholds; }
     // memory-budget logs (budget-snapshots.md): shown instead of a trace

@@ -1,4 +1,5 @@
 #include "app/Gui.h"
+#include "app/Version.h"
 #include "app/cli/Cli.h"
 
 #include <QApplication>
@@ -94,6 +95,10 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
 
+    if (!args.isEmpty() && args.front() == QLatin1String("--version")) {
+        std::printf("gapscope %s\n", kGapscopeVersion);
+        return kExitOk;
+    }
     if (!args.isEmpty() && (args.front() == QLatin1String("--help") || args.front() == QLatin1String("-h"))) {
         std::fputs(cliUsage().toUtf8().constData(), stdout);
         return kExitOk;

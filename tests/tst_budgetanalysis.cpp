@@ -431,6 +431,98 @@ private slots:
         QVERIFY(f->description.find("still wedged") != std::string::npos);
     }
 
+    // A lease over a healthy run: the effective target drops by the lease, the caches stay flat,
+    // the budget skips shrinking; whether that is lease pressure or a wedge depends on what the
+    // log shows around the episode.
+    void leaseExplainsEpisode_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QString>("expected"); // classification found, "" for none
+        QTest::addColumn<double>("confidence");
+        QTest::newRow("released with the episode") << "released"
+                                                   << "lease_pressure" << 1.0;
+        QTest::newRow("release seen after unlogged ticks") << "release after gap"
+                                                           << "lease_pressure" << 0.75;
+        QTest::newRow("lease taken before the policy reacted") << "early lease"
+                                                               << "lease_pressure" << 1.0;
+        QTest::newRow("lease never released") << "log ends"
+                                              << "wedged_budget" << 0.0;
+        QTest::newRow("lease outlives the episode") << "lease outlives"
+                                                    << "wedged_budget" << 0.0;
+        QTest::newRow("rss above the configured target too") << "over target"
+                                                             << "wedged_budget" << 0.0;
+        QTest::newRow("lease taken inside the episode") << "late lease"
+                                                        << "wedged_budget" << 0.0;
+        QTest::newRow("too short for either") << "short"
+                                              << "" << 0.0;
+    }
+    void leaseExplainsEpisode()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(QString, expected);
+        QFETCH(double, confidence);
+        constexpr int64_t kLease = 768 * kMiB;
+        // 5 minutes at 3.25 GiB; a 768 MiB lease on slots 20..30 lifts rss to 4 GiB, above the
+        // shrink band of the lowered target (3.41 GiB) but within the configured one (4.2 GiB)
+        const int64_t leaseFirst = scenario == "early lease" ? 18 : 20;
+        const int64_t leaseLast = scenario == "lease outlives" ? 45 : 30;
+        const int64_t episodeLast = scenario == "short" ? 23 : 30;
+        const int64_t lastSlot = scenario == "log ends" ? 30 : 59;
+        BudgetTicks t;
+        int64_t streak = 0;
+        std::string previous;
+        for (int64_t slot = 0; slot <= lastSlot; ++slot) {
+            if (scenario == "release after gap" && slot >= 31 && slot <= 33)
+                continue; // hold ticks of a capture at INFO: not in the log
+            TickSpec s;
+            s.slot = slot;
+            s.other += 1400 * kMiB;
+            s.lease = slot >= leaseFirst && slot <= leaseLast ? kLease : 0;
+            if (scenario == "lease outlives" && slot > 30)
+                s.other -= 700 * kMiB; // the program freed memory: rss back under the band
+            if (scenario == "over target" && slot >= 20 && slot <= 30)
+                s.other += 256 * kMiB; // 4.25 GiB: above 1.05 x the configured 4 GiB
+            if (scenario == "late lease" && slot == 20) {
+                s.lease = 0;
+                s.other += 1000 * kMiB; // over the band before any lease
+            }
+            s.verdict = slot >= 20 && slot <= episodeLast ? "skip-shrink-flat-caches" : "hold";
+            streak = s.verdict == previous ? streak + 1 : 1;
+            previous = s.verdict;
+            s.streak = streak;
+            addTick(t, s);
+        }
+        const auto findings = analyzeBudget(t);
+        if (expected.isEmpty()) {
+            QCOMPARE(findings.size(), size_t(0));
+            return;
+        }
+        const bool lease = expected == name(Classification::LeasePressure);
+        QVERIFY(has(findings, lease ? Classification::LeasePressure : Classification::WedgedBudget));
+        QVERIFY(!has(findings, lease ? Classification::WedgedBudget : Classification::LeasePressure));
+        if (!lease)
+            return;
+        QCOMPARE(findings.size(), size_t(1)); // the lease is the only event of the run
+        const Finding& f = findings.front();
+        QCOMPARE(name(f.severity), name(Severity::Info));
+        QCOMPARE(f.confidence, confidence);
+        QCOMPARE(evidence(f, "lease_bytes"), double(kLease));
+        QCOMPARE(evidence(f, "skip_shrink_ticks"), 11.0);
+        QCOMPARE(evidence(f, "episode_ticks"), 11.0);
+        QCOMPARE(evidence(f, "lease_episodes"), 1.0);
+        // from the first tick the lease is seen to the first it is seen gone
+        const double leaseSeconds = scenario == "release after gap" ? 70.0
+                                    : scenario == "early lease"     ? 65.0
+                                                                    : 55.0;
+        QCOMPARE(evidence(f, "lease_seconds"), leaseSeconds);
+        QVERIFY(evidence(f, "max_rss_share_of_target") <= 1.05);
+        QCOMPARE(f.evidenceRow, uint32_t(20));
+        QVERIFY(f.description.find("768.00 MiB") != std::string::npos);
+        QVERIFY(f.description.find(confidence < 1 ? "at most 70 s" : "about") != std::string::npos);
+        QVERIFY(f.description.find("not a wedged budget") != std::string::npos);
+        QVERIFY(!f.remediation.empty());
+    }
+
     void overTarget()
     {
         BudgetTicks t;
@@ -622,6 +714,59 @@ private slots:
         QVERIFY(has(findings, Classification::AllocatorRetention));
         QVERIFY(!has(findings, Classification::LeakOutsideCaches));
         QVERIFY(!has(findings, Classification::UnattributedGrowth));
+        // the 512 MiB lease of 09:05:00 .. 09:06:35 ends with its episode: not a wedge, and
+        // the retention finding is what needs action
+        QVERIFY(!has(findings, Classification::WedgedBudget));
+        QCOMPARE(name(findings.front().classification), name(Classification::AllocatorRetention));
+        const Finding* lease = get(findings, Classification::LeasePressure);
+        QVERIFY(lease);
+        QCOMPARE(evidence(*lease, "lease_bytes"), double(512 * kMiB));
+        QCOMPARE(evidence(*lease, "lease_seconds"), 100.0);
+    }
+
+    // tests/data/fixtures/budget/README.md says how the two lease fixtures were made.
+    void leaseFixtures_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("expected"); // classifications, in the order reported
+        QTest::addColumn<qint64>("leaseBytes");
+        QTest::addColumn<double>("leaseSeconds");
+        QTest::addColumn<double>("skipShrinkTicks");
+        // a healthy run whose only event is a 768 MiB lease held 10:04:10 .. 10:05:05
+        QTest::newRow("healthy run, one lease")
+            << "lease_healthy.text" << QStringList{"lease_pressure"} << qint64(768 * kMiB) << 55.0 << 11.0;
+        // allocator retention, and a 512 MiB lease held 11:06:40 .. 11:08:20
+        QTest::newRow("retention run with a lease window")
+            << "lease_retention.jsonl" << QStringList{"allocator_retention", "lease_pressure"}
+            << qint64(512 * kMiB) << 100.0 << 20.0;
+    }
+    void leaseFixtures()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, expected);
+        QFETCH(qint64, leaseBytes);
+        QFETCH(double, leaseSeconds);
+        QFETCH(double, skipShrinkTicks);
+        const auto data = loadFixture(qPrintable(file));
+        QVERIFY(data);
+        QCOMPARE(data->problems.errorCount(), qint64(0));
+        const auto findings = analyzeBudget(data->ticks);
+        QStringList classes;
+        for (const Finding& f : findings)
+            classes << name(f.classification);
+        QCOMPARE(classes, expected);
+        const Finding* lease = get(findings, Classification::LeasePressure);
+        QVERIFY(lease);
+        QCOMPARE(name(lease->severity), name(Severity::Info));
+        QCOMPARE(lease->confidence, 1.0);
+        QCOMPARE(evidence(*lease, "lease_bytes"), double(leaseBytes));
+        QCOMPARE(evidence(*lease, "lease_seconds"), leaseSeconds);
+        QCOMPARE(evidence(*lease, "skip_shrink_ticks"), skipShrinkTicks);
+        QCOMPARE(evidence(*lease, "episode_ticks"), skipShrinkTicks);
+        QVERIFY(evidence(*lease, "max_rss_share_of_target") < 1.05);
+        // the finding points at the first tick of the episode, where the lease was taken
+        QCOMPARE(data->ticks.leaseBytesActive[lease->evidenceRow], int64_t(leaseBytes));
+        QCOMPARE(data->ticks.leaseBytesActive[lease->evidenceRow - 1], int64_t(0));
     }
 
     void wedgeFixture()

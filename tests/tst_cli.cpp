@@ -357,6 +357,16 @@ private slots:
         QVERIFY(usage.out.contains("wedge_skip_ticks"));
     }
 
+    void version()
+    {
+        // the version of project() in CMakeLists.txt, on stdout, for scripts and bug reports
+        const Run r = run({QStringLiteral("--version")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QByteArray("gapscope " GAPSCOPE_PROJECT_VERSION "\n"));
+        QVERIFY(r.err.isEmpty());
+        QVERIFY(QByteArray(GAPSCOPE_PROJECT_VERSION).contains('.'));
+    }
+
     void unusableInputs_data()
     {
         QTest::addColumn<QByteArray>("content");

@@ -1,5 +1,6 @@
 #include "app/Gui.h"
 #include "app/MainWindow.h"
+#include "app/Version.h"
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
@@ -14,24 +15,31 @@
 #include "widgets/trace/SessionPicker.h"
 #include "widgets/trace/TimelineScrubber.h"
 
+#include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
 #include <QAction>
+#include <QApplication>
+#include <QCommandLinkButton>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileDialog>
 #include <QFont>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 
@@ -58,6 +66,19 @@ QJsonArray expectedFindings(const QString& name)
 bool waitIdle(MainWindow& window)
 {
     return QTest::qWaitFor([&] { return !window.isBusy() && window.analysis() != nullptr; }, kLoadTimeoutMs);
+}
+
+// The lines of a parity fixture, to be spoiled by a test.
+QList<QByteArray> fixtureLines(const QString& name)
+{
+    QFile source(parityPath(name));
+    return source.open(QIODevice::ReadOnly) ? source.readAll().split('\n') : QList<QByteArray>{};
+}
+
+bool writeLines(const QString& path, const QList<QByteArray>& lines)
+{
+    QFile out(path);
+    return out.open(QIODevice::WriteOnly) && out.write(lines.join('\n')) >= 0 && out.flush();
 }
 
 QPoint rowCenter(QAbstractItemView* view, const QModelIndex& index)
@@ -88,6 +109,52 @@ private slots:
         QVERIFY(window.isWelcomeShown());
         QVERIFY(!window.analysis());
         QVERIFY(window.windowBannerText().isEmpty());
+    }
+
+    // A newcomer with a memory-budget log learns from the welcome page, the Open dialog and
+    // About that gapscope reads it; About names the version.
+    void newcomerSeesBudgetLogs()
+    {
+        MainWindow window;
+        window.show();
+        QStringList texts;
+        for (const QLabel* label : window.welcomePage()->findChildren<QLabel*>())
+            texts << label->text();
+        for (const QCommandLinkButton* button : window.welcomePage()->findChildren<QCommandLinkButton*>())
+            texts << button->text() + QLatin1Char(' ') + button->description();
+        const QString welcome = texts.join(QLatin1Char('\n'));
+        QVERIFY2(welcome.contains(QStringLiteral("memory-budget tick log")), qPrintable(welcome));
+        QVERIFY(welcome.contains(QStringLiteral("Open Trace or Budget Log...")));
+        QVERIFY(welcome.contains(QStringLiteral("drop a trace, a budget log or a sink directory")));
+
+        auto* open = window.findChild<QAction*>(QStringLiteral("openAction"));
+        QVERIFY(open);
+        QVERIFY(open->statusTip().contains(QStringLiteral("memory-budget log")));
+        QString title;
+        QStringList filters;
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, [&] {
+            for (QWidget* widget : QApplication::topLevelWidgets())
+                if (auto* dialog = qobject_cast<QFileDialog*>(widget); dialog && dialog->isVisible()) {
+                    title = dialog->windowTitle();
+                    filters = dialog->nameFilters();
+                    dialog->reject();
+                }
+        });
+        poll.start(20);
+        open->trigger(); // returns when the dialog is rejected
+        poll.stop();
+        QCOMPARE(title, QStringLiteral("Open Trace or Budget Log"));
+        QVERIFY2(filters.value(0).contains(QStringLiteral("memory-budget logs")),
+                 qPrintable(filters.join('|')));
+
+        const QString about = MainWindow::aboutText();
+        QVERIFY(QRegularExpression(QStringLiteral("^\\d+\\.\\d+\\.\\d+$"))
+                    .match(QLatin1String(kGapscopeVersion))
+                    .hasMatch());
+        QVERIFY2(about.contains(QStringLiteral("<h3>gapscope %1</h3>").arg(QLatin1String(kGapscopeVersion))),
+                 qPrintable(about));
+        QVERIFY(about.contains(QStringLiteral("memory-budget tick logs")));
     }
 
     void findingsOfFixture_data()
@@ -344,6 +411,8 @@ private slots:
         QDoubleSpinBox* ratio = dialog.spinBox("gap_ratio_threshold");
         QVERIFY(ratio);
         ratio->setValue(1.0);
+        QCOMPARE(window.thresholds().gapRatio, GapThresholds{}.gapRatio); // not before Apply
+        QTest::mouseClick(dialog.applyButton(), Qt::LeftButton);
         QCOMPARE(window.thresholds().gapRatio, 1.0);
         QVERIFY(waitIdle(window));
         QCOMPARE(window.analysis()->request.thresholds.gapRatio, 1.0);
@@ -359,6 +428,8 @@ private slots:
 
         dialog.restoreDefaults();
         QCOMPARE(ratio->value(), GapThresholds{}.gapRatio);
+        QCOMPARE(window.thresholds().gapRatio, 1.0);
+        QTest::mouseClick(dialog.applyButton(), Qt::LeftButton);
         QVERIFY(waitIdle(window));
         QCOMPARE(window.findingsView()->model()->rowCount(), int(before));
         QSettings settings;
@@ -438,16 +509,11 @@ private slots:
     void rejectedRecordsInProblemsPanel()
     {
         QTemporaryDir dir;
-        QFile source(parityPath(QStringLiteral("phasespike.jsonl")));
-        QVERIFY(source.open(QIODevice::ReadOnly));
-        QList<QByteArray> lines = source.readAll().split('\n');
+        QList<QByteArray> lines = fixtureLines(QStringLiteral("phasespike.jsonl"));
         lines.insert(5, "this is not json");
         lines.insert(9, "{\"schema_version\": 3, \"event_type\": ");
         const QString path = dir.filePath(QStringLiteral("partly-bad.jsonl"));
-        QFile out(path);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(lines.join('\n'));
-        out.close();
+        QVERIFY(writeLines(path, lines));
 
         MainWindow window;
         window.show();
@@ -459,10 +525,10 @@ private slots:
             window.problemsButtonText().startsWith(QString::number(errors) + QStringLiteral(" rejected")),
             qPrintable(window.problemsButtonText()));
         ProblemsModel* problems = window.problemsPanel()->problemsModel();
-        QCOMPARE(problems->rowCount(), int(window.trace()->problems.kept().size()));
+        QCOMPARE(problems->problems().size(), window.trace()->problems.kept().size());
         QList<qint64> lineNumbers;
-        for (int row = 0; row < problems->rowCount(); ++row)
-            lineNumbers << problems->problem(row)->line;
+        for (const LoadProblem& problem : problems->problems())
+            lineNumbers << problem.line;
         QVERIFY(lineNumbers.contains(6));
         QCOMPARE(problems->index(0, ProblemsModel::FileColumn).data().toString(),
                  QStringLiteral("partly-bad.jsonl"));
@@ -473,6 +539,60 @@ private slots:
         QTest::mouseClick(button, Qt::LeftButton);
         QVERIFY(window.problemsPanel()->isVisible());
         QVERIFY(!window.problemsPanel()->isFloating() || window.problemsPanel()->isVisible());
+    }
+
+    // 302 identical errors are one group of 302 lines; a clean file opened next hides the
+    // panel, which View > Load Problems still opens.
+    void problemsPanelGroupsAndHidesForCleanFiles()
+    {
+        QTemporaryDir dir;
+        QList<QByteArray> lines = fixtureLines(QStringLiteral("phasespike.jsonl"));
+        QVERIFY(lines.size() > 302);
+        for (int i = 0; i < 302; ++i)
+            lines.insert(2 * i + 1, "this is not json");
+        lines.insert(1, "{\"schema_version\": 3, \"event_type\": ");
+        const QString path = dir.filePath(QStringLiteral("many-bad.jsonl"));
+        QVERIFY(writeLines(path, lines));
+
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(path);
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.trace()->problems.errorCount(), qint64(303));
+        ProblemsPanel* panel = window.problemsPanel();
+        QVERIFY(panel->isVisible());
+        QTreeView* view = panel->view();
+        QAbstractItemModelTester tester(view->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(view->model()->rowCount(), 2); // two reasons, not 303 rows
+        int notJson = -1;
+        for (int row = 0; row < 2; ++row)
+            if (view->model()->index(row, ProblemsModel::CountColumn).data().toString() ==
+                QStringLiteral("302"))
+                notJson = row;
+        QVERIFY(notJson >= 0);
+        const QModelIndex group = view->model()->index(notJson, 0);
+        QCOMPARE(view->model()->rowCount(group), 302);
+        QVERIFY(!view->isExpanded(group));
+        view->expand(group);
+        QVERIFY(view->isExpanded(group));
+        QVERIFY(panel->summaryText().contains(QStringLiteral("303 records rejected")));
+        QVERIFY(panel->summaryText().contains(QStringLiteral("2 reasons")));
+
+        window.openPath(parityPath(QStringLiteral("drift.jsonl")));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !window.isBusy() && window.trace() && window.trace()->path != path; },
+            kLoadTimeoutMs));
+        QVERIFY(waitIdle(window));
+        QVERIFY(!panel->isVisible());
+        QVERIFY(window.problemsButtonText().isEmpty());
+        QAction* reopen = panel->toggleViewAction();
+        QVERIFY(reopen->isEnabled());
+        reopen->trigger();
+        QVERIFY(panel->isVisible());
+        QCOMPARE(panel->summaryText(), QStringLiteral("No problems"));
+        QCOMPARE(view->model()->rowCount(), 0);
     }
 
     void sessionsOfSinkDirectory()

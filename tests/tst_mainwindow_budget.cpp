@@ -7,9 +7,9 @@
 #include "model/items/FindingsModel.h"
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/budget/BudgetTickDetailView.h"
+#include "widgets/budget/VerdictLane.h"
 #include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"
-#include "widgets/budget/VerdictLane.h"
 
 #include <QAction>
 #include <QFile>
@@ -83,6 +83,27 @@ private slots:
         QTest::newRow("leak text") << QStringLiteral("leak.text") << QStringLiteral("leak_outside_caches");
         QTest::newRow("leak json") << QStringLiteral("leak.json") << QStringLiteral("leak_outside_caches");
         QTest::newRow("wedge") << QStringLiteral("wedge_info_only.text") << QStringLiteral("wedged_budget");
+        QTest::newRow("lease") << QStringLiteral("lease_healthy.text") << QStringLiteral("lease_pressure");
+    }
+
+    // A lease window in a retention run is lease pressure, listed by its name after the
+    // retention finding that needs action.
+    void leasePressureInTheFindingsList()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(budgetPath(QStringLiteral("lease_retention.jsonl")));
+        QVERIFY(waitBudget(window));
+        QCOMPARE(shownClassifications(window),
+                 (QStringList{QStringLiteral("allocator_retention"), QStringLiteral("lease_pressure")}));
+        const QAbstractItemModel* shown = window.findingsView()->model();
+        QCOMPARE(shown->rowCount(), 2);
+        QCOMPARE(shown->index(1, FindingsModel::ClassificationColumn).data().toString(),
+                 QStringLiteral("Lease pressure"));
+        QCOMPARE(shown->index(1, FindingsModel::SeverityColumn).data().toString(), QStringLiteral("Info"));
+        // the most severe finding is selected first
+        QCOMPARE(window.detailView()->findingIndex(), 0);
     }
 
     void opensBudgetLogs()

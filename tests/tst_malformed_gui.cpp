@@ -32,9 +32,8 @@ QString writeFile(const QString& path, const QByteArray& content)
 QList<qint64> panelLines(MainWindow& window)
 {
     QList<qint64> lines;
-    ProblemsModel* model = window.problemsPanel()->problemsModel();
-    for (int row = 0; row < model->rowCount(); ++row)
-        lines << model->problem(row)->line;
+    for (const LoadProblem& problem : window.problemsPanel()->problemsModel()->problems())
+        lines << problem.line;
     return lines;
 }
 

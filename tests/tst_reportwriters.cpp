@@ -1,5 +1,7 @@
 // Report writers: golden JSON and Markdown of the parity vectors, HTML that parses and is
 // self-contained, findings CSV, and hostile strings escaped by every writer.
+#include "analysis/BudgetAnalysis.h"
+#include "model/budget/BudgetLoader.h"
 #include "model/report/AnalysisReport.h"
 #include "model/report/ReportWriters.h"
 #include "model/text/Text.h"
@@ -314,6 +316,34 @@ private slots:
         QVERIFY2(checks::markdownProblem(md).isEmpty(), qPrintable(checks::markdownProblem(md)));
         QVERIFY(md.contains(QLatin1String(" more not listed.")));
         QCOMPARE(checks::parseCsv(QString::fromUtf8(reportFindingsCsv(c))).size(), 2);
+    }
+
+    // A budget finding class is named in words by every human format and by its key in JSON.
+    void leasePressureNamedInEveryFormat()
+    {
+        const BudgetLoadOutcome loaded =
+            loadBudgetLog(kTestDataDir + QStringLiteral("/fixtures/budget/lease_healthy.text"));
+        QVERIFY2(loaded.data, qPrintable(loaded.fatalError));
+        const std::vector<Finding> findings = analyzeBudget(loaded.data->ticks);
+        QCOMPARE(findings.size(), size_t(1));
+        const ReportContent c = buildBudgetReportContent(*loaded.data, findings, BudgetThresholds{});
+        const QJsonObject json = QJsonDocument::fromJson(reportJson(c)).object();
+        const QJsonObject finding = json.value(QStringLiteral("gap_analysis")).toArray().first().toObject();
+        QCOMPARE(finding.value(QStringLiteral("classification")).toString(),
+                 QStringLiteral("lease_pressure"));
+        QCOMPARE(finding.value(QStringLiteral("severity")).toString(), QStringLiteral("info"));
+        QCOMPARE(finding.value(QStringLiteral("evidence"))
+                     .toObject()
+                     .value(QStringLiteral("lease_bytes"))
+                     .toDouble(),
+                 double(768 << 20));
+        QCOMPARE(classificationTitle(Classification::LeasePressure), QStringLiteral("Lease pressure"));
+        QVERIFY(reportMarkdown(c).contains(QLatin1String("### 1. Lease pressure (info")));
+        const QString html = reportHtml(c);
+        checkHtml(html);
+        QVERIFY(html.contains(QLatin1String("1. Lease pressure</h3>")));
+        QVERIFY(reportText(c).contains(QLatin1String("lease_pressure")));
+        QVERIFY(reportFindingsCsv(c).contains("lease_pressure"));
     }
 
     void emptyReport()

@@ -49,6 +49,8 @@ QString FindingsModel::classificationText(Classification classification)
         return FindingsModel::tr("Unattributed growth");
     case Classification::WedgedBudget:
         return FindingsModel::tr("Wedged budget");
+    case Classification::LeasePressure:
+        return FindingsModel::tr("Lease pressure");
     case Classification::OverTarget:
         return FindingsModel::tr("Over target");
     case Classification::OsAllocatorSpike:

@@ -9,7 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
-#include <QTableView>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace gapscope {
@@ -20,15 +20,15 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QDockWidget(tr("Load Problems"),
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* header = new QHBoxLayout;
+    auto* top = new QHBoxLayout;
     m_summary = new QLabel(content);
-    header->addWidget(m_summary, 1);
+    top->addWidget(m_summary, 1);
     m_filterEdit = new QLineEdit(content);
     m_filterEdit->setPlaceholderText(tr("Filter reasons..."));
     m_filterEdit->setClearButtonEnabled(true);
     m_filterEdit->setMaximumWidth(260);
-    header->addWidget(m_filterEdit);
-    layout->addLayout(header);
+    top->addWidget(m_filterEdit);
+    layout->addLayout(top);
 
     m_model = new ProblemsModel(this);
     auto* decorations = new ProblemsDecorationProxy(this);
@@ -38,23 +38,27 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QDockWidget(tr("Load Problems"),
     m_filter->setSortRole(ProblemsModel::SortRole);
     m_filter->setFilterKeyColumn(-1);
     m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    // a group whose reason matches keeps all its records; a record that matches keeps its group
+    m_filter->setRecursiveFilteringEnabled(true);
+    m_filter->setAutoAcceptChildRows(true);
     connect(m_filterEdit, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
 
-    m_view = new QTableView(content);
+    m_view = new QTreeView(content);
     m_view->setModel(m_filter);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(-1, Qt::AscendingOrder); // file order until the user sorts
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_view->horizontalHeader()->setSectionResizeMode(ProblemsModel::LevelColumn,
-                                                     QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setSectionResizeMode(ProblemsModel::LineColumn,
-                                                     QHeaderView::ResizeToContents);
+    m_view->setUniformRowHeights(true);
+    m_view->setAllColumnsShowFocus(true);
+    QHeaderView* header = m_view->header();
+    header->setStretchLastSection(false);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    header->setSectionResizeMode(ProblemsModel::LevelColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(ProblemsModel::ReasonColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(ProblemsModel::CountColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(ProblemsModel::LineColumn, QHeaderView::ResizeToContents);
     m_view->setColumnWidth(ProblemsModel::FileColumn, 180);
     layout->addWidget(m_view);
     setWidget(content);
@@ -63,14 +67,21 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QDockWidget(tr("Load Problems"),
 
 void ProblemsPanel::setProblems(const ProblemLog& log)
 {
+    if (log.empty()) {
+        clear();
+        return;
+    }
     m_model->setProblems(log);
     QString text = englishPlural(tr("%n record(s) rejected", nullptr, int(m_model->errorCount())),
                                  m_model->errorCount());
     if (m_model->warningCount() > 0)
         text += englishPlural(tr(", %n warning(s)", nullptr, int(m_model->warningCount())),
                               m_model->warningCount());
-    if (m_model->totalCount() > m_model->rowCount())
-        text += tr(" (the first %1 are listed)").arg(m_model->rowCount());
+    const auto listed = qint64(m_model->problems().size());
+    if (m_model->totalCount() > listed)
+        text += tr(" (the first %1 are listed)").arg(listed);
+    if (m_model->groupCount() > 0)
+        text += englishPlural(tr(" · %n reason(s)", nullptr, m_model->groupCount()), m_model->groupCount());
     m_summary->setText(text);
 }
 

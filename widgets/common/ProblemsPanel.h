@@ -1,12 +1,13 @@
 #pragma once
-// Non-modal dock listing the records a load rejected or warned about (file, line, reason).
+// Non-modal dock listing the records a load rejected or warned about, grouped by reason with
+// counts; a group expands to its records (file, line).
 
 #include <QDockWidget>
 
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
-class QTableView;
+class QTreeView;
 
 namespace gapscope {
 
@@ -22,13 +23,13 @@ public:
     void setProblems(const ProblemLog& log);
     void clear();
     ProblemsModel* problemsModel() const { return m_model; }
-    QTableView* view() const { return m_view; }
+    QTreeView* view() const { return m_view; }
     QString summaryText() const;
 
 private:
     ProblemsModel* m_model = nullptr;
     QSortFilterProxyModel* m_filter = nullptr;
-    QTableView* m_view = nullptr;
+    QTreeView* m_view = nullptr;
     QLabel* m_summary = nullptr;
     QLineEdit* m_filterEdit = nullptr;
 };

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -16,12 +17,11 @@ namespace gapscope {
 
 namespace {
 
+// How a threshold is shown; what it allows comes from GapThresholds::range.
 struct ThresholdInfo
 {
     QString title;
-    QString help;
-    double minimum = 0;
-    double maximum = 1;
+    QString meaning;
     double step = 0.01;
     int decimals = 3;
 };
@@ -30,34 +30,29 @@ ThresholdInfo infoOf(std::string_view name)
 {
     if (name == "gap_ratio_threshold")
         return {ThresholdsDialog::tr("Gap ratio"),
-                ThresholdsDialog::tr("No findings unless some |gap| / device total reaches this ratio."),
-                0,
-                1,
-                0.01,
-                3};
+                ThresholdsDialog::tr("Nothing is reported unless the gap (device used − allocator reserved) "
+                                     "reaches this share of the device total at some sample. Lower it to "
+                                     "see smaller gaps."),
+                0.01, 3};
     if (name == "gap_spike_zscore")
         return {ThresholdsDialog::tr("Spike z-score"),
-                ThresholdsDialog::tr("A gap above mean + z × std is a spike; critical above twice this."),
-                0,
-                100,
-                0.1,
-                2};
+                ThresholdsDialog::tr("A sample whose gap lies more than this many standard deviations above "
+                                     "the mean gap is a transient spike; critical above twice this. Higher "
+                                     "keeps only sharper spikes."),
+                0.1, 2};
     if (name == "gap_drift_r_squared")
         return {ThresholdsDialog::tr("Drift r²"),
-                ThresholdsDialog::tr("A rising gap is a persistent drift when the fit's r² reaches this."),
-                0,
-                1,
-                0.05,
-                3};
+                ThresholdsDialog::tr("A rising gap is a persistent drift when a straight line over time "
+                                     "explains at least this share of its variation (r²; 1 is a perfect "
+                                     "line); critical above 0.85."),
+                0.05, 3};
     if (name == "gap_fragmentation_ratio")
-        return {
-            ThresholdsDialog::tr("Fragmentation ratio"),
-            ThresholdsDialog::tr("Average (reserved - allocated) / reserved that counts as fragmentation."),
-            0,
-            1,
-            0.05,
-            3};
-    return {qs(name), {}, 0, 1000, 0.1, 3};
+        return {ThresholdsDialog::tr("Fragmentation ratio"),
+                ThresholdsDialog::tr("The trace is fragmentation-like when on average this share of what the "
+                                     "allocator reserved is not allocated ((reserved − allocated) / "
+                                     "reserved); critical above 0.5."),
+                0.05, 3};
+    return {qs(name), {}, 0.1, 3};
 }
 
 QString settingsKey(std::string_view name)
@@ -71,33 +66,55 @@ ThresholdsDialog::ThresholdsDialog(QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Gap Analysis Thresholds"));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("Changes re-run the analysis at once and are remembered."), this);
+    auto* intro = new QLabel(tr("Used by the gap analysis of stormlog traces and by the OS-vs-allocator "
+                                "gap rule of memory-budget logs. Changes take effect when you press Apply "
+                                "or OK, re-run the analysis and are remembered."),
+                             this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
     auto* form = new QFormLayout;
     const GapThresholds defaults;
     for (std::string_view name : GapThresholds::names()) {
         const ThresholdInfo info = infoOf(name);
+        const GapThresholds::Range range = GapThresholds::range(name).value_or(GapThresholds::Range{});
+        const double def = defaults.get(name).value_or(0);
         auto* spin = new QDoubleSpinBox(this);
         spin->setObjectName(qs(name));
-        spin->setRange(info.minimum, info.maximum);
+        spin->setRange(range.minimum, range.maximum);
         spin->setSingleStep(info.step);
         spin->setDecimals(info.decimals);
-        spin->setKeyboardTracking(false); // re-run on Enter/arrows, not on every keystroke
-        const double def = defaults.get(name).value_or(0);
-        spin->setToolTip(QStringLiteral("%1\n%2").arg(info.help, spin->objectName()));
+        // rich text, so the tooltip wraps instead of running across the screen
+        const QString tip = tr("<p>%1</p><p>Allowed: %2 to %3 · default %4<br>"
+                               "<code>--set %5=VALUE</code> on the command line</p>")
+                                .arg(info.meaning.toHtmlEscaped())
+                                .arg(range.minimum)
+                                .arg(range.maximum)
+                                .arg(def)
+                                .arg(spin->objectName());
+        spin->setToolTip(tip);
         auto* row = new QHBoxLayout;
         row->addWidget(spin, 1);
         auto* defaultLabel = new QLabel(tr("default %1").arg(def), this);
         defaultLabel->setEnabled(false);
         row->addWidget(defaultLabel);
-        form->addRow(info.title + QLatin1Char(':'), row);
-        connect(spin, &QDoubleSpinBox::valueChanged, this, &ThresholdsDialog::valueEdited);
+        auto* label = new QLabel(info.title + QLatin1Char(':'), this);
+        label->setToolTip(tip);
+        label->setBuddy(spin);
+        form->addRow(label, row);
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &ThresholdsDialog::updateApplyButton);
         m_spins.emplace_back(name, spin);
     }
     layout->addLayout(form);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close | QDialogButtonBox::RestoreDefaults, this);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply |
+                                             QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults,
+                                         this);
+    m_apply = buttons->button(QDialogButtonBox::Apply);
+    m_apply->setToolTip(tr("Re-run the analysis with these values and keep the dialog open"));
+    buttons->button(QDialogButtonBox::RestoreDefaults)
+        ->setToolTip(tr("Fill in the defaults; Apply or OK makes them take effect"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &ThresholdsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &ThresholdsDialog::reject);
+    connect(m_apply, &QAbstractButton::clicked, this, &ThresholdsDialog::apply);
     connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QAbstractButton::clicked, this,
             &ThresholdsDialog::restoreDefaults);
     layout->addWidget(buttons);
@@ -115,33 +132,59 @@ QDoubleSpinBox* ThresholdsDialog::spinBox(std::string_view name) const
 void ThresholdsDialog::setThresholds(const GapThresholds& thresholds)
 {
     m_thresholds = thresholds;
-    m_updating = true;
+    showEdited(thresholds);
+}
+
+GapThresholds ThresholdsDialog::editedThresholds() const
+{
+    GapThresholds edited = m_thresholds;
     for (const auto& [name, spin] : m_spins)
+        edited.set(name, spin->value());
+    return edited;
+}
+
+void ThresholdsDialog::showEdited(const GapThresholds& thresholds)
+{
+    for (const auto& [name, spin] : m_spins) {
+        const QSignalBlocker quiet(spin);
         spin->setValue(thresholds.get(name).value_or(0));
-    m_updating = false;
+    }
+    updateApplyButton();
+}
+
+void ThresholdsDialog::updateApplyButton()
+{
+    if (m_apply)
+        m_apply->setEnabled(editedThresholds() != m_thresholds);
 }
 
 void ThresholdsDialog::restoreDefaults()
 {
-    setThresholds(GapThresholds{});
-    QSettings settings;
-    saveThresholds(settings, m_thresholds);
-    emit thresholdsChanged(m_thresholds);
+    showEdited(GapThresholds{});
 }
 
-void ThresholdsDialog::valueEdited()
+void ThresholdsDialog::apply()
 {
-    if (m_updating)
-        return;
-    GapThresholds edited = m_thresholds;
-    for (const auto& [name, spin] : m_spins)
-        edited.set(name, spin->value());
+    const GapThresholds edited = editedThresholds();
     if (edited == m_thresholds)
         return;
     m_thresholds = edited;
     QSettings settings;
     saveThresholds(settings, m_thresholds);
+    updateApplyButton();
     emit thresholdsChanged(m_thresholds);
+}
+
+void ThresholdsDialog::accept()
+{
+    apply();
+    QDialog::accept();
+}
+
+void ThresholdsDialog::reject()
+{
+    showEdited(m_thresholds); // the next opening shows what is in effect
+    QDialog::reject();
 }
 
 GapThresholds ThresholdsDialog::loadThresholds(QSettings& settings)

@@ -1,6 +1,8 @@
 #pragma once
-// Analysis > Thresholds: the four gap thresholds with their defaults. Every change is applied
-// at once (thresholdsChanged) and persisted in QSettings.
+// Analysis > Thresholds: the four gap thresholds with their defaults, meaning and allowed range
+// (GapThresholds::range) in each tooltip. Like a settings dialog (Hotspot's, KDE's), edits take
+// effect on Apply or OK (thresholdsChanged, persisted in QSettings); Cancel drops edits not yet
+// applied, Restore Defaults fills in the defaults to be applied.
 
 #include "analysis/Thresholds.h"
 
@@ -9,6 +11,7 @@
 #include <vector>
 
 class QDoubleSpinBox;
+class QPushButton;
 class QSettings;
 
 namespace gapscope {
@@ -19,26 +22,35 @@ class ThresholdsDialog : public QDialog
 public:
     explicit ThresholdsDialog(QWidget* parent = nullptr);
 
-    void setThresholds(const GapThresholds& thresholds); // does not emit
+    void setThresholds(const GapThresholds& thresholds); // the applied values; does not emit
     GapThresholds thresholds() const { return m_thresholds; }
+    // What the fields hold now, applied or not.
+    GapThresholds editedThresholds() const;
     QDoubleSpinBox* spinBox(std::string_view name) const;
+    QPushButton* applyButton() const { return m_apply; }
 
     // Persisted values under "thresholds/<upstream name>"; defaults for missing or invalid ones.
     static GapThresholds loadThresholds(QSettings& settings);
     static void saveThresholds(QSettings& settings, const GapThresholds& thresholds);
 
 public slots:
+    // Puts the defaults in the fields; Apply or OK makes them take effect.
     void restoreDefaults();
+    // Applies the edited values: persisted, and thresholdsChanged when they differ.
+    void apply();
+    void accept() override;
+    void reject() override;
 
 signals:
     void thresholdsChanged(const gapscope::GapThresholds& thresholds);
 
 private:
-    void valueEdited();
+    void showEdited(const GapThresholds& thresholds);
+    void updateApplyButton();
 
-    GapThresholds m_thresholds;
+    GapThresholds m_thresholds; // applied
     std::vector<std::pair<std::string_view, QDoubleSpinBox*>> m_spins;
-    bool m_updating = false;
+    QPushButton* m_apply = nullptr;
 };
 
 } // namespace gapscope

@@ -34,7 +34,8 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     titles->addWidget(title);
     auto* subtitle = new QLabel(
         tr("Find the memory a process holds that its allocator does not account for.\n"
-           "Open a stormlog trace (JSON, JSON lines, CSV, legacy) or an append-only sink directory."),
+           "Open a stormlog trace (JSON, JSON lines, CSV, legacy) or its append-only sink directory, "
+           "or a memory-budget tick log (tracing text or JSON, snapshot JSON lines)."),
         this);
     subtitle->setWordWrap(true);
     titles->addWidget(subtitle);
@@ -51,8 +52,10 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     m_message->hide();
     column->addWidget(m_message);
 
-    auto* openFile =
-        new QCommandLinkButton(tr("Open Trace File..."), tr("A .jsonl, .json or .csv trace (Ctrl+O)"), this);
+    auto* openFile = new QCommandLinkButton(
+        tr("Open Trace or Budget Log..."),
+        tr("A stormlog trace or a memory-budget log, told apart by content (Ctrl+O)"), this);
+    openFile->setObjectName(QStringLiteral("openFileButton"));
     openFile->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
     auto* openDir = new QCommandLinkButton(tr("Open Sink Directory..."),
                                            tr("A directory with manifest.json and segment files"), this);
@@ -79,7 +82,7 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     column->addWidget(m_recentList);
 
     auto* dropHint =
-        new QLabel(tr("You can also drop a trace file or a sink directory on this window."), this);
+        new QLabel(tr("You can also drop a trace, a budget log or a sink directory on this window."), this);
     dropHint->setEnabled(false); // the disabled text colour: a quiet hint
     column->addWidget(dropHint);
     column->addStretch(2);

@@ -1,5 +1,6 @@
 #pragma once
-// What the window shows with no trace: open actions, recent files, the bundled sample.
+// What the window shows with nothing open: open actions (traces, sink directories, memory-budget
+// logs), recent files, the bundled sample.
 
 #include <QIcon>
 #include <QStringList>
