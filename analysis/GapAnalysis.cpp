@@ -1,5 +1,6 @@
 #include "analysis/GapAnalysis.h"
 
+#include "analysis/PyNumeric.h"
 #include "analysis/PyRound.h"
 
 #include <boost/math/distributions/students_t.hpp>
@@ -7,59 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <future>
-#include <thread>
 
 namespace gapscope {
 
 namespace {
-
-// numpy's pairwise summation (blocks of 128 summed with 8 accumulators, halves above
-// that): upstream sums with np.mean / np.std, and this order keeps the rounding error at
-// O(log n) on 10 million samples without materialising the terms.
-constexpr size_t kPairwiseBlock = 128;
-
-template <typename Value, typename Term> Value pairwiseSum(size_t first, size_t count, const Term& term)
-{
-    if (count < 8) {
-        Value sum{};
-        for (size_t i = 0; i < count; ++i)
-            sum += term(first + i);
-        return sum;
-    }
-    if (count <= kPairwiseBlock) {
-        Value partial[8];
-        for (size_t j = 0; j < 8; ++j)
-            partial[j] = term(first + j);
-        size_t i = 8;
-        for (; i < count - (count % 8); i += 8)
-            for (size_t j = 0; j < 8; ++j)
-                partial[j] += term(first + i + j);
-        Value sum = ((partial[0] + partial[1]) + (partial[2] + partial[3])) +
-                    ((partial[4] + partial[5]) + (partial[6] + partial[7]));
-        for (; i < count; ++i)
-            sum += term(first + i);
-        return sum;
-    }
-    size_t half = count / 2;
-    half -= half % 8;
-    return pairwiseSum<Value>(first, half, term) + pairwiseSum<Value>(first + half, count - half, term);
-}
-
-// pairwiseSum over [0, count) with its top split on two threads when count is large: the
-// same two halves added the same way, so the result is the same to the bit. (10 M samples:
-// the sums are most of an analysis.)
-template <typename Value, typename Term> Value pairwiseSumOnCores(size_t count, const Term& term)
-{
-    constexpr size_t kTwoThreadsFrom = size_t(1) << 20;
-    if (count < kTwoThreadsFrom || std::thread::hardware_concurrency() < 2)
-        return pairwiseSum<Value>(0, count, term);
-    size_t half = count / 2;
-    half -= half % 8;
-    auto left = std::async(std::launch::async, [&] { return pairwiseSum<Value>(0, half, term); });
-    const Value right = pairwiseSum<Value>(half, count - half, term);
-    return left.get() + right;
-}
 
 // The three centred moments of the fit summed together: each keeps its own pairwise tree,
 // so the result equals three separate sums, in a third of the passes.
@@ -77,17 +29,6 @@ struct Moments
     }
     friend Moments operator+(Moments a, const Moments& b) { return a += b; }
 };
-
-// Python's int / int: the exact quotient, correctly rounded. Doubles are exact below 2^53,
-// which covers every realistic byte count; beyond, long double keeps 64 bits.
-double trueDivide(int64_t numerator, int64_t denominator)
-{
-    constexpr int64_t kExactLimit = int64_t{1} << 53;
-    if (numerator > -kExactLimit && numerator < kExactLimit && denominator > -kExactLimit &&
-        denominator < kExactLimit)
-        return static_cast<double>(numerator) / static_cast<double>(denominator);
-    return static_cast<double>(static_cast<long double>(numerator) / static_cast<long double>(denominator));
-}
 
 EvidenceValue evidence(const char* key, double value, EvidenceUnit unit, bool isInteger = false)
 {

@@ -1,6 +1,7 @@
 #include "analysis/Phases.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -140,6 +141,12 @@ std::optional<PhaseAttribution> attributePhase(const std::vector<PhaseSpan>& spa
     for (const auto& span : spans)
         if (span.contains(timestampNs))
             active.push_back(&span);
+    return attributeActiveSpans(active, origin);
+}
+
+std::optional<PhaseAttribution> attributeActiveSpans(const std::vector<const PhaseSpan*>& active,
+                                                     const EventOrigin& origin)
+{
     if (active.empty())
         return std::nullopt;
 
@@ -214,6 +221,101 @@ std::optional<PhaseAttribution> attributePhase(const std::vector<PhaseSpan>& spa
         if (!winnerLabel.empty())
             attribution.summary = PhaseSummary{winnerLabel, "heuristic"};
     }
+    return attribution;
+}
+
+PhaseSpanIndex::PhaseSpanIndex(std::vector<PhaseSpan> spans) : m_spans(std::move(spans))
+{
+    std::stable_sort(m_spans.begin(), m_spans.end(),
+                     [](const PhaseSpan& a, const PhaseSpan& b) { return a.startNs < b.startNs; });
+    m_leaves = 1;
+    while (m_leaves < m_spans.size())
+        m_leaves *= 2;
+    m_maxEnd.assign(2 * m_leaves, std::numeric_limits<int64_t>::min());
+    for (size_t i = 0; i < m_spans.size(); ++i)
+        m_maxEnd[m_leaves + i] = m_spans[i].endNs;
+    for (size_t node = m_leaves; node-- > 1;)
+        m_maxEnd[node] = std::max(m_maxEnd[2 * node], m_maxEnd[2 * node + 1]);
+}
+
+std::vector<const PhaseSpan*> PhaseSpanIndex::activeAt(int64_t timestampNs) const
+{
+    std::vector<const PhaseSpan*> active;
+    // spans that start at or before the moment; of those, the ones that have not ended
+    const auto started =
+        std::upper_bound(m_spans.begin(), m_spans.end(), timestampNs,
+                         [](int64_t ts, const PhaseSpan& span) { return ts < span.startNs; });
+    const auto count = static_cast<size_t>(started - m_spans.begin());
+    if (count == 0)
+        return active;
+    // left to right through the subtrees whose latest end reaches the moment
+    struct Subtree
+    {
+        size_t node, firstLeaf, leaves;
+    };
+    std::vector<Subtree> pending{{1, 0, m_leaves}};
+    while (!pending.empty()) {
+        const Subtree tree = pending.back();
+        pending.pop_back();
+        if (tree.firstLeaf >= count || m_maxEnd[tree.node] < timestampNs)
+            continue;
+        if (tree.leaves == 1) {
+            active.push_back(&m_spans[tree.firstLeaf]);
+            continue;
+        }
+        const size_t half = tree.leaves / 2;
+        pending.push_back({2 * tree.node + 1, tree.firstLeaf + half, half});
+        pending.push_back({2 * tree.node, tree.firstLeaf, half});
+    }
+    return active;
+}
+
+std::optional<PhaseAttribution> PhaseSpanIndex::attribute(int64_t timestampNs,
+                                                          const EventOrigin& origin) const
+{
+    return attributeActiveSpans(activeAt(timestampNs), origin);
+}
+
+namespace {
+
+// upstream's _phase_paths: the non-empty phase_paths, else the phase_path
+std::vector<std::string> pathsOf(const PhaseAttribution& attribution)
+{
+    std::vector<std::string> paths;
+    for (const auto& path : attribution.phasePaths)
+        if (!path.empty())
+            paths.push_back(path);
+    if (paths.empty() && attribution.phasePaths.empty() && attribution.phasePath &&
+        !attribution.phasePath->empty())
+        paths.push_back(*attribution.phasePath);
+    return paths;
+}
+
+} // namespace
+
+std::optional<PhaseAttribution> mergePhaseAttributions(const std::optional<PhaseAttribution>& first,
+                                                       const std::optional<PhaseAttribution>& second)
+{
+    if (!first)
+        return second;
+    if (!second)
+        return first;
+    const std::vector<std::string> firstPaths = pathsOf(*first);
+    const std::vector<std::string> secondPaths = pathsOf(*second);
+    if (firstPaths.empty())
+        return second;
+    if (secondPaths.empty())
+        return first;
+    std::set<std::string> merged(firstPaths.begin(), firstPaths.end());
+    merged.insert(secondPaths.begin(), secondPaths.end());
+    if (merged.size() == 1 && first->resolution == PhaseResolution::Unique &&
+        second->resolution == PhaseResolution::Unique && first->phasePath == second->phasePath &&
+        first->scopeId == second->scopeId && first->threadId == second->threadId)
+        return first;
+    // one label from two different scopes, or several labels: ambiguous, without a summary
+    PhaseAttribution attribution;
+    attribution.resolution = PhaseResolution::Ambiguous;
+    attribution.phasePaths.assign(merged.begin(), merged.end());
     return attribution;
 }
 

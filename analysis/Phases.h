@@ -78,5 +78,34 @@ struct EventOrigin
 // "most recent" (thread_local winner, phase_summary) is the largest (sequence, scope_id).
 std::optional<PhaseAttribution> attributePhase(const std::vector<PhaseSpan>& spans, int64_t timestampNs,
                                                const EventOrigin& origin);
+// The same policy over the spans already known to be active at the moment (in the order
+// upstream lists them: by start).
+std::optional<PhaseAttribution> attributeActiveSpans(const std::vector<const PhaseSpan*>& active,
+                                                     const EventOrigin& origin);
+
+// The spans of one (session, rank) with the ones active at a moment found in O(log n + active)
+// (a max-end tree over the spans sorted by start) rather than by a scan: the cross-rank
+// analyses attribute one moment per spike, and a long run has many phases.
+class PhaseSpanIndex
+{
+public:
+    PhaseSpanIndex() = default;
+    explicit PhaseSpanIndex(std::vector<PhaseSpan> spans);
+    // Active spans in start order (equal starts in the order given).
+    std::vector<const PhaseSpan*> activeAt(int64_t timestampNs) const;
+    std::optional<PhaseAttribution> attribute(int64_t timestampNs, const EventOrigin& origin = {}) const;
+    const std::vector<PhaseSpan>& spans() const { return m_spans; }
+
+private:
+    std::vector<PhaseSpan> m_spans;
+    size_t m_leaves = 0;           // a power of two, at least the span count
+    std::vector<int64_t> m_maxEnd; // heap order: node i covers leaves under it
+};
+
+// upstream's merge_phase_attributions (two merged intervals of one rank): either alone, or the
+// first when both are the same unique scope, else ambiguous over the union of their paths
+// (sorted, no summary) so that no unique path is invented.
+std::optional<PhaseAttribution> mergePhaseAttributions(const std::optional<PhaseAttribution>& first,
+                                                       const std::optional<PhaseAttribution>& second);
 
 } // namespace gapscope

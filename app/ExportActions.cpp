@@ -146,7 +146,7 @@ QString ExportActions::selectedFindingMarkdown() const
     const int index = m_finding ? m_finding() : -1;
     if (!result || index < 0 || size_t(index) >= result->findings.size())
         return {};
-    return reportFindingMarkdown(buildReportContent(*result), size_t(index));
+    return reportFindingMarkdown(buildReportContent(*result, false), size_t(index));
 }
 
 namespace {

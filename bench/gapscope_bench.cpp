@@ -8,12 +8,17 @@
 //   gapscope_bench job RUNS PATH...            open a distributed job (a job folder or per-rank
 //                                              inputs; scripts/gen-job.py writes a big one): load
 //                                              and every rank's analysis, medians of RUNS
+//   gapscope_bench crossrank [RANKS] [SAMPLES] the two cross-rank analyses on a synthetic job held
+//                                              in memory (default 64 ranks x 100 000 samples)
+//   gapscope_bench crossrank-trace PATH        the events of a loaded trace's default session
+//                                              built and both analyses run (what analyze adds)
 //
 // One measurement per process, so resident memory starts from the same baseline each time.
 // Memory: VmRSS/VmHWM of /proc/self/status; the peak is reset (clear_refs 5) before loading.
 
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/budget/BudgetLoader.h"
+#include "model/job/JobAnalysis.h"
 #include "model/job/JobRanks.h"
 #include "model/jobs/LoadJob.h"
 #include "model/store/Decimation.h"
@@ -35,6 +40,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -273,7 +279,7 @@ int benchCancel(const QString& path)
 // analysis; medians of wall and CPU time, and the job's size.
 int benchJob(int runs, const QStringList& paths)
 {
-    std::vector<double> loadTimes, loadCpu, analysisTimes;
+    std::vector<double> loadTimes, loadCpu, analysisTimes, crossRankTimes;
     std::shared_ptr<const JobData> job;
     qint64 bytes = 0;
     for (int i = 0; i < std::max(runs, 1); ++i) {
@@ -295,13 +301,16 @@ int benchJob(int runs, const QStringList& paths)
         job = std::move(outcome.job);
         bytes = total;
         const auto analysisStart = Clock::now();
-        const auto results = analyzeJobRanks(*job, GapThresholds{});
+        const auto results = analyzeJobRanks(*job);
         analysisTimes.push_back(secondsSince(analysisStart));
-        std::printf("run %d: load %.3f s (cpu %.3f s), analysis of every rank %.3f s, resident %.0f MB (peak "
-                    "%.0f MB)\n",
-                    i + 1, loadTimes.back(), loadCpu.back(), analysisTimes.back(),
-                    double(statusKb("VmRSS:") - baselineKb) / 1024,
-                    double(statusKb("VmHWM:") - baselineKb) / 1024);
+        const auto crossRankStart = Clock::now();
+        const auto crossRank = analyzeJob(*job);
+        crossRankTimes.push_back(secondsSince(crossRankStart));
+        std::printf(
+            "run %d: load %.3f s (cpu %.3f s), analysis of every rank %.3f s, cross-rank analyses %.3f s, "
+            "resident %.0f MB (peak %.0f MB)\n",
+            i + 1, loadTimes.back(), loadCpu.back(), analysisTimes.back(), crossRankTimes.back(),
+            double(statusKb("VmRSS:") - baselineKb) / 1024, double(statusKb("VmHWM:") - baselineKb) / 1024);
     }
     size_t samples = 0;
     size_t present = 0;
@@ -313,9 +322,124 @@ int benchJob(int runs, const QStringList& paths)
     const double load = median(loadTimes);
     std::printf(
         "job of %zu inputs, %zu ranks, %zu samples, %.0f MB: load %.3f s (%.1f MB/s, %.0f samples/s; cpu "
-        "%.3f s), analysis of every rank %.3f s (medians of %zu runs, %d threads)\n",
+        "%.3f s), analysis of every rank %.3f s, cross-rank analyses %.3f s (medians of %zu runs, %d "
+        "threads)\n",
         job->inputs.size(), present, samples, megabytes, load, megabytes / load, double(samples) / load,
-        median(loadCpu), median(analysisTimes), loadTimes.size(), QThread::idealThreadCount());
+        median(loadCpu), median(analysisTimes), median(crossRankTimes), loadTimes.size(),
+        QThread::idealThreadCount());
+    return 0;
+}
+
+// The median of five runs of f, in seconds.
+template <typename F> double medianOfFive(F&& f)
+{
+    std::vector<double> seconds;
+    for (int run = 0; run < 5; ++run) {
+        const auto start = Clock::now();
+        f();
+        seconds.push_back(secondsSince(start));
+    }
+    return median(seconds);
+}
+
+// A job of `ranks` x `samples` samples at 100 ms as a merged trace holds it (ranks interleaved,
+// small start skews), gaps with noise, and every 500 samples a 6 GiB burst on every rank beside
+// a collective marker; phases: a step span per 100 samples and an all_reduce span per burst.
+int benchCrossRank(int ranks, int samples)
+{
+    constexpr int64_t kGiB = 1LL << 30;
+    constexpr int64_t kStepNs = 100'000'000;
+    constexpr int64_t kStart = 1'796'000'000'000'000'000;
+    const long long baselineKb = statusKb("VmRSS:");
+    std::mt19937_64 random(42);
+    JobEvents events;
+    events.reserve(size_t(ranks) * size_t(samples + samples / 500));
+    std::vector<int64_t> skew(static_cast<size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) {
+        JobEventSource source;
+        source.rank = r;
+        source.worldSize = ranks;
+        source.pid = 5000 + r;
+        source.host = "gpu-node-" + std::to_string(r / 8);
+        source.jobId = "job-bench";
+        source.sessionId = "session-bench";
+        source.hasSessionId = true;
+        source.samplingIntervalMs = 100;
+        events.sources.push_back(source);
+        skew[size_t(r)] = int64_t(random() % 3) * 1'000'000;
+    }
+    constexpr uint8_t kSample = kSampleByStripLower | kSampleByCasefold | kCountersRecorded;
+    for (int i = 0; i < samples; ++i) {
+        const bool burst = i % 500 == 250;
+        for (int r = 0; r < ranks; ++r) {
+            const int64_t ts = kStart + int64_t(i) * kStepNs + skew[size_t(r)];
+            if (burst)
+                events.append(ts - 10'000'000, 0, 0, 80 * kGiB, uint32_t(r),
+                              kCollectiveMarker | kCountersRecorded);
+            const int64_t reserved = 20 * kGiB + int64_t(random() % uint64_t(kGiB));
+            const int64_t gap = burst ? 6 * kGiB : int64_t(random() % uint64_t(kGiB / 2)) - kGiB / 8;
+            events.append(ts, std::max<int64_t>(0, reserved + gap), reserved, 80 * kGiB, uint32_t(r),
+                          kSample);
+        }
+    }
+    std::vector<PhaseSpanIndex> indexes;
+    for (int r = 0; r < ranks; ++r) {
+        std::vector<PhaseSpan> spans;
+        for (int i = 0; i < samples; i += 100) {
+            PhaseSpan step;
+            step.sessionId = "session-bench";
+            step.rank = r;
+            step.scopeId = "step:" + std::to_string(i);
+            step.path = {"train", "step"};
+            step.threadId = 1;
+            step.threadName = "MainThread";
+            step.sequence = i;
+            step.startNs = kStart + int64_t(i) * kStepNs;
+            step.endNs = step.startNs + 100 * kStepNs - 1;
+            spans.push_back(step);
+            if (i % 500 == 200) {
+                PhaseSpan reduce = step;
+                reduce.scopeId = "reduce:" + std::to_string(i);
+                reduce.path = {"train", "step", "all_reduce"};
+                reduce.sequence = i + 1;
+                reduce.startNs = kStart + int64_t(i + 50) * kStepNs - 20'000'000;
+                reduce.endNs = reduce.startNs + 40'000'000;
+                spans.push_back(reduce);
+            }
+        }
+        indexes.emplace_back(std::move(spans));
+    }
+    const PhaseResolver phases = [&](int64_t ts, uint32_t source) { return indexes[source].attribute(ts); };
+    const double eventBytes = double((statusKb("VmRSS:") - baselineKb) * 1024) / double(events.size());
+
+    size_t collectiveCount = 0, suspects = 0;
+    const double collective =
+        medianOfFive([&] { collectiveCount = attributeCollectiveMemory(events, {}, phases).size(); });
+    const double crossRank =
+        medianOfFive([&] { suspects = summarizeCrossRankAnalysis(events, phases).suspects.size(); });
+    const double both = medianOfFive([&] { analyzeJobEvents(events, phases); });
+    std::printf("crossrank %d ranks x %d samples: %zu events (%.1f B/event resident)\n", ranks, samples,
+                events.size(), eventBytes);
+    std::printf("  collective attribution  %7.3f s  (%zu results)\n", collective, collectiveCount);
+    std::printf("  cross-rank analysis     %7.3f s  (%zu suspects)\n", crossRank, suspects);
+    std::printf("  both (side by side)     %7.3f s  median of 5\n", both);
+    return 0;
+}
+
+int benchCrossRankTrace(const QString& path)
+{
+    const LoadOutcome outcome = loadTrace(path);
+    if (!outcome.data || !outcome.data->defaultSessionIndex()) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
+        return 1;
+    }
+    const TraceData& trace = *outcome.data;
+    const size_t session = *trace.defaultSessionIndex();
+    size_t events = 0;
+    const double build = medianOfFive([&] { events = buildJobEvents(trace, session).events.size(); });
+    const double all = medianOfFive([&] { analyzeTraceSession(trace, session); });
+    std::printf("crossrank-trace %s: %zu events; build %.3f s, build + both analyses %.3f s (median of 5)\n",
+                qPrintable(QFileInfo(path).fileName()), events, build, all);
     return 0;
 }
 
@@ -336,8 +460,14 @@ int main(int argc, char** argv)
         return benchCancel(args[2]);
     if (args.size() >= 4 && args[1] == QLatin1String("job"))
         return benchJob(args[2].toInt(), args.mid(3));
-    std::fprintf(stderr,
-                 "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart "
-                 "PATH | cancel PATH | job RUNS PATH...\n");
+    if (args.size() >= 2 && args[1] == QLatin1String("crossrank"))
+        return benchCrossRank(args.size() >= 3 ? args[2].toInt() : 64,
+                              args.size() >= 4 ? args[3].toInt() : 100'000);
+    if (args.size() >= 3 && args[1] == QLatin1String("crossrank-trace"))
+        return benchCrossRankTrace(args[2]);
+    std::fprintf(
+        stderr,
+        "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart "
+        "PATH | cancel PATH | job RUNS PATH... | crossrank [RANKS] [SAMPLES] | crossrank-trace PATH\n");
     return 2;
 }

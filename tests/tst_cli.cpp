@@ -19,6 +19,18 @@ class TestCli : public QObject
         return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name;
     }
 
+    static QString distributed(const QString& name)
+    {
+        return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/distributed/") + name;
+    }
+
+    static QJsonObject readJson(const QString& path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object()
+                                              : QJsonObject();
+    }
+
     // Rows of badInvocations: NaN, infinities, negatives and values outside a threshold's
     // range are refused for every name, trace and budget, before anything is loaded; so is
     // an empty window.
@@ -180,6 +192,94 @@ private slots:
                  10.0);
     }
 
+    // One multi-rank file: upstream's collective_attribution and cross_rank_analysis beside the
+    // gap analysis, as upstream wrote them (its notes are not in the vectors; ours are there).
+    void distributedVectors_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"collective-merged.jsonl", "nomarker-merged.jsonl", "quiet-merged.jsonl"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void distributedVectors()
+    {
+        QFETCH(QString, name);
+        const Run r = run({QStringLiteral("analyze"), distributed(name), QStringLiteral("--format"),
+                           QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject expected = readJson(distributed(name + QStringLiteral(".expected.json")));
+        QCOMPARE(report.value(QStringLiteral("session")).toObject().value(QStringLiteral("selected")),
+                 expected.value(QStringLiteral("session_id")));
+        QCOMPARE(report.value(QStringLiteral("collective_attribution")),
+                 expected.value(QStringLiteral("collective_attribution")));
+        QJsonObject crossRank = report.value(QStringLiteral("cross_rank_analysis")).toObject();
+        QVERIFY(crossRank.take(QStringLiteral("notes")).isArray());
+        QCOMPARE(crossRank, expected.value(QStringLiteral("cross_rank_analysis")).toObject());
+        // the two come after upstream's gap analysis, in upstream's order
+        QVERIFY(r.out.indexOf("\"gap_analysis\"") < r.out.indexOf("\"collective_attribution\""));
+        QVERIFY(r.out.indexOf("\"collective_attribution\"") < r.out.indexOf("\"cross_rank_analysis\""));
+    }
+
+    // export --format json writes the object analyze prints, collective settings included.
+    void exportCarriesCrossRankAnalyses()
+    {
+        for (const QStringList& settings :
+             {QStringList{}, QStringList{QStringLiteral("--set"), QStringLiteral("collective.preset=low")}}) {
+            const QString merged = distributed(QStringLiteral("collective-merged.jsonl"));
+            const Run analysed = run(QStringList{QStringLiteral("analyze"), merged,
+                                                 QStringLiteral("--format"), QStringLiteral("json")} +
+                                     settings);
+            const Run exported =
+                run(QStringList{QStringLiteral("export"), merged, QStringLiteral("--format"),
+                                QStringLiteral("json"), QStringLiteral("--output"), QStringLiteral("-")} +
+                    settings);
+            QCOMPARE(analysed.exitCode, 0);
+            QCOMPARE(exported.exitCode, 0);
+            QCOMPARE(exported.out, analysed.out);
+            QVERIFY(analysed.out.contains("\"cross_rank_analysis\""));
+        }
+    }
+
+    // One rank: the (empty) collective attribution, no cross-rank analysis, as upstream's report.
+    void singleRankHasNoCrossRankAnalysis()
+    {
+        const Run r = run({QStringLiteral("analyze"), parity(QStringLiteral("drift.jsonl")),
+                           QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(report.value(QStringLiteral("collective_attribution")).isArray());
+        QCOMPARE(report.value(QStringLiteral("collective_attribution")).toArray().size(), 0);
+        QVERIFY(!report.contains(QStringLiteral("cross_rank_analysis")));
+    }
+
+    // The preset and knobs change what collective attribution keeps.
+    void collectiveSettings()
+    {
+        const auto count = [](const QStringList& settings) {
+            QStringList args{QStringLiteral("analyze"), distributed(QStringLiteral("nomarker-merged.jsonl")),
+                             QStringLiteral("--format"), QStringLiteral("json")};
+            for (const QString& setting : settings)
+                args << QStringLiteral("--set") << setting;
+            const Run r = runGapscope(args);
+            return r.exitCode == 0 ? QJsonDocument::fromJson(r.out)
+                                         .object()
+                                         .value(QStringLiteral("collective_attribution"))
+                                         .toArray()
+                                         .size()
+                                   : -1;
+        };
+        QCOMPARE(count({}), 20);
+        // low asks for 0.7: without markers no spike gets there
+        QCOMPARE(count({QStringLiteral("collective.preset=low")}), 0);
+        // a knob on top of the preset, whatever the order
+        QCOMPARE(
+            count({QStringLiteral("collective.min_confidence=0.5"), QStringLiteral("collective.preset=LOW")}),
+            count(
+                {QStringLiteral("collective.preset=low"), QStringLiteral("collective.min_confidence=0.5")}));
+        QCOMPARE(count({QStringLiteral("collective.min_confidence=1")}), 0);
+    }
+
     void otherFormats_data()
     {
         QTest::addColumn<QString>("format");
@@ -242,6 +342,39 @@ private slots:
             << QStringList{QStringLiteral("analyze"), drift, QStringLiteral("--bogus")}
             << QStringLiteral("unknown option --bogus");
         addInvalidSettings();
+        // the cross-rank analyses' settings: upstream's validation, whole numbers, analyze only
+        const QString merged = distributed(QStringLiteral("collective-merged.jsonl"));
+        const auto collective = [&](const char* row, const QString& setting, const QString& reason,
+                                    const QString& command = QStringLiteral("analyze"),
+                                    QString path = QString()) {
+            QStringList args{command, path.isEmpty() ? merged : path};
+            if (command == QLatin1String("compare"))
+                args << merged;
+            if (command == QLatin1String("export"))
+                args << QStringLiteral("--format") << QStringLiteral("json") << QStringLiteral("--output")
+                     << QStringLiteral("-");
+            QTest::newRow(row) << (args << QStringLiteral("--set") << setting) << reason;
+        };
+        collective("collective unknown preset", QStringLiteral("collective.preset=extreme"),
+                   QStringLiteral("unknown collective preset 'extreme' (known: high, low, medium)"));
+        collective("collective unknown knob", QStringLiteral("collective.min_gap=5"),
+                   QStringLiteral("unknown collective setting 'min_gap'"));
+        collective("collective samples 2", QStringLiteral("collective.min_samples_per_rank=2"),
+                   QStringLiteral("min_samples_per_rank must be >= 3"));
+        collective("collective confidence 2", QStringLiteral("collective.min_confidence=2"),
+                   QStringLiteral("min_confidence must be in [0, 1]"));
+        collective("collective ratio NaN", QStringLiteral("collective.min_synchrony_ratio=NaN"),
+                   QStringLiteral("min_synchrony_ratio needs a finite number"));
+        collective("collective bytes 1.5", QStringLiteral("collective.min_gap_bytes=1.5"),
+                   QStringLiteral("min_gap_bytes needs a whole number"));
+        collective("collective without value", QStringLiteral("collective.preset"),
+                   QStringLiteral("NAME=VALUE"));
+        collective("collective compare", QStringLiteral("collective.preset=low"),
+                   QStringLiteral("--set collective.preset applies to analyze and export only"),
+                   QStringLiteral("compare"));
+        collective("collective budget log", QStringLiteral("collective.preset=low"),
+                   QStringLiteral("applies to stormlog traces only"), QStringLiteral("analyze"),
+                   QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl"));
     }
 
     void badInvocations()

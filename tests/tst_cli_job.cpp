@@ -1,7 +1,9 @@
 // End-to-end: `gapscope analyze` and `export` on a distributed job, with the real binary: a job
 // folder, several files, one merged multi-rank file. The report keeps the keys of a single
 // analysis (of the rank shown) and adds "ranks" (each rank's own gap_analysis, the same as
-// `analyze INPUT --rank N` alone writes) and "job"; the human formats add the rank table.
+// `analyze INPUT --rank N` alone writes) and "job"; its collective_attribution and
+// cross_rank_analysis are upstream's for the whole job; the human formats add the rank table
+// with the collective spikes and the first-cause suspects.
 // Exit codes: 0 with a note when some inputs fail, 1 with every reason when none loads, 2 for
 // a rank the job does not hold or a --session a job cannot take.
 #include "tests/GapscopeProcess.h"
@@ -176,6 +178,16 @@ private slots:
         QCOMPARE(present, expected.value(QStringLiteral("participating_ranks")).toArray());
         QCOMPARE(missing, expected.value(QStringLiteral("missing_ranks")).toArray());
 
+        // upstream's cross-rank analyses of the whole job, as its report has them (our
+        // cross_rank_analysis adds its notes)
+        const QJsonObject upstream = parse(readFile(expectedFile));
+        QCOMPARE(report.value(QStringLiteral("collective_attribution")),
+                 upstream.value(QStringLiteral("collective_attribution")));
+        QJsonObject crossRank = report.value(QStringLiteral("cross_rank_analysis")).toObject();
+        crossRank.remove(QStringLiteral("notes"));
+        QCOMPARE(crossRank, expected);
+        QVERIFY(r.out.indexOf("\n  \"cross_rank_analysis\": {") < r.out.indexOf("\n  \"ranks\": ["));
+
         // the rank shown (the lowest present) is the report's own analysis
         QCOMPARE(report.value(QStringLiteral("session")).toObject().value(QStringLiteral("rank")).toInteger(),
                  present.first().toInteger());
@@ -197,10 +209,12 @@ private slots:
         const GapscopeRun alone = runGapscope(
             {QStringLiteral("analyze"), input, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(alone.exitCode, 0);
-        // everything before "ranks" is the single analysis, byte for byte
-        QVERIFY(alone.out.endsWith("}\n"));
-        const QByteArray single = alone.out.left(alone.out.lastIndexOf('}')).trimmed();
-        QVERIFY2(r.out.startsWith(single + ",\n  \"ranks\": ["), r.out.left(200).constData());
+        // everything up to its gap analysis is the single analysis, byte for byte (the cross-rank
+        // analyses after it are of the whole job, the single one's of its own input)
+        const QByteArray crossRankKey = "\n  \"collective_attribution\": ";
+        QVERIFY(alone.out.contains(crossRankKey));
+        const QByteArray single = alone.out.left(alone.out.indexOf(crossRankKey));
+        QVERIFY2(r.out.startsWith(single + crossRankKey), r.out.left(200).constData());
     }
 
     void humanFormats_data()
@@ -270,6 +284,19 @@ private slots:
                  qPrintable(missing));
         // the note on the missing rank names the files that declare the world size
         QVERIFY(out.contains(QLatin1String("rank 3 missing")));
+        // the cross-rank analyses: a row per collective spike (upstream's), the first-cause suspects
+        QVERIFY2(out.contains(QLatin1String("Collective spikes"), Qt::CaseInsensitive) &&
+                     out.contains(QLatin1String("First cause"), Qt::CaseInsensitive),
+                 qPrintable(out.left(3000)));
+        const QJsonArray spikes = parse(readFile(fixture(QStringLiteral("missing-files.expected.json"))))
+                                      .value(QStringLiteral("collective_attribution"))
+                                      .toArray();
+        QVERIFY(!spikes.isEmpty());
+        for (const QJsonValue spike : spikes)
+            QCOMPARE(spike.toObject().value(QStringLiteral("classification")).toString(),
+                     QStringLiteral("collective_confident"));
+        // "collective\_confident" in Markdown
+        QCOMPARE(out.count(QLatin1String("_confident")), spikes.size());
         // the findings count of a rank: one finding each
         QVERIFY2(rowOf(0).contains(format == QLatin1String("html") ? QStringLiteral(">1<")
                                                                    : QStringLiteral(" 1 ")),

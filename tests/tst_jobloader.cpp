@@ -351,7 +351,7 @@ private slots:
     {
         const JobOutcome outcome = loadJob({fixture(QStringLiteral("skew-job"))});
         QVERIFY(outcome.job);
-        const auto results = analyzeJobRanks(*outcome.job, GapThresholds{});
+        const auto results = analyzeJobRanks(*outcome.job);
         QCOMPARE(results.size(), outcome.job->ranks.size());
         for (size_t i = 0; i < results.size(); ++i) {
             const JobRank& rank = outcome.job->ranks[i];

@@ -96,6 +96,8 @@ private slots:
     void originScopeNotActiveFallsBack();
     void originThreadIsThreadLocal();
     void originThreadWithoutSpansFallsBack();
+    void spanIndexAgreesWithScan();
+    void mergeAttributions();
 };
 
 void TestPhases::nestedSpansAreInclusive()
@@ -353,6 +355,89 @@ void TestPhases::originThreadWithoutSpansFallsBack()
     QVERIFY(attribution);
     QCOMPARE(attribution->source, std::optional<std::string>("heuristic"));
     QCOMPARE(attribution->phasePath, std::optional<std::string>("train / step"));
+}
+
+// PhaseSpanIndex finds the same active spans, in the same order, as a scan of spans sorted by
+// start, and so the same attribution: random nested and overlapping spans on three threads.
+void TestPhases::spanIndexAgreesWithScan()
+{
+    std::mt19937 generator(11);
+    for (int round = 0; round < 20; ++round) {
+        std::vector<PhaseSpan> spans;
+        const int count = round == 0 ? 0 : int(generator() % 200) + 1;
+        for (int i = 0; i < count; ++i) {
+            PhaseSpan span;
+            span.sessionId = kSession;
+            span.scopeId = "s:" + std::to_string(i);
+            span.threadId = int64_t(generator() % 3);
+            span.path = {"train", "p" + std::to_string(generator() % 5)};
+            if (generator() % 2)
+                span.path.push_back("leaf");
+            span.sequence = i;
+            span.startNs = int64_t(generator() % 1000);
+            span.endNs = span.startNs + int64_t(generator() % 300);
+            spans.push_back(span);
+        }
+        std::stable_sort(spans.begin(), spans.end(),
+                         [](const PhaseSpan& a, const PhaseSpan& b) { return a.startNs < b.startNs; });
+        const PhaseSpanIndex index(spans);
+        for (int64_t ts = -5; ts < 1310; ts += 7) {
+            std::vector<std::string> scanned, indexed;
+            for (const PhaseSpan& span : spans)
+                if (span.contains(ts))
+                    scanned.push_back(span.scopeId);
+            for (const PhaseSpan* span : index.activeAt(ts))
+                indexed.push_back(span->scopeId);
+            QCOMPARE(indexed, scanned);
+            const auto fromScan = attributePhase(spans, ts, {});
+            const auto fromIndex = index.attribute(ts);
+            QCOMPARE(fromIndex.has_value(), fromScan.has_value());
+            if (fromScan) {
+                QCOMPARE(fromIndex->phasePaths, fromScan->phasePaths);
+                QCOMPARE(fromIndex->scopeId, fromScan->scopeId);
+                QVERIFY(fromIndex->summary.has_value() == fromScan->summary.has_value());
+            }
+        }
+    }
+}
+
+// upstream's merge_phase_attributions
+void TestPhases::mergeAttributions()
+{
+    PhaseAttribution a;
+    a.phasePaths = {"train / step"};
+    a.source = "heuristic";
+    a.phasePath = "train / step";
+    a.scopeId = "s:1";
+    a.threadId = 1;
+    PhaseAttribution sameScope = a;
+    sameScope.threadName = "other"; // not compared
+    PhaseAttribution otherScope = a;
+    otherScope.scopeId = "s:2";
+    PhaseAttribution otherPath = a;
+    otherPath.phasePaths = {"train / all_reduce"};
+    otherPath.phasePath = "train / all_reduce";
+    PhaseAttribution empty;
+    empty.resolution = PhaseResolution::Ambiguous;
+
+    QVERIFY(!mergePhaseAttributions(std::nullopt, std::nullopt));
+    QCOMPARE(mergePhaseAttributions(std::nullopt, a)->scopeId, a.scopeId);
+    QCOMPARE(mergePhaseAttributions(a, std::nullopt)->scopeId, a.scopeId);
+    // the same unique scope: the first
+    auto merged = mergePhaseAttributions(a, sameScope);
+    QVERIFY(merged->resolution == PhaseResolution::Unique);
+    QVERIFY(!merged->threadName);
+    // one label of two scopes: ambiguous over that one label, nothing else
+    merged = mergePhaseAttributions(a, otherScope);
+    QVERIFY(merged->resolution == PhaseResolution::Ambiguous);
+    QCOMPARE(merged->phasePaths, std::vector<std::string>{"train / step"});
+    QVERIFY(!merged->source && !merged->phasePath && !merged->scopeId && !merged->summary);
+    // two labels: ambiguous over both, sorted
+    merged = mergePhaseAttributions(a, otherPath);
+    QCOMPARE(merged->phasePaths, (std::vector<std::string>{"train / all_reduce", "train / step"}));
+    // one without paths gives way to the other
+    QCOMPARE(mergePhaseAttributions(empty, a)->scopeId, a.scopeId);
+    QCOMPARE(mergePhaseAttributions(a, empty)->scopeId, a.scopeId);
 }
 
 QTEST_GUILESS_MAIN(TestPhases)

@@ -32,7 +32,9 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
     const auto inputs = analyzeForReport(options, err, prefix, &exitCode);
     if (!inputs)
         return exitCode;
-    const ReportContent content = inputs->analysis.reportContent();
+    // the cross-rank analyses: JSON prints them, and every format's rank table of a job
+    const DocumentAnalysis& analysis = inputs->analysis;
+    const ReportContent content = analysis.reportContent(*format == ReportFormat::Json || analysis.job);
     QByteArray report;
     switch (*format) {
     case ReportFormat::Json:
@@ -79,7 +81,13 @@ QString cliUsage()
         "  over_target_share, hard_ceiling_bytes, hard_ceiling_approach_share,\n"
         "  thrash_alternations, thrash_window_ticks, low_hit_rate, low_hit_rate_budget_share,\n"
         "  min_hit_rate_ticks, and the gap names above (also as os_gap.NAME) for the\n"
-        "  OS-vs-allocator gap rule\n");
+        "  OS-vs-allocator gap rule\n"
+        "a trace's JSON report (analyze, export) also holds upstream's collective attribution and,\n"
+        "for several ranks, its cross-rank analysis; their settings: --set "
+        "collective.preset=low|medium|high,\n"
+        "  collective.NAME=VALUE for min_samples_per_rank, min_gap_bytes, min_gap_ratio,\n"
+        "  robust_zscore_threshold, marker_window_ns, interval_padding_ns, synchrony_window_ns,\n"
+        "  min_synchrony_ratio, min_confidence\n");
 }
 
 bool isCliCommand(const QString& firstArgument)

@@ -139,6 +139,23 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
         } else if (arg == QLatin1String("--set")) {
             if (!next(&value))
                 return QStringLiteral("--set needs NAME=VALUE");
+            // collective.preset=low|medium|high and collective.KNOB=VALUE: the cross-rank
+            // analyses of a trace's report (a preset is a word, not a number); compare's report
+            // has none
+            if (value.startsWith(QLatin1String(CollectiveSettings::kPrefix.data()))) {
+                const qsizetype eq = value.indexOf(QLatin1Char('='));
+                const QString setName = value.left(eq);
+                if (compare)
+                    return QStringLiteral("--set %1 applies to analyze and export only").arg(setName);
+                if (eq < 0)
+                    return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(value);
+                const std::string why = request.collective.set(
+                    setName.mid(qsizetype(CollectiveSettings::kPrefix.size())).toStdString(),
+                    value.mid(eq + 1).toStdString());
+                if (!why.empty())
+                    return QStringLiteral("--set %1: %2").arg(setName, QString::fromStdString(why));
+                continue;
+            }
             QString setName;
             double number = 0;
             if (!parseAssignment(value, &setName, &number))

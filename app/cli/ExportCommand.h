@@ -4,7 +4,7 @@
 
 #include "analysis/BudgetAnalysis.h"
 #include "model/budget/BudgetAnalysisRunner.h"
-#include "model/report/ReportContent.h"
+#include "model/document/Document.h"
 #include "model/store/BudgetData.h"
 #include "model/trace/AnalysisRunner.h"
 
@@ -46,11 +46,13 @@ struct ExportOutcome
 };
 
 // The bytes of one export. chartSize is the chart image size (PNG, SVG and the images inside
-// HTML and PDF). With a job (DocumentAnalysis::reportContent of a job) result is its rank
-// shown: the reports add the ranks (JSON, Markdown, HTML) and the findings CSV lists every
-// rank's findings; the chart and the series CSV are of the rank shown.
-ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize,
-                           const std::optional<ReportJob>& job = std::nullopt);
+// HTML and PDF).
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format,
+                           QSize chartSize);
+// The export of a trace's analysis (analyzeDocument) or a job's (analyzeJobDocument: the chart
+// and the series CSV are of its rank shown, the reports add the ranks and the cross-rank
+// analyses, the findings CSV lists every rank's findings). Not for a budget log.
+ExportOutcome renderExport(const DocumentAnalysis& analysis, ExportFormat format, QSize chartSize);
 
 // A memory-budget log with the findings of analyzeBudget.
 struct BudgetExportInput

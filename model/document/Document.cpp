@@ -1,12 +1,24 @@
 #include "model/document/Document.h"
 
 #include "model/budget/BudgetLoader.h"
+#include "model/job/JobAnalysis.h"
 #include "model/job/JobRanks.h"
 
 #include <QFile>
 #include <QFileInfo>
 
+#include <mutex>
+
 namespace gapscope {
+
+// The cross-rank analyses of a job, run once on first use (DocumentAnalysis::jobAnalysis).
+struct JobAnalysisOnce
+{
+    std::once_flag flag;
+    CollectiveConfig collective;
+    std::optional<TimeWindow> window;
+    std::shared_ptr<const JobAnalysisResult> result;
+};
 
 namespace {
 
@@ -26,6 +38,7 @@ DocumentAnalysis analyzeTrace(const DocumentOutcome& document, const DocumentReq
     analysisRequest.thresholds = request.thresholds;
     analysisRequest.rank = request.rank;
     analysisRequest.window = request.window;
+    analysisRequest.collective = request.collective.resolve();
     if (request.session) {
         analysisRequest.sessionIndex = trace.findSession(*request.session);
         if (!analysisRequest.sessionIndex) {
@@ -50,6 +63,11 @@ DocumentAnalysis analyzeBudgetLog(const DocumentOutcome& document, const Documen
     if (request.session || request.rank) {
         analysis.error =
             QStringLiteral("%1: --session and --rank do not apply to budget logs").arg(document.path);
+        return analysis;
+    }
+    if (request.collective.any()) {
+        analysis.error =
+            QStringLiteral("%1: --set collective.* applies to stormlog traces only").arg(document.path);
         return analysis;
     }
     analysis.budget = runBudgetAnalysis(document.budget, request.budgetThresholds, request.window);
@@ -181,8 +199,15 @@ DocumentAnalysis analyzeJobDocument(std::shared_ptr<const JobData> job, const Do
                                       : QStringLiteral("%1: the job has no rank with events").arg(label);
         return analysis;
     }
-    analysis.ranks = analyzeJobRanks(*job, request.thresholds, request.window);
+    AnalysisRequest each;
+    each.thresholds = request.thresholds;
+    each.window = request.window;
+    each.collective = request.collective.resolve();
+    analysis.ranks = analyzeJobRanks(*job, each);
     analysis.trace = analysis.ranks[size_t(shown - job->ranks.data())];
+    analysis.jobAnalysisOnce = std::make_shared<JobAnalysisOnce>();
+    analysis.jobAnalysisOnce->collective = each.collective;
+    analysis.jobAnalysisOnce->window = request.window;
     analysis.job = std::move(job);
     return analysis;
 }
@@ -213,20 +238,26 @@ InputsAnalysis analyzeInputs(const QStringList& paths, const DocumentRequest& re
     return inputs;
 }
 
-std::optional<ReportJob> DocumentAnalysis::reportJob() const
+std::shared_ptr<const JobAnalysisResult> DocumentAnalysis::jobAnalysis() const
 {
-    if (!job)
-        return std::nullopt;
-    return buildReportJob(*job, ranks);
+    if (!job || !jobAnalysisOnce)
+        return nullptr;
+    JobAnalysisOnce& once = *jobAnalysisOnce;
+    std::call_once(once.flag, [&] { once.result = analyzeJob(*job, once.collective, once.window); });
+    return once.result;
 }
 
-ReportContent DocumentAnalysis::reportContent() const
+ReportContent DocumentAnalysis::reportContent(bool crossRankAnalyses) const
 {
-    if (trace) {
-        ReportContent content = buildReportContent(*trace);
-        content.job = reportJob();
+    if (trace && job) {
+        // the job's cross-rank analyses, over every input, not those of the rank shown's input
+        ReportContent content = buildReportContent(*trace, false);
+        content.jobAnalysis = crossRankAnalyses ? jobAnalysis() : nullptr;
+        content.job = buildReportJob(*job, ranks, content.jobAnalysis.get());
         return content;
     }
+    if (trace)
+        return buildReportContent(*trace, crossRankAnalyses);
     if (!budget)
         return {};
     ReportContent content = buildBudgetReportContent(*budget->data, budget->findings, budget->thresholds);

@@ -6,6 +6,7 @@
 // window, thresholds) analyses either kind, so no caller can pick a loader or an option the
 // others would not.
 
+#include "analysis/CollectiveAttribution.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
@@ -63,7 +64,10 @@ struct DocumentRequest
     GapThresholds thresholds;          // traces
     BudgetThresholds budgetThresholds; // budget logs (osGap: their OS-vs-allocator gap rule)
     QStringList budgetOnlySettings;    // threshold names only budget logs know: refused for traces
+    CollectiveSettings collective;     // `--set collective.*` (traces: the cross-rank analyses)
 };
+
+struct JobAnalysisOnce;
 
 // The analysis of one document: exactly one of trace and budget is set on success. For a job,
 // trace is the analysis of the rank shown (the request's rank, else the lowest present one)
@@ -77,9 +81,13 @@ struct DocumentAnalysis
     QString error;                                            // one line, "path: reason", when neither is set
     bool ok() const { return trace || budget; }
     // What every report of the analysis writes (window included; the ranks of a job).
-    ReportContent reportContent() const;
-    // The ranks of a job as the reports write them; nullopt unless job.
-    std::optional<ReportJob> reportJob() const;
+    // crossRankAnalyses: the collective attribution and cross-rank analysis (of the session, or
+    // of every input of a job), which the formats that print them ask for.
+    ReportContent reportContent(bool crossRankAnalyses = true) const;
+    // The cross-rank analyses of a job over every rank (model/job/JobAnalysis analyzeJob), run
+    // on first use and kept; nullptr unless job.
+    std::shared_ptr<const JobAnalysisResult> jobAnalysis() const;
+    std::shared_ptr<JobAnalysisOnce> jobAnalysisOnce; // set by analyzeJobDocument
 };
 
 // Runs the analysis the request asks for on a loaded document.

@@ -12,13 +12,12 @@
 
 namespace gapscope {
 
-// One result per JobData::ranks entry, in the same order; null for a missing rank.
-std::vector<std::shared_ptr<const AnalysisResult>>
-analyzeJobRanks(const JobData& job, const GapThresholds& thresholds,
-                const std::optional<TimeWindow>& window = std::nullopt);
+// One result per JobData::ranks entry, in the same order; null for a missing rank. each: the
+// thresholds, window and collective settings of every rank's request.
+std::vector<std::shared_ptr<const AnalysisResult>> analyzeJobRanks(const JobData& job,
+                                                                   const AnalysisRequest& each = {});
 
-// The request that analyses one present rank alone.
-AnalysisRequest jobRankRequest(const JobData& job, const JobRank& rank, const GapThresholds& thresholds,
-                               const std::optional<TimeWindow>& window = std::nullopt);
+// The request that analyses one present rank alone: each with the rank's session and rank.
+AnalysisRequest jobRankRequest(const JobData& job, const JobRank& rank, const AnalysisRequest& each = {});
 
 } // namespace gapscope

@@ -21,12 +21,12 @@ QByteArray analysisReportJson(const AnalysisResult& result)
 
 QString analysisReportMarkdown(const AnalysisResult& result)
 {
-    return reportMarkdown(buildReportContent(result));
+    return reportMarkdown(buildReportContent(result, false));
 }
 
 QString analysisReportText(const AnalysisResult& result)
 {
-    return reportText(buildReportContent(result));
+    return reportText(buildReportContent(result, false));
 }
 
 QByteArray renderAnalysisReport(const AnalysisResult& result, ReportFormat format)

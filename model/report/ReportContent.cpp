@@ -123,7 +123,7 @@ QString phaseAttributionText(const std::optional<PhaseAttribution>& a)
     return text;
 }
 
-ReportContent buildReportContent(const AnalysisResult& result)
+ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAnalyses)
 {
     const TraceData& trace = *result.trace;
     const SessionInfo& session = trace.sessions[result.sessionIndex];
@@ -148,6 +148,8 @@ ReportContent buildReportContent(const AnalysisResult& result)
         c.sessions.push_back({s.id, toString(s.status), s.host, s.pid, s.jobId, s.ranks, s.eventCount});
     c.eventCount = qint64(result.partition.size());
     c.window = result.request.window;
+    if (crossRankAnalyses)
+        c.jobAnalysis = result.jobAnalysis();
     c.originNs = result.partition.size() ? store.timestampNs[result.partition.begin] : 0;
 
     c.backend = qs(toString(result.backend));
@@ -173,9 +175,11 @@ ReportContent buildReportContent(const AnalysisResult& result)
 }
 
 ReportJob buildReportJob(const JobData& job,
-                         const std::vector<std::shared_ptr<const AnalysisResult>>& rankAnalyses)
+                         const std::vector<std::shared_ptr<const AnalysisResult>>& rankAnalyses,
+                         const JobAnalysisResult* crossRank)
 {
     ReportJob r;
+    r.originNs = job.firstTimestampNs;
     r.mode = job.mode == JobMode::Session ? QStringLiteral("session") : QStringLiteral("job");
     r.jobId = job.jobId;
     r.worldSize = job.worldSize;
@@ -217,6 +221,27 @@ ReportJob buildReportJob(const JobData& job,
                 row.findings.push_back(toReportFinding(f, row.originNs));
         }
         r.ranks.push_back(std::move(row));
+    }
+    if (!crossRank)
+        return r;
+    r.crossRank = true;
+    const auto rowOf = [&r](int64_t rank) -> ReportRank* {
+        for (ReportRank& row : r.ranks)
+            if (row.rank == rank)
+                return &row;
+        return nullptr;
+    };
+    for (const CollectiveAttribution& a : crossRank->collective)
+        if (ReportRank* row = rowOf(a.rank))
+            row->collective.push_back({a.intervalStartNs, a.intervalEndNs, qs(toString(a.classification)),
+                                       a.confidence, phaseAttributionText(a.phase)});
+    if (crossRank->crossRank) {
+        r.clusterOnsetNs = crossRank->crossRank->clusterOnsetTimestampNs;
+        for (const FirstCauseSuspect& suspect : crossRank->crossRank->suspects)
+            if (ReportRank* row = rowOf(suspect.rank); row && !row->firstCause)
+                row->firstCause =
+                    ReportFirstCause{qs(toString(suspect.confidence)), suspect.firstSpikeTimestampNs,
+                                     suspect.leadOverClusterOnsetNs, suspect.peakDeltaBytes};
     }
     return r;
 }

@@ -5,6 +5,7 @@
 // are kept verbatim here and escaped by each writer for its format.
 
 #include "analysis/Int64Math.h"
+#include "model/job/JobAnalysis.h"
 #include "model/trace/AnalysisRunner.h"
 
 #include <QString>
@@ -73,6 +74,25 @@ struct ReportThreshold
     double value = 0;
 };
 
+// A spike interval of a rank that the collective attribution puts down to communication.
+struct ReportCollectiveInterval
+{
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    QString classification; // collective_confident, collective_likely, collective_suspect
+    double confidence = 0;
+    QString phaseText; // as a finding's
+};
+
+// A rank among the first-cause suspects of the cross-rank analysis.
+struct ReportFirstCause
+{
+    QString confidence; // high, medium, low
+    int64_t firstSpikeNs = 0;
+    int64_t leadOverOnsetNs = 0;
+    int64_t peakDeltaBytes = 0; // device used added by its first spike
+};
+
 // One rank of a distributed job (model/job/JobData.h) with its own gap analysis.
 struct ReportRank
 {
@@ -87,6 +107,9 @@ struct ReportRank
     std::optional<int64_t> peakAbsGapBytes; // the largest |gap| among the samples analysed
     int64_t originNs = 0;                   // its first event: its relative times count from here
     std::vector<ReportFinding> findings;    // its own gap analysis
+    // from the job's cross-rank analyses (when the report has them)
+    std::vector<ReportCollectiveInterval> collective;
+    std::optional<ReportFirstCause> firstCause;
 };
 
 struct ReportJobInput
@@ -110,6 +133,9 @@ struct ReportJob
     std::vector<ReportProblem> notes; // every note kept (file, reason; line 0)
     qint64 notesNotKept = 0;
     std::vector<ReportRank> ranks; // ascending rank, missing ranks included
+    int64_t originNs = 0;          // the job's first event: its intervals and spikes count from here
+    bool crossRank = false;        // the ranks carry the cross-rank analyses
+    std::optional<int64_t> clusterOnsetNs;
 };
 
 struct ReportContent
@@ -152,6 +178,9 @@ struct ReportContent
     std::vector<ReportFinding> findings;
     std::vector<ReportThreshold> thresholds;
 
+    // --- the cross-rank analyses of the session, or of the job (stormlog) ---
+    std::shared_ptr<const JobAnalysisResult> jobAnalysis;
+
     // --- a distributed job: the report above is of its rank shown ---
     std::optional<ReportJob> job;
 
@@ -165,13 +194,18 @@ struct ReportContent
 
 inline constexpr size_t kReportedProblems = 20;
 
-ReportContent buildReportContent(const AnalysisResult& result);
+// crossRankAnalyses: the session's collective attribution and cross-rank analysis
+// (AnalysisResult::jobAnalysis), which only the JSON writer prints: the other formats leave
+// them out rather than run them.
+ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAnalyses = true);
 
 struct JobData;
 // The ranks of a job with their own analyses (one per JobData::ranks entry, null when missing:
-// model/job/JobRanks analyzeJobRanks), its inputs and notes.
+// model/job/JobRanks analyzeJobRanks), its inputs and notes, and each rank's collective
+// intervals and first-cause place from crossRank (the job's, when given).
 ReportJob buildReportJob(const JobData& job,
-                         const std::vector<std::shared_ptr<const AnalysisResult>>& rankAnalyses);
+                         const std::vector<std::shared_ptr<const AnalysisResult>>& rankAnalyses,
+                         const JobAnalysisResult* crossRank = nullptr);
 
 struct BudgetData;
 struct BudgetThresholds;

@@ -2,6 +2,7 @@
 #include "model/text/Text.h"
 
 #include "analysis/Units.h"
+#include "model/report/JobAnalysisJson.h"
 #include "model/report/JsonWriter.h"
 
 #include <QDateTime>
@@ -63,7 +64,9 @@ QString findingsSummary(const ReportContent& c)
     return parts.join(QStringLiteral(", "));
 }
 
-void writeAttribution(JsonWriter& json, const PhaseAttribution& a)
+} // namespace
+
+void writePhaseAttribution(JsonWriter& json, const PhaseAttribution& a)
 {
     json.beginObject();
     json.field("phase_resolution", toString(a.resolution));
@@ -90,6 +93,8 @@ void writeAttribution(JsonWriter& json, const PhaseAttribution& a)
     json.endObject();
 }
 
+namespace {
+
 // The list upstream calls "gap_analysis".
 void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings)
 {
@@ -111,7 +116,7 @@ void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings)
         json.field("evidence_timestamp_ns", f.timestampNs);
         json.key("phase_attribution");
         if (f.phase)
-            writeAttribution(json, *f.phase);
+            writePhaseAttribution(json, *f.phase);
         else
             json.null();
         json.field("description", f.description);
@@ -260,24 +265,96 @@ ReportTable reportRankTable(const ReportContent& c)
     ReportTable table;
     if (!c.job)
         return table;
+    const bool crossRank = c.job->crossRank;
     table.header =
-        QStringList{QStringLiteral("Rank"),     QStringLiteral("Host"),       QStringLiteral("Present"),
-                    QStringLiteral("Samples"),  QStringLiteral("Latest gap"), QStringLiteral("Peak |gap|"),
-                    QStringLiteral("Findings"), QStringLiteral("Input")};
+        QStringList{QStringLiteral("Rank"),    QStringLiteral("Host"),       QStringLiteral("Present"),
+                    QStringLiteral("Samples"), QStringLiteral("Latest gap"), QStringLiteral("Peak |gap|"),
+                    QStringLiteral("Findings")};
+    if (crossRank)
+        table.header << QStringLiteral("Collective spikes") << QStringLiteral("First cause");
+    table.header << QStringLiteral("Input");
     const QString none = QStringLiteral("—");
     const auto bytes = [&](const std::optional<int64_t>& value) { return value ? bytesText(*value) : none; };
     for (const ReportRank& r : c.job->ranks) {
+        QStringList row{QString::number(r.rank)};
         if (!r.present) {
-            table.rows.push_back(QStringList{QString::number(r.rank), none, QStringLiteral("missing"),
-                                             QStringLiteral("0"), none, none, none, none});
+            row << none << QStringLiteral("missing") << QStringLiteral("0") << none << none << none;
+            if (crossRank)
+                row << none << none;
+            table.rows.push_back(row << none);
             continue;
         }
-        table.rows.push_back(QStringList{QString::number(r.rank), r.host.isEmpty() ? none : r.host,
-                                         QStringLiteral("yes"), countText(r.sampleCount),
-                                         bytes(r.latestGapBytes), bytes(r.peakAbsGapBytes),
-                                         QString::number(r.findings.size()), r.input});
+        row << (r.host.isEmpty() ? none : r.host) << QStringLiteral("yes") << countText(r.sampleCount)
+            << bytes(r.latestGapBytes) << bytes(r.peakAbsGapBytes) << QString::number(r.findings.size());
+        if (crossRank)
+            row << QString::number(r.collective.size()) << (r.firstCause ? r.firstCause->confidence : none);
+        table.rows.push_back(row << r.input);
     }
     return table;
+}
+
+std::vector<ReportJobSection> reportJobSections(const ReportContent& c)
+{
+    std::vector<ReportJobSection> sections;
+    if (!c.job)
+        return sections;
+    const ReportJob& job = *c.job;
+    const auto at = [&](int64_t ns) { return formatRelativeTime(ns, job.originNs); };
+    if (job.crossRank) {
+        ReportJobSection collective;
+        collective.title = QStringLiteral("Collective spikes");
+        collective.intro = QStringLiteral("Hidden-memory spikes the collective attribution puts down to "
+                                          "communication (times from the job's first event).");
+        collective.table.header = QStringList{QStringLiteral("Rank"),       QStringLiteral("From"),
+                                              QStringLiteral("To"),         QStringLiteral("Classification"),
+                                              QStringLiteral("Confidence"), QStringLiteral("Phase")};
+        for (const ReportRank& r : job.ranks)
+            for (const ReportCollectiveInterval& i : r.collective)
+                collective.table.rows.push_back(QStringList{QString::number(r.rank), at(i.startNs),
+                                                            at(i.endNs), i.classification,
+                                                            confidenceText(i.confidence), i.phaseText});
+        collective.empty = QStringLiteral("No spike is attributed to communication.");
+        sections.push_back(collective);
+
+        ReportJobSection firstCause;
+        firstCause.title = QStringLiteral("First cause");
+        firstCause.intro =
+            job.clusterOnsetNs
+                ? QStringLiteral("The ranks whose first spike came at or before the cluster onset "
+                                 "(%1), earliest first.")
+                      .arg(at(*job.clusterOnsetNs))
+                : QStringLiteral("The ranks whose first spike came earliest.");
+        firstCause.table.header = QStringList{
+            QStringLiteral("Rank"), QStringLiteral("First spike"), QStringLiteral("Lead over onset"),
+            QStringLiteral("Device used added"), QStringLiteral("Confidence")};
+        std::vector<const ReportRank*> suspects;
+        for (const ReportRank& r : job.ranks)
+            if (r.firstCause)
+                suspects.push_back(&r);
+        std::stable_sort(suspects.begin(), suspects.end(), [](const ReportRank* a, const ReportRank* b) {
+            return a->firstCause->leadOverOnsetNs > b->firstCause->leadOverOnsetNs;
+        });
+        for (const ReportRank* r : suspects)
+            firstCause.table.rows.push_back(
+                QStringList{QString::number(r->rank), at(r->firstCause->firstSpikeNs),
+                            formatReportDuration(r->firstCause->leadOverOnsetNs),
+                            bytesText(r->firstCause->peakDeltaBytes), r->firstCause->confidence});
+        firstCause.empty = QStringLiteral("No rank spiked first (or the job has one rank).");
+        sections.push_back(firstCause);
+    }
+    if (!job.notes.empty()) {
+        ReportJobSection notes;
+        notes.title = QStringLiteral("Job notes");
+        notes.table.header =
+            QStringList{QStringLiteral("Level"), QStringLiteral("File"), QStringLiteral("Note")};
+        for (const ReportProblem& note : job.notes)
+            notes.table.rows.push_back(QStringList{
+                note.isError ? QStringLiteral("error") : QStringLiteral("warning"), note.file, note.reason});
+        if (job.notesNotKept > 0)
+            notes.trailer = QStringLiteral("%1 more not listed.").arg(job.notesNotKept);
+        sections.push_back(notes);
+    }
+    return sections;
 }
 
 std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
@@ -406,6 +483,9 @@ QByteArray reportJson(const ReportContent& c)
     // one reader handles both kinds.
     json.key("gap_analysis");
     writeFindings(json, c.findings);
+    // upstream's report keys beside its gap_analysis (of the session, or of every input of a job)
+    if (c.kind == ReportKind::StormlogTrace && c.jobAnalysis)
+        writeJobAnalysisFields(json, *c.jobAnalysis);
     if (c.job)
         writeJob(json, *c.job);
     json.endObject();
@@ -454,14 +534,9 @@ QString reportFindingMarkdown(const ReportContent& c, size_t index, bool standal
 
 namespace {
 
-// "## Ranks": the rank table and the job's notes.
-QString ranksMarkdown(const ReportContent& c)
+void markdownTable(QTextStream& s, const ReportTable& table)
 {
     const auto md = markdownEscape;
-    QString out;
-    QTextStream s(&out);
-    s << "\n## Ranks\n\n" << md(reportJobSummary(*c.job)) << ".\n\n";
-    const ReportTable table = reportRankTable(c);
     s << "|";
     for (const QString& title : table.header)
         s << " " << md(title) << " |";
@@ -472,13 +547,26 @@ QString ranksMarkdown(const ReportContent& c)
             s << " " << md(cell) << " |";
         s << "\n";
     }
-    if (!c.job->notes.empty()) {
-        s << "\n### Job notes\n\n| Level | File | Note |\n|---|---|---|\n";
-        for (const ReportProblem& note : c.job->notes)
-            s << "| " << (note.isError ? "error" : "warning") << " | " << md(note.file) << " | "
-              << md(note.reason) << " |\n";
-        if (c.job->notesNotKept > 0)
-            s << "\n" << c.job->notesNotKept << " more not listed.\n";
+}
+
+// "## Ranks": the rank table, the cross-rank analyses and the job's notes.
+QString ranksMarkdown(const ReportContent& c)
+{
+    const auto md = markdownEscape;
+    QString out;
+    QTextStream s(&out);
+    s << "\n## Ranks\n\n" << md(reportJobSummary(*c.job)) << ".\n\n";
+    markdownTable(s, reportRankTable(c));
+    for (const ReportJobSection& section : reportJobSections(c)) {
+        s << "\n### " << md(section.title) << "\n\n";
+        if (!section.intro.isEmpty())
+            s << md(section.intro) << "\n\n";
+        if (section.table.rows.empty())
+            s << md(section.empty) << "\n";
+        else
+            markdownTable(s, section.table);
+        if (!section.trailer.isEmpty())
+            s << "\n" << md(section.trailer) << "\n";
     }
     return out;
 }
@@ -532,38 +620,60 @@ QString reportMarkdown(const ReportContent& c)
 
 // ---------------------------------------------------------------------------------- Text
 
+namespace {
+
+// Columns padded to their widest cell; a column of numbers (rank, counts, sizes, times) is
+// right-aligned, the last column is not padded.
+void textTable(QTextStream& s, const ReportTable& table)
+{
+    const auto numeric = [](const QString& cell) {
+        return !cell.isEmpty() && (cell[0].isDigit() || cell[0] == QLatin1Char('+') ||
+                                   cell[0] == QLatin1Char('-') || cell == QStringLiteral("—"));
+    };
+    std::vector<qsizetype> widths;
+    std::vector<bool> right;
+    for (const QString& title : table.header) {
+        widths.push_back(title.size());
+        right.push_back(!table.rows.empty());
+    }
+    for (const QStringList& row : table.rows)
+        for (qsizetype i = 0; i < row.size() && size_t(i) < widths.size(); ++i) {
+            widths[size_t(i)] = std::max(widths[size_t(i)], row[i].size());
+            right[size_t(i)] = right[size_t(i)] && numeric(row[i]);
+        }
+    const auto line = [&](const QStringList& cells) {
+        QStringList padded;
+        for (qsizetype i = 0; i < cells.size(); ++i) {
+            const auto width = int(widths[size_t(i)]);
+            padded << (i + 1 == cells.size() ? cells[i]
+                       : right[size_t(i)]    ? cells[i].rightJustified(width)
+                                             : cells[i].leftJustified(width));
+        }
+        s << padded.join(QStringLiteral("  ")) << "\n";
+    };
+    line(table.header);
+    for (const QStringList& row : table.rows)
+        line(row);
+}
+
+} // namespace
+
 QString reportText(const ReportContent& c)
 {
     QString out;
     QTextStream s(&out);
     if (c.job) {
         s << reportJobSummary(*c.job) << "\n";
-        const ReportTable table = reportRankTable(c);
-        std::vector<qsizetype> widths;
-        for (const QString& title : table.header)
-            widths.push_back(title.size());
-        for (const QStringList& row : table.rows)
-            for (qsizetype i = 0; i < row.size(); ++i)
-                widths[size_t(i)] = std::max(widths[size_t(i)], row[i].size());
-        const auto line = [&](const QStringList& cells) {
-            QStringList padded;
-            for (qsizetype i = 0; i < cells.size(); ++i) {
-                const auto width = int(widths[size_t(i)]);
-                // numbers right-aligned (rank, samples, gaps, findings), text left
-                const bool number = i == 0 || (i >= 3 && i <= 6);
-                padded << (i + 1 == cells.size() ? cells[i]
-                           : number              ? cells[i].rightJustified(width)
-                                                 : cells[i].leftJustified(width));
-            }
-            s << padded.join(QStringLiteral("  ")) << "\n";
-        };
-        line(table.header);
-        for (const QStringList& row : table.rows)
-            line(row);
-        for (const ReportProblem& note : c.job->notes)
-            s << "note: " << note.file << ": " << (note.isError ? "error: " : "") << note.reason << "\n";
-        if (c.job->notesNotKept > 0)
-            s << c.job->notesNotKept << " more notes not listed\n";
+        textTable(s, reportRankTable(c));
+        for (const ReportJobSection& section : reportJobSections(c)) {
+            s << "\n" << section.title.toLower() << ":\n";
+            if (section.table.rows.empty())
+                s << section.empty << "\n";
+            else
+                textTable(s, section.table);
+            if (!section.trailer.isEmpty())
+                s << section.trailer << "\n";
+        }
         s << "\nrank " << c.rank << ":\n";
     }
     s << c.path << " (" << c.form << "): " << c.recordsRead << " records, " << c.recordsRejected
@@ -663,6 +773,31 @@ footer { color: var(--muted); font-size: 12px; margin-top: 36px; border-top: 1px
 
 } // namespace
 
+namespace {
+
+// lastIsPath: the last column holds a path (set in code).
+void htmlTable(QTextStream& s, const ReportTable& table, bool lastIsPath)
+{
+    const auto h = htmlEscape;
+    s << "<table>\n<thead><tr>";
+    for (const QString& title : table.header)
+        s << "<th>" << h(title) << "</th>";
+    s << "</tr></thead>\n<tbody>\n";
+    for (const QStringList& row : table.rows) {
+        s << "<tr>";
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            if (lastIsPath && i + 1 == row.size())
+                s << "<td><code>" << h(row[i]) << "</code></td>";
+            else
+                s << "<td class=\"num\">" << h(row[i]) << "</td>";
+        }
+        s << "</tr>\n";
+    }
+    s << "</tbody>\n</table>\n";
+}
+
+} // namespace
+
 QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& images)
 {
     const auto h = htmlEscape;
@@ -694,29 +829,18 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
     s << "</table>\n";
 
     if (c.job) {
-        s << "<h2>Ranks</h2>\n<p>" << h(reportJobSummary(*c.job)) << ".</p>\n<table>\n<thead><tr>";
-        const ReportTable table = reportRankTable(c);
-        for (const QString& title : table.header)
-            s << "<th>" << h(title) << "</th>";
-        s << "</tr></thead>\n<tbody>\n";
-        for (const QStringList& row : table.rows) {
-            s << "<tr>";
-            for (qsizetype i = 0; i < row.size(); ++i)
-                s << (i + 1 == row.size() ? "<td><code>" : "<td class=\"num\">") << h(row[i])
-                  << (i + 1 == row.size() ? "</code></td>" : "</td>");
-            s << "</tr>\n";
-        }
-        s << "</tbody>\n</table>\n";
-        if (!c.job->notes.empty()) {
-            s << "<h3 class=\"notes\">Job "
-                 "notes</h3>\n<table>\n<thead><tr><th>Level</th><th>File</th><th>Note</th></tr>"
-                 "</thead>\n<tbody>\n";
-            for (const ReportProblem& note : c.job->notes)
-                s << "<tr><td>" << (note.isError ? "error" : "warning") << "</td><td><code>" << h(note.file)
-                  << "</code></td><td>" << h(note.reason) << "</td></tr>\n";
-            s << "</tbody>\n</table>\n";
-            if (c.job->notesNotKept > 0)
-                s << "<p class=\"none\">" << c.job->notesNotKept << " more not listed.</p>\n";
+        s << "<h2>Ranks</h2>\n<p>" << h(reportJobSummary(*c.job)) << ".</p>\n";
+        htmlTable(s, reportRankTable(c), true);
+        for (const ReportJobSection& section : reportJobSections(c)) {
+            s << "<h3 class=\"notes\">" << h(section.title) << "</h3>\n";
+            if (!section.intro.isEmpty())
+                s << "<p>" << h(section.intro) << "</p>\n";
+            if (section.table.rows.empty())
+                s << "<p class=\"none\">" << h(section.empty) << "</p>\n";
+            else
+                htmlTable(s, section.table, false);
+            if (!section.trailer.isEmpty())
+                s << "<p class=\"none\">" << h(section.trailer) << "</p>\n";
         }
     }
 

@@ -14,6 +14,8 @@
 
 namespace gapscope {
 
+class JsonWriter;
+
 // Version of the JSON object's layout; bumped on incompatible changes.
 inline constexpr int kReportSchemaVersion = 1;
 
@@ -28,6 +30,9 @@ struct ReportImage
 };
 
 QByteArray reportJson(const ReportContent& content);
+// One phase attribution as upstream's phase_attribution_to_payload writes it (phase_resolution,
+// phase_paths, then each optional field that is set).
+void writePhaseAttribution(JsonWriter& json, const PhaseAttribution& attribution);
 QString reportMarkdown(const ReportContent& content);
 // One finding as the Markdown report shows it (a "###" section); standalone adds the input
 // and session lines so the text means something on its own (the clipboard).
@@ -50,8 +55,20 @@ struct ReportTable
     std::vector<QStringList> rows;
 };
 // The rank table of a job's report (rank, host, present, samples, latest gap, peak |gap|,
-// findings, input), empty without a job.
+// findings, with the cross-rank analyses collective spikes and first-cause confidence, input),
+// empty without a job.
 ReportTable reportRankTable(const ReportContent& content);
+// The parts of a job's report after its rank table: the collective spikes and the first-cause
+// suspects (when the report has the cross-rank analyses) and the job's notes.
+struct ReportJobSection
+{
+    QString title;
+    QString intro; // a sentence before the table (may be empty)
+    ReportTable table;
+    QString empty;   // said instead of an empty table
+    QString trailer; // after the table ("3 more not listed.")
+};
+std::vector<ReportJobSection> reportJobSections(const ReportContent& content);
 // One line on a job: "job job-268: 4 inputs, world size 4, 4 ranks present, none missing".
 QString reportJobSummary(const ReportJob& job);
 

@@ -3,9 +3,10 @@
 // time window, and attaches phase attribution and the project's texts. Pure function of its
 // inputs; the result is immutable and crosses threads as shared_ptr<const AnalysisResult>.
 
-#include "model/store/TraceData.h"
+#include "analysis/CollectiveAttribution.h"
 #include "analysis/GapAnalysis.h"
 #include "analysis/Remediation.h"
+#include "model/store/TraceData.h"
 
 #include <memory>
 #include <optional>
@@ -26,7 +27,11 @@ struct AnalysisRequest
     std::optional<int64_t> rank;        // nullopt = lowest rank of the session
     GapThresholds thresholds;
     std::optional<TimeWindow> window;
+    CollectiveConfig collective; // the cross-rank analyses of the report (jobAnalysis)
 };
+
+struct JobAnalysisResult;
+struct JobAnalysisCache;
 
 struct AnalysisResult
 {
@@ -46,6 +51,13 @@ struct AnalysisResult
     Backend backend = Backend::Unknown;
 
     GapInput gapInput() const; // columns of trace->store with usableRows
+
+    // Upstream's collective attribution and cross-rank analysis over every rank of the session
+    // (within the window), which its report carries beside the gap analysis. Computed on the
+    // first call, once, from any thread: every report of this result needs it, a re-analysis
+    // (thresholds, follow) does not. nullptr without a trace.
+    std::shared_ptr<const JobAnalysisResult> jobAnalysis() const;
+    std::shared_ptr<JobAnalysisCache> jobAnalysisCache; // set by runAnalysis; none: not cached
 };
 
 // nullptr with *error set when the session/rank does not exist.
