@@ -303,6 +303,29 @@ private slots:
                  qPrintable(rowOf(0)));
     }
 
+    // The first-cause table lists the suspects in upstream's order (earliest aligned spike first:
+    // 2, 0, 1 here, all with no lead over the onset).
+    void firstCauseInUpstreamOrder()
+    {
+        const GapscopeRun r = runGapscope({QStringLiteral("analyze"), fixture(QStringLiteral("missing-files"))});
+        QCOMPARE(r.exitCode, 0);
+        const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'));
+        const qsizetype title = lines.indexOf(QStringLiteral("first cause:"));
+        QVERIFY(title >= 0);
+        QStringList ranks;
+        for (qsizetype i = title + 2; i < lines.size() && !lines[i].trimmed().isEmpty(); ++i)
+            ranks << lines[i].trimmed().section(QLatin1Char(' '), 0, 0);
+        QStringList expected;
+        for (const QJsonValue suspect : parse(readFile(fixture(QStringLiteral("missing-files.expected.json"))))
+                                            .value(QStringLiteral("cross_rank_analysis"))
+                                            .toObject()
+                                            .value(QStringLiteral("first_cause_suspects"))
+                                            .toArray())
+            expected << QString::number(suspect.toObject().value(QStringLiteral("rank")).toInteger());
+        QVERIFY(expected.size() > 1);
+        QCOMPARE(ranks, expected);
+    }
+
     void findingsCsvListsEveryRank()
     {
         const GapscopeRun r = runGapscope(

@@ -237,11 +237,12 @@ ReportJob buildReportJob(const JobData& job,
                                        a.confidence, phaseAttributionText(a.phase)});
     if (crossRank->crossRank) {
         r.clusterOnsetNs = crossRank->crossRank->clusterOnsetTimestampNs;
-        for (const FirstCauseSuspect& suspect : crossRank->crossRank->suspects)
-            if (ReportRank* row = rowOf(suspect.rank); row && !row->firstCause)
+        const auto& suspects = crossRank->crossRank->suspects;
+        for (size_t i = 0; i < suspects.size(); ++i)
+            if (ReportRank* row = rowOf(suspects[i].rank); row && !row->firstCause)
                 row->firstCause =
-                    ReportFirstCause{qs(toString(suspect.confidence)), suspect.firstSpikeTimestampNs,
-                                     suspect.leadOverClusterOnsetNs, suspect.peakDeltaBytes};
+                    ReportFirstCause{qs(toString(suspects[i].confidence)), suspects[i].firstSpikeTimestampNs,
+                                     suspects[i].leadOverClusterOnsetNs, suspects[i].peakDeltaBytes, i};
     }
     return r;
 }

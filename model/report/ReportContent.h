@@ -91,6 +91,7 @@ struct ReportFirstCause
     int64_t firstSpikeNs = 0;
     int64_t leadOverOnsetNs = 0;
     int64_t peakDeltaBytes = 0; // device used added by its first spike
+    size_t order = 0;           // among the suspects, earliest aligned spike first (upstream's order)
 };
 
 // One rank of a distributed job (model/job/JobData.h) with its own gap analysis.

@@ -331,8 +331,8 @@ std::vector<ReportJobSection> reportJobSections(const ReportContent& c)
         for (const ReportRank& r : job.ranks)
             if (r.firstCause)
                 suspects.push_back(&r);
-        std::stable_sort(suspects.begin(), suspects.end(), [](const ReportRank* a, const ReportRank* b) {
-            return a->firstCause->leadOverOnsetNs > b->firstCause->leadOverOnsetNs;
+        std::sort(suspects.begin(), suspects.end(), [](const ReportRank* a, const ReportRank* b) {
+            return a->firstCause->order < b->firstCause->order;
         });
         for (const ReportRank* r : suspects)
             firstCause.table.rows.push_back(
