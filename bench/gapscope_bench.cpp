@@ -5,6 +5,9 @@
 //   gapscope_bench chart PATH                  open to a drawn chart, analysis, window
 //                                              re-analysis, chart redraw (offscreen grab())
 //   gapscope_bench cancel PATH                 how soon a load returns after Cancel
+//   gapscope_bench job RUNS PATH...            open a distributed job (a job folder or per-rank
+//                                              inputs; scripts/gen-job.py writes a big one): load
+//                                              and every rank's analysis, medians of RUNS
 //   gapscope_bench crossrank [RANKS] [SAMPLES] the two cross-rank analyses on a synthetic job held
 //                                              in memory (default 64 ranks x 100 000 samples)
 //   gapscope_bench crossrank-trace PATH        the events of a loaded trace's default session
@@ -18,6 +21,7 @@
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/budget/BudgetLoader.h"
 #include "model/job/JobAnalysis.h"
+#include "model/job/JobRanks.h"
 #include "model/jobs/LoadJob.h"
 #include "model/store/Decimation.h"
 #include "model/trace/AnalysisRunner.h"
@@ -31,6 +35,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QPixmap>
+#include <QThread>
 
 #include <sys/resource.h>
 
@@ -274,6 +279,61 @@ int benchCancel(const QString& path)
     return 0;
 }
 
+// Opens a job RUNS times: discovery and the parallel load of every input, then every rank's gap
+// analysis; medians of wall and CPU time, and the job's size.
+int benchJob(int runs, const QStringList& paths)
+{
+    std::vector<double> loadTimes, loadCpu, analysisTimes, crossRankTimes;
+    std::shared_ptr<const JobData> job;
+    qint64 bytes = 0;
+    for (int i = 0; i < std::max(runs, 1); ++i) {
+        job.reset(); // the previous job's memory is given back before the next load
+        const long long baselineKb = statusKb("VmRSS:");
+        resetPeak();
+        qint64 total = 0;
+        LoadControl control;
+        control.progress = [&total](qint64, qint64 all) { total = all; };
+        const auto start = Clock::now();
+        const double cpuStart = cpuSeconds();
+        JobOutcome outcome = loadJob(paths, control);
+        loadTimes.push_back(secondsSince(start));
+        loadCpu.push_back(cpuSeconds() - cpuStart);
+        if (!outcome.job) {
+            std::fprintf(stderr, "%s\n", qPrintable(outcome.fatalError));
+            return 1;
+        }
+        job = std::move(outcome.job);
+        bytes = total;
+        const auto analysisStart = Clock::now();
+        const auto results = analyzeJobRanks(*job);
+        analysisTimes.push_back(secondsSince(analysisStart));
+        const auto crossRankStart = Clock::now();
+        const auto crossRank = analyzeJob(*job);
+        crossRankTimes.push_back(secondsSince(crossRankStart));
+        std::printf(
+            "run %d: load %.3f s (cpu %.3f s), analysis of every rank %.3f s, cross-rank analyses %.3f s, "
+            "resident %.0f MB (peak %.0f MB)\n",
+            i + 1, loadTimes.back(), loadCpu.back(), analysisTimes.back(), crossRankTimes.back(),
+            double(statusKb("VmRSS:") - baselineKb) / 1024, double(statusKb("VmHWM:") - baselineKb) / 1024);
+    }
+    size_t samples = 0;
+    size_t present = 0;
+    for (const JobRank& rank : job->ranks) {
+        samples += rank.sampleCount;
+        present += rank.present ? 1 : 0;
+    }
+    const double megabytes = double(bytes) / 1e6;
+    const double load = median(loadTimes);
+    std::printf(
+        "job of %zu inputs, %zu ranks, %zu samples, %.0f MB: load %.3f s (%.1f MB/s, %.0f samples/s; cpu "
+        "%.3f s), analysis of every rank %.3f s, cross-rank analyses %.3f s (medians of %zu runs, %d "
+        "threads)\n",
+        job->inputs.size(), present, samples, megabytes, load, megabytes / load, double(samples) / load,
+        median(loadCpu), median(analysisTimes), median(crossRankTimes), loadTimes.size(),
+        QThread::idealThreadCount());
+    return 0;
+}
+
 // The median of five runs of f, in seconds.
 template <typename F> double medianOfFive(F&& f)
 {
@@ -497,6 +557,8 @@ int main(int argc, char** argv)
         return benchChart(args[2]);
     if (args.size() >= 3 && args[1] == QLatin1String("cancel"))
         return benchCancel(args[2]);
+    if (args.size() >= 4 && args[1] == QLatin1String("job"))
+        return benchJob(args[2].toInt(), args.mid(3));
     if (args.size() >= 2 && args[1] == QLatin1String("crossrank"))
         return benchCrossRank(args.size() >= 3 ? args[2].toInt() : 64,
                               args.size() >= 4 ? args[3].toInt() : 100'000);
@@ -507,7 +569,7 @@ int main(int argc, char** argv)
                             args.size() >= 4 ? args[3].toInt() : 100'000);
     std::fprintf(stderr,
                  "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart "
-                 "PATH | cancel PATH | crossrank [RANKS] [SAMPLES] | crossrank-trace PATH | heatmap [RANKS] "
-                 "[SAMPLES]\n");
+                 "PATH | cancel PATH | job RUNS PATH... | crossrank [RANKS] [SAMPLES] | crossrank-trace "
+                 "PATH | heatmap [RANKS] [SAMPLES]\n");
     return 2;
 }

@@ -54,3 +54,14 @@ for input in "$dir/trace-$samples.jsonl" "$dir/trace-$samples.json" "$dir/trace-
     echo "$(basename "$input"):"
     "$bench" cancel "$input" 2>/dev/null | tail -1
 done
+echo "== distributed job (scripts/gen-job.py: sink folders of every rank; load and every rank's analysis, median of 5)"
+job_ranks=${GAPSCOPE_BENCH_JOB_RANKS:-64}
+job_samples=${GAPSCOPE_BENCH_JOB_SAMPLES:-100000}
+job=$dir/job-${job_ranks}x$job_samples
+if [ ! -e "$job" ]; then
+    echo "generating $job" >&2
+    python3 "$here/../scripts/gen-job.py" "$job" --ranks "$job_ranks" --samples "$job_samples"
+fi
+warm "$job"/*/telemetry_sink/*
+"$bench" job 5 "$job" 2>/dev/null | tail -1
+"$bench" job 5 "$here/../tests/data/fixtures/stormlog/distributed/firstcause-job" 2>/dev/null | tail -1

@@ -5,9 +5,12 @@
 // and showTraceNow on the calling thread), over the whole run and over a window (--from/--to,
 // "Analyse Window"); the findings of all four (classification, severity, confidence, evidence
 // numbers and timestamp) and the window must be the same, or all four must refuse the input.
+// A job folder (several per-rank inputs) is analyze's and export's alone until the job page
+// opens it: the two agree on it rank by rank.
 #include "app/ExportActions.h"
 #include "app/MainWindow.h"
 #include "app/cli/ExportCommand.h"
+#include "model/document/Document.h"
 #include "model/items/FindingsModel.h"
 #include "model/store/BudgetData.h"
 #include "model/store/TraceData.h"
@@ -64,11 +67,23 @@ QJsonObject findingsOf(const QByteArray& report)
             {QStringLiteral("findings"), findings}};
 }
 
-// ns timestamps exceed 2^53: the JSON above holds them as doubles, so they are compared as text.
+// The gap analyses of a job's ranks, one per rank (null for a missing one); empty for one trace.
+QJsonArray rankFindingsOf(const QByteArray& report)
+{
+    QJsonArray ranks;
+    for (const QJsonValue rank :
+         QJsonDocument::fromJson(report).object().value(QStringLiteral("ranks")).toArray())
+        ranks.append(rank.toObject().value(QStringLiteral("gap_analysis")));
+    return ranks;
+}
+
+// ns timestamps exceed 2^53: the JSON above holds them as doubles, so they are compared as text
+// (those of the report's own findings, not of a job's ranks after them).
 QStringList evidenceTimestamps(const QByteArray& report)
 {
     QStringList stamps;
-    for (const QByteArray& line : report.split('\n')) {
+    const qsizetype ranks = report.indexOf("\n  \"ranks\": [");
+    for (const QByteArray& line : report.left(ranks < 0 ? report.size() : ranks).split('\n')) {
         if (line.contains("\"evidence_timestamp_ns\""))
             stamps << QString::fromUtf8(line.trimmed());
     }
@@ -123,6 +138,34 @@ private slots:
 
     void cleanupTestCase() { QFile::remove(QSettings().fileName()); }
 
+    void jobAgrees(const QString& path, bool windowed, const QTemporaryDir& dir)
+    {
+        QStringList windowArgs;
+        if (windowed) {
+            const JobOutcome job = loadJob({path});
+            QVERIFY2(job.job, qPrintable(job.fatalError));
+            const int64_t quarter = (job.job->lastTimestampNs - job.job->firstTimestampNs) / 4;
+            windowArgs = {QStringLiteral("--from"), QString::number(job.job->firstTimestampNs + quarter),
+                          QStringLiteral("--to"), QString::number(job.job->lastTimestampNs - quarter)};
+        }
+        const GapscopeRun analysed = runGapscope(
+            QStringList{QStringLiteral("analyze"), path, QStringLiteral("--format"), QStringLiteral("json")} +
+            windowArgs);
+        QVERIFY2(analysed.exitCode == 0, analysed.err.constData());
+        const QString exportFile = dir.filePath(QStringLiteral("export.json"));
+        const GapscopeRun exported =
+            runGapscope(QStringList{QStringLiteral("export"), path, QStringLiteral("--format"),
+                                    QStringLiteral("json"), QStringLiteral("--output"), exportFile} +
+                        windowArgs);
+        QVERIFY2(exported.exitCode == 0, exported.err.constData());
+        const QByteArray cliExport = readFile(exportFile);
+        QCOMPARE(findingsOf(cliExport), findingsOf(analysed.out));
+        QCOMPARE(evidenceTimestamps(cliExport), evidenceTimestamps(analysed.out));
+        const QJsonArray ranks = rankFindingsOf(analysed.out);
+        QVERIFY(ranks.size() > 1);
+        QCOMPARE(rankFindingsOf(cliExport), ranks);
+    }
+
     void everyFixtureAgrees_data()
     {
         QTest::addColumn<QString>("path");
@@ -156,6 +199,12 @@ private slots:
         QFETCH(bool, windowed);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
+        if (detectDocumentKind(path) == DocumentKind::Job) {
+            // A job folder opens on the job page, not in a trace window: analyze and export
+            // agree on the rank shown and on every rank's own analysis.
+            jobAgrees(path, windowed, dir);
+            return;
+        }
 
         MainWindow background;
         background.openPath(path);

@@ -28,13 +28,13 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
     // --output always replaces a regular file (as a shell's redirect would)
     if (int exitCode = kExitOk; !outputPathUsable(options, true, err, prefix, &exitCode))
         return exitCode;
-    const DocumentOutcome document = loadDocument(options.path);
-    const DocumentAnalysis analysis = analyzeDocument(document, options.request);
-    if (!analysis.ok()) {
-        printLine(err, prefix + analysis.error);
-        return kExitUsage;
-    }
-    const ReportContent content = analysis.reportContent(*format == ReportFormat::Json);
+    int exitCode = kExitOk;
+    const auto inputs = analyzeForReport(options, err, prefix, &exitCode);
+    if (!inputs)
+        return exitCode;
+    // the cross-rank analyses: JSON prints them, and every format's rank table of a job
+    const DocumentAnalysis& analysis = inputs->analysis;
+    const ReportContent content = analysis.reportContent(*format == ReportFormat::Json || analysis.job);
     QByteArray report;
     switch (*format) {
     case ReportFormat::Json:
@@ -47,9 +47,9 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
         report = reportText(content).toUtf8();
         break;
     }
-    if (const int exitCode = emitReport(options.output, report, true, out, err, prefix); exitCode != kExitOk)
+    if (exitCode = emitReport(options.output, report, true, out, err, prefix); exitCode != kExitOk)
         return exitCode;
-    reportRejected(document, err, prefix);
+    reportInputProblems(*inputs, err, prefix);
     return kExitOk;
 }
 
@@ -61,9 +61,9 @@ QString cliUsage()
         "usage:\n"
         "  gapscope [FILE...]                        open the desktop app\n"
         "  gapscope --screenshot OUT.png [--size WxH] FILE\n"
-        "  gapscope analyze PATH [--session ID] [--rank N] [--format json|markdown|text]\n"
+        "  gapscope analyze PATH... [--session ID] [--rank N] [--format json|markdown|text]\n"
         "                        [--output FILE|-] [--from NS] [--to NS] [--set NAME=VALUE ...]\n"
-        "  gapscope export PATH --format json|markdown|html|pdf|csv|findings-csv|png|svg\n"
+        "  gapscope export PATH... --format json|markdown|html|pdf|csv|findings-csv|png|svg\n"
         "                       --output FILE|- [--session ID] [--rank N] [--from NS] [--to NS]\n"
         "                       [--set NAME=VALUE ...] [--size WxH] [--force]\n"
         "  gapscope compare A B [--session-a ID] [--rank-a N] [--session-b ID] [--rank-b N]\n"
@@ -71,6 +71,9 @@ QString cliUsage()
         "                       [--set NAME=VALUE ...]\n"
         "thresholds for --set: gap_ratio_threshold, gap_spike_zscore, gap_drift_r_squared,\n"
         "                      gap_fragmentation_ratio\n"
+        "Several PATHs, or a folder of per-rank inputs (rank*/telemetry_sink/ sinks or trace files),\n"
+        "  are one distributed job: every rank is analysed and listed (--rank picks the one shown\n"
+        "  in full, else the lowest); so is one trace whose session holds several ranks.\n"
         "PATH may also be a memory-budget log (detected from its content); for those --set also\n"
         "takes min_trend_ticks, growth_r_squared, growth_p_value, min_growth_bytes,\n"
         "  flat_tolerance_bytes, flat_tolerance_share, retention_share_of_growth,\n"

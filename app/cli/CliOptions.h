@@ -3,6 +3,7 @@
 // `export`, `compare`), so they accept the same options the same way.
 
 #include "analysis/Thresholds.h"
+#include "app/cli/Cli.h"
 #include "app/cli/OutputFile.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/document/Document.h"
@@ -21,12 +22,13 @@
 
 namespace gapscope {
 
-// The options of every subcommand: analyze and export read one PATH, compare two (A and B, with
-// --session-a/-b and --rank-a/-b for each side and --align); what to analyse is a
-// DocumentRequest, so a trace and a memory-budget log take the options the same way.
+// The options of every subcommand: analyze and export read one PATH or the PATHs of a job,
+// compare two (A and B, with --session-a/-b and --rank-a/-b for each side and --align); what to
+// analyse is a DocumentRequest, so a trace and a memory-budget log take the options the same way.
 struct CommonOptions
 {
-    QString path;               // compare: A
+    QString path;               // the first PATH; compare: A
+    QStringList paths;          // analyze and export: every PATH (several: a job)
     QString pathB;              // compare only
     DocumentRequest request;    // compare: side A
     DocumentRequest requestB;   // compare only: side B (the thresholds are A's)
@@ -197,8 +199,11 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             return QStringLiteral("unknown option %1 for %2").arg(arg, command);
         } else if (options->path.isEmpty()) {
             options->path = arg;
+            options->paths << arg;
         } else if (compare && options->pathB.isEmpty()) {
             options->pathB = arg;
+        } else if (!compare) {
+            options->paths << arg; // the inputs of a job
         } else {
             return QStringLiteral("unexpected argument '%1'").arg(arg);
         }
@@ -228,7 +233,8 @@ inline bool outputPathUsable(const CommonOptions& options, bool force, FILE* err
 {
     if (options.output.isEmpty() || options.output == QLatin1String(kStandardOutputName))
         return true;
-    const OutputStatus status = checkOutputPath(options.output, {options.path, options.pathB}, force);
+    const OutputStatus status =
+        checkOutputPath(options.output, options.paths + QStringList{options.pathB}, force);
     if (status.ok())
         return true;
     printLine(err, prefix + status.error);
@@ -250,16 +256,55 @@ inline int emitReport(const QString& output, const QByteArray& report, bool forc
 }
 
 // The line analyze and export print when the loader rejected records (or budget lines).
-inline void reportRejected(const DocumentOutcome& document, FILE* err, const QString& prefix)
+inline void reportRejected(const ProblemLog* problems, bool budget, FILE* err, const QString& prefix)
 {
-    const ProblemLog* problems = document.problems();
     if (!problems || problems->errorCount() == 0)
         return;
     printLine(err,
               prefix + QStringLiteral("%1 %2 rejected; first: %3")
                            .arg(problems->errorCount())
-                           .arg(document.budget ? QStringLiteral("line(s)") : QStringLiteral("record(s)"))
+                           .arg(budget ? QStringLiteral("line(s)") : QStringLiteral("record(s)"))
                            .arg(problems->kept().empty() ? QString() : problems->kept().front().toString()));
+}
+
+// What analyze and export print after a report of PATHs: the records the loader rejected (of
+// each input of a job) and the notes on a job (an input that failed, a rank twice, ...).
+inline void reportInputProblems(const InputsAnalysis& inputs, FILE* err, const QString& prefix)
+{
+    const JobData* job = inputs.job.job.get();
+    if (!job || job->mode == JobMode::Session) {
+        reportRejected(inputs.document.problems(), bool(inputs.document.budget), err, prefix);
+        if (!job)
+            return;
+    } else {
+        for (const JobInput& input : job->inputs)
+            reportRejected(&input.trace->problems, false, err, prefix);
+    }
+    constexpr size_t kNotesPrinted = 20; // the report lists them all
+    const std::vector<LoadProblem>& notes = job->problems.kept();
+    for (size_t i = 0; i < std::min(notes.size(), kNotesPrinted); ++i)
+        printLine(err, prefix + notes[i].toString());
+    const qint64 all = job->problems.errorCount() + job->problems.warningCount();
+    if (all > qint64(kNotesPrinted))
+        printLine(
+            err,
+            prefix +
+                QStringLiteral("%1 more notes on the job in the report").arg(all - qint64(kNotesPrinted)));
+}
+
+// The analysis of PATHs for analyze and export, or the exit code and its lines on `err`: a
+// job none of whose inputs loads exits 1 with every reason, any other unusable input 2.
+inline std::optional<InputsAnalysis> analyzeForReport(const CommonOptions& options, FILE* err,
+                                                      const QString& prefix, int* exitCode)
+{
+    InputsAnalysis inputs = analyzeInputs(options.paths, options.request);
+    if (inputs.analysis.ok())
+        return inputs;
+    const bool noInputLoaded = !inputs.job.job && !inputs.job.fatalError.isEmpty();
+    for (const QString& line : inputs.analysis.error.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        printLine(err, prefix + line);
+    *exitCode = noInputLoaded ? kExitFailure : kExitUsage;
+    return std::nullopt;
 }
 
 } // namespace gapscope

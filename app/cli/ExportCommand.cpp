@@ -159,14 +159,12 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
     return {{}, QStringLiteral("unsupported format")};
 }
 
-} // namespace
-
-ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize)
+// The export of a trace's analysis with the report content given (a job's has its ranks).
+ExportOutcome renderTraceExport(const std::shared_ptr<const AnalysisResult>& result, ReportContent content,
+                                ExportFormat format, QSize chartSize)
 {
-    if (!result)
-        return {{}, QStringLiteral("no analysis to export")};
     ExportSource source;
-    source.content = buildReportContent(*result, format == ExportFormat::Json);
+    source.content = std::move(content);
     source.seriesCsv = [&] { return chartSeriesCsv(*result); };
     source.makeChart = [&](QSize size) -> std::unique_ptr<QWidget> {
         return createExportGapChart(result, size);
@@ -174,6 +172,27 @@ ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportF
     source.chartTitle = QString::fromLatin1(kGapChartTitle);
     source.chartCaption = QString::fromLatin1(kGapChartCaption);
     return renderExportSource(source, format, chartSize);
+}
+
+} // namespace
+
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize)
+{
+    if (!result)
+        return {{}, QStringLiteral("no analysis to export")};
+    return renderTraceExport(result, buildReportContent(*result, format == ExportFormat::Json), format,
+                             chartSize);
+}
+
+ExportOutcome renderExport(const DocumentAnalysis& analysis, ExportFormat format, QSize chartSize)
+{
+    if (!analysis.trace)
+        return {{}, QStringLiteral("no analysis to export")};
+    // JSON prints the cross-rank analyses; the rank table of a job's Markdown, HTML and PDF too
+    const bool crossRank = format == ExportFormat::Json ||
+                           (analysis.job && (format == ExportFormat::Markdown ||
+                                             format == ExportFormat::Html || format == ExportFormat::Pdf));
+    return renderTraceExport(analysis.trace, analysis.reportContent(crossRank), format, chartSize);
 }
 
 BudgetExportInput budgetExportInput(const BudgetAnalysisResult& result)
@@ -237,24 +256,23 @@ int runExportCommand(const QStringList& args, FILE* out, FILE* err)
     // file without --force, even one created meanwhile.
     if (int exitCode = kExitOk; !outputPathUsable(options, options.force, err, prefix, &exitCode))
         return exitCode;
-    const DocumentOutcome document = loadDocument(options.path);
-    const DocumentAnalysis analysis = analyzeDocument(document, options.request);
-    if (!analysis.ok()) {
-        printLine(err, prefix + analysis.error);
-        return kExitUsage;
-    }
+    int exitCode = kExitOk;
+    const auto inputs = analyzeForReport(options, err, prefix, &exitCode);
+    if (!inputs)
+        return exitCode;
+    const DocumentAnalysis& analysis = inputs->analysis;
     const QSize chartSize = options.size.value_or(kDefaultChartSize);
     const ExportOutcome exported =
         analysis.budget ? renderBudgetExport(budgetExportInput(*analysis.budget), *format, chartSize)
-                        : renderExport(analysis.trace, *format, chartSize);
+                        : renderExport(analysis, *format, chartSize);
     if (!exported.error.isEmpty()) {
         printLine(err, prefix + exported.error);
         return kExitFailure;
     }
-    if (const int exitCode = emitReport(options.output, exported.data, options.force, out, err, prefix);
+    if (exitCode = emitReport(options.output, exported.data, options.force, out, err, prefix);
         exitCode != kExitOk)
         return exitCode;
-    reportRejected(document, err, prefix);
+    reportInputProblems(*inputs, err, prefix);
     return kExitOk;
 }
 

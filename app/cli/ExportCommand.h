@@ -4,6 +4,7 @@
 
 #include "analysis/BudgetAnalysis.h"
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/document/Document.h"
 #include "model/store/BudgetData.h"
 #include "model/trace/AnalysisRunner.h"
 
@@ -48,6 +49,10 @@ struct ExportOutcome
 // HTML and PDF).
 ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format,
                            QSize chartSize);
+// The export of a trace's analysis (analyzeDocument) or a job's (analyzeJobDocument: the chart
+// and the series CSV are of its rank shown, the reports add the ranks and the cross-rank
+// analyses, the findings CSV lists every rank's findings). Not for a budget log.
+ExportOutcome renderExport(const DocumentAnalysis& analysis, ExportFormat format, QSize chartSize);
 
 // A memory-budget log with the findings of analyzeBudget.
 struct BudgetExportInput
@@ -66,8 +71,8 @@ bool budgetExportSupports(ExportFormat format);
 ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format,
                                  QSize chartSize = QSize(1200, 600));
 
-// args: {"export", PATH, options...}. Exit codes as Cli.h. PATH may be a stormlog trace or
-// a memory-budget log (detected from content).
+// args: {"export", PATH..., options...}. Exit codes as Cli.h. PATH may be a stormlog trace or
+// a memory-budget log (detected from content); several PATHs or a job folder are a job.
 int runExportCommand(const QStringList& args, FILE* out, FILE* err);
 
 } // namespace gapscope

@@ -1,11 +1,24 @@
 #include "model/document/Document.h"
 
 #include "model/budget/BudgetLoader.h"
+#include "model/job/JobAnalysis.h"
+#include "model/job/JobRanks.h"
 
 #include <QFile>
 #include <QFileInfo>
 
+#include <mutex>
+
 namespace gapscope {
+
+// The cross-rank analyses of a job, run once on first use (DocumentAnalysis::jobAnalysis).
+struct JobAnalysisOnce
+{
+    std::once_flag flag;
+    CollectiveConfig collective;
+    std::optional<TimeWindow> window;
+    std::shared_ptr<const JobAnalysisResult> result;
+};
 
 namespace {
 
@@ -65,9 +78,10 @@ DocumentAnalysis analyzeBudgetLog(const DocumentOutcome& document, const Documen
 
 DocumentKind detectDocumentKind(const QString& path)
 {
-    // directories are sink directories; FIFOs and devices are refused by the trace loader
+    // directories are sink directories or job folders; FIFOs and devices are refused by the
+    // trace loader
     if (!QFileInfo(path).isFile())
-        return DocumentKind::StormlogTrace;
+        return isJobFolder(path) ? DocumentKind::Job : DocumentKind::StormlogTrace;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return DocumentKind::StormlogTrace; // the trace loader names the error
@@ -92,6 +106,13 @@ DocumentOutcome loadDocument(const QString& path, const LoadControl& control)
     DocumentOutcome outcome;
     outcome.path = path;
     outcome.kind = detectDocumentKind(path);
+    if (outcome.kind == DocumentKind::Job) {
+        outcome.fatalError =
+            QStringLiteral("%1: a folder of per-rank inputs (a distributed job), not one trace; it "
+                           "is opened as a job")
+                .arg(path);
+        return outcome;
+    }
     if (outcome.kind == DocumentKind::BudgetLog) {
         BudgetLoadOutcome loaded = loadBudgetLog(path, control);
         outcome.budget = std::move(loaded.data);
@@ -117,8 +138,124 @@ DocumentAnalysis analyzeDocument(const DocumentOutcome& document, const Document
     return analysis;
 }
 
+bool opensAsJob(const QStringList& paths)
+{
+    return paths.size() > 1 || (paths.size() == 1 && detectDocumentKind(paths.front()) == DocumentKind::Job);
+}
+
+namespace {
+
+// What a job is called in a message: its one input, or the first and how many more.
+QString jobLabel(const QStringList& paths)
+{
+    return paths.size() == 1
+               ? paths.front()
+               : QStringLiteral("%1 and %2 more inputs").arg(paths.front()).arg(paths.size() - 1);
+}
+
+// A request a job of several inputs cannot take; empty when fine.
+QString jobRequestError(const QString& label, JobMode mode, const DocumentRequest& request)
+{
+    if (!request.budgetOnlySettings.isEmpty())
+        return QStringLiteral("%1: --set %2 applies to memory-budget logs only")
+            .arg(label, request.budgetOnlySettings.join(QStringLiteral(", ")));
+    if (request.session && mode == JobMode::Job)
+        return QStringLiteral(
+                   "%1: --session applies to one input; each input of a job is read in its default session")
+            .arg(label);
+    return {};
+}
+
+} // namespace
+
+DocumentAnalysis analyzeJobDocument(std::shared_ptr<const JobData> job, const DocumentRequest& request,
+                                    const QString& givenLabel)
+{
+    DocumentAnalysis analysis;
+    if (!job || job->inputs.empty()) {
+        analysis.error = QStringLiteral("no job loaded");
+        return analysis;
+    }
+    QStringList paths;
+    for (const JobInput& input : job->inputs)
+        paths << input.path;
+    const QString label = givenLabel.isEmpty() ? jobLabel(paths) : givenLabel;
+    if (analysis.error = jobRequestError(label, job->mode, request); !analysis.error.isEmpty())
+        return analysis;
+    const JobRank* shown = nullptr;
+    QStringList present;
+    for (const JobRank& rank : job->ranks) {
+        if (!rank.present)
+            continue;
+        present << QString::number(rank.rank);
+        if (!shown && (!request.rank || *request.rank == rank.rank))
+            shown = &rank;
+    }
+    if (!shown) {
+        analysis.error = request.rank ? QStringLiteral("%1: no rank %2 in the job (ranks: %3)")
+                                            .arg(label)
+                                            .arg(*request.rank)
+                                            .arg(present.join(QStringLiteral(", ")))
+                                      : QStringLiteral("%1: the job has no rank with events").arg(label);
+        return analysis;
+    }
+    AnalysisRequest each;
+    each.thresholds = request.thresholds;
+    each.window = request.window;
+    each.collective = request.collective.resolve();
+    analysis.ranks = analyzeJobRanks(*job, each);
+    analysis.trace = analysis.ranks[size_t(shown - job->ranks.data())];
+    analysis.jobAnalysisOnce = std::make_shared<JobAnalysisOnce>();
+    analysis.jobAnalysisOnce->collective = each.collective;
+    analysis.jobAnalysisOnce->window = request.window;
+    analysis.job = std::move(job);
+    return analysis;
+}
+
+InputsAnalysis analyzeInputs(const QStringList& paths, const DocumentRequest& request,
+                             const LoadControl& control)
+{
+    InputsAnalysis inputs;
+    if (opensAsJob(paths)) {
+        // refused before the (possibly long) load
+        if (inputs.analysis.error = jobRequestError(jobLabel(paths), JobMode::Job, request);
+            !inputs.analysis.error.isEmpty())
+            return inputs;
+        inputs.job = loadJob(paths, control);
+        if (inputs.job.job)
+            inputs.analysis = analyzeJobDocument(inputs.job.job, request, jobLabel(paths));
+        else
+            inputs.analysis.error = inputs.job.fatalError;
+        return inputs;
+    }
+    inputs.document = loadDocument(paths.value(0), control);
+    inputs.analysis = analyzeDocument(inputs.document, request);
+    if (const auto& shown = inputs.analysis.trace;
+        shown && shown->trace->sessions[shown->sessionIndex].ranks.size() > 1) {
+        inputs.job.job = jobFromTraceSession(shown->trace, shown->sessionIndex);
+        inputs.analysis = analyzeJobDocument(inputs.job.job, request);
+    }
+    return inputs;
+}
+
+std::shared_ptr<const JobAnalysisResult> DocumentAnalysis::jobAnalysis() const
+{
+    if (!job || !jobAnalysisOnce)
+        return nullptr;
+    JobAnalysisOnce& once = *jobAnalysisOnce;
+    std::call_once(once.flag, [&] { once.result = analyzeJob(*job, once.collective, once.window); });
+    return once.result;
+}
+
 ReportContent DocumentAnalysis::reportContent(bool crossRankAnalyses) const
 {
+    if (trace && job) {
+        // the job's cross-rank analyses, over every input, not those of the rank shown's input
+        ReportContent content = buildReportContent(*trace, false);
+        content.jobAnalysis = crossRankAnalyses ? jobAnalysis() : nullptr;
+        content.job = buildReportJob(*job, ranks, content.jobAnalysis.get());
+        return content;
+    }
     if (trace)
         return buildReportContent(*trace, crossRankAnalyses);
     if (!budget)

@@ -8,6 +8,8 @@
 
 #include "analysis/CollectiveAttribution.h"
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/job/JobData.h"
+#include "model/job/JobLoader.h"
 #include "model/report/ReportContent.h"
 #include "model/store/BudgetData.h"
 #include "model/trace/AnalysisRunner.h"
@@ -18,15 +20,22 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace gapscope {
 
 enum class DocumentKind
 {
     StormlogTrace,
-    BudgetLog
+    BudgetLog,
+    Job // a folder of per-rank inputs (model/job/JobLoader isJobFolder): loadJob reads it
 };
 DocumentKind detectDocumentKind(const QString& path);
+
+// Whether paths open as a distributed job (model/job/JobLoader loadJob) rather than as one
+// document: several paths, or one job folder. One path of a trace whose session holds several
+// ranks opens as a document; jobFromTraceSession makes its job.
+bool opensAsJob(const QStringList& paths);
 
 // One loaded document of either kind: exactly one of trace and budget is set on success.
 struct DocumentOutcome
@@ -43,6 +52,7 @@ struct DocumentOutcome
     // The records (traces) or lines (budget logs) the loader rejected; nullptr unless ok().
     const ProblemLog* problems() const;
 };
+// A job folder is refused with the reason (it is loaded by loadJob).
 DocumentOutcome loadDocument(const QString& path, const LoadControl& control = {});
 
 // What to analyse in a document and with which thresholds.
@@ -57,18 +67,50 @@ struct DocumentRequest
     CollectiveSettings collective;     // `--set collective.*` (traces: the cross-rank analyses)
 };
 
-// The analysis of one document: exactly one of trace and budget is set on success.
+struct JobAnalysisOnce;
+
+// The analysis of one document: exactly one of trace and budget is set on success. For a job,
+// trace is the analysis of the rank shown (the request's rank, else the lowest present one)
+// and ranks hold every rank's own analysis.
 struct DocumentAnalysis
 {
     std::shared_ptr<const AnalysisResult> trace;
     std::shared_ptr<const BudgetAnalysisResult> budget;
-    QString error; // one line, "path: reason", when neither is set
+    std::shared_ptr<const JobData> job;                       // set for a job
+    std::vector<std::shared_ptr<const AnalysisResult>> ranks; // per JobData::ranks; null when missing
+    QString error;                                            // one line, "path: reason", when neither is set
     bool ok() const { return trace || budget; }
-    // What every report of the analysis writes (window included).
+    // What every report of the analysis writes (window included; the ranks of a job).
+    // crossRankAnalyses: the collective attribution and cross-rank analysis (of the session, or
+    // of every input of a job), which the formats that print them ask for.
     ReportContent reportContent(bool crossRankAnalyses = true) const;
+    // The cross-rank analyses of a job over every rank (model/job/JobAnalysis analyzeJob), run
+    // on first use and kept; nullptr unless job.
+    std::shared_ptr<const JobAnalysisResult> jobAnalysis() const;
+    std::shared_ptr<JobAnalysisOnce> jobAnalysisOnce; // set by analyzeJobDocument
 };
 
 // Runs the analysis the request asks for on a loaded document.
 DocumentAnalysis analyzeDocument(const DocumentOutcome& document, const DocumentRequest& request);
+
+// Every rank of a job analysed alone (model/job/JobRanks) with the request's thresholds and
+// window, and the rank the request names (else the lowest present one) as the one shown.
+// A session in the request is refused: each input of a job is read in its own session.
+// label names the job in messages (default: its first input and how many more).
+DocumentAnalysis analyzeJobDocument(std::shared_ptr<const JobData> job, const DocumentRequest& request,
+                                    const QString& label = {});
+
+// What `analyze` and `export` read for their PATHs: one document, analysed as
+// analyzeDocument does, or a job (opensAsJob, or one trace whose analysed session holds several
+// ranks) analysed by analyzeJobDocument.
+struct InputsAnalysis
+{
+    DocumentOutcome document; // one document (also the trace of a session's job); empty for loadJob
+    JobOutcome job;           // a job: job.job set, or fatalError when none of its inputs loaded
+    DocumentAnalysis analysis;
+    bool cancelled() const { return document.cancelled || job.cancelled; }
+};
+InputsAnalysis analyzeInputs(const QStringList& paths, const DocumentRequest& request,
+                             const LoadControl& control = {});
 
 } // namespace gapscope

@@ -28,7 +28,7 @@ LoadJob::~LoadJob()
     m_pool.waitForDone();
 }
 
-quint64 LoadJob::start(const QString& path)
+template <typename Load> quint64 LoadJob::startLoad(const QString& label, Load&& load)
 {
     if (m_cancelFlag)
         m_cancelFlag->store(true); // the superseded worker stops early; its result is dropped
@@ -36,10 +36,10 @@ quint64 LoadJob::start(const QString& path)
     auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
     m_cancelFlag = cancelFlag;
     m_running = true;
-    m_path = path;
-    emit started(generation, path);
+    m_path = label;
+    emit started(generation, label);
 
-    m_pool.start([this, generation, cancelFlag, path] {
+    m_pool.start([this, generation, cancelFlag, load = std::forward<Load>(load)] {
         QElapsedTimer sinceLastReport;
         sinceLastReport.start();
         bool reportedOnce = false;
@@ -59,12 +59,30 @@ quint64 LoadJob::start(const QString& path)
                 },
                 Qt::QueuedConnection);
         };
+        load(generation, control);
+    });
+    return generation;
+}
+
+quint64 LoadJob::start(const QString& path)
+{
+    return startLoad(path, [this, path](quint64 generation, const LoadControl& control) {
         DocumentOutcome outcome = loadDocument(path, control);
         QMetaObject::invokeMethod(
             this, [this, generation, outcome = std::move(outcome)] { deliver(generation, outcome); },
             Qt::QueuedConnection);
     });
-    return generation;
+}
+
+quint64 LoadJob::startJob(const QStringList& paths)
+{
+    const QString label = paths.size() == 1 ? paths.front() : paths.join(QStringLiteral(", "));
+    return startLoad(label, [this, paths](quint64 generation, const LoadControl& control) {
+        JobOutcome outcome = loadJob(paths, control);
+        QMetaObject::invokeMethod(
+            this, [this, generation, outcome = std::move(outcome)] { deliverJob(generation, outcome); },
+            Qt::QueuedConnection);
+    });
 }
 
 void LoadJob::cancel()
@@ -100,6 +118,20 @@ void LoadJob::deliver(quint64 generation, const DocumentOutcome& outcome)
         emit loaded(generation, outcome.trace);
     else
         emit failed(generation, outcome.failure());
+}
+
+void LoadJob::deliverJob(quint64 generation, const JobOutcome& outcome)
+{
+    if (generation != m_generation)
+        return; // superseded by a newer load
+    m_running = false;
+    m_cancelFlag.reset();
+    if (outcome.cancelled)
+        emit cancelled(generation);
+    else if (outcome.job)
+        emit jobLoaded(generation, outcome.job);
+    else
+        emit failed(generation, outcome.fatalError);
 }
 
 AnalysisJob::AnalysisJob(QObject* parent) : QObject(parent)

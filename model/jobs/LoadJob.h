@@ -1,5 +1,6 @@
 #pragma once
-// Background loading (loadDocument: a trace or a budget log) and re-analysis for the GUI. Work
+// Background loading (loadDocument: a trace or a budget log; loadJob: a distributed job) and
+// re-analysis for the GUI. Work
 // runs on a private thread pool; results and progress come back to the object's thread through
 // queued calls. Every start() bumps a
 // generation counter: a newer job supersedes an older one (which is told to cancel), and a
@@ -28,6 +29,10 @@ public:
     // Starts loading path in the background; returns the new generation. A load still
     // running is cancelled and its result will be dropped.
     quint64 start(const QString& path);
+    // Starts loading a distributed job (model/job/JobLoader loadJob: several paths or a job
+    // folder, see opensAsJob) with the same generations, progress (bytes of all inputs),
+    // cancel and failure as start(); the result comes as jobLoaded().
+    quint64 startJob(const QStringList& paths);
     // Cancels the current load. The cancelled() signal follows once the worker has stopped.
     void cancel();
     bool isRunning() const { return m_running; }
@@ -44,11 +49,16 @@ signals:
     void loaded(quint64 generation, std::shared_ptr<const gapscope::TraceData> data);
     // The path held a memory-budget log.
     void budgetLoaded(quint64 generation, std::shared_ptr<const gapscope::BudgetData> data);
+    // A job (startJob). Its notes (inputs that failed, ranks twice, ...) are in job->problems.
+    void jobLoaded(quint64 generation, std::shared_ptr<const gapscope::JobData> job);
     void failed(quint64 generation, const QString& error);
     void cancelled(quint64 generation);
 
 private:
+    // Starts load(control) on the pool as the new generation; its result goes to deliver.
+    template <typename Load> quint64 startLoad(const QString& label, Load&& load);
     void deliver(quint64 generation, const DocumentOutcome& outcome);
+    void deliverJob(quint64 generation, const JobOutcome& outcome);
     void deliverProgress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
 
     QThreadPool m_pool;

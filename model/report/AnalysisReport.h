@@ -4,9 +4,9 @@
 // Markdown and plain text. The same writers serve `gapscope export` and the app's export
 // (see ReportContent.h and ReportWriters.h), so every output of one analysis agrees.
 
-#include "model/trace/AnalysisRunner.h"
 #include "model/report/ReportContent.h"
 #include "model/report/ReportWriters.h"
+#include "model/trace/AnalysisRunner.h"
 
 #include <QByteArray>
 #include <QString>

@@ -2,9 +2,12 @@
 #include "model/text/Text.h"
 
 #include "analysis/BudgetAnalysis.h"
+#include "model/job/JobData.h"
 #include "model/store/BudgetData.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 
 namespace gapscope {
 
@@ -26,6 +29,17 @@ ReportFinding toReportFinding(const Finding& f, int64_t originNs)
     for (const auto& step : f.remediation)
         rf.remediation << qs(step);
     return rf;
+}
+
+ReportProblem toReportProblem(const LoadProblem& p)
+{
+    return {p.file, p.line, p.index, p.level == LoadProblem::Level::Error, p.reason};
+}
+
+// |gap| without overflow at the bottom of the int64 range.
+int64_t absoluteGap(int64_t gap)
+{
+    return gap == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max() : std::abs(gap);
 }
 
 } // namespace
@@ -123,10 +137,8 @@ ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAna
     c.recordsLoaded = qint64(store.size());
     c.recordsRejected = trace.problems.errorCount();
     c.warnings = trace.problems.warningCount();
-    for (size_t i = 0; i < std::min(kReportedProblems, trace.problems.kept().size()); ++i) {
-        const LoadProblem& p = trace.problems.kept()[i];
-        c.problems.push_back({p.file, p.line, p.index, p.level == LoadProblem::Level::Error, p.reason});
-    }
+    for (size_t i = 0; i < std::min(kReportedProblems, trace.problems.kept().size()); ++i)
+        c.problems.push_back(toReportProblem(trace.problems.kept()[i]));
 
     c.sessionId = session.id;
     c.sessionStatus = toString(session.status);
@@ -162,6 +174,79 @@ ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAna
     return c;
 }
 
+ReportJob buildReportJob(const JobData& job,
+                         const std::vector<std::shared_ptr<const AnalysisResult>>& rankAnalyses,
+                         const JobAnalysisResult* crossRank)
+{
+    ReportJob r;
+    r.originNs = job.firstTimestampNs;
+    r.mode = job.mode == JobMode::Session ? QStringLiteral("session") : QStringLiteral("job");
+    r.jobId = job.jobId;
+    r.worldSize = job.worldSize;
+    for (const JobInput& input : job.inputs) {
+        const SessionInfo& session = input.trace->sessions[input.sessionIndex];
+        r.inputs.push_back({input.path, toString(input.trace->form), session.id, session.ranks,
+                            input.trace->recordsRead, input.trace->problems.errorCount(),
+                            input.trace->problems.warningCount()});
+    }
+    for (const LoadProblem& p : job.problems.kept())
+        r.notes.push_back(toReportProblem(p));
+    r.notesNotKept = saturatingSub(saturatingAdd(job.problems.errorCount(), job.problems.warningCount()),
+                                   qint64(r.notes.size()));
+    for (size_t i = 0; i < job.ranks.size(); ++i) {
+        const JobRank& rank = job.ranks[i];
+        ReportRank row;
+        row.rank = rank.rank;
+        row.present = rank.present && !rank.parts.empty();
+        row.sampleCount = rank.sampleCount;
+        if (row.present) {
+            const JobInput& input = job.inputs[rank.parts.front().inputIndex];
+            row.input = input.path;
+            row.session = input.trace->sessions[input.sessionIndex].id;
+            row.host = rank.host;
+            row.localRank = rank.localRank;
+        }
+        const AnalysisResult* analysis = i < rankAnalyses.size() ? rankAnalyses[i].get() : nullptr;
+        if (row.present && analysis) {
+            const EventStore& store = analysis->trace->store;
+            if (!analysis->usableRows.empty()) {
+                row.latestGapBytes = store.gapAt(analysis->usableRows.back());
+                int64_t peak = 0;
+                for (uint32_t sampleRow : analysis->usableRows)
+                    peak = std::max(peak, absoluteGap(store.gapAt(sampleRow)));
+                row.peakAbsGapBytes = peak;
+            }
+            row.originNs = analysis->partition.size() ? store.timestampNs[analysis->partition.begin] : 0;
+            for (const Finding& f : analysis->findings)
+                row.findings.push_back(toReportFinding(f, row.originNs));
+        }
+        r.ranks.push_back(std::move(row));
+    }
+    if (!crossRank)
+        return r;
+    r.crossRank = true;
+    const auto rowOf = [&r](int64_t rank) -> ReportRank* {
+        for (ReportRank& row : r.ranks)
+            if (row.rank == rank)
+                return &row;
+        return nullptr;
+    };
+    for (const CollectiveAttribution& a : crossRank->collective)
+        if (ReportRank* row = rowOf(a.rank))
+            row->collective.push_back({a.intervalStartNs, a.intervalEndNs, qs(toString(a.classification)),
+                                       a.confidence, phaseAttributionText(a.phase)});
+    if (crossRank->crossRank) {
+        r.clusterOnsetNs = crossRank->crossRank->clusterOnsetTimestampNs;
+        const auto& suspects = crossRank->crossRank->suspects;
+        for (size_t i = 0; i < suspects.size(); ++i)
+            if (ReportRank* row = rowOf(suspects[i].rank); row && !row->firstCause)
+                row->firstCause =
+                    ReportFirstCause{qs(toString(suspects[i].confidence)), suspects[i].firstSpikeTimestampNs,
+                                     suspects[i].leadOverClusterOnsetNs, suspects[i].peakDeltaBytes, i};
+    }
+    return r;
+}
+
 ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector<Finding>& findings,
                                        const BudgetThresholds& thresholds)
 {
@@ -174,10 +259,8 @@ ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector
     c.recordsLoaded = data.linesUsed;
     c.recordsRejected = data.problems.errorCount();
     c.warnings = data.problems.warningCount();
-    for (size_t i = 0; i < std::min(kReportedProblems, data.problems.kept().size()); ++i) {
-        const LoadProblem& p = data.problems.kept()[i];
-        c.problems.push_back({p.file, p.line, p.index, p.level == LoadProblem::Level::Error, p.reason});
-    }
+    for (size_t i = 0; i < std::min(kReportedProblems, data.problems.kept().size()); ++i)
+        c.problems.push_back(toReportProblem(data.problems.kept()[i]));
     c.eventCount = qint64(ticks.size());
     c.sampleNoun = QStringLiteral("ticks");
     c.backend = ticks.empty() || !ticks.hasJemalloc(0) ? QStringLiteral("system allocator")

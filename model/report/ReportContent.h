@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,71 @@ struct ReportThreshold
     double value = 0;
 };
 
+// A spike interval of a rank that the collective attribution puts down to communication.
+struct ReportCollectiveInterval
+{
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    QString classification; // collective_confident, collective_likely, collective_suspect
+    double confidence = 0;
+    QString phaseText; // as a finding's
+};
+
+// A rank among the first-cause suspects of the cross-rank analysis.
+struct ReportFirstCause
+{
+    QString confidence; // high, medium, low
+    int64_t firstSpikeNs = 0;
+    int64_t leadOverOnsetNs = 0;
+    int64_t peakDeltaBytes = 0; // device used added by its first spike
+    size_t order = 0;           // among the suspects, earliest aligned spike first (upstream's order)
+};
+
+// One rank of a distributed job (model/job/JobData.h) with its own gap analysis.
+struct ReportRank
+{
+    int64_t rank = 0;
+    bool present = false;
+    QString input;   // the input whose partition of the rank is shown; empty when missing
+    QString session; // its session id
+    QString host;
+    int64_t localRank = 0;
+    uint64_t sampleCount = 0;               // `sample` events over all its inputs
+    std::optional<int64_t> latestGapBytes;  // device used - reserved at the last sample analysed
+    std::optional<int64_t> peakAbsGapBytes; // the largest |gap| among the samples analysed
+    int64_t originNs = 0;                   // its first event: its relative times count from here
+    std::vector<ReportFinding> findings;    // its own gap analysis
+    // from the job's cross-rank analyses (when the report has them)
+    std::vector<ReportCollectiveInterval> collective;
+    std::optional<ReportFirstCause> firstCause;
+};
+
+struct ReportJobInput
+{
+    QString path;
+    QString form;
+    QString session; // the session of the input that belongs to the job
+    std::vector<int64_t> ranks;
+    qint64 recordsRead = 0;
+    qint64 recordsRejected = 0;
+    qint64 warnings = 0;
+};
+
+// The ranks and notes of a job, when the report is of one.
+struct ReportJob
+{
+    QString mode;  // "session" (one input, several ranks) or "job" (several inputs)
+    QString jobId; // empty = none
+    int64_t worldSize = 0;
+    std::vector<ReportJobInput> inputs;
+    std::vector<ReportProblem> notes; // every note kept (file, reason; line 0)
+    qint64 notesNotKept = 0;
+    std::vector<ReportRank> ranks; // ascending rank, missing ranks included
+    int64_t originNs = 0;          // the job's first event: its intervals and spikes count from here
+    bool crossRank = false;        // the ranks carry the cross-rank analyses
+    std::optional<int64_t> clusterOnsetNs;
+};
+
 struct ReportContent
 {
     ReportKind kind = ReportKind::StormlogTrace;
@@ -113,8 +179,11 @@ struct ReportContent
     std::vector<ReportFinding> findings;
     std::vector<ReportThreshold> thresholds;
 
-    // --- the cross-rank analyses of the session (stormlog; JSON writes them) ---
+    // --- the cross-rank analyses of the session, or of the job (stormlog) ---
     std::shared_ptr<const JobAnalysisResult> jobAnalysis;
+
+    // --- a distributed job: the report above is of its rank shown ---
+    std::optional<ReportJob> job;
 
     std::optional<int64_t> durationNs() const
     {
@@ -130,6 +199,14 @@ inline constexpr size_t kReportedProblems = 20;
 // (AnalysisResult::jobAnalysis), which only the JSON writer prints: the other formats leave
 // them out rather than run them.
 ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAnalyses = true);
+
+struct JobData;
+// The ranks of a job with their own analyses (one per JobData::ranks entry, null when missing:
+// model/job/JobRanks analyzeJobRanks), its inputs and notes, and each rank's collective
+// intervals and first-cause place from crossRank (the job's, when given).
+ReportJob buildReportJob(const JobData& job,
+                         const std::vector<std::shared_ptr<const AnalysisResult>>& rankAnalyses,
+                         const JobAnalysisResult* crossRank = nullptr);
 
 struct BudgetData;
 struct BudgetThresholds;

@@ -93,9 +93,128 @@ void writePhaseAttribution(JsonWriter& json, const PhaseAttribution& a)
     json.endObject();
 }
 
+namespace {
+
+// The list upstream calls "gap_analysis".
+void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings)
+{
+    json.beginArray();
+    for (const ReportFinding& f : findings) {
+        json.beginObject();
+        json.field("classification", toString(f.classification));
+        json.field("severity", toString(f.severity));
+        json.field("confidence", f.confidence);
+        json.key("evidence").beginObject();
+        for (const auto& e : f.evidence) {
+            json.key(e.key);
+            if (const auto whole = e.isInteger ? toInt64(e.value) : std::nullopt)
+                json.value(*whole);
+            else
+                json.value(e.value);
+        }
+        json.endObject();
+        json.field("evidence_timestamp_ns", f.timestampNs);
+        json.key("phase_attribution");
+        if (f.phase)
+            writePhaseAttribution(json, *f.phase);
+        else
+            json.null();
+        json.field("description", f.description);
+        json.key("remediation").beginArray();
+        for (const auto& step : f.remediation)
+            json.value(step);
+        json.endArray();
+        json.endObject();
+    }
+    json.endArray();
+}
+
+// withLine: a record's problem has a line; a job's note is about a whole file.
+void writeProblem(JsonWriter& json, const ReportProblem& p, bool withLine)
+{
+    json.beginObject();
+    json.field("file", p.file);
+    if (withLine)
+        json.field("line", int64_t(p.line));
+    if (p.index >= 0)
+        json.field("index", int64_t(p.index));
+    json.field("level", p.isError ? "error" : "warning");
+    json.field("reason", p.reason);
+    json.endObject();
+}
+
+template <typename T>
+void optionalField(JsonWriter& json, std::string_view name, const std::optional<T>& value)
+{
+    if (value)
+        json.field(name, *value);
+    else
+        json.nullField(name);
+}
+
+// "ranks" (each with its own gap analysis, as `analyze INPUT --rank N` writes it) and "job".
+void writeJob(JsonWriter& json, const ReportJob& job)
+{
+    json.key("ranks").beginArray();
+    for (const ReportRank& r : job.ranks) {
+        json.beginObject();
+        json.field("rank", r.rank);
+        json.field("present", r.present);
+        const auto text = [&](const QString& value) {
+            return r.present ? std::optional<QString>(value) : std::nullopt;
+        };
+        optionalField(json, "input", text(r.input));
+        optionalField(json, "session", text(r.session));
+        optionalField(json, "host", text(r.host));
+        optionalField(json, "local_rank", r.present ? std::optional<int64_t>(r.localRank) : std::nullopt);
+        json.field("sample_count", uint64_t(r.sampleCount));
+        optionalField(json, "latest_gap_bytes", r.latestGapBytes);
+        optionalField(json, "peak_abs_gap_bytes", r.peakAbsGapBytes);
+        json.key("gap_analysis");
+        if (r.present)
+            writeFindings(json, r.findings);
+        else
+            json.null();
+        json.endObject();
+    }
+    json.endArray();
+
+    json.key("job").beginObject();
+    json.field("mode", job.mode);
+    optionalField(json, "job_id", job.jobId.isEmpty() ? std::nullopt : std::optional<QString>(job.jobId));
+    json.field("world_size", job.worldSize);
+    json.key("inputs").beginArray();
+    for (const ReportJobInput& input : job.inputs) {
+        json.beginObject();
+        json.field("path", input.path);
+        json.field("form", input.form);
+        json.field("session", input.session);
+        json.key("ranks").beginArray();
+        for (int64_t rank : input.ranks)
+            json.value(rank);
+        json.endArray();
+        json.field("records_read", int64_t(input.recordsRead));
+        json.field("records_rejected", int64_t(input.recordsRejected));
+        json.field("warnings", int64_t(input.warnings));
+        json.endObject();
+    }
+    json.endArray();
+    json.key("notes").beginArray();
+    for (const ReportProblem& note : job.notes)
+        writeProblem(json, note, false);
+    json.endArray();
+    if (job.notesNotKept > 0)
+        json.field("notes_not_listed", int64_t(job.notesNotKept));
+    json.endObject();
+}
+
+} // namespace
+
 std::vector<std::pair<QString, QString>> reportInputRows(const ReportContent& c)
 {
     std::vector<std::pair<QString, QString>> rows;
+    if (c.job)
+        rows.emplace_back(QStringLiteral("Job"), reportJobSummary(*c.job));
     rows.emplace_back(QStringLiteral("Input"), QStringLiteral("%1 (%2)").arg(c.path, c.form));
     if (c.kind == ReportKind::StormlogTrace) {
         rows.emplace_back(
@@ -122,6 +241,120 @@ std::vector<std::pair<QString, QString>> reportInputRows(const ReportContent& c)
                               .arg(c.window->beginNs)
                               .arg(c.window->endNs));
     return rows;
+}
+
+QString reportJobSummary(const ReportJob& job)
+{
+    const auto present =
+        std::count_if(job.ranks.begin(), job.ranks.end(), [](const ReportRank& r) { return r.present; });
+    const qsizetype missing = qsizetype(job.ranks.size()) - qsizetype(present);
+    QString text = job.jobId.isEmpty() ? QStringLiteral("a job without job id")
+                                       : QStringLiteral("job %1").arg(job.jobId);
+    text += job.mode == QLatin1String("session")
+                ? QStringLiteral(": one input's session")
+                : englishPlural(QStringLiteral(": %1 input(s)"), qint64(job.inputs.size()))
+                      .arg(job.inputs.size());
+    text += QStringLiteral(", world size %1, ").arg(job.worldSize);
+    text += englishPlural(QStringLiteral("%1 rank(s) present, "), qint64(present)).arg(present);
+    text += missing == 0 ? QStringLiteral("none missing") : QStringLiteral("%1 missing").arg(missing);
+    return text;
+}
+
+ReportTable reportRankTable(const ReportContent& c)
+{
+    ReportTable table;
+    if (!c.job)
+        return table;
+    const bool crossRank = c.job->crossRank;
+    table.header =
+        QStringList{QStringLiteral("Rank"),    QStringLiteral("Host"),       QStringLiteral("Present"),
+                    QStringLiteral("Samples"), QStringLiteral("Latest gap"), QStringLiteral("Peak |gap|"),
+                    QStringLiteral("Findings")};
+    if (crossRank)
+        table.header << QStringLiteral("Collective spikes") << QStringLiteral("First cause");
+    table.header << QStringLiteral("Input");
+    const QString none = QStringLiteral("—");
+    const auto bytes = [&](const std::optional<int64_t>& value) { return value ? bytesText(*value) : none; };
+    for (const ReportRank& r : c.job->ranks) {
+        QStringList row{QString::number(r.rank)};
+        if (!r.present) {
+            row << none << QStringLiteral("missing") << QStringLiteral("0") << none << none << none;
+            if (crossRank)
+                row << none << none;
+            table.rows.push_back(row << none);
+            continue;
+        }
+        row << (r.host.isEmpty() ? none : r.host) << QStringLiteral("yes") << countText(r.sampleCount)
+            << bytes(r.latestGapBytes) << bytes(r.peakAbsGapBytes) << QString::number(r.findings.size());
+        if (crossRank)
+            row << QString::number(r.collective.size()) << (r.firstCause ? r.firstCause->confidence : none);
+        table.rows.push_back(row << r.input);
+    }
+    return table;
+}
+
+std::vector<ReportJobSection> reportJobSections(const ReportContent& c)
+{
+    std::vector<ReportJobSection> sections;
+    if (!c.job)
+        return sections;
+    const ReportJob& job = *c.job;
+    const auto at = [&](int64_t ns) { return formatRelativeTime(ns, job.originNs); };
+    if (job.crossRank) {
+        ReportJobSection collective;
+        collective.title = QStringLiteral("Collective spikes");
+        collective.intro = QStringLiteral("Hidden-memory spikes the collective attribution puts down to "
+                                          "communication (times from the job's first event).");
+        collective.table.header = QStringList{QStringLiteral("Rank"),       QStringLiteral("From"),
+                                              QStringLiteral("To"),         QStringLiteral("Classification"),
+                                              QStringLiteral("Confidence"), QStringLiteral("Phase")};
+        for (const ReportRank& r : job.ranks)
+            for (const ReportCollectiveInterval& i : r.collective)
+                collective.table.rows.push_back(QStringList{QString::number(r.rank), at(i.startNs),
+                                                            at(i.endNs), i.classification,
+                                                            confidenceText(i.confidence), i.phaseText});
+        collective.empty = QStringLiteral("No spike is attributed to communication.");
+        sections.push_back(collective);
+
+        ReportJobSection firstCause;
+        firstCause.title = QStringLiteral("First cause");
+        firstCause.intro =
+            job.clusterOnsetNs
+                ? QStringLiteral("The ranks whose first spike came at or before the cluster onset "
+                                 "(%1), earliest first.")
+                      .arg(at(*job.clusterOnsetNs))
+                : QStringLiteral("The ranks whose first spike came earliest.");
+        firstCause.table.header = QStringList{
+            QStringLiteral("Rank"), QStringLiteral("First spike"), QStringLiteral("Lead over onset"),
+            QStringLiteral("Device used added"), QStringLiteral("Confidence")};
+        std::vector<const ReportRank*> suspects;
+        for (const ReportRank& r : job.ranks)
+            if (r.firstCause)
+                suspects.push_back(&r);
+        std::sort(suspects.begin(), suspects.end(), [](const ReportRank* a, const ReportRank* b) {
+            return a->firstCause->order < b->firstCause->order;
+        });
+        for (const ReportRank* r : suspects)
+            firstCause.table.rows.push_back(
+                QStringList{QString::number(r->rank), at(r->firstCause->firstSpikeNs),
+                            formatReportDuration(r->firstCause->leadOverOnsetNs),
+                            bytesText(r->firstCause->peakDeltaBytes), r->firstCause->confidence});
+        firstCause.empty = QStringLiteral("No rank spiked first (or the job has one rank).");
+        sections.push_back(firstCause);
+    }
+    if (!job.notes.empty()) {
+        ReportJobSection notes;
+        notes.title = QStringLiteral("Job notes");
+        notes.table.header =
+            QStringList{QStringLiteral("Level"), QStringLiteral("File"), QStringLiteral("Note")};
+        for (const ReportProblem& note : job.notes)
+            notes.table.rows.push_back(QStringList{
+                note.isError ? QStringLiteral("error") : QStringLiteral("warning"), note.file, note.reason});
+        if (job.notesNotKept > 0)
+            notes.trailer = QStringLiteral("%1 more not listed.").arg(job.notesNotKept);
+        sections.push_back(notes);
+    }
+    return sections;
 }
 
 std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
@@ -177,16 +410,8 @@ QByteArray reportJson(const ReportContent& c)
     json.field("records_rejected", int64_t(c.recordsRejected));
     json.field("warnings", int64_t(c.warnings));
     json.key("problems").beginArray();
-    for (const ReportProblem& p : c.problems) {
-        json.beginObject();
-        json.field("file", p.file);
-        json.field("line", int64_t(p.line));
-        if (p.index >= 0)
-            json.field("index", int64_t(p.index));
-        json.field("level", p.isError ? "error" : "warning");
-        json.field("reason", p.reason);
-        json.endObject();
-    }
+    for (const ReportProblem& p : c.problems)
+        writeProblem(json, p, true);
     json.endArray();
     json.endObject();
 
@@ -256,38 +481,13 @@ QByteArray reportJson(const ReportContent& c)
 
     // "gap_analysis" is upstream's name for the findings list; budget findings use it too so
     // one reader handles both kinds.
-    json.key("gap_analysis").beginArray();
-    for (const ReportFinding& f : c.findings) {
-        json.beginObject();
-        json.field("classification", toString(f.classification));
-        json.field("severity", toString(f.severity));
-        json.field("confidence", f.confidence);
-        json.key("evidence").beginObject();
-        for (const auto& e : f.evidence) {
-            json.key(e.key);
-            if (const auto whole = e.isInteger ? toInt64(e.value) : std::nullopt)
-                json.value(*whole);
-            else
-                json.value(e.value);
-        }
-        json.endObject();
-        json.field("evidence_timestamp_ns", f.timestampNs);
-        json.key("phase_attribution");
-        if (f.phase)
-            writePhaseAttribution(json, *f.phase);
-        else
-            json.null();
-        json.field("description", f.description);
-        json.key("remediation").beginArray();
-        for (const auto& step : f.remediation)
-            json.value(step);
-        json.endArray();
-        json.endObject();
-    }
-    json.endArray();
-    // upstream's report keys beside its gap_analysis
+    json.key("gap_analysis");
+    writeFindings(json, c.findings);
+    // upstream's report keys beside its gap_analysis (of the session, or of every input of a job)
     if (c.kind == ReportKind::StormlogTrace && c.jobAnalysis)
         writeJobAnalysisFields(json, *c.jobAnalysis);
+    if (c.job)
+        writeJob(json, *c.job);
     json.endObject();
     QByteArray out = json.take();
     out += '\n';
@@ -332,6 +532,47 @@ QString reportFindingMarkdown(const ReportContent& c, size_t index, bool standal
     return out;
 }
 
+namespace {
+
+void markdownTable(QTextStream& s, const ReportTable& table)
+{
+    const auto md = markdownEscape;
+    s << "|";
+    for (const QString& title : table.header)
+        s << " " << md(title) << " |";
+    s << "\n|" << QStringLiteral("---|").repeated(table.header.size()) << "\n";
+    for (const QStringList& row : table.rows) {
+        s << "|";
+        for (const QString& cell : row)
+            s << " " << md(cell) << " |";
+        s << "\n";
+    }
+}
+
+// "## Ranks": the rank table, the cross-rank analyses and the job's notes.
+QString ranksMarkdown(const ReportContent& c)
+{
+    const auto md = markdownEscape;
+    QString out;
+    QTextStream s(&out);
+    s << "\n## Ranks\n\n" << md(reportJobSummary(*c.job)) << ".\n\n";
+    markdownTable(s, reportRankTable(c));
+    for (const ReportJobSection& section : reportJobSections(c)) {
+        s << "\n### " << md(section.title) << "\n\n";
+        if (!section.intro.isEmpty())
+            s << md(section.intro) << "\n\n";
+        if (section.table.rows.empty())
+            s << md(section.empty) << "\n";
+        else
+            markdownTable(s, section.table);
+        if (!section.trailer.isEmpty())
+            s << "\n" << md(section.trailer) << "\n";
+    }
+    return out;
+}
+
+} // namespace
+
 QString reportMarkdown(const ReportContent& c)
 {
     const auto md = markdownEscape;
@@ -348,7 +589,13 @@ QString reportMarkdown(const ReportContent& c)
         s << "| " << md(figure.label) << " | **" << md(figure.value) << "** | " << md(figure.detail)
           << " |\n";
 
-    s << "\n## Findings\n\n";
+    if (c.job)
+        s << ranksMarkdown(c);
+
+    s << "\n## Findings";
+    if (c.job)
+        s << " of rank " << c.rank;
+    s << "\n\n";
     if (c.findings.empty())
         s << (c.kind == ReportKind::BudgetLog ? "No budget findings.\n\n" : "No hidden-memory findings.\n\n");
     for (size_t i = 0; i < c.findings.size(); ++i)
@@ -373,10 +620,62 @@ QString reportMarkdown(const ReportContent& c)
 
 // ---------------------------------------------------------------------------------- Text
 
+namespace {
+
+// Columns padded to their widest cell; a column of numbers (rank, counts, sizes, times) is
+// right-aligned, the last column is not padded.
+void textTable(QTextStream& s, const ReportTable& table)
+{
+    const auto numeric = [](const QString& cell) {
+        return !cell.isEmpty() && (cell[0].isDigit() || cell[0] == QLatin1Char('+') ||
+                                   cell[0] == QLatin1Char('-') || cell == QStringLiteral("—"));
+    };
+    std::vector<qsizetype> widths;
+    std::vector<bool> right;
+    for (const QString& title : table.header) {
+        widths.push_back(title.size());
+        right.push_back(!table.rows.empty());
+    }
+    for (const QStringList& row : table.rows)
+        for (qsizetype i = 0; i < row.size() && size_t(i) < widths.size(); ++i) {
+            widths[size_t(i)] = std::max(widths[size_t(i)], row[i].size());
+            right[size_t(i)] = right[size_t(i)] && numeric(row[i]);
+        }
+    const auto line = [&](const QStringList& cells) {
+        QStringList padded;
+        for (qsizetype i = 0; i < cells.size(); ++i) {
+            const auto width = int(widths[size_t(i)]);
+            padded << (i + 1 == cells.size() ? cells[i]
+                       : right[size_t(i)]    ? cells[i].rightJustified(width)
+                                             : cells[i].leftJustified(width));
+        }
+        s << padded.join(QStringLiteral("  ")) << "\n";
+    };
+    line(table.header);
+    for (const QStringList& row : table.rows)
+        line(row);
+}
+
+} // namespace
+
 QString reportText(const ReportContent& c)
 {
     QString out;
     QTextStream s(&out);
+    if (c.job) {
+        s << reportJobSummary(*c.job) << "\n";
+        textTable(s, reportRankTable(c));
+        for (const ReportJobSection& section : reportJobSections(c)) {
+            s << "\n" << section.title.toLower() << ":\n";
+            if (section.table.rows.empty())
+                s << section.empty << "\n";
+            else
+                textTable(s, section.table);
+            if (!section.trailer.isEmpty())
+                s << section.trailer << "\n";
+        }
+        s << "\nrank " << c.rank << ":\n";
+    }
     s << c.path << " (" << c.form << "): " << c.recordsRead << " records, " << c.recordsRejected
       << " rejected\n";
     if (c.kind == ReportKind::StormlogTrace)
@@ -429,6 +728,7 @@ header .brand { color: var(--accent); font-weight: 700; letter-spacing: .08em; t
 h1 { font-size: 26px; margin: 4px 0 6px; font-weight: 650; }
 h2 { font-size: 18px; margin: 30px 0 12px; font-weight: 650; }
 h3 { font-size: 16px; margin: 0; font-weight: 650; }
+h3.notes { margin: 18px 0 8px; }
 .subtitle { color: var(--muted); overflow-wrap: anywhere; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(190px, 1fr)); gap: 12px; }
 .card { background: var(--card); border: 1px solid var(--border); border-radius: 10px; padding: 12px 16px; }
@@ -473,6 +773,31 @@ footer { color: var(--muted); font-size: 12px; margin-top: 36px; border-top: 1px
 
 } // namespace
 
+namespace {
+
+// lastIsPath: the last column holds a path (set in code).
+void htmlTable(QTextStream& s, const ReportTable& table, bool lastIsPath)
+{
+    const auto h = htmlEscape;
+    s << "<table>\n<thead><tr>";
+    for (const QString& title : table.header)
+        s << "<th>" << h(title) << "</th>";
+    s << "</tr></thead>\n<tbody>\n";
+    for (const QStringList& row : table.rows) {
+        s << "<tr>";
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            if (lastIsPath && i + 1 == row.size())
+                s << "<td><code>" << h(row[i]) << "</code></td>";
+            else
+                s << "<td class=\"num\">" << h(row[i]) << "</td>";
+        }
+        s << "</tr>\n";
+    }
+    s << "</tbody>\n</table>\n";
+}
+
+} // namespace
+
 QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& images)
 {
     const auto h = htmlEscape;
@@ -503,6 +828,22 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
         s << "<tr><th>" << h(label) << "</th><td>" << h(value) << "</td></tr>\n";
     s << "</table>\n";
 
+    if (c.job) {
+        s << "<h2>Ranks</h2>\n<p>" << h(reportJobSummary(*c.job)) << ".</p>\n";
+        htmlTable(s, reportRankTable(c), true);
+        for (const ReportJobSection& section : reportJobSections(c)) {
+            s << "<h3 class=\"notes\">" << h(section.title) << "</h3>\n";
+            if (!section.intro.isEmpty())
+                s << "<p>" << h(section.intro) << "</p>\n";
+            if (section.table.rows.empty())
+                s << "<p class=\"none\">" << h(section.empty) << "</p>\n";
+            else
+                htmlTable(s, section.table, false);
+            if (!section.trailer.isEmpty())
+                s << "<p class=\"none\">" << h(section.trailer) << "</p>\n";
+        }
+    }
+
     if (!images.empty()) {
         s << "<h2>Charts</h2>\n";
         for (const ReportImage& image : images) {
@@ -514,7 +855,10 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
         }
     }
 
-    s << "<h2>Findings</h2>\n";
+    s << "<h2>Findings";
+    if (c.job)
+        s << " of rank " << c.rank;
+    s << "</h2>\n";
     if (c.findings.empty())
         s << "<p class=\"none\">"
           << (c.kind == ReportKind::BudgetLog ? "No budget findings." : "No hidden-memory findings.")
@@ -581,20 +925,31 @@ QByteArray reportFindingsCsv(const ReportContent& c)
     QString out;
     out += QStringLiteral("session_id,host,rank,severity,classification,confidence,evidence_timestamp_ns,"
                           "relative_s,phase,description,evidence,remediation\r\n");
-    for (const ReportFinding& f : c.findings) {
-        QStringList evidence;
-        for (const auto& e : f.evidence)
-            evidence << QStringLiteral("%1=%2").arg(qs(e.key), e.text);
-        // Numbers written by us go in verbatim; every text goes through csvField.
-        out += csvField(c.sessionId) + QLatin1Char(',') + csvField(c.host) + QLatin1Char(',') +
-               QString::number(c.rank) + QLatin1Char(',') + csvField(qs(toString(f.severity))) +
-               QLatin1Char(',') + csvField(qs(toString(f.classification))) + QLatin1Char(',') +
-               QString::fromLatin1(pythonFloatRepr(f.confidence)) + QLatin1Char(',') +
-               QString::number(f.timestampNs) + QLatin1Char(',') +
-               QString::number(differenceAsDouble(f.timestampNs, c.originNs) / 1e9, 'f', 9) +
-               QLatin1Char(',') + csvField(f.phaseText) + QLatin1Char(',') + csvField(f.description) +
-               QLatin1Char(',') + csvField(evidence.join(QStringLiteral("; "))) + QLatin1Char(',') +
-               csvField(f.remediation.join(QStringLiteral(" | "))) + QStringLiteral("\r\n");
+    const auto rows = [&out](const QString& session, const QString& host, int64_t rank,
+                             const std::vector<ReportFinding>& findings, int64_t originNs) {
+        for (const ReportFinding& f : findings) {
+            QStringList evidence;
+            for (const auto& e : f.evidence)
+                evidence << QStringLiteral("%1=%2").arg(qs(e.key), e.text);
+            // Numbers written by us go in verbatim; every text goes through csvField.
+            out += csvField(session) + QLatin1Char(',') + csvField(host) + QLatin1Char(',') +
+                   QString::number(rank) + QLatin1Char(',') + csvField(qs(toString(f.severity))) +
+                   QLatin1Char(',') + csvField(qs(toString(f.classification))) + QLatin1Char(',') +
+                   QString::fromLatin1(pythonFloatRepr(f.confidence)) + QLatin1Char(',') +
+                   QString::number(f.timestampNs) + QLatin1Char(',') +
+                   QString::number(differenceAsDouble(f.timestampNs, originNs) / 1e9, 'f', 9) +
+                   QLatin1Char(',') + csvField(f.phaseText) + QLatin1Char(',') + csvField(f.description) +
+                   QLatin1Char(',') + csvField(evidence.join(QStringLiteral("; "))) + QLatin1Char(',') +
+                   csvField(f.remediation.join(QStringLiteral(" | "))) + QStringLiteral("\r\n");
+        }
+    };
+    if (c.job) {
+        // every rank's own findings, relative to its own first event
+        for (const ReportRank& r : c.job->ranks)
+            if (r.present)
+                rows(r.session, r.host, r.rank, r.findings, r.originNs);
+    } else {
+        rows(c.sessionId, c.host, c.rank, c.findings, c.originNs);
     }
     return out.toUtf8();
 }

@@ -48,6 +48,30 @@ QByteArray reportFindingsCsv(const ReportContent& content);
 // Rows of the "Input" table every human format shows: (label, raw value), unescaped.
 std::vector<std::pair<QString, QString>> reportInputRows(const ReportContent& content);
 
+// A table of a human format: header and rows, unescaped.
+struct ReportTable
+{
+    QStringList header;
+    std::vector<QStringList> rows;
+};
+// The rank table of a job's report (rank, host, present, samples, latest gap, peak |gap|,
+// findings, with the cross-rank analyses collective spikes and first-cause confidence, input),
+// empty without a job.
+ReportTable reportRankTable(const ReportContent& content);
+// The parts of a job's report after its rank table: the collective spikes and the first-cause
+// suspects (when the report has the cross-rank analyses) and the job's notes.
+struct ReportJobSection
+{
+    QString title;
+    QString intro; // a sentence before the table (may be empty)
+    ReportTable table;
+    QString empty;   // said instead of an empty table
+    QString trailer; // after the table ("3 more not listed.")
+};
+std::vector<ReportJobSection> reportJobSections(const ReportContent& content);
+// One line on a job: "job job-268: 4 inputs, world size 4, 4 ranks present, none missing".
+QString reportJobSummary(const ReportJob& job);
+
 // The headline figures (samples, duration, peak gap / rss, findings), unescaped.
 struct ReportSummaryFigure
 {

@@ -94,6 +94,25 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
           << h(label) << "</td><td>" << h(value) << "</td></tr>";
     s << "</table>";
 
+    if (c.job) {
+        heading("Ranks");
+        s << "<p style=\"margin-top: 0;\">" << h(reportJobSummary(*c.job)) << ".</p>";
+        tableStart();
+        const ReportTable table = reportRankTable(c);
+        s << "<tr>";
+        for (const QString& title : table.header)
+            s << "<td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << "; font-weight: 600;\">" << h(title)
+              << "</td>";
+        s << "</tr>";
+        for (const QStringList& row : table.rows) {
+            s << "<tr>";
+            for (const QString& cell : row)
+                s << "<td>" << h(cell) << "</td>";
+            s << "</tr>";
+        }
+        s << "</table>";
+    }
+
     if (!charts.empty()) {
         heading("Charts");
         for (size_t i = 0; i < charts.size(); ++i) {
@@ -107,7 +126,10 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
         }
     }
 
-    heading("Findings");
+    if (c.job)
+        heading(qPrintable(QStringLiteral("Findings of rank %1").arg(c.rank)));
+    else
+        heading("Findings");
     if (c.findings.empty())
         s << "<p style=\"color: " << kMuted << ";\">"
           << (c.kind == ReportKind::BudgetLog ? "No budget findings." : "No hidden-memory findings.")

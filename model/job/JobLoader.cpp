@@ -1,0 +1,612 @@
+#include "model/job/JobLoader.h"
+
+#include "analysis/Int64Math.h"
+#include "model/document/Document.h"
+#include "model/read/WindowedReader.h"
+#include "model/text/Text.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QThread>
+#include <QThreadPool>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <numeric>
+
+namespace gapscope {
+
+namespace {
+
+// A world size can be any number a record claims; missing ranks beyond this many get no row of
+// their own (a note says how many there are), so one bad record cannot exhaust memory.
+constexpr int64_t kMaxMissingRankRows = 4096;
+// Notes list this many files, then "and N more".
+constexpr qsizetype kFilesNamed = 6;
+
+bool hasManifest(const QString& folder)
+{
+    return QFileInfo(QDir(folder).filePath(QStringLiteral("manifest.json"))).isFile();
+}
+
+// Names with their digit runs compared as numbers: rank2 before rank10.
+bool naturalLess(const QString& a, const QString& b)
+{
+    qsizetype i = 0;
+    qsizetype j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].isDigit() && b[j].isDigit()) {
+            qsizetype endA = i;
+            qsizetype endB = j;
+            while (endA < a.size() && a[endA].isDigit())
+                ++endA;
+            while (endB < b.size() && b[endB].isDigit())
+                ++endB;
+            // without leading zeros the longer run is the larger number
+            QStringView runA = QStringView(a).mid(i, endA - i);
+            QStringView runB = QStringView(b).mid(j, endB - j);
+            while (runA.size() > 1 && runA.front() == QLatin1Char('0'))
+                runA = runA.mid(1);
+            while (runB.size() > 1 && runB.front() == QLatin1Char('0'))
+                runB = runB.mid(1);
+            if (runA.size() != runB.size())
+                return runA.size() < runB.size();
+            if (const int order = runA.compare(runB); order != 0)
+                return order < 0;
+            i = endA;
+            j = endB;
+            continue;
+        }
+        if (a[i] != b[j])
+            return a[i] < b[j];
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
+QFileInfoList sortedEntries(const QString& folder, QDir::Filters filters)
+{
+    QFileInfoList entries = QDir(folder).entryInfoList(filters | QDir::NoDotAndDotDot);
+    std::sort(entries.begin(), entries.end(),
+              [](const QFileInfo& a, const QFileInfo& b) { return naturalLess(a.fileName(), b.fileName()); });
+    return entries;
+}
+
+// The per-rank inputs of a folder that is not a sink: sink folders one or two levels down and
+// trace files directly in it. Files that are not traces are noted in `problems` (when given).
+QStringList folderInputs(const QString& folder, ProblemLog* problems)
+{
+    QStringList inputs;
+    for (const QFileInfo& entry : sortedEntries(folder, QDir::Dirs | QDir::Files)) {
+        const QString path = entry.filePath();
+        if (entry.isDir()) {
+            if (hasManifest(path)) {
+                inputs << path;
+                continue;
+            }
+            for (const QFileInfo& inner : sortedEntries(path, QDir::Dirs)) {
+                if (hasManifest(inner.filePath()))
+                    inputs << inner.filePath();
+            }
+            continue;
+        }
+        if (!entry.isFile())
+            continue; // FIFOs, sockets, devices: never opened
+        if (detectDocumentKind(path) == DocumentKind::BudgetLog) {
+            if (problems)
+                problems->addWarning(
+                    path, 0,
+                    QStringLiteral("a memory-budget log, not a stormlog trace; left out of the job"));
+            continue;
+        }
+        QString whyNot;
+        if (detectTraceForm(path, &whyNot)) {
+            inputs << path;
+        } else if (problems) {
+            problems->addWarning(
+                path, 0, QStringLiteral("not a stormlog trace (%1); left out of the job").arg(whyNot));
+        }
+    }
+    return inputs;
+}
+
+// "A, B and C", at most kFilesNamed of them named.
+QString filesText(QStringList files)
+{
+    files.removeDuplicates();
+    if (files.size() > kFilesNamed) {
+        const qsizetype more = files.size() - kFilesNamed;
+        files = files.mid(0, kFilesNamed);
+        return files.join(QStringLiteral(", ")) + QStringLiteral(" and %1 more").arg(more);
+    }
+    if (files.size() <= 1)
+        return files.join(QString());
+    return files.mid(0, files.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" and ") + files.back();
+}
+
+// "0, 3-5, 9"
+QString rangesText(const std::vector<int64_t>& sorted)
+{
+    QStringList parts;
+    for (size_t i = 0; i < sorted.size();) {
+        size_t j = i;
+        while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1)
+            ++j;
+        parts << (j == i ? QString::number(sorted[i])
+                         : QStringLiteral("%1-%2").arg(sorted[i]).arg(sorted[j]));
+        i = j + 1;
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+// The bytes an input will read: a file's size, a sink folder's files together.
+qint64 estimatedBytes(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isDir())
+        return std::max<qint64>(info.size(), 0);
+    qint64 bytes = 0;
+    for (const QFileInfo& entry : QDir(path).entryInfoList(QDir::Files))
+        bytes += entry.size();
+    return bytes;
+}
+
+// The progress of several inputs loading at once as one increasing sequence of (bytes read,
+// total): each input's own reports scaled to its share of the total, never going back.
+class JobProgress
+{
+public:
+    JobProgress(std::function<void(qint64, qint64)> report, std::vector<qint64> estimates)
+        : m_report(std::move(report)), m_estimates(std::move(estimates)), m_done(m_estimates.size(), 0),
+          m_total(std::accumulate(m_estimates.begin(), m_estimates.end(), qint64(0)))
+    {
+    }
+    qint64 total() const { return m_total; }
+
+    void update(size_t input, qint64 read, qint64 inputTotal)
+    {
+        if (inputTotal <= 0)
+            return;
+        const double share = std::clamp(double(read) / double(inputTotal), 0.0, 1.0);
+        advanceTo(input, qint64(share * double(m_estimates[input])));
+    }
+    void finish(size_t input) { advanceTo(input, m_estimates[input]); }
+
+private:
+    void advanceTo(size_t input, qint64 done)
+    {
+        if (!m_report)
+            return;
+        std::lock_guard lock(m_mutex);
+        if (done <= m_done[input])
+            return;
+        m_sum += done - m_done[input];
+        m_done[input] = done;
+        m_report(m_sum, m_total);
+    }
+
+    const std::function<void(qint64, qint64)> m_report;
+    const std::vector<qint64> m_estimates;
+    std::vector<qint64> m_done;
+    const qint64 m_total;
+    qint64 m_sum = 0;
+    std::mutex m_mutex;
+};
+
+// The reason of a loader's "path: reason".
+QString reasonOf(const QString& fatalError, const QString& path)
+{
+    const QString prefix = path + QStringLiteral(": ");
+    if (fatalError.isEmpty())
+        return QStringLiteral("could not be loaded");
+    return fatalError.startsWith(prefix) ? fatalError.mid(prefix.size()) : fatalError;
+}
+
+// Samples (or, in a job without any, events) of one part of a rank, by the source fields the
+// job id and world size are taken from.
+struct SourceCount
+{
+    QString jobId;
+    int64_t worldSize = 1;
+    int64_t rank = 0;
+    size_t inputIndex = 0;
+    size_t count = 0;
+};
+
+void countSources(const JobInput& input, size_t inputIndex, const Partition& partition, bool samplesOnly,
+                  std::vector<SourceCount>& counts, size_t* samples)
+{
+    const EventStore& store = input.trace->store;
+    std::vector<size_t> perSource(store.sources.size(), 0);
+    size_t sampleRows = 0;
+    for (uint32_t row = partition.begin; row < partition.end; ++row) {
+        const bool sample = store.type[row] == EventType::Sample;
+        sampleRows += sample ? 1 : 0;
+        if (sample || !samplesOnly) {
+            const uint32_t source = store.source[row];
+            if (source < perSource.size())
+                ++perSource[source];
+        }
+    }
+    if (samples)
+        *samples = sampleRows;
+    for (size_t s = 0; s < perSource.size(); ++s) {
+        if (perSource[s] == 0)
+            continue;
+        const EventSource& source = store.sources[s];
+        counts.push_back(
+            {qs(store.str(source.jobId)), source.worldSize, partition.rank, inputIndex, perSource[s]});
+    }
+}
+
+// The value with the most weight; ties go to the one seen first (as Python's Counter does).
+template <typename Key> std::optional<Key> mostCommon(const std::vector<std::pair<Key, size_t>>& weighted)
+{
+    std::vector<std::pair<Key, size_t>> totals;
+    for (const auto& [key, weight] : weighted) {
+        auto it = std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == key; });
+        if (it == totals.end())
+            totals.emplace_back(key, weight);
+        else
+            it->second += weight;
+    }
+    std::optional<Key> best;
+    size_t bestWeight = 0;
+    for (const auto& [key, weight] : totals) {
+        if (!best || weight > bestWeight) {
+            best = key;
+            bestWeight = weight;
+        }
+    }
+    return best;
+}
+
+// Per value, the files whose counts carry it: "4 in A and B; 8 in C".
+template <typename Key, typename Text>
+QString valuesWithFiles(const std::vector<SourceCount>& counts, const std::vector<JobInput>& inputs,
+                        Key (*keyOf)(const SourceCount&), Text&& text)
+{
+    std::vector<std::pair<Key, QStringList>> byValue;
+    for (const SourceCount& c : counts) {
+        const Key key = keyOf(c);
+        auto it = std::find_if(byValue.begin(), byValue.end(), [&](const auto& v) { return v.first == key; });
+        if (it == byValue.end())
+            byValue.emplace_back(key, QStringList{inputs[c.inputIndex].path});
+        else
+            it->second << inputs[c.inputIndex].path;
+    }
+    QStringList parts;
+    for (const auto& [key, files] : byValue)
+        parts << QStringLiteral("%1 in %2").arg(text(key), filesText(files));
+    return parts.join(QStringLiteral("; "));
+}
+
+QString jobIdOf(const SourceCount& c)
+{
+    return c.jobId;
+}
+int64_t worldSizeOf(const SourceCount& c)
+{
+    return c.worldSize;
+}
+
+} // namespace
+
+void forEachInParallel(size_t count, const std::function<void(size_t)>& work)
+{
+    const size_t workers = std::min(size_t(std::max(1, QThread::idealThreadCount())), count);
+    std::atomic<size_t> next{0};
+    const auto drain = [&] {
+        for (size_t i = next++; i < count; i = next++)
+            work(i);
+    };
+    if (workers <= 1) {
+        drain();
+        return;
+    }
+    QThreadPool pool;
+    pool.setMaxThreadCount(int(workers));
+    for (size_t w = 0; w < workers; ++w)
+        pool.start(drain);
+    pool.waitForDone();
+}
+
+bool isJobFolder(const QString& path)
+{
+    const QFileInfo info(path);
+    return info.isDir() && !hasManifest(path) && !folderInputs(path, nullptr).isEmpty();
+}
+
+JobInputs discoverJobInputs(const QStringList& paths)
+{
+    JobInputs found;
+    const auto isFolderOfInputs = [](const QString& path) {
+        return QFileInfo(path).isDir() && !hasManifest(path);
+    };
+    found.mode = paths.size() == 1 && !isFolderOfInputs(paths.front()) ? JobMode::Session : JobMode::Job;
+    QHash<QString, QString> seen; // canonical path -> the path it was first given as
+    const auto add = [&](const QString& path) {
+        const QFileInfo info(path);
+        QString key = info.canonicalFilePath();
+        if (key.isEmpty())
+            key = info.absoluteFilePath(); // does not exist: loading it says so
+        if (const auto it = seen.constFind(key); it != seen.constEnd()) {
+            found.problems.addWarning(path, 0, QStringLiteral("the same input as %1; read once").arg(*it));
+            return;
+        }
+        seen.insert(key, path);
+        found.paths << path;
+    };
+    for (const QString& path : paths) {
+        const QFileInfo info(path);
+        if (isFolderOfInputs(path)) {
+            const QStringList inputs = folderInputs(path, &found.problems);
+            if (inputs.isEmpty())
+                found.problems.addError(
+                    path, 0,
+                    QStringLiteral("no stormlog sink or trace file in it (a job folder holds sink "
+                                   "folders such as rank0/ or rank0/telemetry_sink/, or trace "
+                                   "files)"));
+            for (const QString& input : inputs)
+                add(input);
+        } else if (info.isFile() && detectDocumentKind(path) == DocumentKind::BudgetLog) {
+            found.problems.addWarning(
+                path, 0, QStringLiteral("a memory-budget log, not a stormlog trace; left out of the job"));
+        } else {
+            add(path);
+        }
+    }
+    return found;
+}
+
+JobOutcome loadJob(const QStringList& paths, const LoadControl& control)
+{
+    JobInputs found = discoverJobInputs(paths);
+    const QStringList& inputPaths = found.paths;
+    const size_t count = size_t(inputPaths.size());
+    const auto cancelled = [&] { return control.cancel && control.cancel->load(); };
+    const auto everyReason = [](const ProblemLog& problems) {
+        QStringList lines;
+        for (const LoadProblem& p : problems.kept())
+            lines << p.toString();
+        return lines.join(QLatin1Char('\n'));
+    };
+    if (count == 0) {
+        const QString reasons = everyReason(found.problems);
+        return {nullptr, reasons.isEmpty() ? QStringLiteral("no input given") : reasons, false};
+    }
+
+    std::vector<qint64> estimates;
+    for (const QString& path : inputPaths)
+        estimates.push_back(estimatedBytes(path));
+    JobProgress progress(control.progress, estimates);
+    // Largest first, so a big input does not start last and leave the other threads idle.
+    std::vector<size_t> order(count);
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return estimates[a] > estimates[b]; });
+
+    // Inputs load at once on up to the ideal thread count; each is parsed on a share of the
+    // cores in proportion to its size (one big input alone gets all of them through the loader's
+    // own windows, 64 small ones one each), so the threads together stay near the core count.
+    const auto ideal = size_t(std::max(1, QThread::idealThreadCount()));
+    const qint64 totalBytes = std::max<qint64>(progress.total(), 1);
+    std::vector<LoadOutcome> outcomes(count);
+    forEachInParallel(count, [&](size_t taken) {
+        const size_t index = order[taken];
+        if (cancelled()) {
+            outcomes[index].cancelled = true;
+            return;
+        }
+        LoadControl input = control;
+        if (control.threads <= 0) {
+            const auto share = size_t(double(ideal) * double(estimates[index]) / double(totalBytes));
+            input.threads = int(std::clamp<size_t>(share, 1, rangesFor(size_t(estimates[index]), 0)));
+        }
+        input.progress = [&progress, index](qint64 read, qint64 total) {
+            progress.update(index, read, total);
+        };
+        outcomes[index] = loadTrace(inputPaths[qsizetype(index)], input);
+        progress.finish(index);
+    });
+    if (cancelled())
+        return {nullptr, QString(), true};
+
+    std::vector<JobInput> inputs;
+    for (size_t i = 0; i < count; ++i) {
+        const QString& path = inputPaths[qsizetype(i)];
+        const LoadOutcome& outcome = outcomes[i];
+        if (!outcome.data) {
+            found.problems.addError(path, 0, reasonOf(outcome.fatalError, path));
+            continue;
+        }
+        const auto session = outcome.data->defaultSessionIndex();
+        if (!session) {
+            found.problems.addError(path, 0, QStringLiteral("no events; left out of the job"));
+            continue;
+        }
+        if (outcome.data->sessions.size() > 1) {
+            const SessionInfo& chosen = outcome.data->sessions[*session];
+            found.problems.addWarning(
+                path, 0,
+                QStringLiteral("holds %1 sessions; the job reads session %2 (%3, the one "
+                               "`analyze` picks)")
+                    .arg(outcome.data->sessions.size())
+                    .arg(chosen.id.isEmpty() ? QStringLiteral("(none)") : chosen.id,
+                         toString(chosen.status)));
+        }
+        inputs.push_back(JobInput{path, outcome.data, *session});
+    }
+    if (inputs.empty())
+        return {nullptr, everyReason(found.problems), false};
+    return {buildJobData(found.mode, std::move(inputs), std::move(found.problems)), QString(), false};
+}
+
+std::shared_ptr<const JobData> jobFromTraceSession(std::shared_ptr<const TraceData> trace,
+                                                   size_t sessionIndex)
+{
+    if (!trace || sessionIndex >= trace->sessions.size())
+        return nullptr;
+    const QString path = trace->path;
+    return buildJobData(JobMode::Session, {JobInput{path, std::move(trace), sessionIndex}}, {});
+}
+
+std::shared_ptr<const JobData> buildJobData(JobMode mode, std::vector<JobInput> inputs, ProblemLog problems)
+{
+    auto job = std::make_shared<JobData>();
+    job->mode = mode;
+    job->inputs = std::move(inputs);
+
+    // The parts of every rank, in input order.
+    std::map<int64_t, JobRank> ranks;
+    std::vector<SourceCount> samples;
+    bool anyPart = false;
+    for (size_t i = 0; i < job->inputs.size(); ++i) {
+        const JobInput& input = job->inputs[i];
+        const TraceData& trace = *input.trace;
+        for (size_t p = 0; p < trace.partitions.size(); ++p) {
+            const Partition& partition = trace.partitions[p];
+            if (partition.sessionIndex != input.sessionIndex || partition.size() == 0)
+                continue;
+            JobRank& rank = ranks[partition.rank];
+            if (rank.parts.empty()) {
+                const EventStore& store = trace.store;
+                const EventSource& source = store.sources[store.source[partition.begin]];
+                rank.rank = partition.rank;
+                rank.present = true;
+                rank.host = qs(store.str(source.host));
+                rank.localRank = source.localRank;
+            }
+            rank.parts.push_back(JobRankPart{i, p});
+            size_t sampleRows = 0;
+            countSources(input, i, partition, true, samples, &sampleRows);
+            rank.sampleCount += sampleRows;
+            const int64_t first = trace.store.timestampNs[partition.begin];
+            const int64_t last = trace.store.timestampNs[partition.end - 1];
+            job->firstTimestampNs = anyPart ? std::min(job->firstTimestampNs, first) : first;
+            job->lastTimestampNs = anyPart ? std::max(job->lastTimestampNs, last) : last;
+            anyPart = true;
+        }
+    }
+    // Without a single sample the job id and world size come from whatever events there are.
+    const bool fromEvents = samples.empty();
+    if (fromEvents) {
+        for (const auto& [number, rank] : ranks)
+            for (const JobRankPart& part : rank.parts)
+                countSources(job->inputs[part.inputIndex], part.inputIndex,
+                             job->inputs[part.inputIndex].trace->partitions[part.partitionIndex], false,
+                             samples, nullptr);
+    }
+    const auto& inputsOf = job->inputs;
+    const QString noun = fromEvents ? QStringLiteral("events") : QStringLiteral("samples");
+
+    // Job id: the most common among the samples (upstream's cross-rank analysis).
+    std::vector<std::pair<QString, size_t>> jobIds;
+    for (const SourceCount& c : samples)
+        if (!c.jobId.isEmpty())
+            jobIds.emplace_back(c.jobId, c.count);
+    job->jobId = mostCommon(jobIds).value_or(QString());
+    std::vector<SourceCount> withJobId;
+    for (const SourceCount& c : samples)
+        if (!c.jobId.isEmpty())
+            withJobId.push_back(c);
+    const bool severalJobIds = std::any_of(withJobId.begin(), withJobId.end(),
+                                           [&](const SourceCount& c) { return c.jobId != job->jobId; });
+    if (severalJobIds)
+        problems.addWarning(
+            inputsOf.front().path, 0,
+            QStringLiteral("several job ids: %1; the job is %2 (most %3)")
+                .arg(valuesWithFiles(withJobId, inputsOf, &jobIdOf, [](const QString& id) { return id; }),
+                     job->jobId, noun));
+
+    // World size as upstream determines it: the most common world_size above 1 among the
+    // samples (of the job id, when there are several), at least the highest rank + 1.
+    std::vector<std::pair<int64_t, size_t>> declared;
+    int64_t highestRank = std::numeric_limits<int64_t>::min();
+    for (const SourceCount& c : samples) {
+        if (severalJobIds && c.jobId != job->jobId)
+            continue;
+        if (c.worldSize > 1)
+            declared.emplace_back(c.worldSize, c.count);
+        highestRank = std::max(highestRank, c.rank);
+    }
+    if (ranks.empty())
+        job->worldSize = 0;
+    else
+        job->worldSize = std::max(mostCommon(declared).value_or(1), saturatingAdd(highestRank, 1));
+    const bool worldSizesDiffer = std::any_of(samples.begin(), samples.end(), [&](const SourceCount& c) {
+        return c.worldSize != samples.front().worldSize;
+    });
+    if (worldSizesDiffer)
+        problems.addWarning(inputsOf.front().path, 0,
+                            QStringLiteral("world_size disagrees: %1; the job takes %2")
+                                .arg(valuesWithFiles(samples, inputsOf, &worldSizeOf,
+                                                     [](int64_t size) { return QString::number(size); }))
+                                .arg(job->worldSize));
+
+    // Notes on the present ranks.
+    for (const auto& [number, rank] : ranks) {
+        QStringList files;
+        for (const JobRankPart& part : rank.parts)
+            files << inputsOf[part.inputIndex].path;
+        if (rank.parts.size() > 1)
+            problems.addWarning(files.front(), 0,
+                                QStringLiteral("rank %1 is in %2; the job shows the first")
+                                    .arg(number)
+                                    .arg(filesText(files)));
+        if (rank.sampleCount < 2)
+            problems.addWarning(
+                files.front(), 0,
+                englishPlural(QStringLiteral("rank %1 has %2 sample(s) (%3): fewer than two, too few "
+                                             "to analyse over time"),
+                              qint64(rank.sampleCount))
+                    .arg(number)
+                    .arg(rank.sampleCount)
+                    .arg(filesText(files)));
+    }
+
+    // Missing ranks: expected from the world size, held by no input.
+    std::vector<int64_t> missing;
+    for (int64_t r = 0; r < job->worldSize && int64_t(missing.size()) < kMaxMissingRankRows; ++r)
+        if (!ranks.count(r))
+            missing.push_back(r);
+    if (!missing.empty()) {
+        // counted, not walked: a world size may be in the billions
+        const int64_t missingCount =
+            job->worldSize - int64_t(std::count_if(ranks.begin(), ranks.end(), [&](const auto& r) {
+                return r.first >= 0 && r.first < job->worldSize;
+            }));
+        QStringList declaring;
+        for (const SourceCount& c : samples)
+            if (c.worldSize == job->worldSize)
+                declaring << inputsOf[c.inputIndex].path;
+        const QString source =
+            declaring.isEmpty()
+                ? QStringLiteral("the highest rank is %1").arg(job->worldSize - 1)
+                : QStringLiteral("world_size %1 in %2").arg(job->worldSize).arg(filesText(declaring));
+        QString listed = rangesText(missing);
+        if (missingCount > int64_t(missing.size()))
+            listed += QStringLiteral(" (the first %1 of %2)").arg(missing.size()).arg(missingCount);
+        problems.addWarning(inputsOf.front().path, 0,
+                            QStringLiteral("%1 %2 missing: %3, but no input holds %4")
+                                .arg(missingCount == 1 ? QStringLiteral("rank") : QStringLiteral("ranks"),
+                                     listed, source,
+                                     missingCount == 1 ? QStringLiteral("it") : QStringLiteral("them")));
+        for (int64_t r : missing) {
+            JobRank& row = ranks[r];
+            row.rank = r;
+            row.present = false;
+        }
+    }
+
+    for (auto& [number, rank] : ranks)
+        job->ranks.push_back(std::move(rank));
+    job->problems = std::move(problems);
+    return job;
+}
+
+} // namespace gapscope
