@@ -1,11 +1,10 @@
 #pragma once
-// Distributed jobs for the tests of the job views, made by hand from the fixtures (the job
-// loader is another unit): every input loaded with loadDocument, every partition of its
-// default session one rank, the ranks a world size expects but no input holds added as
-// missing. The collective intervals and the cross-rank summary are read from the fixture's
+// Distributed jobs for the tests of the job views, loaded from the fixtures by the job loader
+// (model/job/JobLoader). The collective intervals and the cross-rank summary are read from the fixture's
 // upstream reference output (*.expected.json).
 
 #include "model/document/Document.h"
+#include "model/job/JobLoader.h"
 #include "model/job/JobViewData.h"
 #include "tests/SyntheticJob.h"
 
@@ -26,66 +25,21 @@ inline QString distributedFixture(const QString& name)
     return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/distributed/") + name;
 }
 
-// The job of inputs (paths relative to the distributed fixtures); nullptr when one fails.
-inline std::shared_ptr<const JobData> loadJob(const QStringList& inputs)
+// The job of inputs (paths relative to the distributed fixtures) as the app opens it: one
+// multi-rank input is its default session's job, several inputs go through the job loader;
+// nullptr when it fails.
+inline std::shared_ptr<const JobData> loadFixtureJob(const QStringList& inputs)
 {
-    auto job = std::make_shared<JobData>();
-    job->mode = inputs.size() == 1 ? JobMode::Session : JobMode::Job;
-    int64_t declaredWorld = 0;
-    for (const QString& input : inputs) {
-        const DocumentOutcome outcome = loadDocument(distributedFixture(input));
-        if (!outcome.trace)
+    QStringList paths;
+    for (const QString& input : inputs)
+        paths << distributedFixture(input);
+    if (paths.size() == 1 && !isJobFolder(paths.front())) {
+        const DocumentOutcome outcome = loadDocument(paths.front());
+        if (!outcome.trace || !outcome.trace->defaultSessionIndex())
             return nullptr;
-        const auto session = outcome.trace->defaultSessionIndex();
-        if (!session)
-            return nullptr;
-        const size_t inputIndex = job->inputs.size();
-        job->inputs.push_back(JobInput{outcome.path, outcome.trace, *session});
-        const TraceData& trace = *outcome.trace;
-        for (size_t p = 0; p < trace.partitions.size(); ++p) {
-            const Partition& partition = trace.partitions[p];
-            if (partition.sessionIndex != *session || partition.size() == 0)
-                continue;
-            JobRank rank;
-            rank.rank = partition.rank;
-            rank.present = true;
-            rank.parts.push_back(JobRankPart{inputIndex, p});
-            const EventSource& source = trace.store.sources[trace.store.source[partition.begin]];
-            rank.host = QString::fromStdString(trace.store.str(source.host));
-            rank.localRank = source.localRank;
-            if (job->jobId.isEmpty()) // the fixtures' inputs share one job id
-                job->jobId = QString::fromStdString(trace.store.str(source.jobId));
-            declaredWorld = std::max(declaredWorld, source.worldSize);
-            for (uint32_t row = partition.begin; row < partition.end; ++row)
-                rank.sampleCount += trace.store.type[row] == EventType::Sample ? 1 : 0;
-            job->ranks.push_back(std::move(rank));
-        }
+        return jobFromTraceSession(outcome.trace, *outcome.trace->defaultSessionIndex());
     }
-    std::sort(job->ranks.begin(), job->ranks.end(),
-              [](const JobRank& a, const JobRank& b) { return a.rank < b.rank; });
-    const int64_t observed = job->ranks.empty() ? 0 : job->ranks.back().rank + 1;
-    job->worldSize = std::max(declaredWorld, observed);
-    for (int64_t r = 0; r < job->worldSize; ++r)
-        if (!job->findRank(r)) {
-            JobRank missing;
-            missing.rank = r;
-            job->ranks.push_back(missing);
-        }
-    std::sort(job->ranks.begin(), job->ranks.end(),
-              [](const JobRank& a, const JobRank& b) { return a.rank < b.rank; });
-    bool first = true;
-    for (const JobRank& rank : job->ranks) {
-        if (!rank.present)
-            continue;
-        const Partition& partition = job->partitionOf(rank);
-        const auto& time = job->traceOf(rank).store.timestampNs;
-        job->firstTimestampNs =
-            first ? time[partition.begin] : std::min(job->firstTimestampNs, time[partition.begin]);
-        job->lastTimestampNs =
-            first ? time[partition.end - 1] : std::max(job->lastTimestampNs, time[partition.end - 1]);
-        first = false;
-    }
-    return job;
+    return loadJob(paths).job;
 }
 
 inline QJsonObject expectedOutput(const QString& name)

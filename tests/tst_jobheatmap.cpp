@@ -94,7 +94,7 @@ QString cellsText(const std::vector<double>& cells)
 
 std::shared_ptr<const JobViewData> firstCauseJob()
 {
-    return buildJobViewData(loadJob(firstCauseInputs()));
+    return buildJobViewData(loadFixtureJob(firstCauseInputs()));
 }
 
 // The plot column of an aligned time, as the binning counts columns.
@@ -271,7 +271,7 @@ private slots:
 
     void alignment()
     {
-        const auto job = buildJobViewData(loadJob(skewInputs()));
+        const auto job = buildJobViewData(loadFixtureJob(skewInputs()));
         QVERIFY(job);
         const JobCrossRankSummary summary = expectedSummary(QStringLiteral("skew-job"));
         QCOMPARE(summary.offsetOf(2), int64_t(1'000'000'000));
@@ -303,7 +303,7 @@ private slots:
     // One file holding several ranks (partitions of one session): a row each, aligned.
     void oneInputSeveralRanks()
     {
-        const auto job = buildJobViewData(loadJob({QStringLiteral("collective-merged.jsonl")}));
+        const auto job = buildJobViewData(loadFixtureJob({QStringLiteral("collective-merged.jsonl")}));
         QVERIFY(job);
         QCOMPARE(job->ranks.size(), size_t(3));
         JobHeatmapView view;
@@ -390,7 +390,7 @@ private slots:
 
     void missingRanksAreHatched()
     {
-        const auto job = buildJobViewData(loadJob(missingFilesInputs()));
+        const auto job = buildJobViewData(loadFixtureJob(missingFilesInputs()));
         QVERIFY(job);
         QCOMPARE(job->ranks.size(), size_t(4));
         QVERIFY(!job->ranks[3].present);

@@ -32,7 +32,7 @@ struct PageFixture
     explicit PageFixture(const QStringList& inputs, const QString& expected = {})
     {
         page.resize(1400, 900);
-        page.setJob(loadJob(inputs));
+        page.setJob(loadFixtureJob(inputs));
         if (!expected.isEmpty()) {
             page.setCrossRankSummary(expectedSummary(expected));
             page.setCollectiveIntervals(expectedIntervals(expected));

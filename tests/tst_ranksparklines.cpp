@@ -144,7 +144,7 @@ private slots:
 
     void alignment()
     {
-        const auto job = buildJobViewData(loadJob(skewInputs()));
+        const auto job = buildJobViewData(loadFixtureJob(skewInputs()));
         const JobCrossRankSummary summary = expectedSummary(QStringLiteral("skew-job"));
         RankSparklinesView view;
         view.resize(800, 400);
@@ -237,7 +237,7 @@ private slots:
     void drawn()
     {
         QFETCH(bool, dark);
-        const auto job = buildJobViewData(loadJob(firstCauseInputs()));
+        const auto job = buildJobViewData(loadFixtureJob(firstCauseInputs()));
         RankSparklinesView view;
         if (dark)
             view.setPalette(darkPalette());

@@ -43,7 +43,7 @@ class TestRankTableModel : public QObject
 private slots:
     void rowsOfAJob()
     {
-        const auto job = buildJobViewData(loadJob(firstCauseInputs()));
+        const auto job = buildJobViewData(loadFixtureJob(firstCauseInputs()));
         QVERIFY(job);
         RankTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -100,7 +100,7 @@ private slots:
     // One file, several ranks: the partitions of one session are the job's ranks.
     void oneInputSeveralRanks()
     {
-        const auto data = loadJob({QStringLiteral("collective-merged.jsonl")});
+        const auto data = loadFixtureJob({QStringLiteral("collective-merged.jsonl")});
         QVERIFY(data);
         QCOMPARE(data->inputs.size(), size_t(1));
         const auto job = buildJobViewData(data);
@@ -127,7 +127,7 @@ private slots:
 
     void missingRanks()
     {
-        const auto job = buildJobViewData(loadJob(missingFilesInputs()));
+        const auto job = buildJobViewData(loadFixtureJob(missingFilesInputs()));
         RankTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setJob(job);
@@ -194,7 +194,7 @@ private slots:
 
     void findingCounts()
     {
-        const auto job = buildJobViewData(loadJob(firstCauseInputs()));
+        const auto job = buildJobViewData(loadFixtureJob(firstCauseInputs()));
         RankTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setJob(job);
@@ -220,7 +220,7 @@ private slots:
 
     void firstCauseSuspects()
     {
-        const auto job = buildJobViewData(loadJob(firstCauseInputs()));
+        const auto job = buildJobViewData(loadFixtureJob(firstCauseInputs()));
         const JobCrossRankSummary summary = expectedSummary(QStringLiteral("firstcause-job"));
         QCOMPARE(summary.firstCauseSuspects.front().rank, 3);
         RankTableModel model;
