@@ -265,7 +265,9 @@ QByteArray reportJson(const ReportContent& c)
         json.key("evidence").beginObject();
         for (const auto& e : f.evidence) {
             json.key(e.key);
-            if (const auto whole = e.isInteger ? toInt64(e.value) : std::nullopt)
+            if (!e.label.empty())
+                json.value(e.label);
+            else if (const auto whole = e.isInteger ? toInt64(e.value) : std::nullopt)
                 json.value(*whole);
             else
                 json.value(e.value);
