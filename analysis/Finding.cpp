@@ -14,7 +14,7 @@ constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverityNames{{
     {Severity::Info, "info"},
 }};
 
-constexpr std::array<std::pair<Classification, std::string_view>, 12> kClassificationNames{{
+constexpr std::array<std::pair<Classification, std::string_view>, 14> kClassificationNames{{
     {Classification::TransientSpike, "transient_spike"},
     {Classification::PersistentDrift, "persistent_drift"},
     {Classification::FragmentationLike, "fragmentation_like"},
@@ -27,6 +27,8 @@ constexpr std::array<std::pair<Classification, std::string_view>, 12> kClassific
     {Classification::OsAllocatorSpike, "os_allocator_spike"},
     {Classification::OsAllocatorDrift, "os_allocator_drift"},
     {Classification::CacheThrash, "cache_thrash"},
+    {Classification::CollectiveMemory, "collective_memory"},
+    {Classification::FirstCause, "first_cause"},
 }};
 
 constexpr std::array<std::pair<PhaseResolution, std::string_view>, 2> kResolutionNames{{
@@ -90,6 +92,11 @@ bool isGapClassification(Classification classification)
     return classification == Classification::TransientSpike ||
            classification == Classification::PersistentDrift ||
            classification == Classification::FragmentationLike;
+}
+
+bool isJobClassification(Classification classification)
+{
+    return classification == Classification::CollectiveMemory || classification == Classification::FirstCause;
 }
 
 int severityRank(Severity severity)

@@ -33,6 +33,10 @@ enum class Classification
     OsAllocatorSpike,
     OsAllocatorDrift,
     CacheThrash,
+    // cross-rank analyses of a distributed job (our names; upstream reports them apart from
+    // the gap analysis, see model/job/JobFindings.h)
+    CollectiveMemory, // a collective-attribution interval; its upstream class is an evidence label
+    FirstCause,       // a rank whose device usage rose at or before the cluster's onset
 };
 
 // What an evidence number measures; decides its unit in text reports and in the GUI.
@@ -45,7 +49,8 @@ enum class EvidenceUnit
     ZScore,
     Probability,
     Ticks,
-    Seconds
+    Seconds,
+    Nanoseconds
 };
 
 struct EvidenceValue
@@ -54,6 +59,9 @@ struct EvidenceValue
     double value = 0;       // already rounded as upstream rounds it
     bool isInteger = false; // printed without a fraction (counts)
     EvidenceUnit unit = EvidenceUnit::Count;
+    // A name in place of a number (upstream's "collective_likely", a first-cause confidence
+    // "high"): shown and written instead of the value, which is then unused.
+    std::string label = {};
 };
 
 enum class PhaseResolution
@@ -93,6 +101,9 @@ struct Finding
     std::optional<PhaseAttribution> phase;
     std::string description;
     std::vector<std::string> remediation;
+    // The rank a finding of a distributed job is about (evidenceTimestampNs is in its clock);
+    // none for the findings of one rank's own analysis.
+    std::optional<int64_t> rank;
 
     const EvidenceValue* findEvidence(std::string_view key) const
     {
@@ -112,6 +123,8 @@ std::optional<PhaseResolution> phaseResolutionFromString(std::string_view name);
 
 // transient_spike, persistent_drift and fragmentation_like (the stormlog gap analysis).
 bool isGapClassification(Classification classification);
+// collective_memory and first_cause (the cross-rank analyses of a job).
+bool isJobClassification(Classification classification);
 // Upstream sort order: critical 0, warning 1, info 2.
 int severityRank(Severity severity);
 

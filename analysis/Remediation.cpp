@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 
 namespace gapscope {
@@ -384,6 +385,127 @@ std::vector<std::string> fragmentationSteps(Backend backend)
     };
 }
 
+// "250 ms", "1.200 s": the spans the job findings quote (leads, interval lengths).
+std::string durationText(double ns)
+{
+    if (std::abs(ns) < 1e9)
+        return printf1("%.0f ms", ns / 1e6);
+    return printf1("%.3f s", ns / 1e9);
+}
+
+std::string rankText(const Finding& finding)
+{
+    return finding.rank ? "Rank " + std::to_string(*finding.rank) : std::string("A rank");
+}
+
+std::string describeCollective(const Finding& finding, Backend backend)
+{
+    Numbers number{finding};
+    const double peak = number("peak_gap_bytes");
+    const double markers = number("marker_hits");
+    const double synchronized = number("synchronized_ranks");
+    const double world = number("expected_world_size");
+    const double duration = number("interval_duration_ns");
+    const EvidenceValue* upstreamClass = finding.findEvidence("collective_class");
+    if (!number.complete || !upstreamClass)
+        return rankText(finding) + " held memory outside " + allocatorName(backend) +
+               " while a collective ran." + phaseSuffix(finding);
+    std::string text = rankText(finding) + " held up to " + formatBytes(peak);
+    if (const EvidenceValue* ratio = finding.findEvidence("peak_gap_ratio"))
+        text += " (" + percent(ratio->value) + " of the device)";
+    text += " outside " + allocatorName(backend) + " for " + durationText(duration) +
+            ", in step with collective communication: " +
+            (markers == 1 ? std::string("1 collective marker") : printf1("%.0f collective markers", markers)) +
+            " near it, " + printf1("%.0f", synchronized) + " of " + printf1("%.0f", world) +
+            " ranks spiking at the same time. Upstream classifies it as " + upstreamClass->label +
+            " (confidence " + printf1("%.3f", finding.confidence) +
+            "). Communication buffers are allocated by NCCL itself, so the caching allocator never sees them." +
+            phaseSuffix(finding);
+    return text;
+}
+
+std::string describeFirstCause(const Finding& finding, Backend)
+{
+    Numbers number{finding};
+    const double delta = number("device_used_delta_bytes");
+    const double samples = number("spike_window_samples");
+    const double lead = number("lead_over_cluster_onset_ns");
+    const double supporting = number("supporting_ranks_at_or_before_onset");
+    const EvidenceValue* level = finding.findEvidence("first_cause_confidence");
+    if (!number.complete || !level)
+        return rankText(finding) + "'s device memory rose before the other ranks'." + phaseSuffix(finding);
+    std::string text = rankText(finding) + "'s device usage rose by " + formatBytes(delta) + " over " +
+                       (samples == 1 ? std::string("1 sample") : printf1("%.0f samples", samples));
+    text += lead > 0 ? ", " + durationText(lead) + " before the cluster's onset (clocks aligned on each "
+                                                   "rank's first sample)"
+                     : ", at the cluster's onset (clocks aligned on each rank's first sample)";
+    text += "; " + printf1("%.0f", supporting) + (supporting == 1 ? " rank" : " ranks") +
+            " spiked at or before the onset. First-cause confidence: " + level->label + "." + phaseSuffix(finding);
+    return text;
+}
+
+std::vector<std::string> collectiveSteps(Backend backend)
+{
+    std::vector<std::string> steps = {
+        "Size NCCL's buffers to what the job needs: a communicator keeps buffers of NCCL_BUFFSIZE (4 MiB by "
+        "default) for each channel and connection, so lowering NCCL_BUFFSIZE or capping the channels with "
+        "NCCL_MAX_NCHANNELS shrinks this gap; measure the step time after each change.",
+        "Make communicators once: a process group created per step or per evaluation builds a new NCCL "
+        "communicator with its own buffers every time. Build the groups at start-up and reuse them, and "
+        "destroy the ones you are done with.",
+        "Do not initialise groups that never communicate: each one that is initialised eagerly holds its "
+        "buffers for the whole run. Create a subgroup only on the ranks that use it, and let unused ones "
+        "initialise lazily on their first collective.",
+        "NVLink SHARP and CollNet reserve extra device memory per communicator; if this gap matters more "
+        "than their bandwidth, try NCCL_NVLS_ENABLE=0 or NCCL_COLLNET_ENABLE=0.",
+    };
+    switch (backend) {
+    case Backend::PyTorch:
+        steps.push_back("Leave room for communicator memory in the caching allocator's budget: "
+                        "torch.cuda.set_per_process_memory_fraction() below 1.0 (0.9 is a start), so the "
+                        "allocator's cache does not take what NCCL allocates later.");
+        steps.push_back("In PyTorch, dist.new_group() called per step is the usual source of repeated "
+                        "communicators; with init_process_group(device_id=...) communicators are set up "
+                        "eagerly, subgroups' too, so create only the subgroups the job uses.");
+        break;
+    case Backend::TensorFlow:
+        steps.push_back("Leave room for communicator memory outside the BFC allocator: cap TensorFlow with "
+                        "tf.config.set_logical_device_configuration(gpu, "
+                        "[tf.config.LogicalDeviceConfiguration(memory_limit=...)]) below the device size.");
+        steps.push_back("Build the tf.distribute strategy once per process: every new "
+                        "MultiWorkerMirroredStrategy or MirroredStrategy sets up collectives of its own.");
+        break;
+    case Backend::Jax:
+        steps.push_back("Leave room for communicator memory outside the XLA client allocator: lower "
+                        "XLA_PYTHON_CLIENT_MEM_FRACTION (default 0.75) so NCCL can allocate its buffers.");
+        steps.push_back("Keep the mesh and the shardings of the jitted step stable: a new device "
+                        "assignment compiles collectives over new communicators.");
+        break;
+    case Backend::Cpu:
+    case Backend::Unknown:
+        steps.push_back("Leave headroom below the device capacity for communicator memory the framework's "
+                        "allocator does not manage.");
+        break;
+    }
+    return steps;
+}
+
+std::vector<std::string> firstCauseSteps(Backend)
+{
+    return {
+        "Look at this rank's host first: a slow or stalled data loader, a batch that differs from the other "
+        "ranks' (longer sequences, another shard), or work only this rank does (logging, checkpointing, "
+        "evaluation on rank 0) makes one rank allocate before the others wait in the next collective.",
+        "Compare this rank's device with the others at its first spike: another process on the GPU "
+        "(nvidia-smi --query-compute-apps=pid,used_memory), a throttled or faulty GPU (nvidia-smi -q -d "
+        "PERFORMANCE,ECC), or a different driver or library version on the host.",
+        "Check for communicators or process groups only this rank creates; NCCL_DEBUG=INFO with "
+        "NCCL_DEBUG_SUBSYS=INIT logs every communicator set-up with its rank.",
+        "The ranks' clocks are aligned on each rank's first sample: a rank that started late or a host whose "
+        "clock drifts can move its spike; a lead of less than one sampling interval is not conclusive.",
+    };
+}
+
 } // namespace
 
 Backend backendFromTrace(std::string_view collector, std::string_view metadataBackend)
@@ -438,6 +560,10 @@ FindingText describeFinding(const Finding& finding, Backend backend)
         return {describeDrift(finding, backend), driftSteps(backend)};
     case Classification::FragmentationLike:
         return {describeFragmentation(finding, backend), fragmentationSteps(backend)};
+    case Classification::CollectiveMemory:
+        return {describeCollective(finding, backend), collectiveSteps(backend)};
+    case Classification::FirstCause:
+        return {describeFirstCause(finding, backend), firstCauseSteps(backend)};
     default:
         // Budget findings carry their own text, written by the budget rules.
         return {finding.description, finding.remediation};

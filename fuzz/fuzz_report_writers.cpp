@@ -93,7 +93,7 @@ ReportContent randomContent(FuzzedDataProvider& in)
         ReportFinding f;
         f.severity = static_cast<Severity>(in.ConsumeIntegralInRange(0, 2));
         f.classification =
-            static_cast<Classification>(in.ConsumeIntegralInRange(0, int(Classification::CacheThrash)));
+            static_cast<Classification>(in.ConsumeIntegralInRange(0, int(Classification::FirstCause)));
         f.confidence = number(in);
         f.timestampNs = in.ConsumeIntegral<int64_t>();
         f.relativeTime = text(in);
@@ -113,7 +113,7 @@ ReportContent randomContent(FuzzedDataProvider& in)
         for (int k = in.ConsumeIntegralInRange(0, 3); k > 0; --k)
             f.evidence.push_back(
                 {rawText(in), number(in), in.ConsumeBool(),
-                 static_cast<EvidenceUnit>(in.ConsumeIntegralInRange(0, int(EvidenceUnit::Seconds))),
+                 static_cast<EvidenceUnit>(in.ConsumeIntegralInRange(0, int(EvidenceUnit::Nanoseconds))),
                  text(in)});
         for (int k = in.ConsumeIntegralInRange(0, 2); k > 0; --k)
             f.remediation << text(in);

@@ -226,6 +226,9 @@ void JobPage::setJobView(std::shared_ptr<const JobViewData> view)
             if (input.trace)
                 m_problems.merge(input.trace->problems);
     }
+    m_findings.reset(); // another job's analyses and counts do not apply
+    m_gapFindingCounts.clear();
+    m_findingsModel->setJobFindings(nullptr, 0);
     m_viewState->reset(); // the zoom steps of another job do not apply
     m_rankModel->setJob(m_view);
     m_heatmap->setCollectiveIntervals({});
@@ -255,6 +258,32 @@ void JobPage::setJobView(std::shared_ptr<const JobViewData> view)
     emit statusMessage(message, 4000);
 }
 
+void JobPage::setJobAnalysis(std::shared_ptr<const JobAnalysisResult> analysis)
+{
+    setJobFindings(buildJobFindings(std::move(analysis), m_job.get()));
+}
+
+void JobPage::setJobFindings(std::shared_ptr<const JobFindings> findings)
+{
+    m_findings = std::move(findings);
+    setCollectiveIntervals(m_findings ? m_findings->intervals : std::vector<JobCollectiveInterval>{});
+    setCrossRankSummary(m_findings ? m_findings->summary : std::nullopt); // before the time origin
+    showFindings();
+    updateFindingCounts();
+    emit stateChanged();
+}
+
+void JobPage::showFindings()
+{
+    const auto range = alignedRange();
+    const int64_t origin = range ? range->beginNs : 0;
+    m_findingsModel->setJobFindings(m_findings, origin);
+    if (m_findings)
+        m_detail->showJobFinding(m_findings, -1, origin);
+    else
+        m_detail->showMessage(m_view ? tr("No findings of this job to show.") : tr("No distributed job loaded."));
+}
+
 void JobPage::setCollectiveIntervals(std::vector<JobCollectiveInterval> intervals)
 {
     m_sparklines->setCollectiveIntervals(intervals);
@@ -277,9 +306,24 @@ void JobPage::setCrossRankSummary(std::optional<JobCrossRankSummary> summary)
         updateCursorValues();
 }
 
-void JobPage::setFindingCounts(std::vector<int64_t> countsByRankIndex)
+void JobPage::setGapFindingCounts(std::vector<int64_t> countsByRankIndex)
 {
-    m_rankModel->setFindingCounts(std::move(countsByRankIndex));
+    m_gapFindingCounts = std::move(countsByRankIndex);
+    updateFindingCounts();
+}
+
+void JobPage::updateFindingCounts()
+{
+    // empty: the table shows the counts as unknown until either kind of findings is known
+    if (!m_view || (!m_findings && m_gapFindingCounts.empty())) {
+        m_rankModel->setFindingCounts({});
+        return;
+    }
+    std::vector<int64_t> ranks;
+    ranks.reserve(m_view->ranks.size());
+    for (const RankSeries& series : m_view->ranks)
+        ranks.push_back(series.rank);
+    m_rankModel->setFindingCounts(rankFindingCounts(ranks, m_gapFindingCounts, m_findings.get()));
 }
 
 void JobPage::setMeasure(JobMeasure measure)
@@ -316,7 +360,20 @@ void JobPage::onRankCurrentChanged(const QModelIndex& current)
 
 void JobPage::onFindingCurrentChanged(const QModelIndex& current)
 {
-    Q_UNUSED(current);
+    const int index = current.isValid() ? current.data(FindingsModel::FindingIndexRole).toInt() : -1;
+    const Finding* finding = m_findings ? m_findingsModel->finding(index) : nullptr;
+    if (m_findings) {
+        const auto range = alignedRange();
+        m_detail->showJobFinding(m_findings, finding ? index : -1, range ? range->beginNs : 0);
+    }
+    if (finding) {
+        // its rank outlined, the cursor at its evidence in the job's aligned clock
+        if (finding->rank)
+            selectRank(*finding->rank);
+        const int64_t ns = m_findings->alignedTimeNs(*finding);
+        setCursorTime(ns);
+        ensureTimeVisible(ns);
+    }
     emit stateChanged(); // Copy Finding follows the selection
 }
 
@@ -360,6 +417,9 @@ void JobPage::clear()
     m_view.reset();
     m_job.reset();
     m_summary.reset();
+    m_findings.reset();
+    m_gapFindingCounts.clear();
+    m_findingsModel->setJobFindings(nullptr, 0);
     m_problems = ProblemLog{};
     m_rankModel->setJob(nullptr);
     m_heatmap->setCollectiveIntervals({});

@@ -7,13 +7,16 @@
 // row is outlined in both.
 //
 // The job comes from the job loader (setJob, or setJobView with series built off the GUI
-// thread), the collective intervals and the cross-rank summary from the cross-rank analyses
-// (setCollectiveIntervals, setCrossRankSummary), the findings per rank from whoever analyses
-// the ranks (setFindingCounts). A rank is activated (rankActivated: the shell opens its
+// thread), the cross-rank analyses' result through setJobAnalysis (the collective intervals,
+// the cross-rank summary and the job's findings: model/job/JobFindings.h), the gap findings
+// per rank from whoever analyses the ranks (setGapFindingCounts); the rank table counts both.
+// Selecting a finding makes its rank the current row and moves the cursor to its evidence
+// time in aligned time. A rank is activated (rankActivated: the shell opens its
 // trace) by a double click or Enter in the table, a double click on its sparkline or a click
 // on its label in the heatmap.
 
 #include "app/pages/DocumentPage.h"
+#include "model/job/JobFindings.h"
 #include "model/job/JobViewData.h"
 #include "model/store/LoadProblem.h"
 
@@ -42,6 +45,7 @@ public:
 
     std::shared_ptr<const JobData> job() const { return m_job; }
     std::shared_ptr<const JobViewData> jobView() const { return m_view; }
+    std::shared_ptr<const JobFindings> jobFindings() const { return m_findings; }
     JobHeatmapView* heatmap() const { return m_heatmap; }
     RankSparklinesView* sparklines() const { return m_sparklines; }
     QTableView* rankTable() const { return m_rankTable; }
@@ -78,10 +82,16 @@ public slots:
     void setJob(std::shared_ptr<const JobData> job);
     // Series built elsewhere (buildJobViewData off the GUI thread).
     void setJobView(std::shared_ptr<const JobViewData> view);
+    // The cross-rank analyses of the job shown (analyzeJob over job()): intervals, summary and
+    // findings; nullptr forgets them. Builds the findings on the calling thread (O(findings)).
+    void setJobAnalysis(std::shared_ptr<const JobAnalysisResult> analysis);
+    // The same from findings built elsewhere (buildJobFindings off the GUI thread).
+    void setJobFindings(std::shared_ptr<const JobFindings> findings);
     void setCollectiveIntervals(std::vector<JobCollectiveInterval> intervals);
     void setCrossRankSummary(std::optional<JobCrossRankSummary> summary);
-    // Findings per rank in the order of JobViewData::ranks (RankTableModel::setFindingCounts).
-    void setFindingCounts(std::vector<int64_t> countsByRankIndex);
+    // Each rank's own gap findings, in the order of JobViewData::ranks; the rank table shows
+    // them plus the rank's job findings. A new job forgets them.
+    void setGapFindingCounts(std::vector<int64_t> countsByRankIndex);
     void setMeasure(JobMeasure measure);
     // Makes the rank the table's current row (outlined in the heatmap and the sparklines).
     void selectRank(qint64 rank);
@@ -96,12 +106,17 @@ private:
     void onRankCurrentChanged(const QModelIndex& current);
     void updateInfoLabel();
     void updateCursorValues();
+    void updateFindingCounts();
+    // The findings table and the detail for m_findings, origin the aligned range's start.
+    void showFindings();
     std::optional<AlignedRange> alignedRange() const;
     const JobCrossRankSummary* summary() const { return m_summary ? &*m_summary : nullptr; }
 
     std::shared_ptr<const JobData> m_job;
     std::shared_ptr<const JobViewData> m_view;
     std::optional<JobCrossRankSummary> m_summary;
+    std::shared_ptr<const JobFindings> m_findings;
+    std::vector<int64_t> m_gapFindingCounts;
     ProblemLog m_problems;
     GapThresholds m_thresholds;
     JobMeasure m_measure = JobMeasure::Gap;

@@ -59,6 +59,10 @@ QString FindingsModel::classificationText(Classification classification)
         return FindingsModel::tr("OS allocator drift");
     case Classification::CacheThrash:
         return FindingsModel::tr("Cache thrash");
+    case Classification::CollectiveMemory:
+        return FindingsModel::tr("Collective memory");
+    case Classification::FirstCause:
+        return FindingsModel::tr("First cause");
     }
     return qs(toString(classification));
 }
@@ -83,6 +87,7 @@ void FindingsModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     beginResetModel();
     m_result = std::move(result);
     m_budget.reset();
+    m_job.reset();
     m_originNs = m_result ? originNs(*m_result) : 0;
     endResetModel();
 }
@@ -92,7 +97,18 @@ void FindingsModel::setBudgetAnalysis(std::shared_ptr<const BudgetAnalysisResult
     beginResetModel();
     m_budget = std::move(result);
     m_result.reset();
+    m_job.reset();
     m_originNs = m_budget ? m_budget->originNs() : 0;
+    endResetModel();
+}
+
+void FindingsModel::setJobFindings(std::shared_ptr<const JobFindings> findings, int64_t alignedOriginNs)
+{
+    beginResetModel();
+    m_job = std::move(findings);
+    m_result.reset();
+    m_budget.reset();
+    m_originNs = m_job ? alignedOriginNs : 0;
     endResetModel();
 }
 
@@ -102,6 +118,8 @@ const std::vector<Finding>* FindingsModel::findings() const
         return &m_result->findings;
     if (m_budget)
         return &m_budget->findings;
+    if (m_job)
+        return &m_job->findings;
     return nullptr;
 }
 
@@ -142,6 +160,10 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         return qint64(f->evidenceTimestampNs);
     case FindingIndexRole:
         return index.row();
+    case RankRole:
+        return f->rank ? QVariant(qint64(*f->rank)) : QVariant();
+    case AlignedTimeRole:
+        return m_job ? QVariant(qint64(m_job->alignedTimeNs(*f))) : QVariant();
     case Qt::ToolTipRole:
         return qs(f->description);
     case Qt::TextAlignmentRole:
@@ -159,7 +181,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         case PhaseColumn:
             return phaseText(f->phase);
         case TimeColumn:
-            return qint64(f->evidenceTimestampNs);
+            return qint64(m_job ? m_job->alignedTimeNs(*f) : f->evidenceTimestampNs);
         case ColumnCount:
             break;
         }
@@ -169,13 +191,15 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         case SeverityColumn:
             return severityText(f->severity);
         case ClassificationColumn:
+            if (f->rank)
+                return tr("%1 · rank %2").arg(classificationText(f->classification)).arg(*f->rank);
             return classificationText(f->classification);
         case ConfidenceColumn:
             return percentText(f->confidence);
         case PhaseColumn:
             return f->phase ? phaseText(f->phase) : tr("—");
         case TimeColumn:
-            return formatRelativeTime(f->evidenceTimestampNs, m_originNs);
+            return formatRelativeTime(m_job ? m_job->alignedTimeNs(*f) : f->evidenceTimestampNs, m_originNs);
         case ColumnCount:
             break;
         }

@@ -4,6 +4,7 @@
 
 #include "model/trace/AnalysisRunner.h"
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/job/JobFindings.h"
 
 #include <QAbstractTableModel>
 
@@ -31,6 +32,8 @@ public:
         EvidenceTimeRole,                // qint64 absolute ns
         FindingIndexRole,                // int index into AnalysisResult::findings
         SortRole,                        // raw value of the column for sorting
+        RankRole,                        // qint64 rank of a job finding; invalid otherwise
+        AlignedTimeRole,                 // qint64 aligned ns of a job finding; invalid otherwise
     };
 
     explicit FindingsModel(QObject* parent = nullptr);
@@ -50,6 +53,11 @@ public:
     // stays empty: budget logs have no phases).
     void setBudgetAnalysis(std::shared_ptr<const BudgetAnalysisResult> result);
     std::shared_ptr<const BudgetAnalysisResult> budgetAnalysis() const { return m_budget; }
+    // The findings of a distributed job (replaces any other analysis). Their time column is
+    // aligned time (JobFindings::alignedTimeNs) relative to alignedOriginNs, the start of the
+    // job page's aligned range, as its status bar counts.
+    void setJobFindings(std::shared_ptr<const JobFindings> findings, int64_t alignedOriginNs);
+    std::shared_ptr<const JobFindings> jobFindings() const { return m_job; }
     const Finding* finding(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -62,6 +70,7 @@ private:
 
     std::shared_ptr<const AnalysisResult> m_result;
     std::shared_ptr<const BudgetAnalysisResult> m_budget;
+    std::shared_ptr<const JobFindings> m_job;
     int64_t m_originNs = 0;
 };
 

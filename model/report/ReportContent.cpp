@@ -25,7 +25,7 @@ ReportFinding toReportFinding(const Finding& f, int64_t originNs)
     rf.phaseText = phaseAttributionText(f.phase);
     rf.description = qs(f.description);
     for (const auto& e : f.evidence)
-        rf.evidence.push_back({e.key, e.value, e.isInteger, e.unit, formatEvidenceValue(e)});
+        rf.evidence.push_back({e.key, e.value, e.isInteger, e.unit, formatEvidenceValue(e), e.label});
     for (const auto& step : f.remediation)
         rf.remediation << qs(step);
     return rf;
@@ -86,6 +86,8 @@ QString formatReportDuration(int64_t ns)
 
 QString formatEvidenceValue(const EvidenceValue& value)
 {
+    if (!value.label.empty())
+        return qs(value.label);
     switch (value.unit) {
     case EvidenceUnit::Bytes:
         return bytesText(value.value);
@@ -97,6 +99,10 @@ QString formatEvidenceValue(const EvidenceValue& value)
         return QStringLiteral("%1 ticks").arg(value.value);
     case EvidenceUnit::Seconds:
         return QStringLiteral("%1 s").arg(value.value);
+    case EvidenceUnit::Nanoseconds:
+        if (const auto ns = toInt64(value.value))
+            return formatReportDuration(*ns);
+        break;
     case EvidenceUnit::Count:
     case EvidenceUnit::ZScore:
     case EvidenceUnit::Probability:

@@ -107,7 +107,9 @@ void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings)
         json.key("evidence").beginObject();
         for (const auto& e : f.evidence) {
             json.key(e.key);
-            if (const auto whole = e.isInteger ? toInt64(e.value) : std::nullopt)
+            if (!e.label.empty())
+                json.value(e.label);
+            else if (const auto whole = e.isInteger ? toInt64(e.value) : std::nullopt)
                 json.value(*whole);
             else
                 json.value(e.value);

@@ -69,6 +69,7 @@ void FindingDetailView::showMessage(const QString& text)
 {
     m_result.reset();
     m_budget.reset();
+    m_job.reset();
     m_findingIndex = -1;
     m_browser->setHtml(QStringLiteral("<p style='color:gray'>%1</p>").arg(htmlEscape(text)));
 }
@@ -82,6 +83,7 @@ void FindingDetailView::showFinding(std::shared_ptr<const AnalysisResult> result
 {
     m_result = std::move(result);
     m_budget.reset();
+    m_job.reset();
     if (!m_result) {
         clear();
         return;
@@ -103,6 +105,7 @@ void FindingDetailView::showBudgetFinding(std::shared_ptr<const BudgetAnalysisRe
         return;
     }
     m_result.reset();
+    m_job.reset();
     m_budget = std::move(result);
     if (findingIndex < 0 || size_t(findingIndex) >= m_budget->findings.size()) {
         m_findingIndex = -1;
@@ -110,7 +113,59 @@ void FindingDetailView::showBudgetFinding(std::shared_ptr<const BudgetAnalysisRe
         return;
     }
     m_findingIndex = findingIndex;
-    m_browser->setHtml(findingHtml(m_budget->findings[size_t(findingIndex)], m_budget->originNs(), false));
+    const Finding& finding = m_budget->findings[size_t(findingIndex)];
+    m_browser->setHtml(findingHtml(finding, finding.evidenceTimestampNs, m_budget->originNs(), false));
+}
+
+void FindingDetailView::showJobFinding(std::shared_ptr<const JobFindings> findings, int findingIndex,
+                                       int64_t alignedOriginNs)
+{
+    if (!findings) {
+        clear();
+        return;
+    }
+    m_result.reset();
+    m_budget.reset();
+    m_job = std::move(findings);
+    if (findingIndex < 0 || size_t(findingIndex) >= m_job->findings.size()) {
+        m_findingIndex = -1;
+        m_browser->setHtml(jobSummaryHtml(*m_job));
+        return;
+    }
+    m_findingIndex = findingIndex;
+    const Finding& finding = m_job->findings[size_t(findingIndex)];
+    m_browser->setHtml(findingHtml(finding, m_job->alignedTimeNs(finding), alignedOriginNs, true));
+}
+
+QString FindingDetailView::jobSummaryHtml(const JobFindings& result) const
+{
+    QString html;
+    const size_t findings = result.findings.size();
+    html += QStringLiteral("<h3>%1</h3>")
+                .arg(htmlEscape(findings == 0 ? tr("No collective or first-cause findings")
+                                              : englishPlural(tr("%n job finding(s)", nullptr, int(findings)),
+                                                              qint64(findings))));
+    if (findings > 0)
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(htmlEscape(tr("Select a finding to see its rank, evidence and what to do.")));
+    html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+    const auto row = [&](const QString& name, const QString& value) {
+        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td></tr>")
+                    .arg(htmlEscape(name), htmlEscape(value));
+    };
+    row(tr("Collective intervals"), QString::number(result.intervals.size()));
+    if (result.summary) {
+        row(tr("First-cause suspects"), QString::number(result.summary->firstCauseSuspects.size()));
+        row(tr("World size"), QString::number(result.summary->worldSize));
+        row(tr("Missing ranks"), QString::number(result.summary->missingRanks.size()));
+    }
+    row(tr("Backend"), qs(toString(result.backend)));
+    html += QStringLiteral("</table>");
+    // what limited the cross-rank analysis (too few ranks, no qualifying spike, ...)
+    if (result.analysis && result.analysis->crossRank)
+        for (const std::string& note : result.analysis->crossRank->notes)
+            html += QStringLiteral("<p style='color:gray'>%1</p>").arg(htmlEscape(qs(note)));
+    return html;
 }
 
 QString FindingDetailView::budgetSummaryHtml(const BudgetAnalysisResult& result) const
@@ -146,10 +201,10 @@ QString FindingDetailView::budgetSummaryHtml(const BudgetAnalysisResult& result)
 
 QString FindingDetailView::findingHtml(const AnalysisResult& result, const Finding& f) const
 {
-    return findingHtml(f, FindingsModel::originNs(result), true);
+    return findingHtml(f, f.evidenceTimestampNs, FindingsModel::originNs(result), true);
 }
 
-QString FindingDetailView::findingHtml(const Finding& f, int64_t origin, bool showPhase) const
+QString FindingDetailView::findingHtml(const Finding& f, int64_t timeNs, int64_t origin, bool showPhase) const
 {
     const QString colour = severityColor(f.severity).name();
     QString html;
@@ -160,7 +215,10 @@ QString FindingDetailView::findingHtml(const Finding& f, int64_t origin, bool sh
                        "%4 <span style='color:gray'>(%5 ns)</span></p>")
             .arg(colour, htmlEscape(FindingsModel::severityText(f.severity)),
                  htmlEscape(tr("confidence %1").arg(f.confidence, 0, 'f', 3)),
-                 htmlEscape(tr("at %1").arg(formatRelativeTime(f.evidenceTimestampNs, origin))))
+                 htmlEscape(f.rank ? tr("rank %1 at %2 (aligned)")
+                                         .arg(*f.rank)
+                                         .arg(formatRelativeTime(timeNs, origin))
+                                   : tr("at %1").arg(formatRelativeTime(timeNs, origin))))
             .arg(f.evidenceTimestampNs);
     if (!f.description.empty())
         html += QStringLiteral("<p>%1</p>").arg(htmlEscape(qs(f.description)));
