@@ -12,6 +12,8 @@
 //                                              in memory (default 64 ranks x 100 000 samples)
 //   gapscope_bench crossrank-trace PATH        the events of a loaded trace's default session
 //                                              built and both analyses run (what analyze adds)
+//   gapscope_bench heatmap [RANKS] [SAMPLES]   the job heatmap (64 x 100 000 by default): build of
+//                                              the rank series, repaint, redraw of every cell, pan
 //
 // One measurement per process, so resident memory starts from the same baseline each time.
 // Memory: VmRSS/VmHWM of /proc/self/status; the peak is reset (clear_refs 5) before loading.
@@ -24,6 +26,8 @@
 #include "model/store/Decimation.h"
 #include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"
+#include "tests/SyntheticJob.h"
+#include "widgets/job/JobHeatmapView.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QApplication>
@@ -441,6 +445,101 @@ int benchCrossRankTrace(const QString& path)
     std::printf("crossrank-trace %s: %zu events; build %.3f s, build + both analyses %.3f s (median of 5)\n",
                 qPrintable(QFileInfo(path).fileName()), events, build, all);
     return 0;
+// The job heatmap at RANKS x SAMPLES (100 ms sampling): a gap that wanders around 1.5 GiB with
+// a spike every few thousand samples, at a different place on every rank.
+int benchHeatmap(int ranks, int samples)
+{
+    std::vector<std::vector<int64_t>> gaps(static_cast<size_t>(ranks));
+    std::mt19937_64 random(15);
+    for (auto& gap : gaps) {
+        gap.resize(size_t(samples));
+        int64_t level = int64_t(3) << 29;
+        for (int64_t& value : gap) {
+            level =
+                std::clamp<int64_t>(level + int64_t(random() % 2'000'001) - 1'000'000, 0, int64_t(4) << 30);
+            value = random() % 4000 == 0 ? level + (int64_t(6) << 30) : level;
+        }
+    }
+    auto start = Clock::now();
+    const auto job = test::syntheticJob(ranks, samples, 100'000'000,
+                                        [&](int r, int i) { return gaps[size_t(r)][size_t(i)]; });
+    std::printf("heatmap of %d ranks x %d samples: store columns and rank series made in %.3f s\n", ranks,
+                samples, secondsSince(start));
+    // what buildJobViewData adds to a load: each rank's hold limit, pyramids and table figures
+    std::vector<double> finishTimes;
+    for (int i = 0; i < 3; ++i) {
+        std::vector<RankSeries> copies = job->ranks;
+        start = Clock::now();
+        for (RankSeries& series : copies)
+            finishRankSeries(series);
+        finishTimes.push_back(secondsSince(start));
+    }
+    std::printf(
+        "  rank series finished (hold limits, four pyramids each, table figures): %.3f s (median of 3)\n",
+        median(finishTimes));
+    // what the cross-rank analyses add: clocks a few ms apart, a suspect, five intervals a rank
+    JobCrossRankSummary summary;
+    summary.worldSize = ranks;
+    const int64_t firstNs = job->ranks.front().timeAt(0);
+    const int64_t span = int64_t(samples) * 100'000'000;
+    std::vector<JobCollectiveInterval> intervals;
+    for (int r = 0; r < ranks; ++r) {
+        summary.alignmentOffsetsNs[r] = int64_t(random() % 7) * 1'000'000 - 3'000'000;
+        for (int k = 1; k <= 5; ++k) {
+            JobCollectiveInterval interval;
+            interval.rank = r;
+            interval.startNs = firstNs + span * k / 6;
+            interval.endNs = interval.startNs + span / 50;
+            interval.classification = CollectiveClass(k % 3);
+            intervals.push_back(interval);
+        }
+    }
+    summary.clusterOnsetNs = firstNs + span / 6;
+    JobFirstCauseSuspect suspect;
+    suspect.rank = ranks / 2;
+    suspect.firstSpikeNs = suspect.alignedFirstSpikeNs = firstNs + span / 7;
+    suspect.leadOverClusterOnsetNs = span / 6 - span / 7;
+    suspect.confidence = SuspectConfidence::High;
+    summary.firstCauseSuspects.push_back(suspect);
+    JobHeatmapView view;
+    view.resize(1600, 800);
+    start = Clock::now();
+    view.setJob(job);
+    view.setCrossRankSummary(summary);
+    view.setCollectiveIntervals(intervals);
+    QPixmap first = view.grab();
+    std::printf("  first draw %.1f ms (%d plot columns x %d pixel rows)\n", secondsSince(start) * 1e3,
+                view.plotRect().width(), view.plotRect().height());
+    std::vector<double> repaint, redraw, redrawCells, pan, panCells;
+    const int64_t begin = view.visibleBeginNs();
+    const int64_t end = view.visibleEndNs();
+    for (int i = 0; i < 15; ++i) {
+        start = Clock::now();
+        view.grab();
+        repaint.push_back(secondsSince(start) * 1e3);
+        // every cell again: the other measure, the whole range
+        start = Clock::now();
+        view.setMeasure(i % 2 == 0 ? JobMeasure::GapRatio : JobMeasure::Gap);
+        view.rebuildCache();
+        redrawCells.push_back(secondsSince(start) * 1e3);
+        view.grab();
+        redraw.push_back(secondsSince(start) * 1e3);
+        // a pan of a third of the run
+        const int64_t width = (end - begin) / 3;
+        const int64_t from = begin + (end - begin - width) * (i % 5) / 4;
+        start = Clock::now();
+        view.setVisibleRange(from, from + width);
+        view.rebuildCache();
+        panCells.push_back(secondsSince(start) * 1e3);
+        view.grab();
+        pan.push_back(secondsSince(start) * 1e3);
+    }
+    std::printf(
+        "  1600x800 offscreen grab, median of 15: repaint %.1f ms, redraw of every cell %.1f ms (cells "
+        "%.1f ms), pan %.1f ms (cells %.1f ms), %d cache builds\n",
+        median(repaint), median(redraw), median(redrawCells), median(pan), median(panCells),
+        view.cacheBuilds());
+    return first.isNull() ? 1 : 0;
 }
 
 } // namespace
@@ -465,9 +564,12 @@ int main(int argc, char** argv)
                               args.size() >= 4 ? args[3].toInt() : 100'000);
     if (args.size() >= 3 && args[1] == QLatin1String("crossrank-trace"))
         return benchCrossRankTrace(args[2]);
-    std::fprintf(
-        stderr,
-        "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart "
-        "PATH | cancel PATH | job RUNS PATH... | crossrank [RANKS] [SAMPLES] | crossrank-trace PATH\n");
+    if (args.size() >= 2 && args[1] == QLatin1String("heatmap"))
+        return benchHeatmap(args.size() >= 3 ? args[2].toInt() : 64,
+                            args.size() >= 4 ? args[3].toInt() : 100'000);
+    std::fprintf(stderr,
+                 "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart "
+                 "PATH | cancel PATH | job RUNS PATH... | crossrank [RANKS] [SAMPLES] | crossrank-trace "
+                 "PATH | heatmap [RANKS] [SAMPLES]\n");
     return 2;
 }

@@ -248,6 +248,28 @@ private slots:
         }
     }
 
+    void absoluteTime_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("epoch") << qint64(0) << QStringLiteral("1970-01-01 00:00:00.000000000 UTC");
+        QTest::newRow("before the epoch")
+            << qint64(-1) << QStringLiteral("1969-12-31 23:59:59.999999999 UTC");
+        QTest::newRow("a trace") << qint64(1796000000102000000)
+                                 << QStringLiteral("2026-11-30 00:53:20.102000000 UTC");
+        QTest::newRow("int64 min") << std::numeric_limits<qint64>::min()
+                                   << QStringLiteral("1677-09-21 00:12:43.145224192 UTC");
+        QTest::newRow("int64 max") << std::numeric_limits<qint64>::max()
+                                   << QStringLiteral("2262-04-11 23:47:16.854775807 UTC");
+    }
+    // At the ends of the int64 range too (the job heatmap's tooltip met INT64_MIN + 5 under UBSan).
+    void absoluteTime()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(QString, expected);
+        QCOMPARE(formatAbsoluteTime(ns), expected);
+    }
+
     void plotMapping()
     {
         const QRectF plot(10, 20, 300, 200);

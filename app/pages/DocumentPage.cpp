@@ -116,6 +116,12 @@ void DocumentPage::addDetailPane(QWidget* pane)
     m_findingsSplitter->setStretchFactor(m_findingsSplitter->count() - 1, 2);
 }
 
+void DocumentPage::setChartStretch(int chart, int findings)
+{
+    m_mainSplitter->setStretchFactor(0, chart);
+    m_mainSplitter->setStretchFactor(1, findings);
+}
+
 void DocumentPage::addZoomToToolBar()
 {
     m_toolBar->addSeparator();

@@ -93,6 +93,8 @@ protected:
     void setUpLayout(QWidget* chartArea);
     // Another pane beside the finding's detail.
     void addDetailPane(QWidget* pane);
+    // How the height is shared between the chart area and the findings (3 : 2 unless told).
+    void setChartStretch(int chart, int findings);
     // Adds the separator, Reset Zoom and the spacer that pushes later widgets to the right.
     void addZoomToToolBar();
     void showWindowBanner(const QString& text);

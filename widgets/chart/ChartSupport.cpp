@@ -173,8 +173,13 @@ QColor severityTint(Severity severity, const QPalette& palette)
 
 QString formatAbsoluteTime(int64_t epochNs)
 {
-    const int64_t ms = epochNs >= 0 ? epochNs / 1'000'000 : -((-epochNs + 999'999) / 1'000'000);
-    const int64_t subMs = epochNs - ms * 1'000'000; // 0 .. 999999
+    // floored without negating or multiplying back: near INT64_MIN either overflows
+    int64_t ms = epochNs / 1'000'000;
+    int64_t subMs = epochNs % 1'000'000; // 0 .. 999999 once floored
+    if (subMs < 0) {
+        subMs += 1'000'000;
+        --ms;
+    }
     const QDateTime time = QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc());
     return time.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz")) +
            QString::number(subMs).rightJustified(6, QLatin1Char('0')) + QStringLiteral(" UTC");

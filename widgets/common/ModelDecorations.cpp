@@ -2,15 +2,20 @@
 
 #include "analysis/Finding.h"
 #include "model/items/FindingsModel.h"
-#include "model/store/LoadProblem.h"
 #include "model/items/PhasesModel.h"
 #include "model/items/ProblemsModel.h"
+#include "model/items/RankTableModel.h"
+#include "model/store/LoadProblem.h"
+#include "widgets/job/JobViewStyle.h"
 
 #include <QApplication>
 #include <QColor>
 #include <QFont>
+#include <QFontMetrics>
 #include <QIcon>
+#include <QPainter>
 #include <QPalette>
+#include <QPixmap>
 #include <QStyle>
 
 namespace gapscope {
@@ -66,6 +71,52 @@ QVariant FindingsDecorationProxy::data(const QModelIndex& index, int role) const
         return {};
     }
     return QIdentityProxyModel::data(index, role);
+}
+
+RankTableDecorationProxy::RankTableDecorationProxy(QObject* parent) : QIdentityProxyModel(parent) {}
+
+QVariant RankTableDecorationProxy::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() ||
+        (role != Qt::ForegroundRole && role != Qt::FontRole && role != Qt::DecorationRole))
+        return QIdentityProxyModel::data(index, role);
+    const QPalette palette = QApplication::palette();
+    const bool present = QIdentityProxyModel::data(index, RankTableModel::PresentRole).toBool();
+    if (!present) {
+        if (role == Qt::ForegroundRole)
+            return palette.color(QPalette::PlaceholderText);
+        if (role == Qt::FontRole) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        return {};
+    }
+    if (index.column() != RankTableModel::FirstCauseColumn && index.column() != RankTableModel::RankColumn)
+        return QIdentityProxyModel::data(index, role);
+    const auto confidence = suspectConfidenceFromString(
+        QIdentityProxyModel::data(index, RankTableModel::SuspectConfidenceRole).toString());
+    if (!confidence)
+        return QIdentityProxyModel::data(index, role);
+    const bool leading = QIdentityProxyModel::data(index, RankTableModel::FirstCauseRole).toInt() == 2;
+    if (role == Qt::DecorationRole) {
+        // the heatmap's marker, for the leading suspect in the rank column
+        if (index.column() != RankTableModel::RankColumn || !leading)
+            return {};
+        const int size = QFontMetrics(QApplication::font()).height() - 4;
+        QPixmap marker(size, size);
+        marker.fill(Qt::transparent);
+        QPainter painter(&marker);
+        drawSuspectMarker(painter, QRectF(0, 0, size, size), *confidence, palette);
+        return marker;
+    }
+    if (index.column() != RankTableModel::FirstCauseColumn)
+        return QIdentityProxyModel::data(index, role);
+    if (role == Qt::ForegroundRole)
+        return suspectColor(*confidence, palette);
+    QFont font;
+    font.setBold(leading);
+    return font;
 }
 
 PhasesDecorationProxy::PhasesDecorationProxy(QObject* parent) : QIdentityProxyModel(parent) {}

@@ -31,6 +31,16 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 };
 
+// RankTableModel: missing ranks greyed and italic; first-cause suspects marked with the
+// confidence's colour (the leading one in bold).
+class RankTableDecorationProxy : public QIdentityProxyModel
+{
+    Q_OBJECT
+public:
+    explicit RankTableDecorationProxy(QObject* parent = nullptr);
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+};
+
 // ProblemsModel: level icon.
 class ProblemsDecorationProxy : public QIdentityProxyModel
 {

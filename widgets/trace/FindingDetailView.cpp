@@ -62,11 +62,15 @@ FindingDetailView::FindingDetailView(QWidget* parent) : QWidget(parent)
 
 void FindingDetailView::clear()
 {
+    showMessage(tr("No trace loaded."));
+}
+
+void FindingDetailView::showMessage(const QString& text)
+{
     m_result.reset();
     m_budget.reset();
     m_findingIndex = -1;
-    m_browser->setHtml(
-        QStringLiteral("<p style='color:gray'>%1</p>").arg(htmlEscape(tr("No trace loaded."))));
+    m_browser->setHtml(QStringLiteral("<p style='color:gray'>%1</p>").arg(htmlEscape(text)));
 }
 
 QString FindingDetailView::plainText() const

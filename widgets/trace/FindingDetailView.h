@@ -2,8 +2,8 @@
 // The selected finding in full: description, every evidence value with its unit, the phase it
 // is attributed to and the remediation steps. Without a selection: a summary of the analysis.
 
-#include "model/trace/AnalysisRunner.h"
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/trace/AnalysisRunner.h"
 
 #include <QWidget>
 
@@ -24,6 +24,8 @@ public:
     // The same for the findings of a memory-budget log; -1 shows the log's summary.
     void showBudgetFinding(std::shared_ptr<const BudgetAnalysisResult> result, int findingIndex);
     void clear();
+    // A note in place of a finding (a page whose findings are not known yet, say).
+    void showMessage(const QString& text);
     int findingIndex() const { return m_findingIndex; }
     // the text as shown (tests, copy)
     QString plainText() const;

@@ -1,0 +1,266 @@
+// The page of a distributed job: its views follow one view state (range, cursor), the
+// toolbar switches measure and scale, the rank table's current row is outlined in the views,
+// and a rank is activated from the table, a sparkline or a heatmap label.
+#include "app/pages/JobPage.h"
+#include "app/pages/ViewState.h"
+#include "model/items/RankTableModel.h"
+#include "tests/DarkPalette.h"
+#include "tests/JobFixtures.h"
+#include "widgets/job/JobHeatmapView.h"
+#include "widgets/job/JobViewStyle.h"
+#include "widgets/job/RankSparklinesView.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QPixmap>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QWheelEvent>
+
+using namespace gapscope;
+using namespace gapscope::test;
+
+namespace {
+
+struct PageFixture
+{
+    QAction resetZoom{QStringLiteral("Reset Zoom")};
+    JobPage page{&resetZoom, nullptr};
+
+    explicit PageFixture(const QStringList& inputs, const QString& expected = {})
+    {
+        page.resize(1400, 900);
+        page.setJob(loadFixtureJob(inputs));
+        if (!expected.isEmpty()) {
+            page.setCrossRankSummary(expectedSummary(expected));
+            page.setCollectiveIntervals(expectedIntervals(expected));
+        }
+        page.show();
+    }
+};
+
+// The row of a rank in the table as shown (sorted).
+int shownRow(const JobPage& page, qint64 rank)
+{
+    const QAbstractItemModel* model = page.rankTable()->model();
+    for (int row = 0; row < model->rowCount(); ++row)
+        if (model->index(row, 0).data(RankTableModel::RankRole).toLongLong() == rank)
+            return row;
+    return -1;
+}
+
+} // namespace
+
+class TestJobPage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void showsAJob()
+    {
+        PageFixture f(firstCauseInputs(), QStringLiteral("firstcause-job"));
+        JobPage& page = f.page;
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(page.hasDocument() && page.hasResult());
+        QVERIFY(!page.hasFindings());
+        QVERIFY(!page.isWindowAnalysis());
+        QCOMPARE(page.chartWidget(), static_cast<QWidget*>(page.heatmap()));
+        QCOMPARE(page.heatmap()->job(), page.jobView());
+        QCOMPARE(page.rankModel()->rowCount(), 4);
+        QVERIFY(page.documentPath().endsWith(QStringLiteral("distributed/firstcause-job")));
+        QVERIFY(page.problems());
+        // the view state holds the heatmap's range, the sparklines follow it; the cursor at the start
+        const TimeRange range = page.viewState()->visibleRange();
+        QCOMPARE(range.beginNs, page.heatmap()->visibleBeginNs());
+        QCOMPARE(range.endNs, page.heatmap()->visibleEndNs());
+        QCOMPARE(page.sparklines()->visibleBeginNs(), range.beginNs);
+        QCOMPARE(page.sparklines()->visibleEndNs(), range.endNs);
+        QCOMPARE(page.heatmap()->cursorTime(), std::optional<qint64>(range.beginNs));
+        // the summary reached every view
+        QVERIFY(page.heatmap()->crossRankSummary().has_value());
+        QCOMPARE(page.heatmap()->collectiveIntervals().size(), size_t(9));
+        const QString info = page.findChild<QLabel*>(QStringLiteral("jobInfo"))->text();
+        QVERIFY2(info.contains(QStringLiteral("job-268")) &&
+                     info.contains(QStringLiteral("first cause: rank 3 (high)")),
+                 qPrintable(info));
+        QCOMPARE(page.rankTable()
+                     ->model()
+                     ->index(shownRow(page, 3), RankTableModel::FirstCauseColumn)
+                     .data()
+                     .toString(),
+                 QStringLiteral("first cause (high)"));
+        QVERIFY(page.grab().save(QStringLiteral("/tmp/jobpage.png")));
+        page.setPalette(darkPalette());
+        QVERIFY(page.grab().save(QStringLiteral("/tmp/jobpage-dark.png")));
+    }
+
+    void viewsFollowTheViewState()
+    {
+        PageFixture f(skewInputs(), QStringLiteral("skew-job"));
+        JobPage& page = f.page;
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        const TimeRange full = page.viewState()->visibleRange();
+        const qint64 third = (full.endNs - full.beginNs) / 3;
+        page.viewState()->zoomTo(full.beginNs + third, full.beginNs + 2 * third);
+        QCOMPARE(page.heatmap()->visibleBeginNs(), full.beginNs + third);
+        QCOMPARE(page.sparklines()->visibleEndNs(), full.beginNs + 2 * third);
+        // the heatmap's wheel goes to the state, and from there to the sparklines
+        JobHeatmapView* heatmap = page.heatmap();
+        const QPoint middle = heatmap->plotRect().center();
+        QWheelEvent wheel(QPointF(middle), QPointF(heatmap->mapToGlobal(middle)), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(heatmap, &wheel);
+        const TimeRange zoomed = page.viewState()->visibleRange();
+        QVERIFY(zoomed.endNs - zoomed.beginNs < third);
+        QCOMPARE(page.sparklines()->visibleBeginNs(), zoomed.beginNs);
+        QCOMPARE(page.sparklines()->visibleEndNs(), zoomed.endNs);
+        // a range past the data is clamped by the heatmap, and every view ends up with the clamped one
+        page.viewState()->setVisibleRange(full.beginNs - 10 * third, full.beginNs - 9 * third);
+        QCOMPARE(page.viewState()->visibleRange().beginNs, full.beginNs);
+        QCOMPARE(page.sparklines()->visibleBeginNs(), full.beginNs);
+        // Ctrl+wheel on the sparklines zooms through the state
+        const TimeRange before = page.viewState()->visibleRange();
+        QWidget* rows = page.sparklines()->rowsWidget();
+        const QPoint onLine = page.sparklines()->plotRect(0).center();
+        QWheelEvent ctrlWheel(QPointF(onLine), QPointF(rows->mapToGlobal(onLine)), QPoint(), QPoint(0, 120),
+                              Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(rows, &ctrlWheel);
+        QVERIFY(page.viewState()->visibleRange().endNs - page.viewState()->visibleRange().beginNs <
+                before.endNs - before.beginNs);
+        QCOMPARE(page.heatmap()->visibleBeginNs(), page.viewState()->visibleRange().beginNs);
+        // Reset Zoom: everything, as a new zoom step
+        page.resetZoom();
+        QCOMPARE(page.viewState()->visibleRange(), full);
+        QVERIFY(page.viewState()->canZoomBack());
+
+        // the cursor: a click in the heatmap, the state, both views and the status text
+        QSignalSpy values(&page, &DocumentPage::cursorValuesChanged);
+        const int x = heatmap->plotRect().left() + heatmap->plotRect().width() / 2;
+        QTest::mouseClick(heatmap, Qt::LeftButton, Qt::NoModifier,
+                          QPoint(x, heatmap->rowRect(1).center().y()));
+        const qint64 cursor = heatmap->pixelAxis().toNs(x);
+        QCOMPARE(page.viewState()->cursorNs(), cursor);
+        QVERIFY(values.count() >= 1);
+        const QString text = values.last().at(0).toString();
+        QVERIFY2(text.contains(QStringLiteral("largest gap: rank")) &&
+                     text.contains(QStringLiteral("8 of 8 ranks")),
+                 qPrintable(text));
+    }
+
+    void measureAndScale()
+    {
+        PageFixture f(firstCauseInputs());
+        JobPage& page = f.page;
+        QCOMPARE(page.measure(), JobMeasure::Gap);
+        page.ratioAction()->trigger();
+        QCOMPARE(page.measure(), JobMeasure::GapRatio);
+        QCOMPARE(page.heatmap()->measure(), JobMeasure::GapRatio);
+        QCOMPARE(page.sparklines()->measure(), JobMeasure::GapRatio);
+        QVERIFY(!page.gapAction()->isChecked());
+        page.setMeasure(JobMeasure::Gap);
+        QVERIFY(page.gapAction()->isChecked());
+        QCOMPARE(page.heatmap()->measure(), JobMeasure::Gap);
+        QVERIFY(page.sparklines()->sharedScale());
+        page.sharedScaleAction()->trigger();
+        QVERIFY(!page.sparklines()->sharedScale());
+    }
+
+    void ranksAreSelectedAndActivated()
+    {
+        PageFixture f(missingFilesInputs(), QStringLiteral("missing-files"));
+        JobPage& page = f.page;
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy activated(&page, &JobPage::rankActivated);
+        QTableView* table = page.rankTable();
+        // Enter on the table's current row
+        table->setFocus();
+        table->setCurrentIndex(table->model()->index(shownRow(page, 2), 0));
+        QCOMPARE(page.currentRank(), std::optional<int64_t>(2));
+        QTest::keyClick(table, Qt::Key_Return);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.at(0).at(0).toLongLong(), 2);
+        // a double click on another row
+        const QModelIndex row1 = table->model()->index(shownRow(page, 1), RankTableModel::HostColumn);
+        const QPoint centre = table->visualRect(row1).center();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, centre);
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, centre);
+        QCOMPARE(activated.count(), 2);
+        QCOMPARE(activated.at(1).at(0).toLongLong(), 1);
+        // a click on a heatmap label selects the rank in the table and activates it
+        JobHeatmapView* heatmap = page.heatmap();
+        QTest::mouseClick(heatmap, Qt::LeftButton, Qt::NoModifier,
+                          QPoint(heatmap->gutterRect().center().x(), heatmap->rowRect(0).center().y()));
+        QCOMPARE(activated.count(), 3);
+        QCOMPARE(activated.at(2).at(0).toLongLong(), 0);
+        QCOMPARE(page.currentRank(), std::optional<int64_t>(0));
+        // the table's look: the missing rank greyed, the leading suspect in its confidence's colour
+        const QAbstractItemModel* shown = table->model();
+        QCOMPARE(shown->index(shownRow(page, 3), RankTableModel::HostColumn)
+                     .data(Qt::ForegroundRole)
+                     .value<QColor>(),
+                 QApplication::palette().color(QPalette::PlaceholderText));
+        const JobCrossRankSummary summary = expectedSummary(QStringLiteral("missing-files"));
+        const JobFirstCauseSuspect& lead = summary.firstCauseSuspects.front();
+        const QModelIndex leadCell =
+            shown->index(shownRow(page, lead.rank), RankTableModel::FirstCauseColumn);
+        QCOMPARE(leadCell.data(Qt::ForegroundRole).value<QColor>(),
+                 suspectColor(lead.confidence, QApplication::palette()));
+        QVERIFY(leadCell.data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(!shown->index(shownRow(page, lead.rank), RankTableModel::RankColumn)
+                     .data(Qt::DecorationRole)
+                     .value<QPixmap>()
+                     .isNull());
+        // sorted differently, the table still finds its ranks
+        table->sortByColumn(RankTableModel::PeakGapColumn, Qt::DescendingOrder);
+        page.selectRank(3);
+        QCOMPARE(page.currentRank(), std::optional<int64_t>(3));
+        QCOMPARE(table->currentIndex().row(), shownRow(page, 3));
+    }
+
+    void stepsTheCursorOverTheCurrentRank()
+    {
+        PageFixture f(skewInputs(), QStringLiteral("skew-job"));
+        JobPage& page = f.page;
+        page.selectRank(2);
+        const JobViewData& view = *page.jobView();
+        const RankSeries& rank2 = *view.findRank(2);
+        const int64_t offset = expectedSummary(QStringLiteral("skew-job")).offsetOf(2);
+        page.setCursorTime(rank2.timeAt(10) - offset);
+        page.stepCursor(1);
+        QCOMPARE(page.viewState()->cursorNs(), rank2.timeAt(11) - offset);
+        page.stepCursor(-5);
+        QCOMPARE(page.viewState()->cursorNs(), rank2.timeAt(6) - offset);
+        page.stepCursor(-100);
+        QCOMPARE(page.viewState()->cursorNs(), rank2.timeAt(0) - offset);
+    }
+
+    void manyRanksAndClear()
+    {
+        QAction resetZoom;
+        JobPage page(&resetZoom, nullptr);
+        page.resize(1200, 800);
+        page.setJobView(syntheticJob(96, 500, 10'000'000, [](int r, int i) { return int64_t(r + i) << 20; }));
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(page.sparklines()->isOverLimit());
+        QVERIFY(page.sparklines()->noteText().contains(QStringLiteral("heatmap")));
+        QCOMPARE(page.rankModel()->rowCount(), 96);
+        QVERIFY(page.documentPath().isEmpty()); // made in memory: no input
+        page.grab().save(QStringLiteral("/tmp/jobpage-96.png"));
+        QSignalSpy state(&page, &DocumentPage::stateChanged);
+        page.clear();
+        QVERIFY(!page.hasDocument());
+        QVERIFY(!page.problems());
+        QCOMPARE(page.rankModel()->rowCount(), 0);
+        QVERIFY(!page.heatmap()->job());
+        QVERIFY(state.count() >= 1);
+        page.stepCursor(1); // nothing to step over
+        page.resetZoom();
+        QVERIFY(!page.grab().isNull());
+    }
+};
+
+QTEST_MAIN(TestJobPage)
+#include "tst_jobpage.moc"
