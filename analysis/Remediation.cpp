@@ -413,14 +413,15 @@ std::string describeCollective(const Finding& finding, Backend backend)
     std::string text = rankText(finding) + " held up to " + formatBytes(peak);
     if (const EvidenceValue* ratio = finding.findEvidence("peak_gap_ratio"))
         text += " (" + percent(ratio->value) + " of the device)";
-    text += " outside " + allocatorName(backend) + " for " + durationText(duration) +
-            ", in step with collective communication: " +
-            (markers == 1 ? std::string("1 collective marker") : printf1("%.0f collective markers", markers)) +
-            " near it, " + printf1("%.0f", synchronized) + " of " + printf1("%.0f", world) +
-            " ranks spiking at the same time. Upstream classifies it as " + upstreamClass->label +
-            " (confidence " + printf1("%.3f", finding.confidence) +
-            "). Communication buffers are allocated by NCCL itself, so the caching allocator never sees them." +
-            phaseSuffix(finding);
+    text +=
+        " outside " + allocatorName(backend) + " for " + durationText(duration) +
+        ", in step with collective communication: " +
+        (markers == 1 ? std::string("1 collective marker") : printf1("%.0f collective markers", markers)) +
+        " near it, " + printf1("%.0f", synchronized) + " of " + printf1("%.0f", world) +
+        " ranks spiking at the same time. Upstream classifies it as " + upstreamClass->label +
+        " (confidence " + printf1("%.3f", finding.confidence) +
+        "). Communication buffers are allocated by NCCL itself, so the caching allocator never sees them." +
+        phaseSuffix(finding);
     return text;
 }
 
@@ -436,11 +437,13 @@ std::string describeFirstCause(const Finding& finding, Backend)
         return rankText(finding) + "'s device memory rose before the other ranks'." + phaseSuffix(finding);
     std::string text = rankText(finding) + "'s device usage rose by " + formatBytes(delta) + " over " +
                        (samples == 1 ? std::string("1 sample") : printf1("%.0f samples", samples));
-    text += lead > 0 ? ", " + durationText(lead) + " before the cluster's onset (clocks aligned on each "
-                                                   "rank's first sample)"
+    text += lead > 0 ? ", " + durationText(lead) +
+                           " before the cluster's onset (clocks aligned on each "
+                           "rank's first sample)"
                      : ", at the cluster's onset (clocks aligned on each rank's first sample)";
     text += "; " + printf1("%.0f", supporting) + (supporting == 1 ? " rank" : " ranks") +
-            " spiked at or before the onset. First-cause confidence: " + level->label + "." + phaseSuffix(finding);
+            " spiked at or before the onset. First-cause confidence: " + level->label + "." +
+            phaseSuffix(finding);
     return text;
 }
 

@@ -1,4 +1,5 @@
 #include "model/items/FindingsModel.h"
+#include "model/report/ReportContent.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -167,6 +168,49 @@ private slots:
         QCOMPARE(resets.count(), 2);
         QVERIFY(!model.index(0, 0).isValid());
         QVERIFY(!model.data(model.index(5, 0)).isValid());
+    }
+
+    void jobFindings()
+    {
+        // a job's findings: rank in the classification text and RankRole, the time column in
+        // aligned time from the page's origin
+        auto job = std::make_shared<JobFindings>();
+        JobCrossRankSummary summary;
+        summary.alignmentOffsetsNs = {{0, 0}, {1, -3'000'000}};
+        job->summary = summary;
+        Finding collective;
+        collective.classification = Classification::CollectiveMemory;
+        collective.severity = Severity::Warning;
+        collective.confidence = 0.9;
+        collective.rank = 1;
+        collective.evidenceTimestampNs = 1'000'000'000;
+        job->findings.push_back(collective);
+        Finding firstCause = collective;
+        firstCause.classification = Classification::FirstCause;
+        firstCause.rank = 0;
+        firstCause.evidenceTimestampNs = 2'000'000'000;
+        job->findings.push_back(firstCause);
+        FindingsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setJobFindings(job, 500'000'000);
+        QCOMPARE(model.rowCount(), 2);
+        QVERIFY(model.jobFindings() == job);
+        QVERIFY(!model.analysis() && !model.budgetAnalysis());
+        QCOMPARE(model.index(0, FindingsModel::ClassificationColumn).data().toString(),
+                 QStringLiteral("Collective memory · rank 1"));
+        QCOMPARE(model.index(1, FindingsModel::ClassificationColumn).data().toString(),
+                 QStringLiteral("First cause · rank 0"));
+        QCOMPARE(model.index(0, 0).data(FindingsModel::RankRole).toLongLong(), 1);
+        QCOMPARE(model.index(0, 0).data(FindingsModel::EvidenceTimeRole).toLongLong(), 1'000'000'000);
+        QCOMPARE(model.index(0, 0).data(FindingsModel::AlignedTimeRole).toLongLong(), 1'003'000'000);
+        // 1.003 s aligned - 0.5 s origin
+        QCOMPARE(model.index(0, FindingsModel::TimeColumn).data().toString(),
+                 formatRelativeTime(503'000'000, 0));
+        QCOMPARE(model.index(0, FindingsModel::TimeColumn).data(FindingsModel::SortRole).toLongLong(),
+                 1'003'000'000);
+        model.setJobFindings(nullptr, 0);
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(!model.index(0, 0).isValid());
     }
 
     void headers()

@@ -3,12 +3,15 @@
 // and a rank is activated from the table, a sparkline or a heatmap label.
 #include "app/pages/JobPage.h"
 #include "app/pages/ViewState.h"
+#include "model/items/FindingsModel.h"
 #include "model/items/RankTableModel.h"
+#include "model/job/JobAnalysis.h"
 #include "tests/DarkPalette.h"
 #include "tests/JobFixtures.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/job/JobViewStyle.h"
 #include "widgets/job/RankSparklinesView.h"
+#include "widgets/trace/FindingDetailView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -234,6 +237,94 @@ private slots:
         QCOMPARE(page.viewState()->cursorNs(), rank2.timeAt(6) - offset);
         page.stepCursor(-100);
         QCOMPARE(page.viewState()->cursorNs(), rank2.timeAt(0) - offset);
+    }
+
+    void findingsSelectTheirRankAndTime()
+    {
+        PageFixture f(firstCauseInputs());
+        JobPage& page = f.page;
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(!page.hasFindings());
+        QSignalSpy state(&page, &DocumentPage::stateChanged);
+        page.setGapFindingCounts({1, 0, 2}); // rank 3's own findings not known: 0
+        QCOMPARE(page.rankModel()->index(0, RankTableModel::FindingsColumn).data().toString(),
+                 QStringLiteral("1"));
+        page.setJobAnalysis(analyzeJob(*page.job()));
+        QVERIFY(state.count() >= 1);
+        const auto findings = page.jobFindings();
+        QVERIFY(findings);
+        QVERIFY(page.hasFindings());
+        QCOMPARE(page.findingsModel()->rowCount(), int(findings->findings.size()));
+        QVERIFY(page.findingsModel()->rowCount() > 0);
+        // the views got upstream's intervals and summary
+        QCOMPARE(page.heatmap()->collectiveIntervals().size(),
+                 expectedIntervals(QStringLiteral("firstcause-job")).size());
+        const JobCrossRankSummary summary = expectedSummary(QStringLiteral("firstcause-job"));
+        QVERIFY(page.heatmap()->crossRankSummary());
+        QCOMPARE(page.heatmap()->crossRankSummary()->alignmentOffsetsNs, summary.alignmentOffsetsNs);
+        // each rank counts its gap findings plus its job findings
+        const std::vector<int64_t> gap{1, 0, 2, 0};
+        const std::vector<int64_t> own = findings->countsByRank(std::vector<int64_t>{0, 1, 2, 3});
+        for (int r = 0; r < 4; ++r)
+            QCOMPARE(page.rankModel()
+                         ->index(page.rankModel()->rowOfRank(r), RankTableModel::FindingsColumn)
+                         .data()
+                         .toLongLong(),
+                     gap[size_t(r)] + own[size_t(r)]);
+
+        // the leading suspect's finding: rank 3 current, the cursor at its aligned first spike
+        const JobFirstCauseSuspect& lead = summary.firstCauseSuspects.front();
+        QTableView* table = page.findingsView();
+        const auto rowOf = [&](const char* classification, int64_t rank, int64_t rawNs) {
+            for (int row = 0; row < table->model()->rowCount(); ++row) {
+                const QModelIndex index = table->model()->index(row, 0);
+                if (index.data(FindingsModel::ClassificationKeyRole).toString() ==
+                        QLatin1String(classification) &&
+                    index.data(FindingsModel::RankRole).toLongLong() == rank &&
+                    index.data(FindingsModel::EvidenceTimeRole).toLongLong() == rawNs)
+                    return row;
+            }
+            return -1;
+        };
+        const int leadRow = rowOf("first_cause", lead.rank, lead.firstSpikeNs);
+        QVERIFY(leadRow >= 0);
+        QCOMPARE(table->model()->index(leadRow, FindingsModel::ClassificationColumn).data().toString(),
+                 QStringLiteral("First cause · rank %1").arg(lead.rank));
+        table->setCurrentIndex(table->model()->index(leadRow, 0));
+        QCOMPARE(page.currentRank(), std::optional<int64_t>(lead.rank));
+        QCOMPARE(page.viewState()->cursorNs(), lead.alignedFirstSpikeNs);
+        QCOMPARE(page.heatmap()->cursorTime(), std::optional<qint64>(lead.alignedFirstSpikeNs));
+        QVERIFY(page.detailView()->plainText().contains(QStringLiteral("rank %1 at").arg(lead.rank)));
+        QVERIFY(page.detailView()->plainText().contains(QStringLiteral("data loader")));
+        // a collective interval of rank 1, whose clock runs 3 ms apart: the cursor in aligned time
+        const JobCollectiveInterval* interval = nullptr;
+        for (const JobCollectiveInterval& i : findings->intervals)
+            if (i.rank == 1 && !interval)
+                interval = &i;
+        QVERIFY(interval);
+        QCOMPARE(summary.offsetOf(1), -3'000'000);
+        const int intervalRow = rowOf("collective_memory", 1, interval->startNs);
+        QVERIFY(intervalRow >= 0);
+        table->setCurrentIndex(table->model()->index(intervalRow, 0));
+        QCOMPARE(page.currentRank(), std::optional<int64_t>(1));
+        QCOMPARE(page.viewState()->cursorNs(), interval->startNs + 3'000'000);
+        QVERIFY(page.detailView()->plainText().contains(QStringLiteral("NCCL_BUFFSIZE")));
+        QCOMPARE(page.detailView()->findingIndex(),
+                 table->model()->index(intervalRow, 0).data(FindingsModel::FindingIndexRole).toInt());
+        // F8 steps to the next finding, which also moves the cursor
+        page.stepFinding(1);
+        const Finding* next = page.findingsModel()->finding(
+            table->currentIndex().data(FindingsModel::FindingIndexRole).toInt());
+        QVERIFY(next);
+        QCOMPARE(page.viewState()->cursorNs(), findings->alignedTimeNs(*next));
+        QCOMPARE(page.currentRank(), next->rank);
+        // a new job forgets them
+        page.setJob(loadJob(missingFilesInputs()));
+        QVERIFY(!page.jobFindings());
+        QCOMPARE(page.findingsModel()->rowCount(), 0);
+        QVERIFY(page.rankModel()->index(0, RankTableModel::FindingsColumn).data().toString().isEmpty());
+        page.setJobAnalysis(nullptr);
+        QVERIFY(!page.hasFindings());
     }
 
     void manyRanksAndClear()

@@ -80,6 +80,8 @@ private slots:
     void missingEvidenceStillDescribes();
     void budgetFindingsKeepTheirText();
     void applyTextFillsTheFinding();
+    void jobTexts_data();
+    void jobTexts();
 };
 
 void TestRemediation::backendDetection_data()
@@ -252,8 +254,9 @@ void TestRemediation::phaseIsNamed()
 
 void TestRemediation::missingEvidenceStillDescribes()
 {
-    for (const auto classification : {Classification::TransientSpike, Classification::PersistentDrift,
-                                      Classification::FragmentationLike}) {
+    for (const auto classification :
+         {Classification::TransientSpike, Classification::PersistentDrift, Classification::FragmentationLike,
+          Classification::CollectiveMemory, Classification::FirstCause}) {
         Finding finding;
         finding.classification = classification;
         const FindingText text = describeFinding(finding, Backend::Cpu);
@@ -286,6 +289,62 @@ void TestRemediation::applyTextFillsTheFinding()
         describeFinding(gapFinding(Classification::PersistentDrift), Backend::TensorFlow);
     QCOMPARE(finding.description, expected.description);
     QCOMPARE(finding.remediation, expected.remediation);
+}
+
+void TestRemediation::jobTexts_data()
+{
+    QTest::addColumn<Backend>("backend");
+    QTest::addColumn<QString>("headroom"); // how the backend leaves room for NCCL's memory
+    QTest::newRow("pytorch") << Backend::PyTorch << "set_per_process_memory_fraction";
+    QTest::newRow("tensorflow") << Backend::TensorFlow << "memory_limit";
+    QTest::newRow("jax") << Backend::Jax << "XLA_PYTHON_CLIENT_MEM_FRACTION";
+    QTest::newRow("unknown") << Backend::Unknown << "headroom";
+}
+
+void TestRemediation::jobTexts()
+{
+    QFETCH(Backend, backend);
+    QFETCH(QString, headroom);
+    Finding collective;
+    collective.classification = Classification::CollectiveMemory;
+    collective.rank = 2;
+    collective.confidence = 0.925;
+    collective.evidence = {{"collective_class", 0, false, EvidenceUnit::Count, "collective_confident"},
+                           {"marker_hits", 3, true, EvidenceUnit::Count},
+                           {"synchronized_ranks", 3, true, EvidenceUnit::Count},
+                           {"expected_world_size", 4, true, EvidenceUnit::Count},
+                           {"peak_gap_bytes", 1610612736, true, EvidenceUnit::Bytes},
+                           {"peak_gap_ratio", 0.0188, false, EvidenceUnit::Ratio},
+                           {"interval_duration_ns", 240'000'000, true, EvidenceUnit::Nanoseconds}};
+    const FindingText c = describeFinding(collective, backend);
+    const QString description = QString::fromStdString(c.description);
+    for (const QString& quoted :
+         {QStringLiteral("Rank 2"), QStringLiteral("1.50 GiB"), QStringLiteral("1.9%"),
+          QStringLiteral("240 ms"), QStringLiteral("3 collective markers"), QStringLiteral("3 of 4 ranks"),
+          QStringLiteral("collective_confident"), QStringLiteral("0.925")})
+        QVERIFY2(description.contains(quoted), qPrintable(description + " lacks " + quoted));
+    QString steps;
+    for (const std::string& step : c.remediation)
+        steps += QString::fromStdString(step) + '\n';
+    for (const QString& word : {QStringLiteral("NCCL_BUFFSIZE"), QStringLiteral("NCCL_MAX_NCHANNELS"),
+                                QStringLiteral("process group"), QStringLiteral("initialise"), headroom})
+        QVERIFY2(steps.contains(word), qPrintable(word));
+
+    Finding firstCause;
+    firstCause.classification = Classification::FirstCause;
+    firstCause.rank = 3;
+    firstCause.evidence = {{"first_cause_confidence", 0, false, EvidenceUnit::Count, "high"},
+                           {"device_used_delta_bytes", 5159400000, true, EvidenceUnit::Bytes},
+                           {"spike_window_samples", 6, true, EvidenceUnit::Count},
+                           {"lead_over_cluster_onset_ns", 300'000'000, true, EvidenceUnit::Nanoseconds},
+                           {"supporting_ranks_at_or_before_onset", 4, true, EvidenceUnit::Count}};
+    const FindingText f = describeFinding(firstCause, backend);
+    const QString why = QString::fromStdString(f.description);
+    for (const QString& quoted :
+         {QStringLiteral("Rank 3"), QStringLiteral("4.81 GiB"), QStringLiteral("6 samples"),
+          QStringLiteral("300 ms before"), QStringLiteral("4 ranks"), QStringLiteral("high")})
+        QVERIFY2(why.contains(quoted), qPrintable(why + " lacks " + quoted));
+    QVERIFY(QString::fromStdString(f.remediation.front()).contains(QStringLiteral("data loader")));
 }
 
 QTEST_GUILESS_MAIN(TestRemediation)

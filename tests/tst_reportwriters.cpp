@@ -346,6 +346,43 @@ private slots:
         QVERIFY(reportFindingsCsv(c).contains("lease_pressure"));
     }
 
+    void jobFindingsNamedInEveryFormat()
+    {
+        // a job finding's upstream class is a label: its text in the human formats, a string in JSON
+        const EvidenceValue label{"collective_class", 0, false, EvidenceUnit::Count, "collective_likely"};
+        const EvidenceValue lead{"lead_over_cluster_onset_ns", 300'000'000, true, EvidenceUnit::Nanoseconds};
+        QCOMPARE(formatEvidenceValue(label), QStringLiteral("collective_likely"));
+        QCOMPARE(formatEvidenceValue(lead), formatReportDuration(300'000'000));
+        ReportContent c;
+        c.path = QStringLiteral("job");
+        ReportFinding f;
+        f.classification = Classification::CollectiveMemory;
+        f.severity = Severity::Warning;
+        f.description = QStringLiteral("Rank 1 held 1.50 GiB outside the allocator.");
+        for (const EvidenceValue& e : {label, lead})
+            f.evidence.push_back({e.key, e.value, e.isInteger, e.unit, formatEvidenceValue(e), e.label});
+        f.remediation << QStringLiteral("Lower NCCL_BUFFSIZE.");
+        c.findings.push_back(f);
+        const QJsonObject evidence = QJsonDocument::fromJson(reportJson(c))
+                                         .object()
+                                         .value(QStringLiteral("gap_analysis"))
+                                         .toArray()
+                                         .first()
+                                         .toObject()
+                                         .value(QStringLiteral("evidence"))
+                                         .toObject();
+        QCOMPARE(evidence.value(QStringLiteral("collective_class")).toString(),
+                 QStringLiteral("collective_likely"));
+        QCOMPARE(evidence.value(QStringLiteral("lead_over_cluster_onset_ns")).toInteger(), 300'000'000);
+        QCOMPARE(classificationTitle(Classification::CollectiveMemory), QStringLiteral("Collective memory"));
+        QCOMPARE(classificationTitle(Classification::FirstCause), QStringLiteral("First cause"));
+        QVERIFY(reportMarkdown(c).contains(QLatin1String("### 1. Collective memory (warning")));
+        QVERIFY(reportMarkdown(c).contains(QLatin1String("| collective\\_likely |")));
+        checkHtml(reportHtml(c));
+        QVERIFY(reportFindingsCsv(c).contains("collective_class=collective_likely"));
+        QVERIFY(classificationFromString("first_cause") == Classification::FirstCause);
+    }
+
     void emptyReport()
     {
         ReportContent c;

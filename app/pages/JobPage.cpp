@@ -281,7 +281,8 @@ void JobPage::showFindings()
     if (m_findings)
         m_detail->showJobFinding(m_findings, -1, origin);
     else
-        m_detail->showMessage(m_view ? tr("No findings of this job to show.") : tr("No distributed job loaded."));
+        m_detail->showMessage(m_view ? tr("No findings of this job to show.")
+                                     : tr("No distributed job loaded."));
 }
 
 void JobPage::setCollectiveIntervals(std::vector<JobCollectiveInterval> intervals)

@@ -2,9 +2,9 @@
 // The findings of one analysis as a table. Qt Core only: severity colours and icons are
 // added on the widgets side from SeverityRole.
 
-#include "model/trace/AnalysisRunner.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/job/JobFindings.h"
+#include "model/trace/AnalysisRunner.h"
 
 #include <QAbstractTableModel>
 

@@ -122,8 +122,9 @@ Finding collectiveFinding(const CollectiveAttribution& a, Backend backend, const
     if (e.peakGapRatio)
         f.evidence.push_back(realEvidence("peak_gap_ratio", *e.peakGapRatio, EvidenceUnit::Ratio));
     f.evidence.push_back(realEvidence("robust_zscore", e.robustZScore, EvidenceUnit::ZScore));
-    f.evidence.push_back(integerEvidence(
-        "interval_duration_ns", saturatingSub(a.intervalEndNs, a.intervalStartNs), EvidenceUnit::Nanoseconds));
+    f.evidence.push_back(integerEvidence("interval_duration_ns",
+                                         saturatingSub(a.intervalEndNs, a.intervalStartNs),
+                                         EvidenceUnit::Nanoseconds));
     std::string reasons;
     for (const std::string_view code : a.reasonCodes())
         reasons += (reasons.empty() ? "" : ", ") + std::string(code);
@@ -180,7 +181,8 @@ std::vector<int64_t> JobFindings::countsByRank(std::span<const int64_t> ranks) c
     return counts;
 }
 
-std::vector<JobCollectiveInterval> jobCollectiveIntervals(const std::vector<CollectiveAttribution>& collective)
+std::vector<JobCollectiveInterval>
+jobCollectiveIntervals(const std::vector<CollectiveAttribution>& collective)
 {
     std::vector<JobCollectiveInterval> intervals;
     intervals.reserve(collective.size());
@@ -240,7 +242,8 @@ Backend jobBackend(const JobData& job)
         if (!input.trace || input.sessionIndex >= input.trace->sessions.size())
             continue;
         const SessionInfo& session = input.trace->sessions[input.sessionIndex];
-        const Backend backend = backendFromTrace(session.collector.toStdString(), session.backend.toStdString());
+        const Backend backend =
+            backendFromTrace(session.collector.toStdString(), session.backend.toStdString());
         if (backend != Backend::Unknown)
             return backend;
     }
@@ -278,7 +281,8 @@ std::shared_ptr<const JobFindings> buildJobFindings(std::shared_ptr<const JobAna
 std::vector<int64_t> rankFindingCounts(std::span<const int64_t> ranks, std::span<const int64_t> gapCounts,
                                        const JobFindings* findings)
 {
-    std::vector<int64_t> counts = findings ? findings->countsByRank(ranks) : std::vector<int64_t>(ranks.size());
+    std::vector<int64_t> counts =
+        findings ? findings->countsByRank(ranks) : std::vector<int64_t>(ranks.size());
     for (size_t i = 0; i < counts.size() && i < gapCounts.size(); ++i)
         counts[i] = saturatingAdd(counts[i], gapCounts[i]);
     return counts;

@@ -38,7 +38,8 @@ struct JobFindings
 };
 
 // Upstream's intervals as the views take them; peak_gap_ratio left out without a device total.
-std::vector<JobCollectiveInterval> jobCollectiveIntervals(const std::vector<CollectiveAttribution>& collective);
+std::vector<JobCollectiveInterval>
+jobCollectiveIntervals(const std::vector<CollectiveAttribution>& collective);
 std::optional<JobCrossRankSummary> jobCrossRankSummary(const JobAnalysisResult& analysis);
 
 // The backend the job's texts are worded for: the first input's session that names one.

@@ -51,7 +51,7 @@ struct ReportEvidence
     double value = 0;
     bool isInteger = false;
     EvidenceUnit unit = EvidenceUnit::Count;
-    QString text; // value with its unit ("10.46 GiB", "7.797"), or the label
+    QString text;           // value with its unit ("10.46 GiB", "7.797"), or the label
     std::string label = {}; // EvidenceValue::label: JSON writes it in place of the value
 };
 

@@ -215,10 +215,10 @@ QString FindingDetailView::findingHtml(const Finding& f, int64_t timeNs, int64_t
                        "%4 <span style='color:gray'>(%5 ns)</span></p>")
             .arg(colour, htmlEscape(FindingsModel::severityText(f.severity)),
                  htmlEscape(tr("confidence %1").arg(f.confidence, 0, 'f', 3)),
-                 htmlEscape(f.rank ? tr("rank %1 at %2 (aligned)")
-                                         .arg(*f.rank)
-                                         .arg(formatRelativeTime(timeNs, origin))
-                                   : tr("at %1").arg(formatRelativeTime(timeNs, origin))))
+                 htmlEscape(
+                     f.rank
+                         ? tr("rank %1 at %2 (aligned)").arg(*f.rank).arg(formatRelativeTime(timeNs, origin))
+                         : tr("at %1").arg(formatRelativeTime(timeNs, origin))))
             .arg(f.evidenceTimestampNs);
     if (!f.description.empty())
         html += QStringLiteral("<p>%1</p>").arg(htmlEscape(qs(f.description)));

@@ -26,7 +26,8 @@ public:
     void showBudgetFinding(std::shared_ptr<const BudgetAnalysisResult> result, int findingIndex);
     // A finding of a distributed job: its rank, its time aligned and relative to alignedOriginNs
     // (the job page's aligned range start); -1 shows the job's summary.
-    void showJobFinding(std::shared_ptr<const JobFindings> findings, int findingIndex, int64_t alignedOriginNs);
+    void showJobFinding(std::shared_ptr<const JobFindings> findings, int findingIndex,
+                        int64_t alignedOriginNs);
     void clear();
     // A note in place of a finding (a page whose findings are not known yet, say).
     void showMessage(const QString& text);
