@@ -28,15 +28,13 @@ int runGui(QApplication& app, const QStringList& files)
 {
     setApplicationIdentity();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/gapscope/gapscope.svg")));
-    const QStringList paths = files.isEmpty() ? QStringList{QString()} : files;
-    for (const QString& path : paths) {
-        auto* window = new MainWindow;
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->restoreSettings();
-        window->show();
-        if (!path.isEmpty())
-            window->openPath(path);
-    }
+    // Several paths are the ranks of one distributed job, opened in one window (job page).
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->restoreSettings();
+    window->show();
+    if (!files.isEmpty())
+        window->openPaths(files);
     return app.exec();
 }
 

@@ -35,6 +35,9 @@ class VerdictLane;
 class FindingDetailView;
 class FindingsModel;
 class GapChartView;
+class JobPage;
+struct JobData;
+struct JobAnalysisResult;
 class LoadJob;
 class LiveFollow;
 class CompareWith;
@@ -63,6 +66,12 @@ public:
 
     // Starts loading in the background; a load still running is superseded.
     void openPath(const QString& path);
+    // Several paths, or a folder of per-rank artifacts, open as one distributed job (the job
+    // page); anything else as openPath.
+    void openPaths(const QStringList& paths);
+    // The job page of the job shown (one with several ranks), and a rank opened on the trace page.
+    void showJobOverview();
+    void openRank(qint64 rank);
     void openSample();
     // Loads and analyses on the calling thread (screenshots). false with *error on bad input.
     bool showTraceNow(const QString& path, QString* error);
@@ -101,6 +110,8 @@ public:
     // the pages of the two kinds of document
     TracePage* tracePage() const { return m_tracePage; }
     BudgetPage* budgetPage() const { return m_budgetPage; }
+    JobPage* jobPage() const { return m_jobPage; }
+    QAction* jobOverviewAction() const { return m_jobOverviewAction; }
 
     GapChartView* chart() const;
     TimelineScrubber* scrubber() const;
@@ -150,6 +161,9 @@ private:
     void onLoadProgress(qint64 bytesRead, qint64 totalBytes);
     void onLoaded(std::shared_ptr<const TraceData> data);
     void onBudgetLoaded(std::shared_ptr<const BudgetData> data);
+    void onJobLoaded(std::shared_ptr<const JobData> job);
+    // Shows a job on the job page and runs its cross-rank analyses in the background.
+    void showJob(std::shared_ptr<const JobData> job);
     void onLoadFailed(const QString& error);
     void onLoadCancelled();
 
@@ -186,6 +200,19 @@ private:
     WelcomePage* m_welcome = nullptr;
     TracePage* m_tracePage = nullptr;
     BudgetPage* m_budgetPage = nullptr;
+    JobPage* m_jobPage = nullptr;
+    QAction* m_jobOverviewAction = nullptr;
+    quint64 m_jobAnalysisGeneration = 0; // drops the analyses of a job no longer shown
+    std::shared_ptr<const JobAnalysisResult> m_jobAnalysis;
+    // Where the trace page goes once a rank opened from the job page is shown (its own clock).
+    struct PendingRankView
+    {
+        qint64 cursorNs = 0;
+        qint64 beginNs = 0;
+        qint64 endNs = 0;
+    };
+    std::optional<PendingRankView> m_pendingRankView;
+    bool m_jobPageFirst = false; // the trace's first result shows the job page (several ranks)
     QDockWidget* m_phasesDock = nullptr;
     ProblemsPanel* m_problemsPanel = nullptr;
     ThresholdsDialog* m_thresholdsDialog = nullptr;

@@ -73,7 +73,7 @@ void TestJobFindings::fixtures()
 {
     QFETCH(QStringList, inputs);
     QFETCH(QString, expected);
-    const auto job = loadJob(inputs);
+    const auto job = loadFixtureJob(inputs);
     QVERIFY(job);
     const auto findings = buildJobFindings(analyzeJob(*job), job.get());
     QVERIFY(findings);
@@ -230,7 +230,7 @@ void TestJobFindings::fixtures()
 
 void TestJobFindings::rankCountsAddGapFindings()
 {
-    const auto job = loadJob(firstCauseInputs());
+    const auto job = loadFixtureJob(firstCauseInputs());
     QVERIFY(job);
     const auto findings = buildJobFindings(analyzeJob(*job), job.get());
     const std::vector<int64_t> ranks{0, 1, 2, 3};
@@ -250,7 +250,7 @@ void TestJobFindings::rankCountsAddGapFindings()
 void TestJobFindings::withoutAJob()
 {
     // an analysis of a view made by hand: no rows to point at, no backend to word for
-    const auto job = loadJob(missingFilesInputs());
+    const auto job = loadFixtureJob(missingFilesInputs());
     QVERIFY(job);
     const auto analysis = analyzeJob(*job);
     const auto findings = buildJobFindings(analysis, nullptr);

@@ -319,7 +319,7 @@ private slots:
         QCOMPARE(page.viewState()->cursorNs(), findings->alignedTimeNs(*next));
         QCOMPARE(page.currentRank(), next->rank);
         // a new job forgets them
-        page.setJob(loadJob(missingFilesInputs()));
+        page.setJob(loadFixtureJob(missingFilesInputs()));
         QVERIFY(!page.jobFindings());
         QCOMPARE(page.findingsModel()->rowCount(), 0);
         QVERIFY(page.rankModel()->index(0, RankTableModel::FindingsColumn).data().toString().isEmpty());
