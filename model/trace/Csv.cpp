@@ -1,5 +1,6 @@
 #include "model/trace/Csv.h"
 
+#include "model/read/JsonParserPool.h"
 #include "model/trace/PyLiteral.h"
 #include "model/trace/WindowedRecords.h"
 
@@ -304,7 +305,7 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
                      qint64* linesRead)
 {
     CsvRecordReader reader(data, begin, end, firstLine);
-    od::parser json;
+    PooledJsonParser json;
     std::string object;
     qint64 records = 0;
     size_t nextProgress = begin + control.progressStepBytes;
@@ -378,7 +379,8 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
             object.append(simdjson::SIMDJSON_PADDING, ' ');
             od::document doc;
             od::object record;
-            if (json.iterate(object.data(), length, object.size()).get(doc) || doc.get_object().get(record)) {
+            if (json->iterate(object.data(), length, object.size()).get(doc) ||
+                doc.get_object().get(record)) {
                 ++chunk.recordsRead;
                 chunk.problems.addError(parser.file(), line,
                                         QStringLiteral("row cannot be read as an event"));
