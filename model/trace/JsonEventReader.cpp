@@ -409,6 +409,10 @@ uint32_t EventChunk::addSource(const EventSource& source)
 
 void EventChunk::append(EventChunk&& other)
 {
+    if (other.store.size() == 0 && other.store.sources.empty() && other.store.strings.size() == 1 &&
+        other.boundaries.empty() && other.backendBySession.empty() && other.problems.empty() &&
+        other.recordsRead == 0 && other.legacyRecords == 0)
+        return; // nothing to take (a follower's look that found no new line), other is empty already
     if (store.size() == 0 && store.sources.empty() && store.strings.size() == 1 && boundaries.empty() &&
         backendBySession.empty() && problems.empty() && recordsRead == 0) {
         *this = std::move(other); // nothing to remap: take the rows as they are
