@@ -1455,8 +1455,6 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
 {
     PooledJsonParser json;
     size_t pos = begin;
-    if (begin == 0 && end >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3; // UTF-8 byte order mark
     qint64 line = firstLine;
     qint64 sinceCancelPoll = 0;
     size_t nextProgress = begin + control.progressStepBytes;

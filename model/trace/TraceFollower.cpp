@@ -321,10 +321,11 @@ TraceFollower::ReadResult TraceFollower::readFile(FileCursor& cursor, qint64* ro
     EventChunk pending;
     const size_t used = detail::readFollowedLines(std::string_view(bytes.constData(), size_t(bytes.size())),
                                                   cursor.path, &cursor.nextLine, chunk, pending);
-    // A pending row replaced (by the same row, now consumed, or by what its line became) or
-    // taken away changes the snapshot even when no row was added.
+    // The snapshot changes with new problems (a line of errors only) and with a pending row
+    // replaced (by the same row, now consumed, or by what its line became) or taken away, even
+    // when no row was added.
     const qint64 pendingBefore = cursor.pending ? qint64(cursor.pending->store.size()) : 0;
-    m_dirty = m_dirty || pendingBefore > 0 || pending.store.size() > 0;
+    m_dirty = m_dirty || !chunk.problems.empty() || pendingBefore > 0 || pending.store.size() > 0;
     cursor.pending =
         pending.store.size() > 0 ? std::make_shared<const EventChunk>(std::move(pending)) : nullptr;
     *rowsAdded = qint64(chunk.store.size()) + (cursor.pending ? qint64(cursor.pending->store.size()) : 0) -
