@@ -54,18 +54,21 @@ std::string_view toString(BudgetLogLevel level)
 
 std::optional<BudgetLogLevel> budgetLogLevelFromString(std::string_view text)
 {
-    std::string upper(text);
-    for (char& c : upper)
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (upper == "TRACE")
+    // Compared in place: the text loader asks this of every header token of every line.
+    const auto is = [text](std::string_view upper) {
+        return std::equal(text.begin(), text.end(), upper.begin(), upper.end(), [](char c, char u) {
+            return std::toupper(static_cast<unsigned char>(c)) == static_cast<unsigned char>(u);
+        });
+    };
+    if (is("TRACE"))
         return BudgetLogLevel::Trace;
-    if (upper == "DEBUG")
+    if (is("DEBUG"))
         return BudgetLogLevel::Debug;
-    if (upper == "INFO")
+    if (is("INFO"))
         return BudgetLogLevel::Info;
-    if (upper == "WARN" || upper == "WARNING")
+    if (is("WARN") || is("WARNING"))
         return BudgetLogLevel::Warn;
-    if (upper == "ERROR")
+    if (is("ERROR"))
         return BudgetLogLevel::Error;
     return std::nullopt;
 }

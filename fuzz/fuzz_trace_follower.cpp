@@ -1,15 +1,19 @@
 // libFuzzer target: the live follower's incremental reads. The input (with a line break added
-// when it has none at its end) is written to a file in chunks of pseudo-random sizes, the
-// follower reading after each; once all is written, the rows and errors it has must be those
-// of loadTraceBytes reading the whole content as JSON lines.
+// when it has none at its end) grows in chunks of pseudo-random sizes, and after each one the
+// bytes from the follower's cursor on go through detail::readFollowedLines, the function
+// TraceFollower::readFile hands every look at a file to; the rows are then made into a trace as
+// the follower publishes one (buildTraceData). Once all is read, the rows and errors must be
+// those of loadTraceBytes reading the whole content as JSON lines.
+//
+// The file itself (stat, inode, rotation, the watcher) is not fuzzed: that is the operating
+// system's side, tested by tst_tracefollower and tst_livefollow. Reading bytes in memory keeps
+// an input at one parse per chunk, without a file written and read again for each.
 #include "fuzz/FuzzSupport.h"
 
+#include "model/trace/JsonEventReader.h"
 #include "model/trace/TraceFollower.h"
 
-#include <QCoreApplication>
-#include <QFile>
-#include <QTemporaryDir>
-
+#include <cstdio>
 #include <string>
 
 namespace {
@@ -26,60 +30,53 @@ QString describe(const gapscope::TraceData* data)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     using namespace gapscope;
-    static int argc = 1;
-    static char name[] = "fuzz_trace_follower";
-    static char* argv[] = {name, nullptr};
-    static QCoreApplication app(argc, argv); // the follower's watcher and timers need one
-    static QTemporaryDir dir;
-    fuzz::require(dir.isValid(), "cannot create a scratch directory");
-    const QString path = dir.filePath(QStringLiteral("follow.jsonl"));
-
+    const QString path = QStringLiteral("follow.jsonl");
     std::string content(reinterpret_cast<const char*>(data), size);
     if (content.empty() || content.back() != '\n')
         content += '\n'; // a cut last line waits in the follower and is judged in a whole read
-    QFile::remove(path);
-    QFile file(path);
-    fuzz::require(file.open(QIODevice::WriteOnly), "cannot write the followed file");
     uint32_t random = 2166136261u ^ static_cast<uint32_t>(size);
     for (size_t i = 0; i < std::min<size_t>(size, 16); ++i)
         random = (random ^ data[i]) * 16777619u;
-    auto nextChunk = [&random] {
+    // 1..97 bytes, or up to an eighth of a larger content (about 16 looks at it): every look
+    // parses what it finds afresh, and a boundary anywhere in a line is what is tested.
+    const size_t largestChunk = std::max<size_t>(97, content.size() / 8);
+    auto nextChunk = [&random, largestChunk] {
         random = random * 1664525u + 1013904223u;
-        return static_cast<size_t>(random >> 24) % 97 + 1; // 1..97 bytes
+        return static_cast<size_t>(random >> 8) % largestChunk + 1;
     };
-    size_t written = std::min(nextChunk(), content.size());
-    file.write(content.data(), static_cast<qint64>(written));
-    file.flush();
 
-    TraceFollower follower;
-    follower.setClock([] { return qint64(0); });
-    if (!follower.start(path)) {
-        file.close();
-        return 0; // the first chunk is not followable (not JSON lines)
-    }
+    detail::EventChunk builder; // every row read so far, as the follower's
+    size_t written = 0;         // bytes of the content the writer has written
+    size_t offset = 0;          // the follower's cursor
+    qint64 nextLine = 1;
     while (written < content.size()) {
-        const size_t chunk = std::min(nextChunk(), content.size() - written);
-        file.write(content.data() + written, static_cast<qint64>(chunk));
-        file.flush();
-        written += chunk;
-        follower.poll();
+        written += std::min(nextChunk(), content.size() - written);
+        detail::EventChunk chunk;
+        detail::EventChunk pending; // shown by the follower until its line is read whole
+        const size_t used = detail::readFollowedLines(
+            std::string_view(content).substr(offset, written - offset), path, &nextLine, chunk, pending);
+        fuzz::require(pending.store.size() <= 1, "more than one pending row");
+        fuzz::require(pending.store.size() == 0 || written < content.size(),
+                      "a row left pending once the content ended with its newline");
+        fuzz::require(used <= written - offset, "the follower used more bytes than there were");
+        offset += used;
+        builder.append(std::move(chunk));
     }
-    file.close();
-    follower.poll();
-    follower.stop();
-    const std::shared_ptr<const TraceData> followed = follower.snapshot();
-    // The follower decided on the form from the first chunk; the whole read is of that form
-    // (detection on the whole content may decide otherwise, e.g. refuse a NUL byte found later).
+    fuzz::require(offset == content.size(), "the follower left a complete line unread");
+    const std::shared_ptr<const TraceData> followed =
+        buildTraceData(path, TraceForm::JsonLines, std::move(builder), qint64(offset));
+    if (followed->store.size() > 0)
+        fuzz::checkTraceOutcome(LoadOutcome{followed, QString(), false});
+
     const LoadOutcome whole = loadTraceBytes(content, TraceForm::JsonLines, path);
     if (!whole.data) {
-        if (followed && followed->store.size() != 0)
+        if (followed->store.size() != 0)
             std::fprintf(stderr, "follower: %s; whole read: %s\n", qPrintable(describe(followed.get())),
                          qPrintable(whole.fatalError));
-        fuzz::require(!followed || followed->store.size() == 0,
-                      "the follower loaded rows a whole read rejects");
+        fuzz::require(followed->store.size() == 0, "the follower loaded rows a whole read rejects");
         return 0;
     }
-    const bool same = followed && followed->store.size() == whole.data->store.size() &&
+    const bool same = followed->store.size() == whole.data->store.size() &&
                       followed->store.timestampNs == whole.data->store.timestampNs &&
                       followed->store.allocated == whole.data->store.allocated &&
                       followed->problems.errorCount() == whole.data->problems.errorCount();

@@ -28,6 +28,14 @@ done
 for f in "$fixtures"/stormlog/parity/*.jsonl "$fixtures/stormlog/real/cpu_sink/segment-000001.jsonl"; do
   head -n 6 "$f" | seed fuzz_trace_follower "$(basename "$f")"
 done
+# The comparison: two traces after each other, "\n--b--\n" between them (pairs of parity
+# fixtures, phases on both sides; one trace alone is compared with itself).
+parity=$fixtures/stormlog/parity
+for pair in "phases phasespike" "drift frag" "mixed phases"; do
+  set -- $pair
+  { head -n 5 "$parity/$1.jsonl"; printf -- '--b--\n'; head -n 5 "$parity/$2.jsonl"; } | seed fuzz_compare "$1-$2"
+done
+head -n 5 "$parity/phasespike.jsonl" | seed fuzz_compare phasespike-alone
 jq -c '.[0:4]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array.json
 jq '.[0:3]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array-pretty.json
 jq -c '{events: .[0:2]}' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json wrapper.json

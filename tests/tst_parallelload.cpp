@@ -398,6 +398,10 @@ private slots:
                 << parity + "phasespike.jsonl" << window;
             QTest::newRow(qPrintable(QStringLiteral("generated, window %1").arg(window)))
                 << QStringLiteral("generated") << window;
+            // A byte order mark is one only at the start of the file: inside, it is part of
+            // its line (an error), also when the line starts a window.
+            QTest::newRow(qPrintable(QStringLiteral("byte order mark inside, window %1").arg(window)))
+                << QStringLiteral("bom inside") << window;
         }
     }
 
@@ -408,6 +412,12 @@ private slots:
         QTemporaryDir dir;
         if (path == QLatin1String("generated"))
             path = writeFile(dir, QStringLiteral("generated.jsonl"), generatedTrace(3000));
+        if (path == QLatin1String("bom inside")) {
+            QList<QByteArray> lines = generatedTrace(40).split('\n');
+            for (qsizetype line = 5; line < lines.size(); line += 7)
+                lines[line].prepend("\xEF\xBB\xBF");
+            path = writeFile(dir, QStringLiteral("bom.jsonl"), "\xEF\xBB\xBF" + lines.join('\n'));
+        }
         QVERIFY(!path.isEmpty());
         const LoadOutcome whole = loadWith(path, 1);
         QVERIFY2(whole.data, qPrintable(whole.fatalError));
@@ -487,7 +497,8 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("windowBytes"); // per thread; 0 = the default
-        const QString real = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/real/cpu_phases.csv";
+        const QString real =
+            QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/real/cpu_phases.csv";
         QTest::newRow("cpu_phases.csv") << real << 0;
         QTest::newRow("cpu_phases.csv, 4 KB windows") << real << 4096;
         QTest::newRow("cpu_phases.csv, 100-byte windows") << real << 100; // a record longer than a window

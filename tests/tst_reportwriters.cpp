@@ -396,6 +396,34 @@ private slots:
         QCOMPARE(error.error, QJsonParseError::NoError);
     }
 
+    // The Markdown check the tests and the fuzz target share finds what it is meant to find.
+    void markdownCheck_data()
+    {
+        QTest::addColumn<QString>("markdown");
+        QTest::addColumn<QString>("problem"); // empty: none
+        QTest::newRow("escaped markup") << QStringLiteral("a \\<b\\> \\&amp;\n") << QString();
+        QTest::newRow("raw <") << QStringLiteral("# t\nx <b>\n") << QStringLiteral("unescaped '<' at 6");
+        QTest::newRow("raw & after an escaped backslash")
+            << QStringLiteral("\\\\&") << QStringLiteral("unescaped '&' at 2");
+        QTest::newRow("table rows agree")
+            << QStringLiteral("| a | b |\n|---|---|\n| 1 \\| 2 | 3 |\n\ntext | x\n") << QString();
+        QTest::newRow("ragged row") << QStringLiteral("| a | b |\n|---|---|\n| 1 | 2 | 3 |\n")
+                                    << QStringLiteral(
+                                           "line 3 has 4 cell borders, its table 3: | 1 | 2 | 3 |");
+        QTest::newRow("a new table after a text line")
+            << QStringLiteral("| a |\n\n| a | b |\n|---|---|") << QString();
+        QTest::newRow("ragged last line without a newline")
+            << QStringLiteral("| a | b |\n| 1 |")
+            << QStringLiteral("line 2 has 2 cell borders, its table 3: | 1 |");
+    }
+
+    void markdownCheck()
+    {
+        QFETCH(QString, markdown);
+        QFETCH(QString, problem);
+        QCOMPARE(checks::markdownProblem(markdown), problem);
+    }
+
     void durations_data()
     {
         QTest::addColumn<qint64>("ns");

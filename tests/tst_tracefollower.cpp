@@ -238,6 +238,51 @@ private slots:
         }
     }
 
+    // A last line without its newline that is a whole record is shown at once, but read again
+    // with what its writer adds to it: here a second object after the record, which a whole
+    // read loads with a warning (not as a line of its own, an error).
+    void recordWithoutNewlineIsReadAgainWithItsLine()
+    {
+        const QList<QByteArray> lines = fixtureLines(QStringLiteral("drift.jsonl"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("live.jsonl"));
+        appendBytes(path, joined(lines, 0, 2));
+        TraceFollower follower;
+        useFakeClock(follower);
+        QString error;
+        QVERIFY2(follower.start(path, &error), qPrintable(error));
+        QCOMPARE(follower.rowCount(), qint64(2));
+
+        appendBytes(path, lines[2].trimmed()); // a whole record, no newline yet
+        QCOMPARE(follower.poll(), qint64(1));
+        QCOMPARE(follower.rowCount(), qint64(3));
+        QCOMPARE(follower.poll(), qint64(0)); // nothing new: not read again
+
+        appendBytes(path, " {}\n");
+        QCOMPARE(follower.poll(), qint64(0)); // the same row, now with its whole line
+        QCOMPARE(follower.rowCount(), qint64(3));
+        m_nowMs = 5000;
+        follower.publishIfDue();
+        const auto followed = follower.snapshot();
+        const LoadOutcome whole = loadTrace(path);
+        QVERIFY2(whole.data, qPrintable(whole.fatalError));
+        QCOMPARE(followed->store.timestampNs, whole.data->store.timestampNs);
+        QCOMPARE(followed->problems.errorCount(), qint64(0));
+        QCOMPARE(followed->problems.warningCount(), whole.data->problems.warningCount());
+        QCOMPARE(whole.data->problems.warningCount(), qint64(1));
+
+        // A record whose line turns into broken JSON goes: poll() says the row count fell.
+        appendBytes(path, lines[3].trimmed());
+        QCOMPARE(follower.poll(), qint64(1));
+        appendBytes(path, " trailing text\n");
+        QCOMPARE(follower.poll(), qint64(-1));
+        QCOMPARE(follower.rowCount(), qint64(3));
+        m_nowMs = 10000;
+        follower.publishIfDue();
+        QCOMPARE(follower.snapshot()->problems.errorCount(), qint64(1));
+        QCOMPARE(loadTrace(path).data->problems.errorCount(), qint64(1));
+    }
+
     void analysisIsThrottled()
     {
         const QList<QByteArray> lines = fixtureLines(QStringLiteral("drift.jsonl"));

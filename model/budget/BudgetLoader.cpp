@@ -1,5 +1,6 @@
 #include "model/budget/BudgetLoader.h"
 
+#include "model/read/JsonParserPool.h"
 #include "model/read/WindowedReader.h"
 
 #include "analysis/Int64Math.h"
@@ -597,90 +598,100 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
 
 // ------------------------------------------------------------------ JSON forms
 
-using simdjson::ondemand::json_type;
+namespace od = simdjson::ondemand;
+using od::json_type;
+using simdjson::error_code;
 
-std::string rawToken(simdjson::ondemand::value& value)
-{
-    return std::string(trim(value.raw_json_token()));
-}
+// The JSON forms are read with simdjson's error codes, not its exceptions: a line of broken
+// JSON is common (other tools' output, a cut line) and a thrown exception costs much more
+// than the parse of a line.
 
-// A scalar JSON value as a field; nullopt for objects and arrays.
-std::optional<FieldValue> scalarField(simdjson::ondemand::value value)
+// A scalar JSON value as a field; *field stays empty for objects and arrays.
+error_code scalarField(od::value value, std::optional<FieldValue>& field)
 {
-    FieldValue field;
-    switch (value.type()) {
-    case json_type::string:
-        field.text = std::string(std::string_view(value.get_string()));
-        field.quoted = true;
-        return field;
+    field.reset();
+    json_type type = json_type::null;
+    if (const error_code error = value.type().get(type))
+        return error;
+    switch (type) {
+    case json_type::string: {
+        std::string_view text;
+        if (const error_code error = value.get_string().get(text))
+            return error;
+        field = FieldValue{std::string(text), true, false};
+        break;
+    }
     case json_type::number:
     case json_type::boolean:
-        field.text = rawToken(value);
-        return field;
+        field = FieldValue{std::string(trim(value.raw_json_token())), false, false};
+        break;
     case json_type::null:
-        field.null = true;
-        return field;
+        field = FieldValue{std::string(), false, true};
+        break;
     case json_type::object:
     case json_type::array:
         break;
     }
-    return std::nullopt;
+    return simdjson::SUCCESS;
 }
 
-void collectObject(simdjson::ondemand::object object, FieldList& fields, std::string_view prefix)
+// The scalar members of object into fields, their keys after prefix.
+error_code collectObject(od::object object, FieldList& fields, std::string_view prefix)
 {
+    std::optional<FieldValue> value;
     for (auto member : object) {
-        const std::string key = std::string(prefix) + std::string(std::string_view(member.unescaped_key()));
-        if (auto value = scalarField(member.value()))
-            setField(fields, canonicalKey(key), std::move(*value));
+        od::field field;
+        std::string_view key;
+        if (const error_code error = std::move(member).get(field))
+            return error;
+        if (const error_code error = field.unescaped_key().get(key))
+            return error;
+        if (const error_code error = scalarField(field.value(), value))
+            return error;
+        if (value)
+            setField(fields,
+                     canonicalKey(prefix.empty() ? std::string(key) : std::string(prefix) + std::string(key)),
+                     std::move(*value));
     }
+    return simdjson::SUCCESS;
 }
 
 // {"headroom_bytes": 1} -> "headroom_bytes=1", as the text form spells it.
-std::string renderDetail(simdjson::ondemand::object object)
+error_code renderDetail(od::object object, std::string& text)
 {
-    std::string text;
+    std::optional<FieldValue> value;
     for (auto member : object) {
-        const std::string key(std::string_view(member.unescaped_key()));
-        auto value = scalarField(member.value());
+        od::field field;
+        std::string_view key;
+        if (const error_code error = std::move(member).get(field))
+            return error;
+        if (const error_code error = field.unescaped_key().get(key))
+            return error;
+        if (const error_code error = scalarField(field.value(), value))
+            return error;
         if (!value)
             continue;
         if (!text.empty())
             text += ' ';
-        text += key + "=" + (value->null ? std::string("null") : value->text);
+        text.append(key).append("=").append(value->null ? std::string_view("null") : value->text);
     }
-    return text;
+    return simdjson::SUCCESS;
 }
 
 } // namespace
 
 struct BudgetLineParser::Impl
 {
-    simdjson::ondemand::parser json;
+    PooledJsonParser json;
     std::string padded;
     std::string ansiBuffer;
 
     ParsedBudgetLine parseJson(std::string_view line);
-};
 
-ParsedBudgetLine BudgetLineParser::Impl::parseJson(std::string_view line)
-{
-    ParsedBudgetLine out;
-    padded.assign(line);
-    padded.append(simdjson::SIMDJSON_PADDING, '\0');
-    // Whether a line we cannot parse was meant as a budget line decides Error vs. skipped.
-    const auto failed = [&](std::string reason) {
-        ParsedBudgetLine result;
-        if (line.find("memory_budget") != std::string_view::npos ||
-            line.find("\"rss_bytes\"") != std::string_view::npos)
-            malformed(result, "invalid JSON: " + reason);
-        result.form = BudgetLogForm::TracingJson;
-        return result;
-    };
-    try {
-        simdjson::padded_string_view view(padded.data(), line.size(), padded.size());
-        auto document = json.iterate(view);
-        simdjson::ondemand::object object = document.get_object();
+private:
+    // What the members of a line's object say, gathered before any is interpreted.
+    struct Members
+    {
         FieldList top;
         FieldList eventFields;
         bool hasEventFields = false;
@@ -688,94 +699,153 @@ ParsedBudgetLine BudgetLineParser::Impl::parseJson(std::string_view line)
         std::vector<ParsedBudgetCache> caches;
         std::vector<ParsedBudgetReporter> reporters;
         std::string cacheError;
-        for (auto member : object) {
-            const std::string_view key = member.unescaped_key();
-            simdjson::ondemand::value value = member.value();
-            const json_type type = value.type();
-            if (key == "fields" && type == json_type::object) {
-                hasEventFields = true;
-                collectObject(value.get_object(), eventFields, "");
-            } else if (key == "jemalloc" && type == json_type::object) {
-                collectObject(value.get_object(), top, "jemalloc.");
-            } else if (key == "verdict_detail" && type == json_type::object) {
-                setField(top, "verdict_detail", FieldValue{renderDetail(value.get_object()), true, false});
-            } else if ((key == "caches" || key == "reporters") && type == json_type::array) {
-                const bool isCaches = key == "caches";
-                for (auto element : value.get_array()) {
-                    FieldList fields;
-                    simdjson::ondemand::object entry = element.get_object();
-                    collectObject(entry, fields, "");
-                    if (isCaches) {
-                        ParsedBudgetCache cache;
-                        if (!readCache(fields, "name", cache, cacheError))
-                            break;
-                        caches.push_back(std::move(cache));
-                    } else {
-                        ParsedBudgetReporter reporter;
-                        reporter.name = textOf(fields, "name");
-                        if (getInteger(fields, "current_bytes", reporter.currentBytes) != Get::Ok ||
-                            reporter.currentBytes < 0) {
-                            cacheError = "reporter '" + reporter.name +
-                                         "': " + badValue("current_bytes", fields, "a non-negative integer");
-                            break;
-                        }
-                        reporters.push_back(std::move(reporter));
-                    }
-                }
-                if (!cacheError.empty())
-                    break;
-            } else if (key == "target" && type == json_type::string) {
-                target = std::string(std::string_view(value.get_string()));
-            } else if (auto field = scalarField(value)) {
-                setField(top, canonicalKey(key), std::move(*field));
-            } else if (key == "rss_bytes" || key == "target_bytes") {
-                // keeps the line a (malformed) snapshot instead of another tool's JSON
-                setField(top, std::string(key),
-                         FieldValue{type == json_type::object ? "an object" : "an array", false, false});
-            }
-        }
-        if (target) {
-            out.form = BudgetLogForm::TracingJson;
-            if (!isBudgetTarget(*target))
-                return out;
-            out.target = *target;
-        } else if (findField(top, "rss_bytes")) {
-            out.form = BudgetLogForm::SnapshotJsonLines;
+    };
+    error_code readMembers(od::object object, Members& members);
+    error_code readEntries(od::array array, bool isCaches, Members& members);
+};
+
+// The elements of "caches" or "reporters"; the first bad one is members.cacheError.
+error_code BudgetLineParser::Impl::readEntries(od::array array, bool isCaches, Members& members)
+{
+    for (auto element : array) {
+        od::object entry;
+        if (const error_code error = element.get_object().get(entry))
+            return error;
+        FieldList fields;
+        if (const error_code error = collectObject(entry, fields, ""))
+            return error;
+        if (isCaches) {
+            ParsedBudgetCache cache;
+            if (!readCache(fields, "name", cache, members.cacheError))
+                return simdjson::SUCCESS;
+            members.caches.push_back(std::move(cache));
         } else {
-            out.form = BudgetLogForm::TracingJson;
-            return out; // some other JSON (another tool's log)
-        }
-        if (!cacheError.empty()) {
-            malformed(out, std::move(cacheError));
-            return out;
-        }
-        if (const FieldValue* level = findField(top, "level"))
-            out.level = budgetLogLevelFromString(level->text).value_or(BudgetLogLevel::Unknown);
-        const FieldValue* timestamp = findField(top, "timestamp");
-        std::optional<int64_t> ns;
-        if (timestamp && !timestamp->null)
-            ns = parseRfc3339Ns(timestamp->text);
-        if (!ns) {
-            malformed(out, timestamp ? "timestamp is not RFC 3339 ('" + shortened(timestamp->text) + "')"
-                                     : std::string("no timestamp"));
-            return out;
-        }
-        out.timestampNs = *ns;
-        interpretFields(hasEventFields ? eventFields : top, out);
-        if (out.form == BudgetLogForm::SnapshotJsonLines) {
-            if (out.kind == BudgetLineKind::Skipped)
-                malformed(out, "snapshot without the tick fields");
-            if (out.kind != BudgetLineKind::Tick && out.kind != BudgetLineKind::Malformed)
-                malformed(out, "snapshot line is not a tick");
-            if (out.kind == BudgetLineKind::Tick) {
-                out.caches = std::move(caches);
-                out.reporters = std::move(reporters);
+            ParsedBudgetReporter reporter;
+            reporter.name = textOf(fields, "name");
+            if (getInteger(fields, "current_bytes", reporter.currentBytes) != Get::Ok ||
+                reporter.currentBytes < 0) {
+                members.cacheError = "reporter '" + reporter.name +
+                                     "': " + badValue("current_bytes", fields, "a non-negative integer");
+                return simdjson::SUCCESS;
             }
+            members.reporters.push_back(std::move(reporter));
         }
-        return out;
-    } catch (const simdjson::simdjson_error& error) {
-        return failed(simdjson::error_message(error.error()));
     }
+    return simdjson::SUCCESS;
+}
+
+error_code BudgetLineParser::Impl::readMembers(od::object object, Members& members)
+{
+    std::optional<FieldValue> scalar;
+    for (auto member : object) {
+        od::field field;
+        std::string_view key;
+        json_type type = json_type::null;
+        if (const error_code error = std::move(member).get(field))
+            return error;
+        if (const error_code error = field.unescaped_key().get(key))
+            return error;
+        od::value value = field.value();
+        if (const error_code error = value.type().get(type))
+            return error;
+        error_code error = simdjson::SUCCESS;
+        od::object inner;
+        od::array list;
+        if (key == "fields" && type == json_type::object) {
+            members.hasEventFields = true;
+            if (!(error = value.get_object().get(inner)))
+                error = collectObject(inner, members.eventFields, "");
+        } else if (key == "jemalloc" && type == json_type::object) {
+            if (!(error = value.get_object().get(inner)))
+                error = collectObject(inner, members.top, "jemalloc.");
+        } else if (key == "verdict_detail" && type == json_type::object) {
+            std::string detail;
+            if (!(error = value.get_object().get(inner)))
+                error = renderDetail(inner, detail);
+            setField(members.top, "verdict_detail", FieldValue{std::move(detail), true, false});
+        } else if ((key == "caches" || key == "reporters") && type == json_type::array) {
+            if (!(error = value.get_array().get(list)))
+                error = readEntries(list, key == "caches", members);
+            if (!error && !members.cacheError.empty())
+                return simdjson::SUCCESS;
+        } else if (key == "target" && type == json_type::string) {
+            std::string_view target;
+            error = value.get_string().get(target);
+            members.target = std::string(target);
+        } else if (error = scalarField(value, scalar); !error && scalar) {
+            setField(members.top, canonicalKey(key), std::move(*scalar));
+        } else if (!error && (key == "rss_bytes" || key == "target_bytes")) {
+            // keeps the line a (malformed) snapshot instead of another tool's JSON
+            setField(members.top, std::string(key),
+                     FieldValue{type == json_type::object ? "an object" : "an array", false, false});
+        }
+        if (error)
+            return error;
+    }
+    return simdjson::SUCCESS;
+}
+
+ParsedBudgetLine BudgetLineParser::Impl::parseJson(std::string_view line)
+{
+    ParsedBudgetLine out;
+    padded.assign(line);
+    padded.append(simdjson::SIMDJSON_PADDING, '\0');
+    od::document document;
+    od::object object;
+    Members members;
+    error_code error = json->iterate(padded.data(), line.size(), padded.size()).get(document);
+    if (!error)
+        error = document.get_object().get(object);
+    if (!error)
+        error = readMembers(object, members);
+    if (error) {
+        // Whether a line we cannot parse was meant as a budget line decides Error vs. skipped.
+        if (line.find("memory_budget") != std::string_view::npos ||
+            line.find("\"rss_bytes\"") != std::string_view::npos)
+            malformed(out, std::string("invalid JSON: ") + simdjson::error_message(error));
+        out.form = BudgetLogForm::TracingJson;
+        return out;
+    }
+    const FieldList& top = members.top;
+    if (members.target) {
+        out.form = BudgetLogForm::TracingJson;
+        if (!isBudgetTarget(*members.target))
+            return out;
+        out.target = *members.target;
+    } else if (findField(top, "rss_bytes")) {
+        out.form = BudgetLogForm::SnapshotJsonLines;
+    } else {
+        out.form = BudgetLogForm::TracingJson;
+        return out; // some other JSON (another tool's log)
+    }
+    if (!members.cacheError.empty()) {
+        malformed(out, std::move(members.cacheError));
+        return out;
+    }
+    if (const FieldValue* level = findField(top, "level"))
+        out.level = budgetLogLevelFromString(level->text).value_or(BudgetLogLevel::Unknown);
+    const FieldValue* timestamp = findField(top, "timestamp");
+    std::optional<int64_t> ns;
+    if (timestamp && !timestamp->null)
+        ns = parseRfc3339Ns(timestamp->text);
+    if (!ns) {
+        malformed(out, timestamp ? "timestamp is not RFC 3339 ('" + shortened(timestamp->text) + "')"
+                                 : std::string("no timestamp"));
+        return out;
+    }
+    out.timestampNs = *ns;
+    interpretFields(members.hasEventFields ? members.eventFields : top, out);
+    if (out.form == BudgetLogForm::SnapshotJsonLines) {
+        if (out.kind == BudgetLineKind::Skipped)
+            malformed(out, "snapshot without the tick fields");
+        if (out.kind != BudgetLineKind::Tick && out.kind != BudgetLineKind::Malformed)
+            malformed(out, "snapshot line is not a tick");
+        if (out.kind == BudgetLineKind::Tick) {
+            out.caches = std::move(members.caches);
+            out.reporters = std::move(members.reporters);
+        }
+    }
+    return out;
 }
 
 BudgetLineParser::BudgetLineParser() : m_impl(std::make_unique<Impl>()) {}
@@ -1366,13 +1436,15 @@ BudgetLoadOutcome loadBudgetInput(const WindowedInput& input, const LoadControl&
     form.progress = control.progress;
     form.cancel = control.cancel;
     form.prepare = [&](size_t slotCount) {
-        for (size_t i = 0; i < slotCount; ++i) {
-            parsers.push_back(std::make_unique<BudgetLineParser>());
+        parsers.resize(slotCount); // made by the first range of their slot: bytes use one
+        for (size_t i = 0; i < slotCount; ++i)
             chunks.emplace_back(path);
-        }
     };
     form.parse = [&](const WindowRange& range, qint64*) {
-        return parseBudgetRange(range, maxLineBytes, *parsers[range.slot], chunks[range.slot]);
+        std::unique_ptr<BudgetLineParser>& parser = parsers[range.slot];
+        if (!parser)
+            parser = std::make_unique<BudgetLineParser>();
+        return parseBudgetRange(range, maxLineBytes, *parser, chunks[range.slot]);
     };
     const auto take = [&](detail::BudgetChunk& chunk) {
         if (chunk.cutLastLine)

@@ -1,6 +1,5 @@
 #include "model/read/WindowedReader.h"
 
-#include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
 
@@ -32,7 +31,8 @@ size_t rangesFor(size_t bytes, int threads)
 {
     if (threads > 0)
         return static_cast<size_t>(threads);
-    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    // Read once: glibc reads /sys/devices/system/cpu/online at every call.
+    static const size_t cores = std::max(1u, std::thread::hardware_concurrency());
     return std::clamp<size_t>(bytes / kMinBytesPerThread, 1, cores);
 }
 
@@ -209,6 +209,41 @@ private:
     std::thread m_thread; // last: started (by post) once the members above exist
 };
 
+// The input being read: a file, or bytes read as that file would be (directly, not through a
+// QBuffer, a QObject with a buffer of its own made for every input).
+class InputStream
+{
+public:
+    bool open(const WindowedInput& input)
+    {
+        m_file.reset();
+        m_bytes = input.bytes.value_or(std::string_view());
+        m_offset = 0;
+        if (input.bytes)
+            return true;
+        m_file = std::make_unique<QFile>(input.name);
+        return m_file->open(QIODevice::ReadOnly);
+    }
+    // As QIODevice::read: bytes read, 0 at the end, -1 on an error.
+    qint64 read(char* to, qint64 most)
+    {
+        if (m_file)
+            return m_file->read(to, most);
+        const size_t count =
+            std::min(static_cast<size_t>(std::max<qint64>(most, 0)), m_bytes.size() - m_offset);
+        std::memcpy(to, m_bytes.data() + m_offset, count);
+        m_offset += count;
+        return static_cast<qint64>(count);
+    }
+    bool atEnd() const { return m_file ? m_file->atEnd() : m_offset == m_bytes.size(); }
+    QString errorString() const { return m_file ? m_file->errorString() : QString(); }
+
+private:
+    std::unique_ptr<QFile> m_file;
+    std::string_view m_bytes;
+    size_t m_offset = 0;
+};
+
 // A filled window: buffer[0, filled) holds the bytes carried from the last window, then what was read.
 struct Window
 {
@@ -263,9 +298,8 @@ private:
 
     const std::vector<WindowedInput>& m_inputs;
     const WindowedForm& m_form;
-    // A QFile or, for bytes, a QBuffer; read by the read-ahead thread or the calling thread,
-    // never both at once.
-    std::unique_ptr<QIODevice> m_input;
+    // Read by the read-ahead thread or the calling thread, never both at once.
+    InputStream m_input;
     std::unique_ptr<ByteProgress> m_progress;
     std::unique_ptr<Workers> m_workers;
     size_t m_threads = 1;
@@ -302,9 +336,9 @@ void WindowedReader::fill(Window& w, size_t carried)
                 return;
             }
             const qint64 piece =
-                m_input->read(w.buffer.get() + carried + got, std::min(wanted - got, kReadPieceBytes));
+                m_input.read(w.buffer.get() + carried + got, std::min(wanted - got, kReadPieceBytes));
             if (piece < 0) {
-                w.readError = m_input->errorString();
+                w.readError = m_input.errorString();
                 return;
             }
             if (piece == 0)
@@ -312,7 +346,7 @@ void WindowedReader::fill(Window& w, size_t carried)
             got += piece;
         }
         w.filled = carried + static_cast<size_t>(got);
-        w.atEnd = got < wanted || m_input->atEnd();
+        w.atEnd = got < wanted || m_input.atEnd();
         if (w.atEnd || std::memchr(w.buffer.get() + carried, '\n', static_cast<size_t>(got)))
             break;
         carried = w.filled; // no complete line yet
@@ -328,17 +362,8 @@ void WindowedReader::startFile(Window& w, size_t index)
     w.lineTooLong = false;
     w.cancelled = false;
     w.readError.clear();
-    const WindowedInput& input = m_inputs[index];
-    if (input.bytes) {
-        auto buffer = std::make_unique<QBuffer>();
-        buffer->setData(
-            QByteArray::fromRawData(input.bytes->data(), static_cast<qsizetype>(input.bytes->size())));
-        m_input = std::move(buffer);
-    } else {
-        m_input = std::make_unique<QFile>(input.name);
-    }
-    if (!m_input->open(QIODevice::ReadOnly)) {
-        w.readError = m_input->errorString();
+    if (!m_input.open(m_inputs[index])) {
+        w.readError = m_input.errorString();
         return;
     }
     fill(w, 0);
@@ -360,9 +385,9 @@ void WindowedReader::skipLongLine(Window& w)
             w.cancelled = true;
             return;
         }
-        const qint64 got = m_input->read(w.buffer.get(), static_cast<qint64>(w.capacity));
+        const qint64 got = m_input.read(w.buffer.get(), static_cast<qint64>(w.capacity));
         if (got < 0) {
-            w.readError = m_input->errorString();
+            w.readError = m_input.errorString();
             return;
         }
         if (got == 0) { // the file ends inside the line
@@ -392,9 +417,9 @@ void WindowedReader::skipLongLine(Window& w)
         std::memmove(w.buffer.get(), w.buffer.get() + length + 1, carried);
         // What follows the line is the next window: complete lines as they are (fill reads on
         // only after a partial one).
-        if (m_input->atEnd() || std::memchr(w.buffer.get(), '\n', carried)) {
+        if (m_input.atEnd() || std::memchr(w.buffer.get(), '\n', carried)) {
             w.filled = carried;
-            w.atEnd = m_input->atEnd();
+            w.atEnd = m_input.atEnd();
             std::memset(w.buffer.get() + w.filled, 0, m_form.padding);
             return;
         }

@@ -1,5 +1,7 @@
 #include "model/trace/DiagnoseTimeline.h"
 
+#include "model/read/JsonParserPool.h"
+
 #include <cmath>
 #include <optional>
 
@@ -17,10 +19,10 @@ void parseDiagnoseTimeline(const simdjson::padded_string& buffer, const QString&
         bool present = false;
     };
     Series timestamps, allocated, reserved;
-    od::parser json;
+    PooledJsonParser json;
     od::document doc;
     od::object root;
-    simdjson::error_code error = json.iterate(buffer).get(doc);
+    simdjson::error_code error = json->iterate(buffer).get(doc);
     if (!error)
         error = doc.get_object().get(root);
     if (error) {

@@ -3,6 +3,7 @@
 
 #include "analysis/Int64Math.h"
 
+#include "model/read/JsonParserPool.h"
 #include "model/read/WindowedReader.h"
 #include "model/trace/PyLiteral.h"
 
@@ -408,6 +409,10 @@ uint32_t EventChunk::addSource(const EventSource& source)
 
 void EventChunk::append(EventChunk&& other)
 {
+    if (other.store.size() == 0 && other.store.sources.empty() && other.store.strings.size() == 1 &&
+        other.boundaries.empty() && other.backendBySession.empty() && other.problems.empty() &&
+        other.recordsRead == 0 && other.legacyRecords == 0)
+        return; // nothing to take (a follower's look that found no new line), other is empty already
     if (store.size() == 0 && store.sources.empty() && store.strings.size() == 1 && boundaries.empty() &&
         backendBySession.empty() && problems.empty() && recordsRead == 0) {
         *this = std::move(other); // nothing to remap: take the rows as they are
@@ -1448,10 +1453,8 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
                          bool endsFile, EventRecordParser& parser, EventChunk& chunk,
                          const RangeControl& control, qint64* linesRead)
 {
-    od::parser json;
+    PooledJsonParser json;
     size_t pos = begin;
-    if (begin == 0 && end >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3; // UTF-8 byte order mark
     qint64 line = firstLine;
     qint64 sinceCancelPoll = 0;
     size_t nextProgress = begin + control.progressStepBytes;
@@ -1484,7 +1487,7 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
             // per input byte (a crashed writer can leave hundreds of MB without a newline).
             const bool tooLong = text.size() > kMaxRecordBytes;
             error_code error = tooLong ? simdjson::CAPACITY
-                                       : json.iterate(data + start, text.size(), capacity - start).get(doc);
+                                       : json->iterate(data + start, text.size(), capacity - start).get(doc);
             if (!error)
                 error = doc.get_object().get(object);
             if (error) {
@@ -1582,7 +1585,7 @@ bool parseEventArray(od::array& array, const simdjson::padded_string& buffer, Ev
 bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser& parser, EventChunk& chunk,
                        const RangeControl& control)
 {
-    od::parser json;
+    PooledJsonParser json;
     od::document doc;
     const size_t bom = std::string_view(buffer.data(), buffer.size()).starts_with("\xEF\xBB\xBF") ? 3 : 0;
     const std::string_view text = trimmed(std::string_view(buffer.data() + bom, buffer.size() - bom));
@@ -1593,8 +1596,8 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
                                 QStringLiteral("invalid JSON: %1").arg(simdjson::error_message(error)));
         return true;
     };
-    if (auto error = json.iterate(buffer.data() + bom, buffer.size() - bom,
-                                  buffer.size() + simdjson::SIMDJSON_PADDING - bom)
+    if (auto error = json->iterate(buffer.data() + bom, buffer.size() - bom,
+                                   buffer.size() + simdjson::SIMDJSON_PADDING - bom)
                          .get(doc))
         return broken(error);
     bool keepGoing = true;
@@ -1651,11 +1654,11 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
 
 std::optional<size_t> countArraySlice(const simdjson::padded_string& slice)
 {
-    od::parser json;
+    PooledJsonParser json;
     od::document doc;
     od::array array;
     size_t count = 0;
-    if (json.iterate(slice).get(doc) || doc.get_array().get(array) || array.count_elements().get(count))
+    if (json->iterate(slice).get(doc) || doc.get_array().get(array) || array.count_elements().get(count))
         return std::nullopt;
     return count;
 }
@@ -1663,10 +1666,10 @@ std::optional<size_t> countArraySlice(const simdjson::padded_string& slice)
 SliceOutcome parseArraySlice(const simdjson::padded_string& slice, qint64 firstLine, qint64 firstIndex,
                              EventRecordParser& parser, EventChunk& chunk, const RangeControl& control)
 {
-    od::parser json;
+    PooledJsonParser json;
     od::document doc;
     od::array array;
-    if (json.iterate(slice).get(doc) || doc.get_array().get(array))
+    if (json->iterate(slice).get(doc) || doc.get_array().get(array))
         return SliceOutcome::Unusable;
     const char* data = slice.data();
     size_t lineOffset = 0;

@@ -123,7 +123,9 @@ private:
 simdjson::error_code writeCanonicalJson(simdjson::ondemand::value value, std::string& out, int depth = 0);
 
 // JSON lines in [begin, end) of data; the bytes up to data + capacity must be readable
-// (simdjson padding). firstLine is the line number of begin. When endsFile, a last line
+// (simdjson padding). firstLine is the line number of begin. A UTF-8 byte order mark is one
+// only at the start of a file, which the caller skips (the windowed reader does): here it is
+// part of its line, wherever the range starts. When endsFile, a last line
 // without a newline that does not parse is taken as a live writer's partial line: a
 // Warning, not an Error. Returns false when cancelled. *linesRead (when given) gets the lines
 // read, a last one without a newline included.

@@ -1,6 +1,7 @@
 #include "model/trace/TraceFollower.h"
 
 #include "model/jobs/LoadJob.h"
+#include "model/read/WindowedReader.h"
 #include "model/trace/JsonEventReader.h"
 #include "model/trace/SinkManifest.h"
 #include "model/trace/TraceLoader.h"
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace gapscope {
 
@@ -43,6 +45,43 @@ FileState fileState(const QString& path)
 
 } // namespace
 
+size_t detail::readFollowedLines(std::string_view bytes, const QString& file, qint64* nextLine,
+                                 EventChunk& chunk, EventChunk& pending)
+{
+    // The bytes start the file when no line was read before them: its byte order mark is not
+    // part of line 1 (the loader skips it too).
+    const size_t start = *nextLine == 1 && bytes.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    const std::string_view lines = bytes.substr(start);
+    // Only complete lines: the writer may be in the middle of one.
+    const size_t lastNewline = lines.rfind('\n');
+    const size_t complete = lastNewline == std::string_view::npos ? 0 : lastNewline + 1;
+    std::optional<detail::EventRecordParser> parser; // made when there is a line to parse
+    if (complete > 0) {
+        parser.emplace(file);
+        const simdjson::padded_string text(lines.data(), complete);
+        detail::parseJsonLinesRange(text.data(), 0, text.size(), text.size() + simdjson::SIMDJSON_PADDING,
+                                    *nextLine, false, *parser, chunk, {});
+    }
+    const qint64 completeLines = countNewlines(lines.data(), lines.data() + complete);
+    // A last line without its newline is shown only when it is a whole valid record (a writer
+    // that ends the file without a newline). It is not consumed: the writer may still add to it
+    // (text after a record makes the line an error when read whole), so the next look reads it
+    // again with whatever came.
+    const QByteArray rest = QByteArray(lines.data() + complete, qsizetype(lines.size() - complete)).trimmed();
+    if (rest.endsWith('}')) {
+        EventChunk last;
+        if (!parser)
+            parser.emplace(file);
+        const simdjson::padded_string text(rest.constData(), size_t(rest.size()));
+        detail::parseJsonLinesRange(text.data(), 0, text.size(), text.size() + simdjson::SIMDJSON_PADDING,
+                                    *nextLine + completeLines, true, *parser, last, {});
+        if (last.store.size() == 1 && last.problems.empty())
+            pending = std::move(last);
+    }
+    *nextLine += completeLines;
+    return complete > 0 ? start + complete : 0;
+}
+
 TraceFollower::TraceFollower(QObject* parent)
     : QObject(parent), m_builder(std::make_unique<EventChunk>()), m_analysisJob(new AnalysisJob(this)),
       m_watcher(new QFileSystemWatcher(this)), m_pollTimer(new QTimer(this)), m_publishTimer(new QTimer(this))
@@ -68,7 +107,10 @@ TraceFollower::~TraceFollower() = default;
 
 qint64 TraceFollower::rowCount() const
 {
-    return qint64(m_builder->store.size());
+    qint64 rows = qint64(m_builder->store.size());
+    for (const FileCursor& cursor : m_files)
+        rows += cursor.pending ? qint64(cursor.pending->store.size()) : 0;
+    return rows;
 }
 
 bool TraceFollower::canFollow(const QString& path, QString* whyNot)
@@ -205,7 +247,7 @@ void TraceFollower::resetBuilder()
     m_manifest = SinkManifest{};
     m_bytesRead = 0;
     if (!m_isSink)
-        m_files.push_back({m_path, 0, 1, 0, true});
+        m_files.push_back(FileCursor{.path = m_path});
 }
 
 qint64 TraceFollower::poll()
@@ -257,13 +299,15 @@ TraceFollower::ReadResult TraceFollower::readFile(FileCursor& cursor, qint64* ro
         cursor.present = false;
         return ReadResult::Ok;
     }
-    if (cursor.inode != 0 && (state.inode != cursor.inode || state.size < cursor.offset))
+    // Shrinking below what was seen (a partial last line included) is a rotation too: the row
+    // shown for that line may be gone.
+    if (cursor.inode != 0 && (state.inode != cursor.inode || state.size < cursor.seen))
         return ReadResult::Rotated;
-    if (cursor.inode == 0 && state.size < cursor.offset)
+    if (cursor.inode == 0 && state.size < cursor.seen)
         return ReadResult::Rotated;
     cursor.inode = state.inode;
     cursor.present = true;
-    if (state.size == cursor.offset)
+    if (state.size == cursor.seen)
         return ReadResult::Ok;
 
     QFile file(cursor.path);
@@ -272,35 +316,22 @@ TraceFollower::ReadResult TraceFollower::readFile(FileCursor& cursor, qint64* ro
         return ReadResult::Ok;
     }
     const QByteArray bytes = file.read(state.size - cursor.offset);
-    // Only complete lines: the writer may be in the middle of one.
-    qsizetype complete = bytes.lastIndexOf('\n') + 1;
+    cursor.seen = cursor.offset + bytes.size();
     EventChunk chunk;
-    detail::EventRecordParser parser(cursor.path);
-    if (complete > 0) {
-        const simdjson::padded_string text(bytes.constData(), size_t(complete));
-        detail::parseJsonLinesRange(text.data(), 0, text.size(), text.size() + simdjson::SIMDJSON_PADDING,
-                                    cursor.nextLine, false, parser, chunk, {});
-    }
-    // A last line without its newline is taken only when it is a whole valid record (a writer
-    // that ends the file without a newline); anything else waits for the rest of the line.
-    const QByteArray rest = bytes.mid(complete).trimmed();
-    if (rest.endsWith('}')) {
-        EventChunk last;
-        const simdjson::padded_string text(rest.constData(), size_t(rest.size()));
-        const qint64 line = cursor.nextLine + bytes.left(complete).count('\n');
-        detail::parseJsonLinesRange(text.data(), 0, text.size(), text.size() + simdjson::SIMDJSON_PADDING,
-                                    line, true, parser, last, {});
-        if (last.store.size() == 1 && last.problems.empty()) {
-            chunk.append(std::move(last));
-            complete = bytes.size();
-        }
-    }
-    if (complete == 0)
-        return ReadResult::Ok;
-    cursor.nextLine += bytes.left(complete).count('\n');
-    cursor.offset += complete;
-    m_bytesRead += complete;
-    *rowsAdded = qint64(chunk.store.size());
+    EventChunk pending;
+    const size_t used = detail::readFollowedLines(std::string_view(bytes.constData(), size_t(bytes.size())),
+                                                  cursor.path, &cursor.nextLine, chunk, pending);
+    // The snapshot changes with new problems (a line of errors only) and with a pending row
+    // replaced (by the same row, now consumed, or by what its line became) or taken away, even
+    // when no row was added.
+    const qint64 pendingBefore = cursor.pending ? qint64(cursor.pending->store.size()) : 0;
+    m_dirty = m_dirty || !chunk.problems.empty() || pendingBefore > 0 || pending.store.size() > 0;
+    cursor.pending =
+        pending.store.size() > 0 ? std::make_shared<const EventChunk>(std::move(pending)) : nullptr;
+    *rowsAdded = qint64(chunk.store.size()) + (cursor.pending ? qint64(cursor.pending->store.size()) : 0) -
+                 pendingBefore;
+    cursor.offset += qint64(used);
+    m_bytesRead += qint64(used);
     m_builder->append(std::move(chunk));
     return ReadResult::Ok;
 }
@@ -332,7 +363,7 @@ void TraceFollower::refreshSegments()
         const bool known =
             std::any_of(m_files.begin(), m_files.end(), [&](const FileCursor& c) { return c.path == file; });
         if (!known && QFileInfo(file).isFile())
-            m_files.push_back({file, 0, 1, 0, true});
+            m_files.push_back(FileCursor{.path = file});
     }
     // Retention: a segment the manifest no longer names, or that is gone from disk, keeps the
     // rows already read from it.
@@ -384,6 +415,12 @@ void TraceFollower::publish()
     m_dirty = false;
     // The builder keeps growing; the snapshot gets a copy, so what was published never changes.
     EventChunk copy = *m_builder;
+    for (const FileCursor& cursor : m_files) {
+        if (cursor.pending) {
+            EventChunk pending = *cursor.pending;
+            copy.append(std::move(pending));
+        }
+    }
     const TraceForm form = m_isSink ? TraceForm::SinkDirectory : TraceForm::JsonLines;
     std::shared_ptr<TraceData> data = buildTraceData(m_path, form, std::move(copy), m_bytesRead);
     // What the manifest says about a session outranks inference (as loadTrace does).

@@ -6,7 +6,9 @@
 // and the analysis of the new snapshot are throttled to one per interval, so a writer that
 // appends a line every millisecond costs one analysis a second.
 //
-// Handled: a last line without its newline waits for its end; a new segment (or one the
+// Handled: a last line without its newline waits for its end (when it already is a whole
+// record it is shown meanwhile, but read again with whatever the writer adds to it, so the
+// rows are always those of reading the file whole); a new segment (or one the
 // manifest names later) is read from its start; a file that shrinks or is replaced (other
 // inode) is taken as rotated: everything is read again from the start, with a notice; a
 // segment dropped by retention keeps its loaded rows, with a notice.
@@ -23,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <vector>
 
 class QFileSystemWatcher;
@@ -33,7 +36,18 @@ namespace gapscope {
 class AnalysisJob;
 namespace detail {
 struct EventChunk;
-}
+
+// One look at a followed JSON lines file: `bytes` is its content from the cursor on (what was
+// appended since the last look, after the partial line left then). The rows of its complete
+// lines go to chunk. A last line without its newline is not used (it waits for the rest of its
+// line); when it already is one whole valid record (a writer that ends the file without a
+// newline) its row goes to pending, to be shown until the line is read whole. Returns the bytes
+// used (the cursor moves by them); *nextLine, the line number at the cursor, moves over their
+// lines. The follower reads every file through this; the fuzz target fuzz_trace_follower feeds
+// it a content in random chunks.
+size_t readFollowedLines(std::string_view bytes, const QString& file, qint64* nextLine, EventChunk& chunk,
+                         EventChunk& pending);
+} // namespace detail
 
 class TraceFollower : public QObject
 {
@@ -63,7 +77,8 @@ public:
     QString path() const { return m_path; }
 
     // Reads what is new now (the watcher and the poll timer call this; so can tests). Returns
-    // the number of rows added to the builder (0 after a rotation that found nothing).
+    // how many rows rowCount() gained (0 after a rotation that found nothing; -1 when a row shown
+    // for a last line without its newline went, as the rest of the line made it an error).
     qint64 poll();
     // Publishes now if rows arrived since the last snapshot and the interval has passed since
     // the last publication (called by poll and by a timer for the trailing rows).
@@ -99,6 +114,9 @@ private:
         qint64 nextLine = 1; // line number at offset
         quint64 inode = 0;
         bool present = true;
+        qint64 seen = 0; // size at the last read (offset plus a partial last line)
+        // The row of a last line without its newline that is a whole record: shown, not consumed.
+        std::shared_ptr<const detail::EventChunk> pending = nullptr;
     };
     enum class ReadResult
     {
