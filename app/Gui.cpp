@@ -1,6 +1,7 @@
 #include "app/Gui.h"
 
 #include "app/MainWindow.h"
+#include "model/document/Document.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -63,7 +64,8 @@ int renderScreenshot(const QString& file, const QString& outPng, QSize size, QSt
     MainWindow window;
     window.setAttribute(Qt::WA_DontShowOnScreen);
     QString loadError;
-    if (!window.showTraceNow(file, &loadError)) {
+    const bool job = opensAsJob({file});
+    if (job ? !window.showJobNow({file}, &loadError) : !window.showTraceNow(file, &loadError)) {
         if (error)
             *error = loadError;
         return 2;

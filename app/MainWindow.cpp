@@ -616,6 +616,22 @@ void MainWindow::showJob(std::shared_ptr<const JobData> job)
     });
 }
 
+bool MainWindow::showJobNow(const QStringList& paths, QString* error)
+{
+    m_loadJob->cancel();
+    const JobOutcome outcome = loadJob(paths);
+    if (!outcome.job) {
+        if (error)
+            *error = outcome.fatalError;
+        return false;
+    }
+    onJobLoaded(outcome.job);
+    ++m_jobAnalysisGeneration; // the background run started by onJobLoaded is not waited for
+    m_jobAnalysis = analyzeJob(*outcome.job);
+    m_jobPage->setJobAnalysis(m_jobAnalysis);
+    return true;
+}
+
 void MainWindow::showJobOverview()
 {
     if (m_jobPage->hasDocument())

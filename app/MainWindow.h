@@ -71,6 +71,9 @@ public:
     void openPaths(const QStringList& paths);
     // The job page of the job shown (one with several ranks), and a rank opened on the trace page.
     void showJobOverview();
+    // Loads and shows a job on the calling thread, its cross-rank analyses included
+    // (screenshots); false with the reason when none of its inputs loads.
+    bool showJobNow(const QStringList& paths, QString* error);
     void openRank(qint64 rank);
     void openSample();
     // Loads and analyses on the calling thread (screenshots). false with *error on bad input.
