@@ -1,6 +1,7 @@
 #include "app/ExportActions.h"
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/OutputFile.h"
 #include "model/report/ReportWriters.h"
 #include "widgets/chart/ChartExport.h"
 
@@ -50,6 +51,14 @@ QString ExportActions::documentPath() const
         return b->data->path;
     const auto result = m_result ? m_result() : nullptr;
     return result && result->trace ? result->trace->path : QString();
+}
+
+QString ExportActions::inputConflict(const QString& file) const
+{
+    // The CLI's check (app/cli/OutputFile): the path of the document shown, a link to it, or a
+    // file in its folder (a sink) is never overwritten; replacing another file is asked about.
+    const OutputStatus status = checkOutputPath(file, {documentPath()}, true);
+    return status.kind == OutputStatus::Kind::Refused ? status.error : QString();
 }
 
 BudgetExportInput ExportActions::budgetInput() const
@@ -111,6 +120,8 @@ bool ExportActions::writeReport(const QString& file, ExportFormat format, QSize 
         *error = outcome.error;
         return false;
     }
+    if (*error = inputConflict(file); !error->isEmpty())
+        return false;
     *error = writeOutput(file, outcome.data, replace);
     return error->isEmpty();
 }
@@ -126,6 +137,8 @@ bool ExportActions::writeChart(const QString& file, ExportFormat format, bool re
         format == ExportFormat::Json || format == ExportFormat::Markdown || format == ExportFormat::Html ||
         format == ExportFormat::Pdf)
         return writeReport(file, format, chart ? chart->size() : kDefaultChartSize, replace, error);
+    if (*error = inputConflict(file); !error->isEmpty())
+        return false;
     const QString title = budget() ? tr("Memory breakdown") : tr("Gap over time");
     const QByteArray data =
         format == ExportFormat::Svg ? chartSvg(chart, chart->size(), title) : chartPng(chart, chart->size());
@@ -189,6 +202,12 @@ void ExportActions::exportReportInteractively()
         return;
     const ExportFormat format = formatForFilter(selected).value_or(ExportFormat::Html);
     file = withSuffix(file, format);
+    if (const QString conflict = inputConflict(file); !conflict.isEmpty()) {
+        showMessage(m_parent, QMessageBox::Warning, tr("Export Report"),
+                    tr("The report could not be written.\n\n%1").arg(conflict), QMessageBox::Ok,
+                    QMessageBox::Ok);
+        return;
+    }
     if (!confirmReplace(file))
         return;
     QApplication::setOverrideCursor(Qt::WaitCursor);
@@ -224,6 +243,12 @@ void ExportActions::saveChartInteractively()
         bySuffix == ExportFormat::Png || bySuffix == ExportFormat::Svg || bySuffix == ExportFormat::Csv)
         format = *bySuffix;
     file = withSuffix(file, format);
+    if (const QString conflict = inputConflict(file); !conflict.isEmpty()) {
+        showMessage(m_parent, QMessageBox::Warning, tr("Save Chart As"),
+                    tr("The chart could not be saved.\n\n%1").arg(conflict), QMessageBox::Ok,
+                    QMessageBox::Ok);
+        return;
+    }
     if (!confirmReplace(file))
         return;
     QString error;

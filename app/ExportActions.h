@@ -50,7 +50,8 @@ public:
     static QString withSuffix(const QString& file, ExportFormat format);
 
     // The non-interactive part of "Export Report...": renders and writes atomically. Refuses
-    // to replace an existing file unless replace is true. false with *error on failure.
+    // a file that is the document shown (as `gapscope export` refuses its input), and to
+    // replace an existing file unless replace is true. false with *error on failure.
     bool writeReport(const QString& file, ExportFormat format, QSize chartSize, bool replace,
                      QString* error) const;
     // The non-interactive part of "Save Chart As...": PNG/SVG of the chart on screen at its
@@ -71,6 +72,9 @@ private:
     std::shared_ptr<const BudgetAnalysisResult> budget() const { return m_budget ? m_budget() : nullptr; }
     bool hasDocument() const { return budget() || (m_result && m_result()); }
     QString documentPath() const;
+    // Why file may not be written: it is the document shown (or a link to it, or a file in its
+    // folder); empty when it may (replacing another file is confirmed or refused elsewhere).
+    QString inputConflict(const QString& file) const;
     BudgetExportInput budgetInput() const;
 
     QWidget* m_parent;

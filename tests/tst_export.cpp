@@ -480,6 +480,41 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);
     }
 
+    // Export Report and Save Chart As refuse the document shown as their target, as
+    // `gapscope export` refuses its input: directly, through a symbolic link, in every format.
+    void appActionsRefuseTheirInput()
+    {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath(QStringLiteral("trace.jsonl"));
+        QVERIFY(QFile::copy(parity(QStringLiteral("phasespike")), trace));
+        const QByteArray before = readFile(trace);
+        const auto result = analyse(trace);
+        QVERIFY(result);
+        QWidget window;
+        auto chart = createExportGapChart(result, QSize(400, 200));
+        ExportActions actions(
+            &window, [&] { return result; }, [&]() -> QWidget* { return chart.get(); });
+        const QString link = dir.filePath(QStringLiteral("link.json"));
+        QVERIFY(QFile::link(trace, link));
+        for (const QString& target : {trace, link}) {
+            for (ExportFormat format : {ExportFormat::Json, ExportFormat::Html, ExportFormat::Csv}) {
+                QString error;
+                QVERIFY(!actions.writeReport(target, format, kDefaultChartSize, true, &error));
+                QVERIFY2(error.contains(QLatin1String("is an input")), qPrintable(error));
+            }
+            QString error;
+            QVERIFY(!actions.writeChart(target, ExportFormat::Png, true, &error));
+            QVERIFY2(error.contains(QLatin1String("is an input")), qPrintable(error));
+        }
+        QCOMPARE(readFile(trace), before);
+        QVERIFY(QFileInfo(link).isSymLink());
+        // another file beside it is written as before
+        QString error;
+        QVERIFY2(actions.writeReport(dir.filePath(QStringLiteral("r.json")), ExportFormat::Json,
+                                     kDefaultChartSize, true, &error),
+                 qPrintable(error));
+    }
+
     void budgetLogEveryFormat_data()
     {
         QTest::addColumn<QString>("format");

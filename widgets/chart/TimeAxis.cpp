@@ -1,5 +1,7 @@
 #include "widgets/chart/TimeAxis.h"
 
+#include "analysis/Int64Math.h"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -15,27 +17,19 @@ constexpr int64_t kNsPerMinute = 60 * kNsPerSecond;
 constexpr int64_t kNsPerHour = 60 * kNsPerMinute;
 constexpr int64_t kNsPerDay = 24 * kNsPerHour;
 
-// 128-bit intermediates: a difference of two int64 timestamps always fits, and sums that
-// leave the int64 range saturate instead of wrapping.
-using Wide = __int128;
+// 128-bit intermediates (analysis/Int64Math.h): a difference of two int64 timestamps always
+// fits, and sums that leave the int64 range saturate (saturateToInt64) instead of wrapping.
 
-int64_t saturate(Wide v)
+WideInt roundToWide(double v)
 {
-    constexpr Wide lo = std::numeric_limits<int64_t>::min();
-    constexpr Wide hi = std::numeric_limits<int64_t>::max();
-    return int64_t(std::clamp(v, lo, hi));
-}
-
-Wide roundToWide(double v)
-{
-    // Wide holds twice any int64 span; beyond that the caller saturates anyway
+    // WideInt holds twice any int64 span; beyond that the caller saturates anyway
     constexpr double limit = 3e19;
-    return Wide(std::nearbyint(std::clamp(v, -limit, limit)));
+    return WideInt(std::nearbyint(std::clamp(v, -limit, limit)));
 }
 
-Wide floorDiv(Wide a, Wide b)
+WideInt floorDiv(WideInt a, WideInt b)
 {
-    Wide q = a / b;
+    WideInt q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0)))
         --q;
     return q;
@@ -80,7 +74,7 @@ double TimeAxis::toPixel(int64_t ns) const
         return pixelLeft;
     if (ns == endNs)
         return pixelRight;
-    const double fraction = double(Wide(ns) - beginNs) / double(Wide(endNs) - beginNs);
+    const double fraction = double(WideInt(ns) - beginNs) / double(WideInt(endNs) - beginNs);
     return pixelLeft + fraction * pixelWidth();
 }
 
@@ -91,7 +85,7 @@ int64_t TimeAxis::toNs(double pixel) const
     if (pixel == pixelRight)
         return endNs;
     const double fraction = (pixel - pixelLeft) / pixelWidth();
-    return saturate(Wide(beginNs) + roundToWide(fraction * double(Wide(endNs) - beginNs)));
+    return saturateToInt64(WideInt(beginNs) + roundToWide(fraction * double(WideInt(endNs) - beginNs)));
 }
 
 int64_t TimeAxis::toNsClamped(double pixel) const
@@ -102,29 +96,29 @@ int64_t TimeAxis::toNsClamped(double pixel) const
 TimeAxis TimeAxis::zoomedAbout(int64_t anchorNs, double factor) const
 {
     TimeAxis zoomed = *this;
-    const Wide span = Wide(endNs) - beginNs;
-    const Wide newSpan = std::max<Wide>(1, roundToWide(double(span) * factor));
-    const double anchorFraction = span > 0 ? double(Wide(anchorNs) - beginNs) / double(span) : 0.5;
-    const Wide newBegin = Wide(anchorNs) - roundToWide(anchorFraction * double(newSpan));
-    zoomed.beginNs = saturate(newBegin);
-    zoomed.endNs = saturate(Wide(zoomed.beginNs) + newSpan);
+    const WideInt span = WideInt(endNs) - beginNs;
+    const WideInt newSpan = std::max<WideInt>(1, roundToWide(double(span) * factor));
+    const double anchorFraction = span > 0 ? double(WideInt(anchorNs) - beginNs) / double(span) : 0.5;
+    const WideInt newBegin = WideInt(anchorNs) - roundToWide(anchorFraction * double(newSpan));
+    zoomed.beginNs = saturateToInt64(newBegin);
+    zoomed.endNs = saturateToInt64(WideInt(zoomed.beginNs) + newSpan);
     return zoomed;
 }
 
 TimeAxis TimeAxis::pannedBy(int64_t deltaNs) const
 {
     TimeAxis panned = *this;
-    const Wide span = Wide(endNs) - beginNs;
+    const WideInt span = WideInt(endNs) - beginNs;
     // keep the span when the move hits the int64 limits
-    panned.beginNs =
-        saturate(std::min(Wide(beginNs) + deltaNs, Wide(std::numeric_limits<int64_t>::max()) - span));
-    panned.endNs = saturate(Wide(panned.beginNs) + span);
+    panned.beginNs = saturateToInt64(
+        std::min(WideInt(beginNs) + deltaNs, WideInt(std::numeric_limits<int64_t>::max()) - span));
+    panned.endNs = saturateToInt64(WideInt(panned.beginNs) + span);
     return panned;
 }
 
 TimeAxis TimeAxis::pannedByPixels(double deltaPixels) const
 {
-    return pannedBy(saturate(-roundToWide(deltaPixels * nsPerPixel())));
+    return pannedBy(saturateToInt64(-roundToWide(deltaPixels * nsPerPixel())));
 }
 
 TimeAxis TimeAxis::clampedTo(int64_t dataBeginNs, int64_t dataEndNs, int64_t minSpanNs) const
@@ -133,17 +127,18 @@ TimeAxis TimeAxis::clampedTo(int64_t dataBeginNs, int64_t dataEndNs, int64_t min
         std::swap(dataBeginNs, dataEndNs);
     minSpanNs = std::max<int64_t>(minSpanNs, 1);
     TimeAxis clamped = *this;
-    const Wide dataSpan = Wide(dataEndNs) - dataBeginNs;
-    const Wide span = std::max<Wide>(Wide(endNs) - beginNs, minSpanNs);
+    const WideInt dataSpan = WideInt(dataEndNs) - dataBeginNs;
+    const WideInt span = std::max<WideInt>(WideInt(endNs) - beginNs, minSpanNs);
     if (dataSpan < minSpanNs) {
-        clamped.beginNs = saturate(Wide(dataBeginNs) - (minSpanNs - dataSpan) / 2);
-        clamped.endNs = saturate(Wide(clamped.beginNs) + minSpanNs);
+        clamped.beginNs = saturateToInt64(WideInt(dataBeginNs) - (minSpanNs - dataSpan) / 2);
+        clamped.endNs = saturateToInt64(WideInt(clamped.beginNs) + minSpanNs);
     } else if (span >= dataSpan) {
         clamped.beginNs = dataBeginNs;
         clamped.endNs = dataEndNs;
     } else {
-        clamped.beginNs = saturate(std::clamp<Wide>(beginNs, dataBeginNs, Wide(dataEndNs) - span));
-        clamped.endNs = saturate(Wide(clamped.beginNs) + span);
+        clamped.beginNs =
+            saturateToInt64(std::clamp<WideInt>(beginNs, dataBeginNs, WideInt(dataEndNs) - span));
+        clamped.endNs = saturateToInt64(WideInt(clamped.beginNs) + span);
     }
     return clamped;
 }
@@ -180,8 +175,8 @@ std::vector<int64_t> timeTicksNs(int64_t beginNs, int64_t endNs, int64_t originN
     std::vector<int64_t> ticks;
     if (stepNs <= 0 || endNs < beginNs)
         return ticks;
-    const Wide step = stepNs;
-    Wide tick = Wide(originNs) + floorDiv(Wide(beginNs) - originNs + step - 1, step) * step;
+    const WideInt step = stepNs;
+    WideInt tick = WideInt(originNs) + floorDiv(WideInt(beginNs) - originNs + step - 1, step) * step;
     for (; tick <= endNs; tick += step)
         ticks.push_back(int64_t(tick));
     return ticks;
