@@ -58,6 +58,11 @@ constexpr int64_t saturatingSub(int64_t a, int64_t b)
     return saturateToInt64(WideInt(a) - b);
 }
 
+constexpr int64_t saturatingMul(int64_t a, int64_t b)
+{
+    return saturateToInt64(WideInt(a) * b);
+}
+
 // numerator / denominator rounded to the nearest integer, halves away from zero, saturated
 // to int64; denominator > 0. The tick clock uses it to count periods between timestamps.
 constexpr int64_t roundedDivide(WideInt numerator, int64_t denominator)

@@ -24,7 +24,7 @@ private slots:
         QTest::addColumn<bool>("differenceFits");
         QTest::addColumn<qint64>("saturatedDifference");
         QTest::addColumn<bool>("productFits");
-        QTest::addColumn<qint64>("product"); // when it fits
+        QTest::addColumn<qint64>("saturatedProduct");
         QTest::newRow("small") << qint64(7) << qint64(-3) << true << qint64(4) << true << qint64(10) << true
                                << qint64(-21);
         QTest::newRow("max + 1") << qint64(kMax) << qint64(1) << false << qint64(kMax) << true
@@ -34,12 +34,12 @@ private slots:
         QTest::newRow("0 - min") << qint64(0) << qint64(kMin) << true << qint64(kMin) << false << qint64(kMax)
                                  << true << qint64(0);
         QTest::newRow("max - min") << qint64(kMax) << qint64(kMin) << true << qint64(-1) << false
-                                   << qint64(kMax) << false << qint64(0);
+                                   << qint64(kMax) << false << qint64(kMin);
         // 2200-01-01 + 1800-01-01 in ns: the sum fits, twice 2200 does not
         QTest::newRow("timestamps") << qint64(7'258'118'400'000'000'000) << qint64(7'258'118'400'000'000'000)
-                                    << false << qint64(kMax) << true << qint64(0) << false << qint64(0);
+                                    << false << qint64(kMax) << true << qint64(0) << false << qint64(kMax);
         QTest::newRow("min * -1") << qint64(kMin) << qint64(-1) << false << qint64(kMin) << true
-                                  << qint64(kMin + 1) << false << qint64(0);
+                                  << qint64(kMin + 1) << false << qint64(kMax);
     }
 
     void addSubMul()
@@ -51,7 +51,7 @@ private slots:
         QFETCH(bool, differenceFits);
         QFETCH(qint64, saturatedDifference);
         QFETCH(bool, productFits);
-        QFETCH(qint64, product);
+        QFETCH(qint64, saturatedProduct);
         QCOMPARE(checkedAdd(a, b).has_value(), sumFits);
         QCOMPARE(saturatingAdd(a, b), saturatedSum);
         if (sumFits)
@@ -61,8 +61,9 @@ private slots:
         if (differenceFits)
             QCOMPARE(*checkedSub(a, b), saturatedDifference);
         QCOMPARE(checkedMul(a, b).has_value(), productFits);
+        QCOMPARE(saturatingMul(a, b), saturatedProduct);
         if (productFits)
-            QCOMPARE(*checkedMul(a, b), product);
+            QCOMPARE(*checkedMul(a, b), saturatedProduct);
     }
 
     void roundedDivide_data()
