@@ -1,23 +1,26 @@
-// CompareWindow offscreen: what the tables and the chart show for the parity vectors, the
-// alignment choices, loading B in the background, and an error for an unusable B.
+// CompareWindow offscreen: what the tables and the two gap charts show for the parity vectors
+// (display names, wrapped evidence, the phase table or why it is hidden, B − A), zoom and
+// cursor kept in step on the aligned axis, the wheel, Esc and Ctrl+W, the alignment choices,
+// loading B in the background, and an error for an unusable B.
 // GAPSCOPE_COMPARE_PNG=path saves the rendered window there (for looking at it).
 #include "model/text/Text.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/trace/CompareWindow.h"
+#include "widgets/trace/GapChartView.h"
 
 #include "model/trace/TraceLoader.h"
 
 #include <QApplication>
-#include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QLegend>
-#include <QLineSeries>
+#include <QLabel>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
-#include <QValueAxis>
+#include <QWheelEvent>
+
+#include <algorithm>
 
 using namespace gapscope;
 
@@ -43,15 +46,7 @@ QTreeWidgetItem* rowOf(QTreeWidget* view, const QString& classification)
     return nullptr;
 }
 
-QList<QLineSeries*> lineSeries(QChartView* view)
-{
-    QList<QLineSeries*> out;
-    for (QAbstractSeries* s : view->chart()->series()) {
-        if (auto* line = qobject_cast<QLineSeries*>(s))
-            out << line;
-    }
-    return out;
-}
+using Side = CompareWindow::Side;
 
 } // namespace
 
@@ -70,10 +65,13 @@ private slots:
         const TraceComparison& c = *window.comparison();
         QCOMPARE(window.findingsView()->topLevelItemCount(), int(c.findings.size()));
 
-        QTreeWidgetItem* spike = rowOf(window.findingsView(), QStringLiteral("transient_spike"));
+        // display names, as the findings table of the main window shows them; the key in the tooltip
+        QVERIFY(!rowOf(window.findingsView(), QStringLiteral("transient_spike")));
+        QTreeWidgetItem* spike = rowOf(window.findingsView(), QStringLiteral("Transient spike"));
         QVERIFY(spike);
+        QCOMPARE(spike->toolTip(0), QStringLiteral("transient_spike"));
         QCOMPARE(spike->text(1), QStringLiteral("new"));
-        QTreeWidgetItem* drift = rowOf(window.findingsView(), QStringLiteral("persistent_drift"));
+        QTreeWidgetItem* drift = rowOf(window.findingsView(), QStringLiteral("Persistent drift"));
         QVERIFY(drift);
         QCOMPARE(drift->text(1), QStringLiteral("changed"));
         QCOMPARE(drift->text(2), QStringLiteral("critical → warning"));
@@ -88,26 +86,29 @@ private slots:
                                      .arg(f->b->confidence, 0, 'f', 3)
                                      .arg(*f->confidenceDelta(), 0, 'f', 3));
         QVERIFY(drift->text(4).contains(QStringLiteral("r_squared -")));
+        // every evidence delta on a line of its own, none cut off at the column's edge
+        QVERIFY(!drift->text(4).contains(QStringLiteral("; ")));
+        QCOMPARE(
+            drift->text(4).count(QLatin1Char('\n')) + 1, int(f->evidence.size()) - [&] {
+                int unchanged = 0;
+                for (const EvidenceDelta& d : f->evidence)
+                    unchanged += d.delta() && *d.delta() == 0 ? 1 : 0;
+                return unchanged;
+            }());
+        QVERIFY(window.findingsView()->wordWrap());
         QVERIFY(window.statusText().startsWith(QStringLiteral("1 new, 0 gone, 1 changed, 0 unchanged")));
 
-        // two overlaid series with legend A/B, each with the samples' time span from zero
-        const auto series = lineSeries(window.chartView());
-        QCOMPARE(series.size(), 2);
-        QVERIFY(series[0]->name().startsWith(QStringLiteral("A: drift.jsonl")));
-        QVERIFY(series[1]->name().startsWith(QStringLiteral("B: mixed.jsonl")));
-        QVERIFY(series[0]->pen().color() != series[1]->pen().color());
-        QVERIFY(window.chartView()->chart()->legend()->isVisible());
-        for (int i = 0; i < 2; ++i) {
-            const ComparedSide& side = i == 0 ? c.a : c.b;
-            QVERIFY(series[i]->count() > 0);
-            QVERIFY(series[i]->count() <= int(side.result->usableRows.size()));
-            const EventStore& store = side.result->trace->store;
-            QCOMPARE(series[i]->at(0).x(),
-                     double(store.timestampNs[side.result->usableRows.front()] - side.originNs) / 1e9);
-            QCOMPARE(series[i]->at(0).y(),
-                     double(store.gapAt(side.result->usableRows.front())) / double(1ull << 30));
-        }
+        // the main window's gap chart for each side; B − A drawn on B's only
+        QCOMPARE(window.chartView(Side::A)->analysis(), c.a.result);
+        QCOMPARE(window.chartView(Side::B)->analysis(), c.b.result);
+        QVERIFY(window.chartView(Side::A)->drawnGapPointCount() > 0);
+        QVERIFY(window.chartView(Side::B)->drawnGapPointCount() > 0);
+        QVERIFY(window.chartView(Side::A)->drawnPoints(ChartLine::Comparison).isEmpty());
+        QVERIFY(!window.chartView(Side::B)->drawnPoints(ChartLine::Comparison).isEmpty());
+        // no phases on either side: the empty table is hidden and the note says why
         QCOMPARE(window.phasesView()->rowCount(), 0);
+        QVERIFY(window.phasesView()->isHidden());
+        QVERIFY(window.phasesNote()->text().startsWith(QStringLiteral("Neither run records phases")));
         QCOMPARE(window.alignmentBox()->count(), 1);                        // neither has phases: start only
         QVERIFY(!window.partitionBox(CompareWindow::Side::A)->isEnabled()); // one session, one rank
     }
@@ -121,12 +122,14 @@ private slots:
         QVERIFY(window.comparison());
         QCOMPARE(window.alignmentBox()->count(), 4); // start + train, train / step, evaluate
         QCOMPARE(window.alignmentBox()->itemData(2).toString(), QStringLiteral("phase:train / step"));
-        QCOMPARE(rowOf(window.findingsView(), QStringLiteral("persistent_drift"))->text(1),
+        QCOMPARE(rowOf(window.findingsView(), QStringLiteral("Persistent drift"))->text(1),
                  QStringLiteral("gone"));
-        QCOMPARE(rowOf(window.findingsView(), QStringLiteral("transient_spike"))->text(1),
+        QCOMPARE(rowOf(window.findingsView(), QStringLiteral("Transient spike"))->text(1),
                  QStringLiteral("new"));
 
         QCOMPARE(window.phasesView()->rowCount(), 3);
+        QVERIFY(!window.phasesView()->isHidden());
+        QVERIFY(window.phasesNote()->text().startsWith(QStringLiteral("The largest gap inside each phase")));
         const auto& phases = window.comparison()->phases;
         for (int row = 0; row < 3; ++row) {
             const PhasePeakDelta& p = phases[size_t(row)];
@@ -141,26 +144,39 @@ private slots:
         QVERIFY(window.comparison());
         QVERIFY(window.comparison()->alignment.mode == CompareAlignment::Mode::Phase);
         QCOMPARE(window.alignmentBox()->currentData().toString(), QStringLiteral("phase:train / step"));
-        const auto series = lineSeries(window.chartView());
-        QCOMPARE(series.size(), 3);        // A, B and the dashed line where both enter the phase
-        QVERIFY(series[0]->at(0).x() < 0); // samples before the phase are left of zero
-        QCOMPARE(series[2]->at(0).x(), 0.0);
-        QCOMPARE(series[2]->at(1).x(), 0.0);
-        // the whole of both series is inside the plot (spikes are not cut off)
-        auto* y = qobject_cast<QValueAxis*>(window.chartView()->chart()->axes(Qt::Vertical).value(0));
-        QVERIFY(y);
-        for (int i = 0; i < 2; ++i) {
-            for (const QPointF& p : series[i]->points())
-                QVERIFY(p.y() >= y->min() && p.y() <= y->max());
-        }
-        auto* x = qobject_cast<QValueAxis*>(window.chartView()->chart()->axes(Qt::Horizontal).value(0));
-        QVERIFY(x);
-        QVERIFY(x->min() < 0 && x->max() > 0);
-        QVERIFY(x->titleText().contains(QStringLiteral("train / step")));
+        GapChartView* chartA = window.chartView(Side::A);
+        GapChartView* chartB = window.chartView(Side::B);
+        const TraceComparison& c = *window.comparison();
+        QCOMPARE(window.otherSideTime(Side::A, c.a.originNs), c.b.originNs);
+        QCOMPARE(window.otherSideTime(Side::B, c.b.originNs + 7), c.a.originNs + 7);
+
+        // zoom on A: B shows the same aligned range (two seconds after both enter the phase)
+        chartA->setVisibleRange(c.a.originNs, c.a.originNs + 2'000'000'000);
+        QCOMPARE(chartA->visibleBeginNs(), c.a.originNs);
+        QCOMPARE(chartB->visibleBeginNs(), c.b.originNs);
+        QCOMPARE(chartB->visibleEndNs(), c.b.originNs + 2'000'000'000);
+        // and the other way round
+        chartB->setVisibleRange(c.b.originNs + 1'000'000'000, c.b.originNs + 3'000'000'000);
+        QCOMPARE(chartA->visibleBeginNs(), c.a.originNs + 1'000'000'000);
+        QCOMPARE(chartA->visibleEndNs(), c.a.originNs + 3'000'000'000);
+        // a click on one chart puts both cursors at the same aligned time
+        emit chartB->cursorRequested(c.b.originNs + 1'500'000'000);
+        QCOMPARE(chartB->cursorTime(), c.b.originNs + 1'500'000'000);
+        QCOMPARE(chartA->cursorTime(), c.a.originNs + 1'500'000'000);
+
+        // B − A: the model's difference series on B's clock
+        const auto difference = c.gapDifference();
+        QVERIFY(!difference.empty());
+        chartB->resetZoom();
+        const QList<QPointF> drawn = chartB->drawnPoints(ChartLine::Comparison);
+        QVERIFY(!drawn.isEmpty());
+        QVERIFY(drawn.size() <= int(difference.size()));
+        QVERIFY(std::any_of(drawn.begin(), drawn.end(), [](const QPointF& p) { return p.y() != 0; }));
         QVERIFY(window.statusText().contains(QStringLiteral("phase “train / step”")));
 
         if (const QByteArray png = qgetenv("GAPSCOPE_COMPARE_PNG"); !png.isEmpty()) {
-            window.resize(1200, 800);
+            window.resize(1200, 900);
+            chartA->resetZoom();
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(window.grab().save(QString::fromLocal8Bit(png)));
@@ -181,8 +197,61 @@ private slots:
         }
         for (int row = 0; row < window.phasesView()->rowCount(); ++row)
             QCOMPARE(window.phasesView()->item(row, 3)->text(), bytesText(0));
-        const auto series = lineSeries(window.chartView());
-        QCOMPARE(series[0]->points(), series[1]->points());
+        // B − A of a run against itself is zero everywhere
+        const QList<QPointF> drawn = window.chartView(Side::B)->drawnPoints(ChartLine::Comparison);
+        QVERIFY(!drawn.isEmpty());
+        for (const QPointF& p : drawn)
+            QCOMPARE(p.y(), 0.0);
+    }
+
+    // The mouse wheel zooms a chart as in the main window, and the other follows.
+    void wheelZoomsBothCharts()
+    {
+        CompareWindow window;
+        window.setTrace(Side::A, load(QStringLiteral("drift")));
+        window.setTrace(Side::B, load(QStringLiteral("drift")));
+        window.waitForIdle();
+        QVERIFY(window.comparison());
+        window.resize(1200, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        GapChartView* chartA = window.chartView(Side::A);
+        GapChartView* chartB = window.chartView(Side::B);
+        const qint64 spanBefore = chartA->visibleEndNs() - chartA->visibleBeginNs();
+        auto* canvas = chartA->findChild<QChartView*>();
+        QVERIFY(canvas);
+        const QPoint at = canvas->viewport()->rect().center();
+        QWheelEvent wheel(at, canvas->viewport()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(canvas->viewport(), &wheel);
+        const qint64 spanAfter = chartA->visibleEndNs() - chartA->visibleBeginNs();
+        QVERIFY(spanAfter < spanBefore);
+        QCOMPARE(chartB->visibleBeginNs(), window.otherSideTime(Side::A, chartA->visibleBeginNs()));
+        QCOMPARE(chartB->visibleEndNs(), window.otherSideTime(Side::A, chartA->visibleEndNs()));
+    }
+
+    void closesOnKey_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::addColumn<int>("modifiers");
+        QTest::newRow("Esc") << int(Qt::Key_Escape) << int(Qt::NoModifier);
+        QTest::newRow("Ctrl+W") << int(Qt::Key_W) << int(Qt::ControlModifier);
+    }
+
+    void closesOnKey()
+    {
+        QFETCH(int, key);
+        QFETCH(int, modifiers);
+        QWidget owner; // File > Compare With... opens it as a window of the main window
+        auto* window = new CompareWindow(&owner);
+        window->setWindowFlag(Qt::Window);
+        window->setTrace(Side::A, load(QStringLiteral("drift")));
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window));
+        QTest::keyClick(window->chartView(Side::A), Qt::Key(key), Qt::KeyboardModifiers(modifiers));
+        QTRY_VERIFY(!window->isVisible());
     }
 
     void opensBInTheBackground()

@@ -82,24 +82,108 @@ private slots:
         const QModelIndex evaluate = model.index(1, 0);
         QCOMPARE(train.data().toString(), QStringLiteral("train"));
         QCOMPARE(evaluate.data().toString(), QStringLiteral("evaluate"));
-        QCOMPARE(model.rowCount(train), 2);
+        // the two steps of train are one group row that lists them
+        QCOMPARE(model.rowCount(train), 1);
         QCOMPARE(model.rowCount(evaluate), 0);
-        const QModelIndex stepB = model.index(1, 0, train);
+        const QModelIndex steps = model.index(0, 0, train);
+        QVERIFY(model.isGroup(steps));
+        QVERIFY(!model.isGroup(train));
+        QCOMPARE(model.spanAt(steps), nullptr);
+        QCOMPARE(model.rowCount(steps), 2);
+        const QModelIndex stepB = model.index(1, 0, steps);
         QCOMPARE(stepB.data(PhasesModel::PathRole).toString(), QStringLiteral("train / step"));
         QCOMPARE(stepB.data(PhasesModel::SpanIndexRole).toInt(), 2);
-        QCOMPARE(model.parent(stepB), train);
+        QCOMPARE(model.parent(stepB), steps);
+        QCOMPARE(model.parent(steps), train);
         QCOMPARE(model.indexOfSpan(2), stepB);
-        QCOMPARE(model.index(1, PhasesModel::StartColumn, train).data().toString(),
+        QCOMPARE(model.index(1, PhasesModel::StartColumn, steps).data().toString(),
                  QStringLiteral("+5.000 s"));
-        QCOMPARE(model.index(1, PhasesModel::DurationColumn, train).data().toString(),
+        QCOMPARE(model.index(1, PhasesModel::DurationColumn, steps).data().toString(),
                  QStringLiteral("4.000 s"));
-        QCOMPARE(model.index(1, PhasesModel::ThreadColumn, train).data().toString(),
+        QCOMPARE(model.index(1, PhasesModel::ThreadColumn, steps).data().toString(),
                  QStringLiteral("MainThread"));
+        QCOMPARE(model.index(1, PhasesModel::CountColumn, steps).data().toString(), QString());
         QCOMPARE(stepB.data(PhasesModel::StartNsRole).toLongLong(), kOrigin + 5 * kSecond);
         QCOMPARE(stepB.data(PhasesModel::EndNsRole).toLongLong(), kOrigin + 9 * kSecond);
         QCOMPARE(model.index(1, PhasesModel::SyntheticEndColumn).data().toString(), QStringLiteral("yes"));
         QCOMPARE(model.index(0, PhasesModel::SyntheticEndColumn).data().toString(), QString());
         QCOMPARE(model.spanCount(), size_t(4));
+    }
+
+    // Repeated sibling phases become one row: count, total, mean and longest duration; it
+    // expands to the occurrences; a phase that occurs once stays a plain row.
+    void groupsRepeatedPhases_data()
+    {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<QList<int>>("durationsS"); // of the steps, cycled
+        QTest::addColumn<QString>("total");
+        QTest::addColumn<QString>("mean");
+        QTest::addColumn<QString>("longest");
+
+        QTest::newRow("one step: no group") << 1 << QList<int>{3} << QString() << QString() << QString();
+        QTest::newRow("two steps") << 2 << QList<int>{1, 3} << "4.000 s"
+                                   << "2.000 s"
+                                   << "3.000 s";
+        QTest::newRow("64 steps (cpu_phases)") << 64 << QList<int>{1, 1, 1, 5} << "128.000 s"
+                                               << "2.000 s"
+                                               << "5.000 s";
+    }
+
+    void groupsRepeatedPhases()
+    {
+        QFETCH(int, steps);
+        QFETCH(QList<int>, durationsS);
+        QFETCH(QString, total);
+        QFETCH(QString, mean);
+        QFETCH(QString, longest);
+        std::vector<PhaseSpan> spans{makeSpan("t", std::nullopt, {"warmup"}, 0, 1)};
+        spans.push_back(makeSpan("train", std::nullopt, {"train"}, 1, 1000));
+        int64_t at = 2;
+        for (int i = 0; i < steps; ++i) {
+            const int d = durationsS[i % durationsS.size()];
+            spans.push_back(makeSpan("step" + std::to_string(i), "train", {"train", "step"}, at, at + d));
+            at += d;
+        }
+        spans.push_back(makeSpan("eval", std::nullopt, {"evaluate"}, 1001, 1002));
+        PhasesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setAnalysis(makeResult(spans));
+        QCOMPARE(model.rowCount(), 3); // warmup, train, evaluate
+        const QModelIndex train = model.index(1, 0);
+        QCOMPARE(model.rowCount(train), 1); // the step row, grouped or not
+        const QModelIndex row = model.index(0, 0, train);
+        QCOMPARE(model.spanCount(), spans.size());
+        if (steps == 1) {
+            QVERIFY(!model.isGroup(row));
+            QCOMPARE(model.rowCount(row), 0);
+            QCOMPARE(row.data(PhasesModel::OccurrenceCountRole).toInt(), 1);
+            return;
+        }
+        QVERIFY(model.isGroup(row));
+        QCOMPARE(row.data().toString(), QStringLiteral("step"));
+        QCOMPARE(row.data(PhasesModel::OccurrenceCountRole).toInt(), steps);
+        QCOMPARE(model.index(0, PhasesModel::CountColumn, train).data().toString(),
+                 QStringLiteral("×%1").arg(steps));
+        QCOMPARE(model.index(0, PhasesModel::DurationColumn, train).data().toString(), total);
+        QCOMPARE(model.index(0, PhasesModel::MeanColumn, train).data().toString(), mean);
+        QCOMPARE(model.index(0, PhasesModel::MaxColumn, train).data().toString(), longest);
+        QCOMPARE(model.index(0, PhasesModel::StartColumn, train).data().toString(),
+                 QStringLiteral("+2.000 s"));
+        QCOMPARE(row.data(PhasesModel::StartNsRole).toLongLong(), kOrigin + 2 * kSecond);
+        QCOMPARE(row.data(PhasesModel::EndNsRole).toLongLong(), kOrigin + at * kSecond);
+        QCOMPARE(row.data(PhasesModel::SpanIndexRole).toInt(), 2); // the first occurrence
+        // expanded: every occurrence in start order, each a span with its own duration
+        QCOMPARE(model.rowCount(row), steps);
+        const std::vector<size_t> occurrences = model.occurrencesAt(row);
+        QCOMPARE(occurrences.size(), size_t(steps));
+        for (int i = 0; i < steps; ++i) {
+            const QModelIndex occurrence = model.index(i, 0, row);
+            QCOMPARE(model.spanAt(occurrence), &model.analysis()->phases[size_t(2 + i)]);
+            QCOMPARE(occurrences[size_t(i)], size_t(2 + i));
+            QCOMPARE(model.indexOfSpan(size_t(2 + i)), occurrence);
+            QCOMPARE(model.index(i, PhasesModel::DurationColumn, row).data().toString(),
+                     QStringLiteral("%1.000 s").arg(durationsS[i % durationsS.size()]));
+        }
     }
 
     void findingMarks_data()

@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <cmath>
+
 #include <map>
 
 using namespace gapscope;
@@ -249,6 +251,70 @@ private slots:
                      side->result->trace->store.timestampNs[side->result->usableRows.front()] - firstStart);
         }
         QCOMPARE(c->alignment.toString(), QStringLiteral("phase:train / step"));
+    }
+
+    // B - A at each B sample inside A's span, A interpolated linearly between its neighbours;
+    // checked against a plain scan of A for every point.
+    void gapDifference_data()
+    {
+        QTest::addColumn<QString>("nameA");
+        QTest::addColumn<QString>("nameB");
+        QTest::addColumn<QString>("alignment");
+        QTest::newRow("itself") << "phasespike"
+                                << "phasespike"
+                                << "start";
+        QTest::newRow("drift vs mixed") << "drift"
+                                        << "mixed"
+                                        << "start";
+        QTest::newRow("phases vs phasespike at a phase") << "phases"
+                                                         << "phasespike"
+                                                         << "phase:train / step";
+    }
+
+    void gapDifference()
+    {
+        QFETCH(QString, nameA);
+        QFETCH(QString, nameB);
+        QFETCH(QString, alignment);
+        const auto c =
+            compareAnalyses(analyse(nameA), analyse(nameB), *CompareAlignment::fromString(alignment));
+        QVERIFY(c);
+        const auto pointsA = TraceComparison::alignedGapSeries(c->a);
+        const auto pointsB = TraceComparison::alignedGapSeries(c->b);
+        const auto difference = c->gapDifference();
+        QVERIFY(!difference.empty());
+        size_t expectedCount = 0;
+        for (const AlignedGapPoint& b : pointsB) {
+            if (b.offsetNs >= pointsA.front().offsetNs && b.offsetNs <= pointsA.back().offsetNs)
+                ++expectedCount;
+        }
+        QCOMPARE(difference.size(), expectedCount);
+        size_t at = 0;
+        for (const AlignedGapPoint& b : pointsB) {
+            if (b.offsetNs < pointsA.front().offsetNs || b.offsetNs > pointsA.back().offsetNs)
+                continue;
+            double gapA = 0;
+            for (size_t i = 0; i < pointsA.size(); ++i) {
+                if (pointsA[i].offsetNs == b.offsetNs) {
+                    gapA = double(pointsA[i].gapBytes);
+                    break;
+                }
+                if (i + 1 < pointsA.size() && pointsA[i].offsetNs < b.offsetNs &&
+                    pointsA[i + 1].offsetNs > b.offsetNs) {
+                    const double f = double(b.offsetNs - pointsA[i].offsetNs) /
+                                     double(pointsA[i + 1].offsetNs - pointsA[i].offsetNs);
+                    gapA = double(pointsA[i].gapBytes) +
+                           f * (double(pointsA[i + 1].gapBytes) - double(pointsA[i].gapBytes));
+                    break;
+                }
+            }
+            QCOMPARE(difference[at].offsetNs, b.offsetNs);
+            QVERIFY2(std::abs(double(difference[at].gapBytes) - (double(b.gapBytes) - gapA)) <= 1.0,
+                     qPrintable(QStringLiteral("point %1").arg(at)));
+            if (nameA == nameB)
+                QCOMPARE(difference[at].gapBytes, int64_t(0));
+            ++at;
+        }
     }
 
     void alignAtMissingPhaseFails()

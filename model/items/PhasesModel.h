@@ -1,5 +1,7 @@
 #pragma once
-// The phase spans of one analysis as a tree (parent_scope_id nesting). Spans that findings
+// The phase spans of one analysis as a tree (parent_scope_id nesting). Siblings with the same
+// label (a training loop's 64 "step" spans) are grouped under one row that gives their count,
+// total, mean and longest duration and expands to list the occurrences. Spans that findings
 // are attributed to carry their finding count, so views can mark them.
 
 #include "model/trace/AnalysisRunner.h"
@@ -18,8 +20,11 @@ public:
     enum Column
     {
         NameColumn,
-        StartColumn,
-        DurationColumn,
+        CountColumn,    // occurrences of a group; empty for a span
+        StartColumn,    // a group: its first occurrence's
+        DurationColumn, // a group: the total of its occurrences
+        MeanColumn,     // a group: mean occurrence duration
+        MaxColumn,      // a group: longest occurrence
         ThreadColumn,
         SyntheticEndColumn,
         FindingsColumn,
@@ -27,12 +32,13 @@ public:
     };
     enum Role
     {
-        SpanIndexRole = Qt::UserRole + 1, // int index into AnalysisResult::phases
-        StartNsRole,                      // qint64 absolute ns
-        EndNsRole,                        // qint64 absolute ns, inclusive
+        SpanIndexRole = Qt::UserRole + 1, // int index into AnalysisResult::phases (a group: its first)
+        StartNsRole,                      // qint64 absolute ns (a group: its first start)
+        EndNsRole,                        // qint64 absolute ns, inclusive (a group: its last end)
         PathRole,                         // "train / step"
         FindingCountRole,                 // int: findings attributed to this span
         SortRole,                         // raw value of the column
+        OccurrenceCountRole,              // int: spans in a group, 1 for a span
     };
 
     explicit PhasesModel(QObject* parent = nullptr);
@@ -44,9 +50,13 @@ public:
     // else the spans whose label the attribution names and which contain the evidence time.
     static std::vector<size_t> spansOfFinding(const Finding& finding, const std::vector<PhaseSpan>& phases);
 
+    // The span of a span row; nullptr for a group row.
     const PhaseSpan* spanAt(const QModelIndex& index) const;
+    bool isGroup(const QModelIndex& index) const;
+    // Span indices of a group row (start order); empty for a span row.
+    std::vector<size_t> occurrencesAt(const QModelIndex& index) const;
     QModelIndex indexOfSpan(size_t spanIndex, int column = NameColumn) const;
-    size_t spanCount() const { return m_nodes.size(); }
+    size_t spanCount() const { return m_spanCount; }
     int findingCount(size_t spanIndex) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
@@ -57,18 +67,25 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    // Nodes 0 .. m_spanCount - 1 are the spans (same index), the ones after them the groups.
     struct Node
     {
-        int parent = -1; // span index of the parent, -1 for top level
+        int parent = -1; // node of the parent (a span or a group), -1 for top level
         int row = 0;     // row under the parent
         std::vector<int> children;
-        int findingCount = 0;
+        int findingCount = 0;            // a group: the sum of its occurrences'
+        std::vector<size_t> occurrences; // a group's spans, start order
     };
+    bool isGroupNode(size_t node) const { return node >= m_spanCount; }
     const std::vector<int>& childrenOf(const QModelIndex& parent) const;
+    // The rows under container (a span node or -1 for the top level) of the child spans given.
+    std::vector<int> arrangeChildren(int container, const std::vector<int>& spans);
+    QVariant groupData(size_t node, int column, int role) const;
 
     std::shared_ptr<const AnalysisResult> m_result;
     int64_t m_originNs = 0;
-    std::vector<Node> m_nodes; // one per span, same index
+    std::vector<Node> m_nodes;
+    size_t m_spanCount = 0;
     std::vector<int> m_roots;
 };
 

@@ -18,6 +18,21 @@ RowSpan rowsInTimeRange(std::span<const int64_t> timeNs, std::span<const uint32_
     return RowSpan{size_t(lower - rows.begin()), size_t(upper - rows.begin())};
 }
 
+std::optional<size_t> nearestRowPosition(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+                                         int64_t ns)
+{
+    if (rows.empty())
+        return std::nullopt;
+    const auto it = std::lower_bound(rows.begin(), rows.end(), ns,
+                                     [&](uint32_t row, int64_t t) { return timeNs[row] < t; });
+    if (it == rows.end())
+        return rows.size() - 1;
+    size_t pos = size_t(it - rows.begin());
+    if (pos > 0 && ns - timeNs[rows[pos - 1]] <= timeNs[rows[pos]] - ns)
+        --pos;
+    return pos;
+}
+
 RowSpan withNeighbours(RowSpan span, size_t rowCount)
 {
     if (rowCount == 0)

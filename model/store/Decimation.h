@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -30,6 +31,11 @@ RowSpan rowsInTimeRange(std::span<const int64_t> timeNs, std::span<const uint32_
 // The span widened by one row on each side (within [0, rowCount)), so that a line through the
 // points reaches the edges of the plot instead of stopping at the last point inside.
 RowSpan withNeighbours(RowSpan span, size_t rowCount);
+
+// Position of the row nearest in time to ns (the earlier one on a tie); rows must be in
+// ascending time. nullopt without rows. Binary search: O(log n).
+std::optional<size_t> nearestRowPosition(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+                                         int64_t ns);
 
 // Min/max decimation of the rows at positions `span` into `columns` equal time columns over
 // [beginNs, endNs]. valueAt(storeRow) returns the value as double; NaN marks a missing value,

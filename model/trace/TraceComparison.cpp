@@ -1,4 +1,5 @@
 #include "model/trace/TraceComparison.h"
+#include "analysis/Int64Math.h"
 #include "model/text/Text.h"
 
 #include "model/report/JsonWriter.h"
@@ -153,6 +154,37 @@ std::vector<AlignedGapPoint> TraceComparison::alignedGapSeries(const ComparedSid
     for (uint32_t row : side.result->usableRows)
         points.push_back({store.timestampNs[row] - side.originNs, store.gapAt(row)});
     return points;
+}
+
+std::vector<AlignedGapPoint> TraceComparison::gapDifference() const
+{
+    const std::vector<AlignedGapPoint> pointsA = alignedGapSeries(a);
+    const std::vector<AlignedGapPoint> pointsB = alignedGapSeries(b);
+    std::vector<AlignedGapPoint> difference;
+    if (pointsA.empty())
+        return difference;
+    difference.reserve(pointsB.size());
+    size_t next = 0; // first A sample at or after the B sample (both sides in time order)
+    for (const AlignedGapPoint& pointB : pointsB) {
+        while (next < pointsA.size() && pointsA[next].offsetNs < pointB.offsetNs)
+            ++next;
+        if (next == pointsA.size())
+            break; // after A's last sample
+        const AlignedGapPoint& after = pointsA[next];
+        double gapA = double(after.gapBytes);
+        if (after.offsetNs != pointB.offsetNs) {
+            if (next == 0)
+                continue; // before A's first sample
+            const AlignedGapPoint& before = pointsA[next - 1];
+            const double f = differenceAsDouble(pointB.offsetNs, before.offsetNs) /
+                             differenceAsDouble(after.offsetNs, before.offsetNs);
+            gapA = double(before.gapBytes) + f * differenceAsDouble(after.gapBytes, before.gapBytes);
+        }
+        // held on the int64 range: a hostile trace's extreme gaps must not overflow
+        const int64_t roundedA = toInt64(std::round(gapA)).value_or(gapA < 0 ? INT64_MIN : INT64_MAX);
+        difference.push_back({pointB.offsetNs, saturatingSub(pointB.gapBytes, roundedA)});
+    }
+    return difference;
 }
 
 std::vector<QString> phaseLabelsOf(const AnalysisResult& result)

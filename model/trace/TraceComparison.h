@@ -114,6 +114,9 @@ struct TraceComparison
     size_t count(FindingChange change) const;
     // The usable samples of one side on the shared axis.
     static std::vector<AlignedGapPoint> alignedGapSeries(const ComparedSide& side);
+    // B - A on the shared axis: at each usable sample of B inside A's span, B's gap minus A's
+    // gap interpolated linearly between A's two samples around that time (rounded to bytes).
+    std::vector<AlignedGapPoint> gapDifference() const;
 };
 
 // nullopt with *error set when a side has no analysis or the alignment phase is missing on a

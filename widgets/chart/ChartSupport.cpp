@@ -1,5 +1,7 @@
 #include "widgets/chart/ChartSupport.h"
 
+#include "model/store/Decimation.h"
+
 #include <QDateTime>
 #include <QTimeZone>
 
@@ -63,18 +65,9 @@ int64_t shallowestPhaseDepth(const std::vector<PhaseSpan>& phases)
 
 std::optional<size_t> nearestUsableSample(const AnalysisResult& result, int64_t ns)
 {
-    const auto& rows = result.usableRows;
-    if (rows.empty() || !result.trace)
+    if (!result.trace)
         return std::nullopt;
-    const auto& time = result.trace->store.timestampNs;
-    const auto it = std::lower_bound(rows.begin(), rows.end(), ns,
-                                     [&](uint32_t row, int64_t t) { return time[row] < t; });
-    if (it == rows.end())
-        return rows.size() - 1;
-    size_t pos = size_t(it - rows.begin());
-    if (pos > 0 && ns - time[rows[pos - 1]] <= time[rows[pos]] - ns)
-        --pos;
-    return pos;
+    return nearestRowPosition(result.trace->store.timestampNs, result.usableRows, ns);
 }
 
 PlotMapping PlotMapping::fromRanges(const QRectF& plot, double xMin, double xMax, double yMin, double yMax)
@@ -150,6 +143,7 @@ ChartColors chartColors(const QPalette& palette)
         c.cursor = c.cursor.lighter(160);
     c.outside = palette.color(QPalette::Text);
     c.outside.setAlpha(90);
+    c.comparison = pick("#a85d00", "#ffc04d");
     c.phaseA = pick("#4c78a8", "#7aa6d6");
     c.phaseA.setAlpha(c.dark ? 34 : 26);
     c.phaseB = pick("#b07aa1", "#d4a6c8");

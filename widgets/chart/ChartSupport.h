@@ -77,8 +77,9 @@ struct ChartColors
     QColor spike;
     QColor maxSpike;
     QColor cursor;
-    QColor outside; // samples outside an analysis window
-    QColor phaseA;  // translucent phase shading, alternating
+    QColor outside;    // samples outside an analysis window
+    QColor comparison; // a line from another run (the compare window's B − A)
+    QColor phaseA;     // translucent phase shading, alternating
     QColor phaseB;
 };
 ChartColors chartColors(const QPalette& palette);

@@ -1,35 +1,29 @@
 #include "widgets/trace/CompareWindow.h"
 #include "model/text/Text.h"
 
+#include "model/items/FindingsModel.h"
 #include "model/jobs/LoadJob.h"
-#include "model/store/Decimation.h"
 #include "widgets/chart/ChartSupport.h"
+#include "widgets/trace/GapChartView.h"
 
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QLabel>
-#include <QLegend>
-#include <QLineSeries>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QValueAxis>
-
-#include <cmath>
 
 namespace gapscope {
 
 namespace {
-
-constexpr int kChartColumns = 1600; // min/max points per series, about a wide screen's pixels
 
 QString partitionText(const TraceData& trace, const Partition& p)
 {
@@ -52,47 +46,6 @@ QString evidenceDeltaText(const EvidenceDelta& delta)
     else
         value = (*d > 0 ? QStringLiteral("+") : QString()) + QString::number(*d, 'g', 4);
     return QStringLiteral("%1 %2").arg(qs(delta.key), value);
-}
-
-// The side's series on the shared axis: seconds from its origin, gap in GiB; min/max per column
-// so a long run keeps its spikes.
-struct Bounds
-{
-    double minX = INFINITY, maxX = -INFINITY, minY = INFINITY, maxY = -INFINITY;
-    bool valid() const { return std::isfinite(minX) && std::isfinite(minY); }
-};
-
-QLineSeries* seriesOf(const ComparedSide& side, const QString& name, const QColor& color, Bounds* bounds)
-{
-    auto* series = new QLineSeries;
-    series->setName(name);
-    QPen pen(color);
-    pen.setWidthF(1.6);
-    series->setPen(pen);
-    const AnalysisResult& result = *side.result;
-    const EventStore& store = result.trace->store;
-    const std::span<const int64_t> time(store.timestampNs);
-    const std::span<const uint32_t> rows(result.usableRows);
-    if (rows.empty())
-        return series;
-    const int64_t begin = time[rows.front()];
-    const int64_t end = time[rows.back()];
-    const auto kept = decimateMinMax(time, rows, RowSpan{0, rows.size()}, begin, end, kChartColumns,
-                                     [&](uint32_t row) { return double(store.gapAt(row)); });
-    QList<QPointF> points;
-    points.reserve(qsizetype(kept.size()));
-    for (uint32_t position : kept) {
-        const uint32_t row = rows[position];
-        const QPointF point(double(time[row] - side.originNs) / 1e9,
-                            double(store.gapAt(row)) / double(1ull << 30));
-        points.append(point);
-        bounds->minX = std::min(bounds->minX, point.x());
-        bounds->maxX = std::max(bounds->maxX, point.x());
-        bounds->minY = std::min(bounds->minY, point.y());
-        bounds->maxY = std::max(bounds->maxY, point.y());
-    }
-    series->replace(points);
-    return series;
 }
 
 } // namespace
@@ -152,41 +105,84 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent)
     top->addWidget(new QLabel(tr("Align:"), this));
     top->addWidget(m_alignBox);
 
-    auto* chart = new QChart;
-    chart->legend()->setAlignment(Qt::AlignTop);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chartView = new QChartView(chart, this);
-    m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumHeight(240);
+    // the main window's chart for each side; B's also draws B − A
+    m_chartA = new GapChartView(this);
+    m_chartB = new GapChartView(this);
+    m_chartA->setObjectName(QStringLiteral("compareChartA"));
+    m_chartB->setObjectName(QStringLiteral("compareChartB"));
+    m_chartTitleA = new QLabel(this);
+    m_chartTitleB = new QLabel(this);
+    auto chartPane = [this](QLabel* title, GapChartView* chart) {
+        auto* pane = new QWidget(this);
+        auto* layout = new QVBoxLayout(pane);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->setSpacing(2);
+        title->setTextFormat(Qt::RichText);
+        layout->addWidget(title);
+        layout->addWidget(chart, 1);
+        chart->setMinimumHeight(180);
+        return pane;
+    };
+    for (Side side : {Side::A, Side::B}) {
+        GapChartView* chart = chartView(side);
+        connect(chart, &GapChartView::visibleRangeChanged, this,
+                [this, side](qint64 beginNs, qint64 endNs) { syncRange(side, beginNs, endNs); });
+        connect(chart, &GapChartView::cursorRequested, this,
+                [this, side](qint64 ns) { syncCursor(side, ns); });
+    }
 
     m_findings = new QTreeWidget(this);
     m_findings->setRootIsDecorated(false);
+    m_findings->setWordWrap(true);
+    m_findings->setUniformRowHeights(false);
     m_findings->setHeaderLabels({tr("Finding"), tr("Change"), tr("Severity A → B"), tr("Confidence A → B"),
                                  tr("Evidence deltas (B − A)")});
     m_findings->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_findings->header()->setStretchLastSection(true);
+    m_phasesNote = new QLabel(this);
+    m_phasesNote->setWordWrap(true);
     m_phases = new QTableWidget(0, 4, this);
-    m_phases->setHorizontalHeaderLabels({tr("Phase"), tr("Peak gap A"), tr("Peak gap B"), tr("Delta")});
+    m_phases->setHorizontalHeaderLabels({tr("Phase"), tr("Peak gap A"), tr("Peak gap B"), tr("B − A")});
     m_phases->verticalHeader()->hide();
     m_phases->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_phases->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_phases->horizontalHeader()->setStretchLastSection(true);
+    auto* phasesPane = new QWidget(this);
+    auto* phasesLayout = new QVBoxLayout(phasesPane);
+    phasesLayout->setContentsMargins(0, 0, 0, 0);
+    phasesLayout->addWidget(m_phasesNote);
+    phasesLayout->addWidget(m_phases, 1);
 
     auto* tables = new QSplitter(Qt::Horizontal, this);
     tables->addWidget(m_findings);
-    tables->addWidget(m_phases);
+    tables->addWidget(phasesPane);
     tables->setStretchFactor(0, 3);
     tables->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_chartView);
+    split->addWidget(chartPane(m_chartTitleA, m_chartA));
+    split->addWidget(chartPane(m_chartTitleB, m_chartB));
     split->addWidget(tables);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(split, 1);
     layout->addWidget(m_status);
+
+    // a separate window: Esc, Ctrl+W and the platform's close key close it (each key once: two
+    // shortcuts on one key would be ambiguous and neither would fire)
+    QList<QKeySequence> closeKeys = QKeySequence::keyBindings(QKeySequence::Close);
+    for (const QKeySequence& key : {QKeySequence(Qt::CTRL | Qt::Key_W), QKeySequence(Qt::Key_Escape)}) {
+        if (!closeKeys.contains(key))
+            closeKeys << key;
+    }
+    for (const QKeySequence& key : closeKeys) {
+        auto* shortcut = new QShortcut(key, this);
+        shortcut->setContext(Qt::WindowShortcut);
+        connect(shortcut, &QShortcut::activated, this, &QWidget::close);
+    }
 
     connect(m_openB, &QPushButton::clicked, this, [this] { chooseFile(Side::B); });
     connect(m_partitionA, &QComboBox::activated, this, [this] { analyse(Side::A); });
@@ -197,7 +193,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent)
             setAlignment(*alignment);
     });
     fillAlignments();
-    resize(1100, 760);
+    resize(1200, 900);
 }
 
 CompareWindow::~CompareWindow() = default;
@@ -368,15 +364,26 @@ void CompareWindow::recompare()
 
 void CompareWindow::showComparison()
 {
-    showChart();
+    showCharts();
     m_findings->clear();
     m_phases->setRowCount(0);
-    if (!m_comparison)
+    m_phases->setVisible(m_comparison && !m_comparison->phases.empty());
+    if (!m_comparison) {
+        m_phasesNote->clear();
         return;
+    }
+    m_phasesNote->setText(
+        m_comparison->phases.empty()
+            ? tr("Neither run records phases (phase_enter / phase_exit events), so there are no "
+                 "per-phase peaks to compare.")
+            : tr("The largest gap inside each phase on A and on B, and B − A (— where a run has no "
+                 "usable sample in that phase, or not the phase)."));
     const QPalette& palette = this->palette();
     for (const FindingComparison& f : m_comparison->findings) {
         auto* item = new QTreeWidgetItem(m_findings);
-        item->setText(0, qs(toString(f.classification)));
+        item->setText(0, FindingsModel::classificationText(f.classification));
+        item->setData(0, Qt::UserRole, qs(toString(f.classification)));
+        item->setToolTip(0, qs(toString(f.classification)));
         item->setText(1, toString(f.change));
         auto severity = [](const std::optional<Finding>& x) {
             return x ? qs(toString(x->severity)) : QStringLiteral("—");
@@ -395,7 +402,8 @@ void CompareWindow::showComparison()
             if (!delta.delta() || *delta.delta() != 0)
                 deltas << evidenceDeltaText(delta);
         }
-        item->setText(4, deltas.join(QStringLiteral("; ")));
+        // one delta a line, wrapped: nothing is cut off
+        item->setText(4, deltas.join(QLatin1Char('\n')));
         item->setToolTip(4, deltas.join(QLatin1Char('\n')));
         const Finding& shown = f.b ? *f.b : *f.a;
         if (f.change != FindingChange::Unchanged)
@@ -421,68 +429,59 @@ void CompareWindow::showComparison()
     }
 }
 
-void CompareWindow::showChart()
+void CompareWindow::showCharts()
 {
-    QChart* chart = m_chartView->chart();
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis); // gives the axis back to us: without the delete it leaks
-        delete axis;
+    const QString fileA = m_a.trace ? htmlEscape(QFileInfo(m_a.trace->path).fileName()) : QString();
+    const QString fileB = m_b.trace ? htmlEscape(QFileInfo(m_b.trace->path).fileName()) : QString();
+    m_chartTitleA->setText(QStringLiteral("<b>A</b>: %1").arg(fileA));
+    m_chartTitleB->setText(
+        tr("<b>B</b>: %1, with B − A (B's gap minus A's at the same aligned time)").arg(fileB));
+    for (Side side : {Side::A, Side::B}) {
+        const std::shared_ptr<const AnalysisResult> result =
+            m_comparison ? (side == Side::A ? m_comparison->a.result : m_comparison->b.result) : nullptr;
+        // a new alignment keeps the analyses: the zoom stays
+        if (chartView(side)->analysis() != result)
+            chartView(side)->setAnalysis(result);
     }
-    const ChartColors colors = chartColors(palette());
-    chart->setBackgroundBrush(colors.background);
-    chart->legend()->setLabelColor(colors.text);
     if (!m_comparison) {
-        chart->setTitle(QString());
+        m_chartB->setComparisonLine(QString(), {}, {});
         return;
     }
-    Bounds bounds;
-    const QColor colorA = colors.gap;
-    const QColor colorB = colors.dark ? QColor(0xff, 0xa0, 0x40) : QColor(0xe0, 0x6c, 0x00);
-    QLineSeries* a = seriesOf(m_comparison->a, tr("A: %1").arg(QFileInfo(m_comparison->a.path).fileName()),
-                              colorA, &bounds);
-    QLineSeries* b = seriesOf(m_comparison->b, tr("B: %1").arg(QFileInfo(m_comparison->b.path).fileName()),
-                              colorB, &bounds);
-    auto* x = new QValueAxis;
-    x->setTitleText(m_alignment.mode == CompareAlignment::Mode::Start
-                        ? tr("seconds since start")
-                        : tr("seconds since phase “%1”").arg(m_alignment.phaseLabel));
-    auto* y = new QValueAxis;
-    y->setTitleText(tr("gap (GiB)"));
-    m_chartView->setToolTip(tr("gap = device used − allocator reserved"));
-    for (QValueAxis* axis : {x, y}) {
-        axis->setLabelsColor(colors.text);
-        axis->setTitleBrush(colors.text);
-        axis->setGridLineColor(colors.grid);
+    std::vector<int64_t> times;
+    std::vector<double> values;
+    for (const AlignedGapPoint& point : m_comparison->gapDifference()) {
+        times.push_back(point.offsetNs + m_comparison->b.originNs);
+        values.push_back(double(point.gapBytes));
     }
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (QLineSeries* series : {a, b}) {
-        chart->addSeries(series);
-        series->attachAxis(x);
-        series->attachAxis(y);
-    }
-    if (bounds.valid()) {
-        x->setRange(bounds.minX, std::max(bounds.maxX, bounds.minX + 1e-9));
-        // the gap can be negative (allocator reserved more than the device reports used)
-        y->setRange(std::min(bounds.minY, 0.0), std::max(bounds.maxY, bounds.minY + 1e-9) * 1.05);
-        x->applyNiceNumbers();
-        y->applyNiceNumbers();
-    }
-    if (m_alignment.mode == CompareAlignment::Mode::Phase && bounds.valid()) {
-        // where both runs enter the phase
-        auto* zero = new QLineSeries;
-        zero->setName(tr("phase start"));
-        QPen pen(colors.text);
-        pen.setStyle(Qt::DashLine);
-        pen.setWidthF(1.0);
-        zero->setPen(pen);
-        zero->append(0, y->min());
-        zero->append(0, y->max());
-        chart->addSeries(zero);
-        zero->attachAxis(x);
-        zero->attachAxis(y);
-    }
+    m_chartB->setComparisonLine(tr("B − A"), std::move(times), std::move(values));
+    // B shows the aligned range A shows
+    syncRange(Side::A, m_chartA->visibleBeginNs(), m_chartA->visibleEndNs());
+}
+
+qint64 CompareWindow::otherSideTime(Side from, qint64 ns) const
+{
+    if (!m_comparison)
+        return ns;
+    const ComparedSide& source = from == Side::A ? m_comparison->a : m_comparison->b;
+    const ComparedSide& target = from == Side::A ? m_comparison->b : m_comparison->a;
+    return ns - source.originNs + target.originNs;
+}
+
+void CompareWindow::syncRange(Side from, qint64 beginNs, qint64 endNs)
+{
+    if (m_syncing || !m_comparison)
+        return;
+    m_syncing = true;
+    chartView(from == Side::A ? Side::B : Side::A)
+        ->setVisibleRange(otherSideTime(from, beginNs), otherSideTime(from, endNs));
+    m_syncing = false;
+}
+
+void CompareWindow::syncCursor(Side from, qint64 ns)
+{
+    chartView(from)->setCursorTime(ns);
+    if (m_comparison)
+        chartView(from == Side::A ? Side::B : Side::A)->setCursorTime(otherSideTime(from, ns));
 }
 
 void CompareWindow::chooseFile(Side side)

@@ -1,8 +1,10 @@
 #pragma once
-// Two runs side by side: the gap series of A and B overlaid on one aligned time axis (at the
-// start of each, or at the first start of a phase both have), the findings of each with what
-// is new, gone or changed, and the peak gap of every phase on both sides. Draws what
-// model/TraceComparison computes; loads (LoadJob) and analyses (AnalysisJob) run in the background.
+// Two runs one above the other: the gap chart of the main window (GapChartView: phase shading,
+// wheel zoom, tooltips) for A and for B, zoom and cursor kept on one aligned time axis (at the
+// start of each, or at the first start of a phase both have), B − A drawn on B's chart; the
+// findings of each with what is new, gone or changed, and the peak gap of every phase on both
+// sides. Draws what model/TraceComparison computes; loads (LoadJob) and analyses (AnalysisJob)
+// run in the background. Esc and Ctrl+W close it.
 
 #include "analysis/Thresholds.h"
 #include "model/trace/TraceComparison.h"
@@ -12,7 +14,6 @@
 #include <memory>
 #include <optional>
 
-class QChartView;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -22,6 +23,7 @@ class QTreeWidget;
 namespace gapscope {
 
 class AnalysisJob;
+class GapChartView;
 class LoadJob;
 
 class CompareWindow : public QWidget
@@ -54,9 +56,13 @@ public:
 
     const std::optional<TraceComparison>& comparison() const { return m_comparison; }
     QString statusText() const;
-    QChartView* chartView() const { return m_chartView; }
+    GapChartView* chartView(Side side) const { return side == Side::A ? m_chartA : m_chartB; }
     QTreeWidget* findingsView() const { return m_findings; }
     QTableWidget* phasesView() const { return m_phases; }
+    // Says what the phase table holds, or why it is hidden (neither run has phases).
+    QLabel* phasesNote() const { return m_phasesNote; }
+    // The aligned time of an absolute time on one side's clock, on the other side's clock.
+    qint64 otherSideTime(Side from, qint64 ns) const;
     QComboBox* alignmentBox() const { return m_alignBox; }
     QComboBox* partitionBox(Side side) const { return side == Side::A ? m_partitionA : m_partitionB; }
 
@@ -80,7 +86,9 @@ private:
     void fillAlignments();
     void recompare();
     void showComparison();
-    void showChart();
+    void showCharts();
+    void syncRange(Side from, qint64 beginNs, qint64 endNs);
+    void syncCursor(Side from, qint64 ns);
     void chooseFile(Side side);
 
     SideState m_a;
@@ -97,8 +105,13 @@ private:
     QComboBox* m_alignBox = nullptr;
     QPushButton* m_openB = nullptr;
     QLabel* m_status = nullptr;
-    QChartView* m_chartView = nullptr;
+    QLabel* m_chartTitleA = nullptr;
+    QLabel* m_chartTitleB = nullptr;
+    GapChartView* m_chartA = nullptr;
+    GapChartView* m_chartB = nullptr;
+    bool m_syncing = false; // a range or cursor being copied to the other chart
     QTreeWidget* m_findings = nullptr;
+    QLabel* m_phasesNote = nullptr;
     QTableWidget* m_phases = nullptr;
 };
 

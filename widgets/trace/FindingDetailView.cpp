@@ -1,5 +1,6 @@
 #include "widgets/trace/FindingDetailView.h"
 #include "model/text/Text.h"
+#include "model/trace/CounterCapture.h"
 
 #include "model/items/FindingsModel.h"
 #include "model/report/AnalysisReport.h"
@@ -249,6 +250,30 @@ QString FindingDetailView::summaryHtml(const AnalysisResult& result) const
 {
     const GapStatistics& st = result.statistics;
     QString html;
+    const auto row = [&](const QString& name, const QString& value) {
+        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td></tr>")
+                    .arg(htmlEscape(name), htmlEscape(value));
+    };
+    if (isCounterOnly(result)) {
+        // no gap statistics to show (they would all read zero): what the capture has instead
+        const CounterFigures figures = counterFigures(result);
+        const QString used = usedCounterName(result);
+        html += QStringLiteral("<h3>%1</h3><p>%2</p>")
+                    .arg(htmlEscape(figures.cpu ? tr("CPU capture: no hidden-memory gap")
+                                                : tr("No device total: no hidden-memory gap")),
+                         htmlEscape(counterOnlyExplanation(result)));
+        html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+        row(tr("Samples with counters"), QString::number(figures.sampleCount));
+        if (figures.peakUsedBytes) {
+            row(tr("Peak %1").arg(used), bytesText(double(*figures.peakUsedBytes)));
+            row(tr("%1 first → last").arg(used),
+                QStringLiteral("%1 → %2").arg(bytesText(double(*figures.firstUsedBytes)),
+                                              bytesText(double(*figures.lastUsedBytes))));
+        }
+        row(tr("Backend"), qs(toString(result.backend)));
+        html += QStringLiteral("</table>");
+        return html;
+    }
     if (result.findings.empty()) {
         html += QStringLiteral("<h3>%1</h3>").arg(htmlEscape(tr("No hidden-memory findings")));
         if (st.sampleCount < 3)
@@ -272,10 +297,6 @@ QString FindingDetailView::summaryHtml(const AnalysisResult& result) const
                     .arg(htmlEscape(tr("Select a finding to see its evidence and what to do.")));
     }
     html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
-    const auto row = [&](const QString& name, const QString& value) {
-        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td></tr>")
-                    .arg(htmlEscape(name), htmlEscape(value));
-    };
     row(tr("Usable samples"), QString::number(st.sampleCount));
     row(tr("Max |gap| / total"), percentText(st.maxAbsGapRatio, 2));
     row(tr("Mean gap"), bytesText(st.meanGap));

@@ -40,7 +40,7 @@ constexpr int64_t kMinVisibleSpanNs = 1000; // 1 us: below that no trace has two
 constexpr double kDragThresholdPx = 4;
 constexpr int kMaxPhaseLanes = 3;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kLineCount = 6;
+constexpr int kLineCount = 7;
 
 // Values of the drawn series as doubles, NaN where missing.
 double gapValueOfRow(const EventStore& s, uint32_t row)
@@ -161,6 +161,7 @@ public:
     QLineSeries* deviceUsed = nullptr;
     QLineSeries* deviceTotal = nullptr;
     QLineSeries* regression = nullptr;
+    QLineSeries* comparison = nullptr; // setComparisonLine
     QLineSeries* bandUpper = nullptr;
     QLineSeries* bandLower = nullptr;
     QAreaSeries* band = nullptr;
@@ -173,6 +174,10 @@ public:
     // legend its entries, pens and visibility.
     LineLayer* lines = nullptr;
     std::array<QList<QPointF>, kLineCount> drawnLines; // by ChartLine
+    // setComparisonLine: times ascending, values in bytes, rows 0..n-1 for the decimation
+    std::vector<int64_t> comparisonTimes;
+    std::vector<double> comparisonValues;
+    std::vector<uint32_t> comparisonRows;
     double bandBeginX = 0, bandEndX = 0;
 
     std::array<bool, kOverlayCount> overlayVisible{};
@@ -381,6 +386,7 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
     outside = addLine(GapChartView::tr("Outside window"));
     gap = addLine(GapChartView::tr("Gap (used − reserved)"));
     regression = addLine(GapChartView::tr("Drift fit"));
+    comparison = addLine(QString());
 
     auto addScatter = [&](const QString& name, qreal size) {
         auto* series = new QScatterSeries;
@@ -434,6 +440,8 @@ QLineSeries* GapChartView::Private::seriesOf(ChartLine line) const
         return reserved;
     case ChartLine::DeviceUsed:
         return deviceUsed;
+    case ChartLine::Comparison:
+        return comparison;
     case ChartLine::DeviceTotal:
         break;
     }
@@ -514,6 +522,7 @@ void GapChartView::Private::applyColors()
     reserved->setPen(linePen(colors.reserved, 1.3));
     deviceUsed->setPen(linePen(colors.deviceUsed, 1.3));
     deviceTotal->setPen(linePen(colors.deviceTotal, 1.3, Qt::DashLine));
+    comparison->setPen(linePen(colors.comparison, 1.4));
 
     QColor bandFill = colors.gap;
     bandFill.setAlpha(colors.dark ? 40 : 28);
@@ -588,6 +597,7 @@ void GapChartView::Private::updateLegendVisibility()
     spikes->setVisible(data && !spikeRows.empty() && visible(ChartOverlay::Spikes));
     maxSpike->setVisible(data && maxSpikeRow.has_value() && visible(ChartOverlay::Spikes));
     emphasis->setVisible(data && emphasis->count() > 0);
+    comparison->setVisible(data && !comparisonTimes.empty());
 
     bool markersChanged = false;
     for (QAbstractSeries* series : chart->series()) {
@@ -773,6 +783,20 @@ void GapChartView::Private::redrawSeries(int columns)
                    decimated(deviceUsed, counters, columnValue(s.used), &pyramids.used));
     setDrawnPoints(ChartLine::DeviceTotal,
                    decimated(deviceTotal, counters, columnValue(s.total), &pyramids.total));
+    QList<QPointF> comparisonPoints;
+    if (comparison->isVisible()) {
+        const std::span<const int64_t> times(comparisonTimes);
+        const std::span<const uint32_t> rows(comparisonRows);
+        const RowSpan span = withNeighbours(rowsInTimeRange(times, rows, begin, end), rows.size());
+        for (uint32_t pos : decimateMinMax(times, rows, span, begin, end, columns,
+                                           [this](uint32_t row) { return comparisonValues[row]; })) {
+            const double v = comparisonValues[pos];
+            comparisonPoints.append(QPointF(xOf(times[pos]), v));
+            if (times[pos] >= begin && times[pos] <= end)
+                extent.add(v);
+        }
+    }
+    setDrawnPoints(ChartLine::Comparison, std::move(comparisonPoints));
     // one or two markers per pixel column are all a screen can show
     const QList<QPointF> spikePoints = decimated(spikes, spikeRows, gapValue);
     if (spikePoints != spikes->points())
@@ -904,6 +928,10 @@ QString GapChartView::Private::hoverText(size_t samplePos) const
     overlayLine(ChartOverlay::Reserved, colors.reserved, GapChartView::tr("Reserved"), s.reserved);
     overlayLine(ChartOverlay::DeviceUsed, colors.deviceUsed, GapChartView::tr("Device used"), s.used);
     overlayLine(ChartOverlay::DeviceTotal, colors.deviceTotal, GapChartView::tr("Device total"), s.total);
+    if (comparison->isVisible()) {
+        if (const auto pos = nearestRowPosition(comparisonTimes, comparisonRows, t))
+            html += line(colors.comparison, comparison->name(), signedBytesText(comparisonValues[*pos]));
+    }
     if (regression->isVisible()) {
         const GapStatistics& stats = result->statistics;
         html += line(colors.regression, GapChartView::tr("Drift fit"),
@@ -1288,6 +1316,19 @@ void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result)
 std::shared_ptr<const AnalysisResult> GapChartView::analysis() const
 {
     return d->result;
+}
+
+void GapChartView::setComparisonLine(const QString& name, std::vector<int64_t> timesNs,
+                                     std::vector<double> values)
+{
+    values.resize(timesNs.size());
+    d->comparisonTimes = std::move(timesNs);
+    d->comparisonValues = std::move(values);
+    d->comparisonRows.resize(d->comparisonTimes.size());
+    for (size_t i = 0; i < d->comparisonRows.size(); ++i)
+        d->comparisonRows[i] = uint32_t(i);
+    d->comparison->setName(name);
+    d->redraw();
 }
 
 void GapChartView::setOverlayVisible(ChartOverlay overlay, bool visible)

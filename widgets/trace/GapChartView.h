@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 namespace gapscope {
 
@@ -35,6 +36,7 @@ enum class ChartLine
     Reserved,
     DeviceUsed,
     DeviceTotal,
+    Comparison, // setComparisonLine
 };
 
 class GapChartView : public QWidget
@@ -46,6 +48,11 @@ public:
 
     void setAnalysis(std::shared_ptr<const AnalysisResult> result);
     std::shared_ptr<const AnalysisResult> analysis() const;
+
+    // A line from outside the analysis (the compare window's B − A): values in bytes at absolute
+    // times on this chart's clock, ascending; drawn under the gap, decimated like it, in the
+    // legend under name and in the tooltip. Empty times remove it.
+    void setComparisonLine(const QString& name, std::vector<int64_t> timesNs, std::vector<double> values);
 
     void setOverlayVisible(ChartOverlay overlay, bool visible);
     bool isOverlayVisible(ChartOverlay overlay) const;

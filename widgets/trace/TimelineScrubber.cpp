@@ -2,6 +2,7 @@
 
 #include "model/store/Decimation.h"
 #include "model/text/Text.h"
+#include "model/trace/CounterCapture.h"
 #include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
@@ -70,8 +71,8 @@ TimeAxis TimelineScrubber::Private::axis() const
 int64_t TimelineScrubber::Private::snappedTime(double x) const
 {
     const int64_t ns = axis().toNsClamped(x);
-    if (const std::optional<size_t> pos = nearestUsableSample(*result, ns))
-        return result->trace->store.timestampNs[result->usableRows[*pos]];
+    if (const std::optional<size_t> pos = nearestTimelineRow(*result, ns))
+        return result->trace->store.timestampNs[timelineRows(*result)[*pos]];
     return std::clamp(ns, range.beginNs, range.endNs);
 }
 
@@ -131,16 +132,19 @@ void TimelineScrubber::setAnalysis(std::shared_ptr<const AnalysisResult> result)
         }
         std::sort(d->phaseStarts.begin(), d->phaseStarts.end());
         d->phaseStarts.erase(std::unique(d->phaseStarts.begin(), d->phaseStarts.end()), d->phaseStarts.end());
-        const EventStore& store = d->result->trace->store;
+        // the gap, or what a capture without a device total has (RSS on a CPU capture)
+        const AnalysisResult& result = *d->result;
         bool first = true;
-        for (uint32_t row : d->result->usableRows) {
-            const double gap = double(store.gapAt(row));
-            d->gapMin = first ? gap : std::min(d->gapMin, gap);
-            d->gapMax = first ? gap : std::max(d->gapMax, gap);
+        for (uint32_t row : timelineRows(result)) {
+            const double value = timelineValue(result, row);
+            if (std::isnan(value))
+                continue;
+            d->gapMin = first ? value : std::min(d->gapMin, value);
+            d->gapMax = first ? value : std::max(d->gapMax, value);
             first = false;
         }
-        d->gapPyramid = MinMaxPyramid(std::span<const uint32_t>(d->result->usableRows),
-                                      [&store](uint32_t row) { return double(store.gapAt(row)); });
+        d->gapPyramid = MinMaxPyramid(std::span<const uint32_t>(timelineRows(result)),
+                                      [&result](uint32_t row) { return timelineValue(result, row); });
     }
     resetView(d->hasData() ? d->range.analysedBeginNs : 0, d->range.beginNs, d->range.endNs);
     updateGeometry();
@@ -159,9 +163,9 @@ QSize TimelineScrubber::minimumSizeHint() const
 
 void TimelineScrubber::stepCursor(int samples)
 {
-    if (!d->hasData() || samples == 0 || d->result->usableRows.empty())
+    if (!d->hasData() || samples == 0 || timelineRows(*d->result).empty())
         return;
-    const auto& rows = d->result->usableRows;
+    const auto& rows = timelineRows(*d->result);
     const auto& time = d->result->trace->store.timestampNs;
     const auto byTime = [&](uint32_t row, int64_t t) { return time[row] < t; };
     // From a cursor between two samples, one step forward reaches the next sample and one
@@ -239,13 +243,14 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
         }
     }
 
-    // gap sparkline: min/max per pixel column over the whole run
-    const auto& rows = d->result->usableRows;
+    // gap sparkline (device used of a capture without a device total): min/max per pixel
+    // column over the whole run
+    const AnalysisResult& result = *d->result;
+    const auto& rows = timelineRows(result);
     if (!rows.empty()) {
-        const EventStore& store = d->result->trace->store;
-        const std::span<const int64_t> time(store.timestampNs);
+        const std::span<const int64_t> time(result.trace->store.timestampNs);
         const std::span<const uint32_t> usable(rows);
-        const auto valueAt = [&store](uint32_t row) { return double(store.gapAt(row)); };
+        const auto valueAt = [&result](uint32_t row) { return timelineValue(result, row); };
         const std::vector<uint32_t> kept =
             d->gapPyramid.decimate(time, usable, RowSpan{0, rows.size()}, axis.beginNs, axis.endNs,
                                    std::max(1, int(spark.width())), valueAt);
@@ -254,24 +259,30 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
             return scale > 0 ? spark.bottom() - (v - d->gapMin) * scale : spark.center().y();
         };
         QPainterPath line;
-        for (size_t i = 0; i < kept.size(); ++i) {
-            const uint32_t row = rows[kept[i]];
-            const QPointF p(axis.toPixel(time[row]), yOf(valueAt(row)));
-            if (i == 0)
+        for (uint32_t position : kept) {
+            const uint32_t row = rows[position];
+            const double value = valueAt(row);
+            if (std::isnan(value))
+                continue;
+            const QPointF p(axis.toPixel(time[row]), yOf(value));
+            if (line.elementCount() == 0)
                 line.moveTo(p);
             else
                 line.lineTo(p);
         }
-        QPainterPath area = line;
-        area.lineTo(line.currentPosition().x(), spark.bottom());
-        area.lineTo(line.elementAt(0).x, spark.bottom());
-        area.closeSubpath();
-        QColor fill = colors.gap;
-        fill.setAlpha(colors.dark ? 60 : 45);
-        painter.fillPath(area, fill);
-        painter.setPen(QPen(colors.gap, 1.2));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawPath(line);
+        if (line.elementCount() > 0) {
+            QPainterPath area = line;
+            area.lineTo(line.currentPosition().x(), spark.bottom());
+            area.lineTo(line.elementAt(0).x, spark.bottom());
+            area.closeSubpath();
+            const QColor& stroke = isCounterOnly(result) ? colors.deviceUsed : colors.gap;
+            QColor fill = stroke;
+            fill.setAlpha(colors.dark ? 60 : 45);
+            painter.fillPath(area, fill);
+            painter.setPen(QPen(stroke, 1.2));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawPath(line);
+        }
     }
 
     // time ticks in the bottom row

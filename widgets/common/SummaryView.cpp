@@ -1,0 +1,214 @@
+#include "widgets/common/SummaryView.h"
+
+#include "widgets/chart/ChartSupport.h"
+
+#include <QFrame>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace gapscope {
+
+namespace {
+
+constexpr int kFiguresPerRow = 4;
+
+QLabel* mutedLabel(QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    return label;
+}
+
+void clearLayout(QLayout* layout)
+{
+    while (QLayoutItem* item = layout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+}
+
+} // namespace
+
+SummaryView::SummaryView(QWidget* parent) : QWidget(parent)
+{
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* body = new QWidget(scroll);
+    body->setBackgroundRole(QPalette::Base);
+    body->setAutoFillBackground(true);
+    scroll->setWidget(body);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(24, 18, 24, 18);
+    layout->setSpacing(10);
+    m_title = new QLabel(body);
+    QFont titleFont = font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.5);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_subtitle = mutedLabel(body);
+    m_note = new QLabel(body);
+    m_note->setWordWrap(true);
+    m_figures = new QWidget(body);
+    new QGridLayout(m_figures);
+    m_figures->layout()->setContentsMargins(0, 4, 0, 4);
+
+    m_findingsTitle = new QLabel(body);
+    QFont sectionFont = font();
+    sectionFont.setBold(true);
+    m_findingsTitle->setFont(sectionFont);
+    m_findings = new QListWidget(body);
+    m_findings->setObjectName(QStringLiteral("summaryFindings"));
+    m_findings->setWordWrap(true);
+    m_findings->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_findings->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed); // as tall as its rows
+    m_findings->setToolTip(tr("Click a finding (or press Enter) to see it on the chart"));
+    const auto activate = [this](QListWidgetItem* item) {
+        if (item)
+            emit findingActivated(item->data(Qt::UserRole).toInt());
+    };
+    connect(m_findings, &QListWidget::itemActivated, this, activate);
+    connect(m_findings, &QListWidget::itemClicked, this, activate);
+
+    m_tables = new QWidget(body);
+    m_tablesLayout = new QVBoxLayout(m_tables);
+    m_tablesLayout->setContentsMargins(0, 0, 0, 0);
+    m_tablesLayout->setSpacing(6);
+
+    m_chartButton = new QPushButton(tr("Show the Chart"), body);
+    connect(m_chartButton, &QPushButton::clicked, this, &SummaryView::chartRequested);
+    auto* buttonRow = new QHBoxLayout;
+    buttonRow->addWidget(m_chartButton);
+    buttonRow->addStretch(1);
+
+    layout->addWidget(m_title);
+    layout->addWidget(m_subtitle);
+    layout->addWidget(m_note);
+    layout->addWidget(m_figures);
+    layout->addWidget(m_findingsTitle);
+    layout->addWidget(m_findings);
+    layout->addWidget(m_tables);
+    layout->addLayout(buttonRow);
+    layout->addStretch(1);
+    rebuild();
+}
+
+void SummaryView::setContent(const SummaryContent& content)
+{
+    m_content = content;
+    rebuild();
+}
+
+void SummaryView::clear()
+{
+    setContent(SummaryContent{});
+}
+
+void SummaryView::rebuild()
+{
+    const SummaryContent& c = m_content;
+    m_title->setText(c.title);
+    m_subtitle->setText(c.subtitle);
+    m_subtitle->setVisible(!c.subtitle.isEmpty());
+    m_note->setText(c.note);
+    m_note->setVisible(!c.note.isEmpty());
+
+    auto* grid = static_cast<QGridLayout*>(m_figures->layout());
+    clearLayout(grid);
+    for (size_t i = 0; i < c.figures.size(); ++i) {
+        const SummaryFigure& figure = c.figures[i];
+        auto* card = new QFrame(m_figures);
+        card->setFrameShape(QFrame::StyledPanel);
+        card->setBackgroundRole(QPalette::AlternateBase);
+        card->setAutoFillBackground(true);
+        auto* cardLayout = new QVBoxLayout(card);
+        cardLayout->setSpacing(2);
+        QLabel* label = mutedLabel(card);
+        label->setText(figure.label);
+        auto* value = new QLabel(figure.value, card);
+        QFont valueFont = font();
+        valueFont.setPointSizeF(valueFont.pointSizeF() * 1.4);
+        valueFont.setBold(true);
+        value->setFont(valueFont);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        QLabel* detail = mutedLabel(card);
+        detail->setText(figure.detail);
+        detail->setVisible(!figure.detail.isEmpty());
+        cardLayout->addWidget(label);
+        cardLayout->addWidget(value);
+        cardLayout->addWidget(detail);
+        cardLayout->addStretch(1);
+        grid->addWidget(card, int(i) / kFiguresPerRow, int(i) % kFiguresPerRow);
+    }
+    m_figures->setVisible(!c.figures.empty());
+
+    m_findings->clear();
+    if (c.findingCount == 0) {
+        m_findingsTitle->setText(c.noFindings.isEmpty() ? tr("No findings") : c.noFindings);
+    } else if (c.findings.size() < c.findingCount) {
+        m_findingsTitle->setText(tr("Top %1 of %2 findings").arg(c.findings.size()).arg(c.findingCount));
+    } else {
+        m_findingsTitle->setText(c.findingCount == 1 ? tr("1 finding")
+                                                     : tr("%1 findings").arg(c.findingCount));
+    }
+    for (const SummaryFinding& finding : c.findings) {
+        auto* item =
+            new QListWidgetItem(QStringLiteral("●  %1 — %2").arg(finding.title, finding.detail), m_findings);
+        item->setData(Qt::UserRole, finding.index);
+        item->setForeground(severityTint(finding.severity, palette()));
+        item->setToolTip(finding.description);
+    }
+    m_findings->setVisible(!c.findings.empty());
+
+    clearLayout(m_tablesLayout);
+    for (const SummaryTable& table : c.tables) {
+        auto* title = new QLabel(table.title, m_tables);
+        QFont sectionFont = font();
+        sectionFont.setBold(true);
+        title->setFont(sectionFont);
+        m_tablesLayout->addWidget(title);
+        if (!table.rows.empty()) {
+            auto* view = new QTableWidget(int(table.rows.size()), int(table.header.size()), m_tables);
+            view->setHorizontalHeaderLabels(table.header);
+            view->verticalHeader()->hide();
+            view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+            view->setSelectionMode(QAbstractItemView::NoSelection);
+            view->setFocusPolicy(Qt::NoFocus);
+            view->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+            view->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+            view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+            view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+            view->horizontalHeader()->setStretchLastSection(false);
+            for (size_t row = 0; row < table.rows.size(); ++row) {
+                for (int column = 0; column < table.rows[row].size() && column < table.header.size();
+                     ++column) {
+                    auto* item = new QTableWidgetItem(table.rows[row][column]);
+                    if (column > 0)
+                        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                    view->setItem(int(row), column, item);
+                }
+            }
+            m_tablesLayout->addWidget(view);
+        }
+        if (!table.note.isEmpty()) {
+            QLabel* note = mutedLabel(m_tables);
+            note->setText(table.note);
+            m_tablesLayout->addWidget(note);
+        }
+    }
+    m_chartButton->setVisible(!c.title.isEmpty());
+}
+
+} // namespace gapscope

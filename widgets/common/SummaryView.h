@@ -1,0 +1,90 @@
+#pragma once
+// The summary a document opens on (like heaptrack's summary page): the headline figures (peak
+// gap, duration, samples or ticks, findings), what was read (device, backend, host), the top
+// findings (activating one goes to it on the chart) and a table or two (phases, verdicts).
+// Shows a SummaryContent the page builds (app/pages/PageSummary); computes nothing itself.
+
+#include "analysis/Finding.h"
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QVBoxLayout;
+
+namespace gapscope {
+
+struct SummaryFigure
+{
+    QString label;
+    QString value;
+    QString detail;
+};
+
+struct SummaryFinding
+{
+    int index = -1; // into the page's findings
+    Severity severity = Severity::Info;
+    QString title;       // "Transient spike"
+    QString detail;      // "critical · 100.0 % · +10.800 s · train / step"
+    QString description; // tooltip
+};
+
+struct SummaryTable
+{
+    QString title;
+    QStringList header;
+    std::vector<QStringList> rows;
+    QString note; // under the table (or instead of it when there are no rows)
+};
+
+struct SummaryContent
+{
+    QString title;    // the file name
+    QString subtitle; // kind, backend, host, session
+    QString note;     // a paragraph before the figures (a CPU capture: what it shows)
+    std::vector<SummaryFigure> figures;
+    std::vector<SummaryFinding> findings; // the top ones, in the order the findings table has
+    size_t findingCount = 0;              // all of them
+    QString noFindings;                   // said when there are none
+    std::vector<SummaryTable> tables;
+};
+
+class SummaryView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SummaryView(QWidget* parent = nullptr);
+
+    void setContent(const SummaryContent& content);
+    void clear();
+    const SummaryContent& content() const { return m_content; }
+    QListWidget* findingsList() const { return m_findings; }
+    QPushButton* chartButton() const { return m_chartButton; }
+
+signals:
+    // A finding was clicked or activated with Enter: its index in the page's findings.
+    void findingActivated(int findingIndex);
+    void chartRequested();
+
+private:
+    void rebuild();
+
+    SummaryContent m_content;
+    QLabel* m_title = nullptr;
+    QLabel* m_subtitle = nullptr;
+    QLabel* m_note = nullptr;
+    QWidget* m_figures = nullptr;
+    QLabel* m_findingsTitle = nullptr;
+    QListWidget* m_findings = nullptr;
+    QWidget* m_tables = nullptr;
+    QVBoxLayout* m_tablesLayout = nullptr;
+    QPushButton* m_chartButton = nullptr;
+};
+
+} // namespace gapscope
