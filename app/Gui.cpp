@@ -1,6 +1,7 @@
 #include "app/Gui.h"
 
 #include "app/MainWindow.h"
+#include "app/Theme.h"
 #include "model/document/Document.h"
 
 #include <QApplication>
@@ -29,6 +30,9 @@ int runGui(QApplication& app, const QStringList& files)
 {
     setApplicationIdentity();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/gapscope/gapscope.svg")));
+    // View > Theme of the last session; System leaves the desktop's look alone
+    if (const Theme theme = savedTheme(); theme != Theme::System)
+        applyTheme(theme);
     // Several paths are the ranks of one distributed job, opened in one window (job page).
     auto* window = new MainWindow;
     window->setAttribute(Qt::WA_DeleteOnClose);

@@ -8,6 +8,7 @@
 #include "app/CompareWith.h"
 #include "app/ExportActions.h"
 #include "app/LiveFollow.h"
+#include "app/Theme.h"
 #include "app/pages/BudgetPage.h"
 #include "app/pages/JobPage.h"
 #include "app/pages/TracePage.h"
@@ -19,6 +20,7 @@
 #include "model/job/JobLoader.h"
 #include "model/jobs/LoadJob.h"
 #include "widgets/common/ProblemsPanel.h"
+#include "widgets/common/ShortcutSheet.h"
 #include "widgets/common/ThresholdsDialog.h"
 #include "widgets/common/WelcomePage.h"
 #include "widgets/trace/FindingDetailView.h"
@@ -255,6 +257,14 @@ void MainWindow::createMenus()
     view->addSeparator();
     view->addAction(m_phasesDock->toggleViewAction());
     view->addAction(m_problemsPanel->toggleViewAction());
+    view->addSeparator();
+    QAction* summary = view->addAction(tr("Summary or &Chart"), this, [this] {
+        DocumentPage* page = documentPage();
+        page->isSummaryShown() ? page->showChart() : page->showSummary();
+    });
+    summary->setShortcut(QKeySequence(Qt::Key_F9));
+    summary->setStatusTip(tr("Switch between the summary of the open file and its chart"));
+    new ThemeMenu(view);
 
     QMenu* navigate = menuBar()->addMenu(tr("&Navigate"));
     navigate->addAction(m_nextFindingAction);
@@ -273,6 +283,14 @@ void MainWindow::createMenus()
     analysisMenu->addAction(m_resetWindowAction);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+        auto* sheet = new ShortcutSheet(this, this); // lists the actions as they are now
+        sheet->setAttribute(Qt::WA_DeleteOnClose);
+        sheet->show();
+    });
+    shortcuts->setShortcuts({QKeySequence(Qt::Key_Question), QKeySequence(QKeySequence::HelpContents)});
+    shortcuts->setStatusTip(tr("Every action's keyboard shortcut"));
+    help->addSeparator();
     help->addAction(tr("&About gapscope"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -706,7 +724,7 @@ bool MainWindow::showTraceNow(const QString& path, QString* error)
     if (document.budget) {
         if (!acceptBudget(document.budget, error))
             return false;
-        m_budgetPage->analyseFresh();
+        m_budgetPage->analyseFresh(false); // screenshots show the chart
         return true;
     }
     if (!acceptTrace(document.trace, error))

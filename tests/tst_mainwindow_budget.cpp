@@ -4,6 +4,8 @@
 #include "app/ExportActions.h"
 #include "app/Gui.h"
 #include "app/MainWindow.h"
+#include "app/pages/BudgetPage.h"
+#include "app/pages/TracePage.h"
 #include "model/items/FindingsModel.h"
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/budget/BudgetTickDetailView.h"
@@ -118,6 +120,9 @@ private slots:
         QVERIFY(window.isBudgetShown());
         QVERIFY(!window.trace());
         QVERIFY(!window.isWelcomeShown());
+        // a log opens on its summary (tst_summarypage); the chart is one click away
+        QVERIFY(window.budgetPage()->isSummaryShown());
+        window.budgetPage()->showChart();
         QVERIFY(window.budgetChart()->isVisible());
         QVERIFY(window.verdictLane()->isVisible());
         QVERIFY(window.tickDetailView()->isVisible());
@@ -196,6 +201,7 @@ private slots:
         window.show();
         window.openPath(budgetPath(QStringLiteral("leak.text")));
         QVERIFY(waitBudget(window));
+        window.budgetPage()->showChart();
         QVERIFY(!window.isWindowAnalysis());
         QVERIFY(window.windowBannerText().isEmpty());
         const size_t fullFindings = window.budgetAnalysis()->findings.size();
@@ -273,6 +279,8 @@ private slots:
                                 kLoadTimeoutMs));
         QVERIFY(!window.isBudgetShown());
         QVERIFY(!window.budgetAnalysis());
+        QVERIFY(window.tracePage()->isSummaryShown()); // opens on its summary
+        window.tracePage()->showChart();
         QVERIFY(window.chart()->isVisible());
         QVERIFY(!window.budgetChart()->isVisible());
         QVERIFY(!window.tickDetailView()->isVisible());

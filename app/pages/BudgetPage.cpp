@@ -1,5 +1,7 @@
 #include "app/pages/BudgetPage.h"
 
+#include "app/pages/PageSummary.h"
+
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "model/report/ReportContent.h"
@@ -10,6 +12,7 @@
 #include "widgets/trace/FindingDetailView.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QLabel>
 #include <QTableView>
 #include <QToolBar>
@@ -119,8 +122,9 @@ bool BudgetPage::setBudget(std::shared_ptr<const BudgetData> data, QString* erro
     return true;
 }
 
-void BudgetPage::analyseFresh()
+void BudgetPage::analyseFresh(bool summaryFirst)
 {
+    m_summaryFirst = summaryFirst;
     runAnalysis(std::nullopt, true);
 }
 
@@ -135,6 +139,7 @@ void BudgetPage::clear()
     if (m_findingsModel->budgetAnalysis())
         m_findingsModel->setBudgetAnalysis(nullptr);
     m_detail->clear();
+    clearSummary();
     m_viewState->reset();
     updateWindowBanner();
     emit stateChanged();
@@ -165,6 +170,7 @@ void BudgetPage::applyResult(std::shared_ptr<const BudgetAnalysisResult> result,
     m_tickDetail->setAnalysis(m_result);
     m_findingsModel->setBudgetAnalysis(m_result);
     m_detail->showBudgetFinding(m_result, -1);
+    setSummary(budgetSummary(*m_result, QFileInfo(m_budget->path).fileName()), fresh && m_summaryFirst);
     emit resultShown();
     if (fresh && !m_budget->ticks.empty())
         setCursorTime(m_budget->ticks.timestampNs.front());

@@ -35,7 +35,8 @@ public:
     // Takes a loaded log in place of the one shown; false with *error when it holds no tick.
     bool setBudget(std::shared_ptr<const BudgetData> data, QString* error);
     // Analyses the whole log and shows it as newly opened.
-    void analyseFresh();
+    // summaryFirst: show the summary page first (not for screenshots)
+    void analyseFresh(bool summaryFirst = true);
 
     QWidget* chartWidget() const override;
     bool hasDocument() const override { return m_budget != nullptr; }
@@ -66,6 +67,7 @@ private:
     std::shared_ptr<const BudgetData> m_budget;
     std::shared_ptr<const BudgetAnalysisResult> m_result;     // shown
     std::shared_ptr<const BudgetAnalysisResult> m_fullResult; // without a window, for Reset
+    bool m_summaryFirst = true; // a new log opens on its summary (not for screenshots)
     BudgetThresholds m_thresholds;
 
     QLabel* m_infoLabel = nullptr; // what the breakdown shows

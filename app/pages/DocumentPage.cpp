@@ -3,6 +3,7 @@
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "widgets/common/ModelDecorations.h"
+#include "widgets/common/SummaryView.h"
 #include "widgets/trace/FindingDetailView.h"
 
 #include <QAction>
@@ -10,6 +11,8 @@
 #include <QItemSelectionModel>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QTabBar>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -85,6 +88,18 @@ void DocumentPage::setUpLayout(QWidget* chartArea)
     m_pageLayout = new QVBoxLayout(this);
     m_pageLayout->setContentsMargins(0, 0, 0, 0);
     m_pageLayout->setSpacing(0);
+    m_viewTabs = new QTabBar(this);
+    m_viewTabs->setObjectName(QStringLiteral("viewTabs"));
+    m_viewTabs->setDrawBase(false);
+    m_viewTabs->setExpanding(false);
+    m_viewTabs->setFocusPolicy(Qt::StrongFocus); // Tab reaches it, the arrows switch
+    m_viewTabs->addTab(tr("Summary"));
+    m_viewTabs->addTab(tr("Chart"));
+    m_viewTabs->setTabToolTip(0, tr("Headline figures, top findings and phases (F9 switches)"));
+    m_viewTabs->setTabToolTip(1, tr("The chart with the findings and their detail (F9 switches)"));
+    m_viewTabs->setCurrentIndex(1);
+    m_viewTabs->hide(); // until the page has a summary
+    m_pageLayout->addWidget(m_viewTabs);
     m_pageLayout->addWidget(m_toolBar);
 
     m_findingsSplitter = new QSplitter(Qt::Horizontal, this);
@@ -107,7 +122,57 @@ void DocumentPage::setUpLayout(QWidget* chartArea)
     m_mainSplitter->setStretchFactor(0, 3);
     m_mainSplitter->setStretchFactor(1, 2);
     m_mainSplitter->setChildrenCollapsible(false);
-    m_pageLayout->addWidget(m_mainSplitter, 1);
+
+    m_summary = new SummaryView(this);
+    m_summary->setObjectName(QStringLiteral("summaryView"));
+    m_views = new QStackedWidget(this);
+    m_views->addWidget(m_summary);
+    m_views->addWidget(m_mainSplitter);
+    m_views->setCurrentWidget(m_mainSplitter);
+    m_pageLayout->addWidget(m_views, 1);
+    connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int index) {
+        const bool summary = index == 0;
+        m_views->setCurrentIndex(summary ? 0 : 1);
+        m_toolBar->setVisible(!summary);
+    });
+    connect(m_summary, &SummaryView::chartRequested, this, &DocumentPage::showChart);
+    connect(m_summary, &SummaryView::findingActivated, this, [this](int findingIndex) {
+        showChart();
+        selectFinding(findingIndex);
+        m_findingsView->setFocus();
+    });
+}
+
+bool DocumentPage::isSummaryShown() const
+{
+    return m_viewTabs && m_viewTabs->currentIndex() == 0;
+}
+
+void DocumentPage::showSummary()
+{
+    if (m_viewTabs && m_viewTabs->isVisibleTo(this))
+        m_viewTabs->setCurrentIndex(0);
+}
+
+void DocumentPage::showChart()
+{
+    if (m_viewTabs)
+        m_viewTabs->setCurrentIndex(1);
+}
+
+void DocumentPage::setSummary(const SummaryContent& content, bool showFirst)
+{
+    m_summary->setContent(content);
+    m_viewTabs->show();
+    if (showFirst)
+        showSummary();
+}
+
+void DocumentPage::clearSummary()
+{
+    m_summary->clear();
+    showChart();
+    m_viewTabs->hide();
 }
 
 void DocumentPage::addDetailPane(QWidget* pane)
@@ -155,7 +220,7 @@ void DocumentPage::saveSettings(QSettings& settings, const QString& group) const
 void DocumentPage::placeWindowBanner(QWidget* banner)
 {
     if (m_pageLayout->indexOf(banner) < 0)
-        m_pageLayout->insertWidget(1, banner); // under the toolbar
+        m_pageLayout->insertWidget(m_pageLayout->indexOf(m_toolBar) + 1, banner); // under the toolbar
 }
 
 void DocumentPage::showWindowBanner(const QString& text)

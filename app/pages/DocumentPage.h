@@ -14,6 +14,8 @@ class QAction;
 class QModelIndex;
 class QSettings;
 class QSplitter;
+class QStackedWidget;
+class QTabBar;
 class QTableView;
 class QToolBar;
 class QVBoxLayout;
@@ -25,6 +27,8 @@ class FindingDetailView;
 class FindingsDecorationProxy;
 class FindingsModel;
 class ProblemLog;
+class SummaryView;
+struct SummaryContent;
 class ViewState;
 
 class DocumentPage : public QWidget
@@ -39,6 +43,13 @@ public:
     QTableView* findingsView() const { return m_findingsView; }
     FindingsModel* findingsModel() const { return m_findingsModel; }
     FindingDetailView* detailView() const { return m_detail; }
+    // "Summary | Chart": the summary a document opens on (app/pages/PageSummary), the chart
+    // with the findings one click or F9 away. A page without a summary shows only the chart.
+    SummaryView* summaryView() const { return m_summary; }
+    QTabBar* viewTabs() const { return m_viewTabs; }
+    bool isSummaryShown() const;
+    void showSummary();
+    void showChart();
     // The chart that "Save Chart As..." saves and whose context menu holds the chart actions.
     virtual QWidget* chartWidget() const = 0;
 
@@ -99,6 +110,9 @@ protected:
     void addZoomToToolBar();
     void showWindowBanner(const QString& text);
     void hideWindowBanner();
+    // The summary of the result shown (shown first when showFirst), or none (the tabs hide).
+    void setSummary(const SummaryContent& content, bool showFirst);
+    void clearSummary();
     // Scrolls the visible range so ns is inside it (a new zoom step).
     void ensureTimeVisible(qint64 ns);
     // The findings table's current row changed.
@@ -119,6 +133,9 @@ private:
     ChartRoom* m_chartRoom = nullptr; // holds m_chartArea
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_findingsSplitter = nullptr;
+    QTabBar* m_viewTabs = nullptr;
+    QStackedWidget* m_views = nullptr; // the summary, the chart and findings
+    SummaryView* m_summary = nullptr;
 };
 
 } // namespace gapscope

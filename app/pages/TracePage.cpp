@@ -1,11 +1,13 @@
 #include "app/pages/TracePage.h"
 
+#include "app/pages/PageSummary.h"
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
 #include "model/jobs/LoadJob.h"
 #include "model/report/ReportContent.h"
 #include "model/text/Text.h"
+#include "model/trace/CounterCapture.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/common/ModelDecorations.h"
 #include "widgets/trace/FindingDetailView.h"
@@ -15,6 +17,7 @@
 
 #include <QAction>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -58,6 +61,16 @@ const OverlayInfo kOverlays[] = {
 QString trMain(const char* text)
 {
     return QCoreApplication::translate("MainWindow", text);
+}
+
+// The label of the deepest phase containing ns, "—" outside every phase.
+QString deepestPhaseLabel(const AnalysisResult& result, qint64 ns)
+{
+    const PhaseSpan* deepest = nullptr;
+    for (const PhaseSpan& span : result.phases)
+        if (span.contains(ns) && (!deepest || span.depth >= deepest->depth))
+            deepest = &span;
+    return deepest ? qs(deepest->label) : trMain("—");
 }
 
 } // namespace
@@ -148,6 +161,16 @@ void TracePage::createPhasesView()
             [this](const QModelIndex& current) { onPhaseCurrentChanged(current); });
 }
 
+void TracePage::collapseGroups(const QModelIndex& sourceIndex)
+{
+    if (m_phasesModel->isGroup(sourceIndex)) {
+        m_phasesView->collapse(m_phasesProxy->mapFromSource(sourceIndex));
+        return;
+    }
+    for (int row = 0; row < m_phasesModel->rowCount(sourceIndex); ++row)
+        collapseGroups(m_phasesModel->index(row, 0, sourceIndex));
+}
+
 QWidget* TracePage::chartWidget() const
 {
     return m_chart;
@@ -214,6 +237,7 @@ bool TracePage::setTrace(std::shared_ptr<const TraceData> data, QString* error)
 void TracePage::analyseFresh()
 {
     m_freshTrace = true;
+    m_summaryFirst = true;
     startAnalysis(baseRequest());
 }
 
@@ -229,6 +253,7 @@ bool TracePage::analyseNow(QString* error)
         return false;
     }
     m_fullResult = result;
+    m_summaryFirst = false; // screenshots show the chart
     applyResult(result, true);
     return true;
 }
@@ -251,6 +276,7 @@ void TracePage::clear()
         m_findingsModel->setAnalysis(nullptr);
     m_phasesModel->setAnalysis(nullptr);
     m_detail->clear();
+    clearSummary();
     m_viewState->reset();
     updateWindowBanner();
     emit stateChanged();
@@ -317,7 +343,12 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
     m_scrubber->setVisibleRange(visible.beginNs, visible.endNs);
     m_findingsModel->setAnalysis(m_result);
     m_phasesModel->setAnalysis(m_result);
+    // a group of repeated phases stays folded: its row gives count, total, mean and max
     m_phasesView->expandAll();
+    for (int row = 0; row < m_phasesModel->rowCount(); ++row)
+        collapseGroups(m_phasesModel->index(row, 0));
+    setSummary(traceSummary(*m_result, *m_phasesModel, QFileInfo(m_trace->path).fileName()),
+               freshTrace && m_summaryFirst);
     m_detail->showFinding(m_result, -1);
     m_sessionPicker->setTrace(m_trace, m_result->sessionIndex, m_result->rank);
     m_sessionPickerAction->setVisible(m_sessionPicker->hasChoice());
@@ -441,16 +472,18 @@ void TracePage::onFindingCurrentChanged(const QModelIndex& current)
 
 void TracePage::onPhaseCurrentChanged(const QModelIndex& current)
 {
-    const PhaseSpan* span = m_phasesModel->spanAt(m_phasesProxy->mapToSource(current));
-    if (!span)
+    if (!current.isValid())
         return;
+    // a span, or a group of repeated ones: from its first start to its last end
+    const qint64 startNs = current.data(PhasesModel::StartNsRole).toLongLong();
+    const qint64 endNs = current.data(PhasesModel::EndNsRole).toLongLong();
     // a little room either side so the phase edges are visible
-    const qint64 duration = span->endNs - span->startNs;
-    const qint64 margin = std::max<qint64>(duration / 50, 1'000'000);
-    m_viewState->zoomTo(span->startNs - margin, span->endNs + margin);
-    emit statusMessage(trMain("Phase %1: %2 – %3")
-                           .arg(qs(span->label), relativeTime(span->startNs), relativeTime(span->endNs)),
-                       4000);
+    const qint64 margin = std::max<qint64>((endNs - startNs) / 50, 1'000'000);
+    m_viewState->zoomTo(startNs - margin, endNs + margin);
+    emit statusMessage(
+        trMain("Phase %1: %2 – %3")
+            .arg(current.data(PhasesModel::PathRole).toString(), relativeTime(startNs), relativeTime(endNs)),
+        4000);
 }
 
 void TracePage::stepPhase(int delta)
@@ -459,8 +492,8 @@ void TracePage::stepPhase(int delta)
     if (spans == 0)
         return;
     // spans are in start order, so stepping the span index walks the run chronologically
-    const PhaseSpan* current =
-        m_phasesModel->spanAt(m_phasesProxy->mapToSource(m_phasesView->currentIndex()));
+    // a group row stands for its first occurrence (SpanIndexRole)
+    const bool current = m_phasesView->currentIndex().isValid();
     int next = delta > 0 ? 0 : spans - 1;
     if (current)
         next = std::clamp(m_phasesView->currentIndex().data(PhasesModel::SpanIndexRole).toInt() + delta, 0,
@@ -516,6 +549,10 @@ void TracePage::updateWindowBanner()
 
 void TracePage::updateCursorValues()
 {
+    if (m_result && isCounterOnly(*m_result)) {
+        emit cursorValuesChanged(counterValuesText(m_viewState->cursorNs()));
+        return;
+    }
     if (!m_result || m_result->usableRows.empty()) {
         emit cursorValuesChanged(m_result ? trMain("No usable samples") : QString());
         return;
@@ -531,19 +568,34 @@ void TracePage::updateCursorValues()
     const int64_t reserved = store.reserved[row];
     const int64_t gap = (used == kNullInt || reserved == kNullInt) ? kNullInt : used - reserved;
 
-    const PhaseSpan* deepest = nullptr;
-    for (const PhaseSpan& span : m_result->phases)
-        if (span.contains(cursorNs) && (!deepest || span.depth >= deepest->depth))
-            deepest = &span;
-
     QStringList parts;
     parts << trMain("t %1").arg(relativeTime(cursorNs));
     parts << trMain("gap %1").arg(bytesText(gap));
     parts << trMain("allocated %1").arg(bytesText(store.allocated[row]));
     parts << trMain("reserved %1").arg(bytesText(reserved));
     parts << trMain("used %1").arg(bytesText(used));
-    parts << trMain("phase %1").arg(deepest ? qs(deepest->label) : trMain("—"));
+    parts << trMain("phase %1").arg(deepestPhaseLabel(*m_result, cursorNs));
     emit cursorValuesChanged(parts.join(QStringLiteral("   ·   ")));
+}
+
+QString TracePage::counterValuesText(qint64 cursorNs) const
+{
+    // a capture without a device total: its counters at the sample nearest the cursor
+    const EventStore& store = m_result->trace->store;
+    const std::optional<size_t> position = nearestTimelineRow(*m_result, cursorNs);
+    const uint32_t row = timelineRows(*m_result)[position.value_or(0)];
+    QStringList parts;
+    parts << trMain("t %1").arg(relativeTime(cursorNs));
+    if (m_result->backend == Backend::Cpu) {
+        parts << trMain("RSS %1").arg(bytesText(store.used[row]));
+    } else {
+        parts << trMain("allocated %1").arg(bytesText(store.allocated[row]));
+        parts << trMain("reserved %1").arg(bytesText(store.reserved[row]));
+        parts << trMain("used %1").arg(bytesText(store.used[row]));
+    }
+    parts << trMain("no gap: no device total");
+    parts << trMain("phase %1").arg(deepestPhaseLabel(*m_result, cursorNs));
+    return parts.join(QStringLiteral("   ·   "));
 }
 
 } // namespace gapscope

@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+class QModelIndex;
 class QTreeView;
 
 namespace gapscope {
@@ -77,6 +78,7 @@ protected:
 
 private:
     void createPhasesView();
+    void collapseGroups(const QModelIndex& sourceIndex); // of the phases model, recursively
     AnalysisRequest baseRequest() const;
     void startAnalysis(const AnalysisRequest& request);
     void onAnalysisFinished(std::shared_ptr<const AnalysisResult> result);
@@ -85,6 +87,7 @@ private:
     void onPhaseCurrentChanged(const QModelIndex& current);
     void updateWindowBanner();
     void updateCursorValues();
+    QString counterValuesText(qint64 cursorNs) const;
     QString relativeTime(qint64 ns) const;
 
     AnalysisJob* m_analysisJob = nullptr;
@@ -95,7 +98,8 @@ private:
     size_t m_sessionIndex = 0;
     std::optional<int64_t> m_rank;
     GapThresholds m_thresholds;
-    bool m_freshTrace = false; // the next analysis result is the first of a new trace
+    bool m_freshTrace = false;  // the next analysis result is the first of a new trace
+    bool m_summaryFirst = true; // a new trace opens on its summary (not for screenshots)
 
     std::vector<std::pair<ChartOverlay, QAction*>> m_overlayActions;
     SessionPicker* m_sessionPicker = nullptr;

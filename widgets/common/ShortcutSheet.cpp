@@ -14,13 +14,12 @@ namespace gapscope {
 
 namespace {
 
-QString plainText(QString text)
+QStringList keysOf(const QAction* action)
 {
-    // "&Open…" -> "Open…", "Save && Quit" -> "Save & Quit"
-    text.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
-    text.remove(QLatin1Char('&'));
-    text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
-    return text;
+    QStringList keys;
+    for (const QKeySequence& key : action->shortcuts())
+        keys << key.toString(QKeySequence::NativeText);
+    return keys;
 }
 
 void collectMenu(const QMenu* menu, const QString& group, std::vector<ShortcutEntry>& entries,
@@ -28,21 +27,27 @@ void collectMenu(const QMenu* menu, const QString& group, std::vector<ShortcutEn
 {
     for (QAction* action : menu->actions()) {
         if (action->menu()) {
-            collectMenu(action->menu(), group + QStringLiteral(" › ") + plainText(action->menu()->title()),
+            collectMenu(action->menu(),
+                        group + QStringLiteral(" › ") + textWithoutMnemonics(action->menu()->title()),
                         entries, seen);
             continue;
         }
         if (action->isSeparator() || action->shortcuts().isEmpty() || seen.contains(action))
             continue;
         seen.insert(action);
-        QStringList keys;
-        for (const QKeySequence& key : action->shortcuts())
-            keys << key.toString(QKeySequence::NativeText);
-        entries.push_back({group, plainText(action->text()), keys, action});
+        entries.push_back({group, textWithoutMnemonics(action->text()), keysOf(action), action});
     }
 }
 
 } // namespace
+
+QString textWithoutMnemonics(QString text)
+{
+    text.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
+    text.remove(QLatin1Char('&'));
+    text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
+    return text;
+}
 
 std::vector<ShortcutEntry> shortcutEntries(const QWidget* window)
 {
@@ -51,7 +56,7 @@ std::vector<ShortcutEntry> shortcutEntries(const QWidget* window)
     if (const auto* bar = window->findChild<QMenuBar*>()) {
         for (QAction* top : bar->actions()) {
             if (top->menu())
-                collectMenu(top->menu(), plainText(top->menu()->title()), entries, seen);
+                collectMenu(top->menu(), textWithoutMnemonics(top->menu()->title()), entries, seen);
         }
     }
     // actions outside the menu bar (a toolbar's, a context menu's, the window's own)
@@ -61,10 +66,8 @@ std::vector<ShortcutEntry> shortcutEntries(const QWidget* window)
         if (action->menu() || action->isSeparator() || action->shortcuts().isEmpty() || seen.contains(action))
             continue;
         seen.insert(action);
-        QStringList keys;
-        for (const QKeySequence& key : action->shortcuts())
-            keys << key.toString(QKeySequence::NativeText);
-        entries.push_back({QObject::tr("Other"), plainText(action->text()), keys, action});
+        entries.push_back(
+            {QObject::tr("Other"), textWithoutMnemonics(action->text()), keysOf(action), action});
     }
     return entries;
 }

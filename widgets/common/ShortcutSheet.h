@@ -22,6 +22,9 @@ struct ShortcutEntry
     QAction* source = nullptr;
 };
 
+// An action's text as the sheet shows it: "&Open…" -> "Open…", "Save && Quit" -> "Save & Quit".
+QString textWithoutMnemonics(QString text);
+
 // The actions with a shortcut among window's descendants (and the window's own), each once,
 // in menu-bar order, then the rest.
 std::vector<ShortcutEntry> shortcutEntries(const QWidget* window);

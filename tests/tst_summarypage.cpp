@@ -1,0 +1,194 @@
+// The summary page a document opens on: for a GPU trace (peak gap, duration, samples, the top
+// findings, phases), a CPU capture (what it shows instead of the gap, the repeated phases
+// grouped) and a budget log (ticks, verdict counts); a finding clicked goes to the chart with
+// it selected; F9 and the tab bar switch; screenshots stay on the chart.
+// GAPSCOPE_SUMMARY_PNG=path saves the summary of phasespike.jsonl.
+#include "app/MainWindow.h"
+#include "app/pages/BudgetPage.h"
+#include "app/pages/TracePage.h"
+#include "model/items/FindingsModel.h"
+#include "model/report/ReportContent.h"
+#include "model/report/ReportWriters.h"
+#include "model/text/Text.h"
+#include "widgets/common/SummaryView.h"
+
+#include <QListWidget>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTableView>
+#include <QTest>
+
+#include <numeric>
+
+using namespace gapscope;
+
+namespace {
+
+constexpr int kLoadTimeoutMs = 30000;
+
+QString fixture(const QString& relative)
+{
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/") + relative;
+}
+
+const SummaryFigure* figure(const SummaryContent& content, const QString& label)
+{
+    for (const SummaryFigure& f : content.figures) {
+        if (f.label == label)
+            return &f;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestSummaryPage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // recent files go to a test folder
+    }
+
+    void traceOpensOnItsSummary_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("phasespike") << fixture(QStringLiteral("stormlog/parity/phasespike.jsonl"));
+        QTest::newRow("mixed") << fixture(QStringLiteral("stormlog/parity/mixed.jsonl"));
+        QTest::newRow("quiet (no findings)") << fixture(QStringLiteral("stormlog/parity/quiet.jsonl"));
+    }
+
+    void traceOpensOnItsSummary()
+    {
+        QFETCH(QString, path);
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        window.openPath(path);
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
+        TracePage* page = window.tracePage();
+        QVERIFY(page->isSummaryShown());
+        QVERIFY(page->summaryView()->isVisible());
+        QVERIFY(page->viewTabs()->isVisible());
+        if (const QByteArray png = qgetenv("GAPSCOPE_SUMMARY_PNG");
+            !png.isEmpty() && QTest::currentDataTag() == QByteArray("phasespike"))
+            QVERIFY(window.grab().save(QString::fromLocal8Bit(png)));
+
+        // the report's figures: the same numbers every report of this analysis prints
+        const SummaryContent& content = page->summaryView()->content();
+        const ReportContent report = buildReportContent(*window.analysis(), false);
+        QCOMPARE(content.title, QStringLiteral("%1").arg(path.section(QLatin1Char('/'), -1)));
+        QVERIFY(figure(content, QStringLiteral("Duration")));
+        QCOMPARE(figure(content, QStringLiteral("Duration"))->value,
+                 formatReportDuration(*report.durationNs()));
+        if (report.peakGapBytes)
+            QCOMPARE(figure(content, QStringLiteral("Peak gap"))->value,
+                     bytesText(double(*report.peakGapBytes)));
+        QCOMPARE(figure(content, QStringLiteral("Samples analysed"))->value,
+                 QLocale::c().toString(qulonglong(report.samples)));
+
+        // the top findings in the findings table's order, with their display names
+        const auto& findings = window.analysis()->findings;
+        QCOMPARE(content.findingCount, findings.size());
+        QListWidget* list = page->summaryView()->findingsList();
+        QCOMPARE(size_t(list->count()), std::min<size_t>(findings.size(), 5));
+        for (int i = 0; i < list->count(); ++i)
+            QVERIFY(list->item(i)->text().contains(
+                FindingsModel::classificationText(findings[size_t(i)].classification)));
+        QCOMPARE(list->isVisible(), !findings.empty());
+
+        // a finding clicked: the chart with that finding selected
+        if (list->count() > 0) {
+            const int last = list->count() - 1;
+            QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                              list->visualItemRect(list->item(last)).center());
+            QVERIFY(!page->isSummaryShown());
+            QVERIFY(page->chartWidget()->isVisible());
+            QCOMPARE(page->findingsView()->currentIndex().data(FindingsModel::FindingIndexRole).toInt(),
+                     last);
+        } else {
+            page->showChart();
+        }
+        // F9 goes back and forth; the tab bar follows
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_F9);
+        QVERIFY(page->isSummaryShown());
+        QCOMPARE(page->viewTabs()->currentIndex(), 0);
+        QTest::keyClick(&window, Qt::Key_F9);
+        QVERIFY(!page->isSummaryShown());
+        QCOMPARE(page->viewTabs()->currentIndex(), 1);
+        // the tab bar takes the keyboard too
+        page->viewTabs()->setFocus();
+        QTest::keyClick(page->viewTabs(), Qt::Key_Left);
+        QVERIFY(page->isSummaryShown());
+    }
+
+    // A CPU capture has no gap: the summary says what it shows, with the RSS figures, and
+    // the 64 "step" spans are one row of the phase table.
+    void cpuCapture()
+    {
+        MainWindow window;
+        window.show();
+        window.openPath(fixture(QStringLiteral("stormlog/real/cpu_phases.json")));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
+        const SummaryContent& content = window.tracePage()->summaryView()->content();
+        QVERIFY2(content.note.startsWith(QStringLiteral("A CPU capture")), qPrintable(content.note));
+        QVERIFY(content.subtitle.contains(QStringLiteral("backend CPU")));
+        QVERIFY(figure(content, QStringLiteral("Samples with counters")));
+        QVERIFY(figure(content, QStringLiteral("Samples with counters"))->value.toInt() > 0);
+        QVERIFY(figure(content, QStringLiteral("Peak RSS")));
+        QVERIFY(figure(content, QStringLiteral("Duration")));
+        QVERIFY(!figure(content, QStringLiteral("Samples analysed"))); // the gap's: zero
+        QCOMPARE(content.tables.size(), size_t(1));
+        const SummaryTable& phases = content.tables.front();
+        const auto step = std::find_if(phases.rows.begin(), phases.rows.end(), [](const QStringList& row) {
+            return row[0] == QStringLiteral("train / step");
+        });
+        QVERIFY(step != phases.rows.end());
+        QCOMPARE((*step)[1], QStringLiteral("64"));
+        QVERIFY(phases.rows.size() < 10);
+    }
+
+    void budgetLogOpensOnItsSummary()
+    {
+        MainWindow window;
+        window.show();
+        window.openPath(fixture(QStringLiteral("budget/retention.text")));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.budgetAnalysis(); }, kLoadTimeoutMs));
+        BudgetPage* page = window.budgetPage();
+        QVERIFY(page->isSummaryShown());
+        const SummaryContent& content = page->summaryView()->content();
+        const auto result = window.budgetAnalysis();
+        QCOMPARE(figure(content, QStringLiteral("Ticks analysed"))->value,
+                 QLocale::c().toString(qulonglong(result->analysedTicks())));
+        QVERIFY(figure(content, QStringLiteral("Duration")));
+        QCOMPARE(content.findingCount, result->findings.size());
+        QCOMPARE(content.tables.size(), size_t(1));
+        const SummaryTable& verdicts = content.tables.front();
+        QCOMPARE(verdicts.title, QStringLiteral("Verdicts"));
+        QVERIFY(!verdicts.rows.empty());
+        qulonglong ticks = 0;
+        for (const QStringList& row : verdicts.rows)
+            ticks += QLocale::c().toULongLong(row[1]);
+        QCOMPARE(ticks, qulonglong(result->analysedTicks()));
+    }
+
+    // showTraceNow (--screenshot) shows the chart: README pictures are of the chart.
+    void screenshotsShowTheChart()
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY2(window.showTraceNow(fixture(QStringLiteral("stormlog/parity/phasespike.jsonl")), &error),
+                 qPrintable(error));
+        QVERIFY(!window.tracePage()->isSummaryShown());
+        QVERIFY(window.tracePage()->viewTabs()->isVisibleTo(window.tracePage()));
+        QVERIFY(window.showTraceNow(fixture(QStringLiteral("budget/leak.jsonl")), &error));
+        QVERIFY(!window.budgetPage()->isSummaryShown());
+    }
+};
+
+QTEST_MAIN(TestSummaryPage)
+#include "tst_summarypage.moc"
