@@ -83,10 +83,11 @@ private slots:
                 f = &candidate;
         }
         QVERIFY(f);
+        // the one confidence format (model/text/Text.h), the change in percent too
+        QVERIFY(*f->confidenceDelta() < 0);
         QCOMPARE(drift->text(3), QStringLiteral("%1 → %2 (%3)")
-                                     .arg(f->a->confidence, 0, 'f', 3)
-                                     .arg(f->b->confidence, 0, 'f', 3)
-                                     .arg(*f->confidenceDelta(), 0, 'f', 3));
+                                     .arg(confidenceText(f->a->confidence), confidenceText(f->b->confidence),
+                                          percentText(*f->confidenceDelta())));
         QVERIFY(drift->text(4).contains(QStringLiteral("r_squared -")));
         QVERIFY(window.statusText().startsWith(QStringLiteral("1 new, 0 gone, 1 changed, 0 unchanged")));
 

@@ -489,7 +489,10 @@ void TracePage::resetZoom()
 
 QString TracePage::relativeTime(qint64 ns) const
 {
-    return formatRelativeTime(ns, m_result ? FindingsModel::originNs(*m_result) : 0);
+    if (!m_result)
+        return formatRelativeTime(ns, 0);
+    return formatRelativeTime(ns, FindingsModel::originNs(*m_result),
+                              timeResolutionNs(FindingsModel::spanNs(*m_result)));
 }
 
 void TracePage::updateWindowBanner()

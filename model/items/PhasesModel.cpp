@@ -46,6 +46,7 @@ void PhasesModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     m_originNs = 0;
     if (m_result) {
         m_originNs = FindingsModel::originNs(*m_result);
+        m_timeResolutionNs = timeResolutionNs(FindingsModel::spanNs(*m_result));
         const auto& phases = m_result->phases;
         m_nodes.resize(phases.size());
         // scope ids are unique within a (session, rank); the spans here are of one partition,
@@ -204,9 +205,9 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
         case NameColumn:
             return s->name.empty() ? qs(s->label) : qs(s->name);
         case StartColumn:
-            return formatRelativeTime(s->startNs, m_originNs);
+            return formatRelativeTime(s->startNs, m_originNs, m_timeResolutionNs);
         case DurationColumn:
-            return secondsText(double(s->endNs - s->startNs) / 1e9);
+            return durationText(saturatingSub(s->endNs, s->startNs), m_timeResolutionNs);
         case ThreadColumn:
             // the id is in the tooltip of the thread cell
             return s->threadName.empty() ? QString::number(s->threadId) : qs(s->threadName);

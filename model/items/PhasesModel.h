@@ -68,7 +68,8 @@ private:
 
     std::shared_ptr<const AnalysisResult> m_result;
     int64_t m_originNs = 0;
-    std::vector<Node> m_nodes; // one per span, same index
+    int64_t m_timeResolutionNs = 1'000'000; // timeResolutionNs of the analysed span
+    std::vector<Node> m_nodes;              // one per span, same index
     std::vector<int> m_roots;
 };
 

@@ -887,7 +887,12 @@ QString GapChartView::Private::hoverText(size_t samplePos) const
     };
     QString html =
         QStringLiteral("<b>%1</b><br/><span style='font-size:small'>%2</span><table>")
-            .arg(htmlEscape(formatTimeTick(t - range.originNs, 1)), htmlEscape(formatAbsoluteTime(t)));
+            // read at what a pixel of the visible span tells apart, not to the nanosecond
+            .arg(
+                htmlEscape(durationText(t - range.originNs,
+                                        timeResolutionNs(visibleEndNs - visibleBeginNs,
+                                                         std::max<int64_t>(int64_t(plotRect().width()), 1)))),
+                htmlEscape(formatAbsoluteTime(t)));
     const double gapValue = double(s.gapAt(row));
     QString gapText = bytesText(gapValue);
     if (result->statistics.stdGap > 0)
