@@ -14,10 +14,12 @@
 #include "app/pages/ViewState.h"
 #include "app/pages/WindowBanner.h"
 #include "model/document/Document.h"
+#include "model/document/LoadFailure.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
 #include "model/jobs/LoadJob.h"
+#include "widgets/common/LoadFailureBanner.h"
 #include "widgets/common/ProblemsPanel.h"
 #include "widgets/common/ThresholdsDialog.h"
 #include "widgets/common/WelcomePage.h"
@@ -48,6 +50,7 @@
 #include <QThreadPool>
 #include <QToolButton>
 #include <QTreeView>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -312,7 +315,15 @@ void MainWindow::createCentralArea()
         m_tracePage->setCursorTime(view.cursorNs);
     });
     m_stack->addWidget(m_jobPage);
-    setCentralWidget(m_stack);
+    // a failed open leaves its explanation above the page until dismissed
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    m_loadFailureBanner = new LoadFailureBanner(central);
+    centralLayout->addWidget(m_loadFailureBanner);
+    centralLayout->addWidget(m_stack, 1);
+    setCentralWidget(central);
 }
 
 void MainWindow::connectPage(DocumentPage* page)
@@ -539,7 +550,7 @@ void MainWindow::openPath(const QString& path)
             removeRecentFile(path);
             showError(tr("%1: no longer exists; removed from the recent files").arg(path));
         } else {
-            showError(tr("%1: no such file or directory").arg(path));
+            showLoadFailure(path, tr("%1: no such file or directory").arg(path));
         }
         return;
     }
@@ -559,7 +570,7 @@ void MainWindow::openPaths(const QStringList& paths)
         if (path.isEmpty())
             continue;
         if (!QFileInfo::exists(path)) {
-            showError(tr("%1: no such file or directory").arg(path));
+            showLoadFailure(path, tr("%1: no such file or directory").arg(path));
             return;
         }
         existing << path;
@@ -735,7 +746,23 @@ void MainWindow::closeTrace()
 
 void MainWindow::onLoadStarted(const QString& path)
 {
+    m_loadPath = path;
+    m_loadFailureBanner->dismiss(); // about an earlier open
     setLoadingUi(true, path);
+}
+
+void MainWindow::showLoadFailure(const QString& path, const QString& error)
+{
+    // the explanation above the page says it all (the welcome page's own line would repeat it)
+    if (isWelcomeShown())
+        m_welcome->setMessage({});
+    m_loadFailureBanner->showFailure(explainLoadFailure(path, error));
+    statusBar()->showMessage(error, 15000);
+}
+
+QString MainWindow::loadFailureText() const
+{
+    return m_loadFailureBanner->text();
 }
 
 void MainWindow::onLoadProgress(qint64 bytesRead, qint64 totalBytes)
@@ -754,8 +781,9 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data)
 {
     setLoadingUi(false);
     QString error;
+    const QString path = data ? data->path : m_loadPath;
     if (!acceptTrace(std::move(data), &error)) {
-        showError(error);
+        showLoadFailure(path, error);
         return;
     }
     const auto trace = m_tracePage->trace();
@@ -779,8 +807,9 @@ void MainWindow::onBudgetLoaded(std::shared_ptr<const BudgetData> data)
 {
     setLoadingUi(false);
     QString error;
+    const QString path = data ? data->path : m_loadPath;
     if (!acceptBudget(std::move(data), &error)) {
-        showError(error);
+        showLoadFailure(path, error);
         return;
     }
     addRecentFile(m_budgetPage->documentPath());
@@ -842,7 +871,7 @@ void MainWindow::showProblemsOf(const ProblemLog& problems)
 void MainWindow::onLoadFailed(const QString& error)
 {
     setLoadingUi(false);
-    showError(error);
+    showLoadFailure(m_loadPath, error);
 }
 
 void MainWindow::onLoadCancelled()
