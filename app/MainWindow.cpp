@@ -359,7 +359,7 @@ void MainWindow::createDocks()
 {
     m_phasesDock = new QDockWidget(tr("Phases"), this);
     m_phasesDock->setObjectName(QStringLiteral("phasesDock"));
-    m_phasesDock->setWidget(m_tracePage->phasesView());
+    m_phasesDock->setWidget(m_tracePage->phasesPane());
     addDockWidget(Qt::RightDockWidgetArea, m_phasesDock);
 
     m_problemsPanel = new ProblemsPanel(this);
@@ -425,11 +425,7 @@ void MainWindow::restoreSettings()
     m_budgetPage->restoreSettings(settings, QStringLiteral("budgetPage"));
     m_phasesDockWanted = settings.value(QStringLiteral("mainWindow/phasesDock"), true).toBool();
     showPage(m_stack->currentWidget());
-    for (const auto& [overlay, action] : m_tracePage->overlayActions()) {
-        const QVariant on = settings.value(QStringLiteral("chart/overlay/") + action->data().toString());
-        if (on.isValid())
-            action->setChecked(on.toBool());
-    }
+    m_tracePage->restoreOverlaySettings(settings);
 }
 
 void MainWindow::saveSettings() const
@@ -440,8 +436,7 @@ void MainWindow::saveSettings() const
     m_tracePage->saveSettings(settings, QStringLiteral("mainWindow"));
     m_budgetPage->saveSettings(settings, QStringLiteral("budgetPage"));
     settings.setValue(QStringLiteral("mainWindow/phasesDock"), m_phasesDockWanted);
-    for (const auto& [overlay, action] : m_tracePage->overlayActions())
-        settings.setValue(QStringLiteral("chart/overlay/") + action->data().toString(), action->isChecked());
+    m_tracePage->saveOverlaySettings(settings);
 }
 
 QStringList MainWindow::recentFiles() const

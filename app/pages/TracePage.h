@@ -11,12 +11,14 @@
 #include <optional>
 #include <vector>
 
+class QLineEdit;
 class QTreeView;
 
 namespace gapscope {
 
 class AnalysisJob;
 class GapChartView;
+class OverlayToggles;
 class PhasesDecorationProxy;
 class PhasesModel;
 class SessionPicker;
@@ -37,9 +39,15 @@ public:
     TimelineScrubber* scrubber() const { return m_scrubber; }
     SessionPicker* sessionPicker() const { return m_sessionPicker; }
     QTreeView* phasesView() const { return m_phasesView; }
+    // The tree under its filter line: what the shell docks.
+    QWidget* phasesPane() const { return m_phasesPane; }
+    QLineEdit* phasesFilter() const { return m_phasesFilter; }
     PhasesModel* phasesModel() const { return m_phasesModel; }
     // The chart's overlay toggles (View > Chart Overlays and the toolbar), with their keys.
     const std::vector<std::pair<ChartOverlay, QAction*>>& overlayActions() const { return m_overlayActions; }
+    // The toggles remembered per kind of trace (GPU, CPU), under chart/overlays/.
+    void restoreOverlaySettings(const QSettings& settings);
+    void saveOverlaySettings(QSettings& settings) const;
 
     // Takes a loaded trace in place of the one shown; false with *error when it holds no
     // events. The analysis is started by analyseFresh() or analyseNow().
@@ -98,11 +106,14 @@ private:
     bool m_freshTrace = false; // the next analysis result is the first of a new trace
 
     std::vector<std::pair<ChartOverlay, QAction*>> m_overlayActions;
+    std::unique_ptr<OverlayToggles> m_overlayToggles;
     SessionPicker* m_sessionPicker = nullptr;
     QAction* m_sessionPickerAction = nullptr;
     GapChartView* m_chart = nullptr;
     TimelineScrubber* m_scrubber = nullptr;
     QTreeView* m_phasesView = nullptr;
+    QWidget* m_phasesPane = nullptr;
+    QLineEdit* m_phasesFilter = nullptr;
     PhasesModel* m_phasesModel = nullptr;
     PhasesDecorationProxy* m_phasesProxy = nullptr;
 };

@@ -3,6 +3,7 @@
 
 #include "model/items/FindingsModel.h"
 #include "model/report/AnalysisReport.h"
+#include "widgets/common/PaneKeys.h"
 #include "widgets/common/ModelDecorations.h"
 
 #include <QTextBrowser>
@@ -57,6 +58,10 @@ FindingDetailView::FindingDetailView(QWidget* parent) : QWidget(parent)
     m_browser->setFrameShape(QFrame::NoFrame);
     m_browser->document()->setDocumentMargin(10);
     layout->addWidget(m_browser);
+    // Tab reaches the text (to scroll and select it), and the pane shows that it has the keys
+    m_browser->setObjectName(QStringLiteral("findingDetailText"));
+    showFocusFrame(m_browser);
+    setFocusProxy(m_browser);
     clear();
 }
 
