@@ -66,7 +66,9 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_charttoggles"));
+        // one settings file per process: runs in other build trees must not share it
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_charttoggles-%1").arg(QCoreApplication::applicationPid()));
     }
 
     void init() { QSettings().clear(); }

@@ -523,7 +523,13 @@ private slots:
             if (auto* dialog = qobject_cast<QFileDialog*>(modal)) {
                 dialogSeen = true;
                 QCOMPARE(dialog->selectedNameFilter(), ExportActions::nameFilter(ExportFormat::Html));
-                dialog->selectFile(dir.filePath(typed));
+                // the whole path typed into the name field: selectFile() would change the
+                // folder asynchronously, and an early accept() would resolve the name in the
+                // folder of the previous run
+                if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                    name->setText(dir.filePath(typed));
+                else
+                    dialog->selectFile(dir.filePath(typed));
                 QMetaObject::invokeMethod(dialog, "accept"); // protected: as the Save button does
             } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
                 question = box->text();

@@ -57,7 +57,9 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_keepselection"));
+        // one settings file per process: runs in other build trees must not share it
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_keepselection-%1").arg(QCoreApplication::applicationPid()));
         QSettings().clear();
     }
 

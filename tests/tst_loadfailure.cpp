@@ -43,7 +43,9 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_loadfailure"));
+        // one settings file per process: runs in other build trees must not share it
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_loadfailure-%1").arg(QCoreApplication::applicationPid()));
         QSettings().clear();
     }
 

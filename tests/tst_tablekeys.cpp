@@ -70,7 +70,9 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_tablekeys"));
+        // one settings file per process: runs in other build trees must not share it
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_tablekeys-%1").arg(QCoreApplication::applicationPid()));
         QSettings().clear();
     }
 

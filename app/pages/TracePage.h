@@ -48,6 +48,11 @@ public:
     // The toggles remembered per kind of trace (GPU, CPU), under chart/overlays/.
     void restoreOverlaySettings(const QSettings& settings);
     void saveOverlaySettings(QSettings& settings) const;
+    // View > Chart Y Axis: "Fit Data" and "From Zero" (exclusive), with their setting keys as
+    // data ("fit", "zero"); the chart's context menu checks them too.
+    const std::vector<QAction*>& yAxisActions() const { return m_yAxisActions; }
+    // View > Chart Y Axis > Logarithmic (checkable).
+    QAction* yLogAction() const { return m_yLogAction; }
 
     // Takes a loaded trace in place of the one shown; false with *error when it holds no
     // events. The analysis is started by analyseFresh() or analyseNow().
@@ -85,6 +90,7 @@ protected:
 
 private:
     void createPhasesView();
+    void hideEmptyPhaseColumns();
     AnalysisRequest baseRequest() const;
     void startAnalysis(const AnalysisRequest& request);
     void onAnalysisFinished(std::shared_ptr<const AnalysisResult> result);
@@ -107,6 +113,8 @@ private:
 
     std::vector<std::pair<ChartOverlay, QAction*>> m_overlayActions;
     std::unique_ptr<OverlayToggles> m_overlayToggles;
+    std::vector<QAction*> m_yAxisActions;
+    QAction* m_yLogAction = nullptr;
     SessionPicker* m_sessionPicker = nullptr;
     QAction* m_sessionPickerAction = nullptr;
     GapChartView* m_chart = nullptr;
