@@ -13,6 +13,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 
+#include <algorithm>
+
 namespace gapscope {
 
 ExportActions::ExportActions(QWidget* parent, ResultProvider result, ChartProvider chart,
@@ -111,6 +113,28 @@ QString ExportActions::withSuffix(const QString& file, ExportFormat format)
     return QFileInfo(file).suffix().isEmpty() ? file + QLatin1Char('.') + exportFormatSuffix(format) : file;
 }
 
+ExportActions::Target ExportActions::targetFor(const QString& typed, ExportFormat filterFormat,
+                                               const std::vector<ExportFormat>& offered)
+{
+    const QString suffix = QFileInfo(typed).suffix();
+    auto isOffered = [&](ExportFormat format) {
+        return std::find(offered.begin(), offered.end(), format) != offered.end();
+    };
+    std::optional<ExportFormat> typedFormat;
+    if (!suffix.isEmpty() &&
+        suffix.compare(exportFormatName(ExportFormat::FindingsCsv), Qt::CaseInsensitive) != 0)
+        typedFormat = exportFormatFromString(suffix);
+    // both CSV kinds are .csv: the filter tells which one
+    if (typedFormat == ExportFormat::Csv &&
+        (filterFormat == ExportFormat::FindingsCsv || !isOffered(ExportFormat::Csv)))
+        typedFormat = ExportFormat::FindingsCsv;
+    if (typedFormat && isOffered(*typedFormat))
+        return {typed, *typedFormat, false};
+    if (suffix.isEmpty())
+        return {withSuffix(typed, filterFormat), filterFormat, false};
+    return {typed + QLatin1Char('.') + exportFormatSuffix(filterFormat), filterFormat, true};
+}
+
 bool ExportActions::writeReport(const QString& file, ExportFormat format, QSize chartSize, bool replace,
                                 QString* error) const
 {
@@ -186,6 +210,20 @@ bool ExportActions::confirmReplace(const QString& file) const
                        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
+bool ExportActions::confirmRename(const QString& title, const QString& typed, const Target& target) const
+{
+    if (!target.renamed)
+        return true;
+    return showMessage(m_parent, QMessageBox::Question, title,
+                       tr("gapscope does not write .%1 files.\nThe %2 will be written as\n\n%3\n\n"
+                          "(To choose the format, type its extension: .json, .md, .html, .pdf, .csv, "
+                          ".png or .svg.)")
+                           .arg(QFileInfo(typed).suffix(),
+                                nameFilter(target.format).section(QLatin1String(" ("), 0, 0),
+                                QFileInfo(target.file).fileName()),
+                       QMessageBox::Ok | QMessageBox::Cancel, QMessageBox::Ok) == QMessageBox::Ok;
+}
+
 void ExportActions::exportReportInteractively()
 {
     if (!hasDocument())
@@ -200,8 +238,12 @@ void ExportActions::exportReportInteractively()
                                      &selected, QFileDialog::DontConfirmOverwrite);
     if (file.isEmpty())
         return;
-    const ExportFormat format = formatForFilter(selected).value_or(ExportFormat::Html);
-    file = withSuffix(file, format);
+    const Target target =
+        targetFor(file, formatForFilter(selected).value_or(ExportFormat::Html), allExportFormats());
+    if (!confirmRename(tr("Export Report"), file, target))
+        return;
+    file = target.file;
+    const ExportFormat format = target.format;
     if (const QString conflict = inputConflict(file); !conflict.isEmpty()) {
         showMessage(m_parent, QMessageBox::Warning, tr("Export Report"),
                     tr("The report could not be written.\n\n%1").arg(conflict), QMessageBox::Ok,
@@ -237,12 +279,12 @@ void ExportActions::saveChartInteractively()
         filters.join(QStringLiteral(";;")), &selected, QFileDialog::DontConfirmOverwrite);
     if (file.isEmpty())
         return;
-    ExportFormat format = formatForFilter(selected).value_or(ExportFormat::Png);
-    // a typed suffix wins over the filter
-    if (const auto bySuffix = exportFormatFromString(QFileInfo(file).suffix());
-        bySuffix == ExportFormat::Png || bySuffix == ExportFormat::Svg || bySuffix == ExportFormat::Csv)
-        format = *bySuffix;
-    file = withSuffix(file, format);
+    const Target target = targetFor(file, formatForFilter(selected).value_or(ExportFormat::Png),
+                                    {ExportFormat::Png, ExportFormat::Svg, ExportFormat::Csv});
+    if (!confirmRename(tr("Save Chart As"), file, target))
+        return;
+    file = target.file;
+    const ExportFormat format = target.format;
     if (const QString conflict = inputConflict(file); !conflict.isEmpty()) {
         showMessage(m_parent, QMessageBox::Warning, tr("Save Chart As"),
                     tr("The chart could not be saved.\n\n%1").arg(conflict), QMessageBox::Ok,

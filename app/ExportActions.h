@@ -48,6 +48,18 @@ public:
     static std::optional<ExportFormat> formatForFilter(const QString& filter);
     // The file name with the format's suffix appended when it has none.
     static QString withSuffix(const QString& file, ExportFormat format);
+    // What a save dialog's answer means: the typed extension decides the format when it is
+    // one of offered ("report.pdf" is a PDF whichever filter was chosen; ".csv" keeps the
+    // filter's CSV kind); a name without an extension, or with one gapscope does not write,
+    // gets the filter's (renamed: the user is shown the final name before it is written).
+    struct Target
+    {
+        QString file;
+        ExportFormat format;
+        bool renamed = false; // an unknown typed extension was kept and the filter's appended
+    };
+    static Target targetFor(const QString& typed, ExportFormat filterFormat,
+                            const std::vector<ExportFormat>& offered);
 
     // The non-interactive part of "Export Report...": renders and writes atomically. Refuses
     // a file that is the document shown (as `gapscope export` refuses its input), and to
@@ -69,6 +81,8 @@ private:
     void copyFinding();
     // Asks before replacing; false when the user declines.
     bool confirmReplace(const QString& file) const;
+    // Shows the final name of a renamed target; false when the user declines.
+    bool confirmRename(const QString& title, const QString& typed, const Target& target) const;
     std::shared_ptr<const BudgetAnalysisResult> budget() const { return m_budget ? m_budget() : nullptr; }
     bool hasDocument() const { return budget() || (m_result && m_result()); }
     QString documentPath() const;

@@ -15,10 +15,12 @@
 #include "app/pages/ViewState.h"
 #include "app/pages/WindowBanner.h"
 #include "model/document/Document.h"
+#include "model/document/LoadFailure.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
 #include "model/jobs/LoadJob.h"
+#include "widgets/common/LoadFailureBanner.h"
 #include "widgets/common/ProblemsPanel.h"
 #include "widgets/common/ShortcutSheet.h"
 #include "widgets/common/ThresholdsDialog.h"
@@ -50,6 +52,7 @@
 #include <QThreadPool>
 #include <QToolButton>
 #include <QTreeView>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -335,7 +338,15 @@ void MainWindow::createCentralArea()
         m_tracePage->setCursorTime(view.cursorNs);
     });
     m_stack->addWidget(m_jobPage);
-    setCentralWidget(m_stack);
+    // a failed open leaves its explanation above the page until dismissed
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    m_loadFailureBanner = new LoadFailureBanner(central);
+    centralLayout->addWidget(m_loadFailureBanner);
+    centralLayout->addWidget(m_stack, 1);
+    setCentralWidget(central);
 }
 
 void MainWindow::connectPage(DocumentPage* page)
@@ -371,7 +382,7 @@ void MainWindow::createDocks()
 {
     m_phasesDock = new QDockWidget(tr("Phases"), this);
     m_phasesDock->setObjectName(QStringLiteral("phasesDock"));
-    m_phasesDock->setWidget(m_tracePage->phasesView());
+    m_phasesDock->setWidget(m_tracePage->phasesPane());
     addDockWidget(Qt::RightDockWidgetArea, m_phasesDock);
 
     m_problemsPanel = new ProblemsPanel(this);
@@ -437,11 +448,7 @@ void MainWindow::restoreSettings()
     m_budgetPage->restoreSettings(settings, QStringLiteral("budgetPage"));
     m_phasesDockWanted = settings.value(QStringLiteral("mainWindow/phasesDock"), true).toBool();
     showPage(m_stack->currentWidget());
-    for (const auto& [overlay, action] : m_tracePage->overlayActions()) {
-        const QVariant on = settings.value(QStringLiteral("chart/overlay/") + action->data().toString());
-        if (on.isValid())
-            action->setChecked(on.toBool());
-    }
+    m_tracePage->restoreOverlaySettings(settings);
     const QString yAxis = settings.value(QStringLiteral("chart/yAxis")).toString();
     for (QAction* action : m_tracePage->yAxisActions())
         if (action->data().toString() == yAxis)
@@ -457,8 +464,7 @@ void MainWindow::saveSettings() const
     m_tracePage->saveSettings(settings, QStringLiteral("mainWindow"));
     m_budgetPage->saveSettings(settings, QStringLiteral("budgetPage"));
     settings.setValue(QStringLiteral("mainWindow/phasesDock"), m_phasesDockWanted);
-    for (const auto& [overlay, action] : m_tracePage->overlayActions())
-        settings.setValue(QStringLiteral("chart/overlay/") + action->data().toString(), action->isChecked());
+    m_tracePage->saveOverlaySettings(settings);
     for (QAction* action : m_tracePage->yAxisActions())
         if (action->isChecked())
             settings.setValue(QStringLiteral("chart/yAxis"), action->data().toString());
@@ -571,7 +577,7 @@ void MainWindow::openPath(const QString& path)
             removeRecentFile(path);
             showError(tr("%1: no longer exists; removed from the recent files").arg(path));
         } else {
-            showError(tr("%1: no such file or directory").arg(path));
+            showLoadFailure(path, tr("%1: no such file or directory").arg(path));
         }
         return;
     }
@@ -591,7 +597,7 @@ void MainWindow::openPaths(const QStringList& paths)
         if (path.isEmpty())
             continue;
         if (!QFileInfo::exists(path)) {
-            showError(tr("%1: no such file or directory").arg(path));
+            showLoadFailure(path, tr("%1: no such file or directory").arg(path));
             return;
         }
         existing << path;
@@ -767,7 +773,23 @@ void MainWindow::closeTrace()
 
 void MainWindow::onLoadStarted(const QString& path)
 {
+    m_loadPath = path;
+    m_loadFailureBanner->dismiss(); // about an earlier open
     setLoadingUi(true, path);
+}
+
+void MainWindow::showLoadFailure(const QString& path, const QString& error)
+{
+    // the explanation above the page says it all (the welcome page's own line would repeat it)
+    if (isWelcomeShown())
+        m_welcome->setMessage({});
+    m_loadFailureBanner->showFailure(explainLoadFailure(path, error));
+    statusBar()->showMessage(error, 15000);
+}
+
+QString MainWindow::loadFailureText() const
+{
+    return m_loadFailureBanner->text();
 }
 
 void MainWindow::onLoadProgress(qint64 bytesRead, qint64 totalBytes)
@@ -786,8 +808,9 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data)
 {
     setLoadingUi(false);
     QString error;
+    const QString path = data ? data->path : m_loadPath;
     if (!acceptTrace(std::move(data), &error)) {
-        showError(error);
+        showLoadFailure(path, error);
         return;
     }
     const auto trace = m_tracePage->trace();
@@ -811,8 +834,9 @@ void MainWindow::onBudgetLoaded(std::shared_ptr<const BudgetData> data)
 {
     setLoadingUi(false);
     QString error;
+    const QString path = data ? data->path : m_loadPath;
     if (!acceptBudget(std::move(data), &error)) {
-        showError(error);
+        showLoadFailure(path, error);
         return;
     }
     addRecentFile(m_budgetPage->documentPath());
@@ -874,7 +898,7 @@ void MainWindow::showProblemsOf(const ProblemLog& problems)
 void MainWindow::onLoadFailed(const QString& error)
 {
     setLoadingUi(false);
-    showError(error);
+    showLoadFailure(m_loadPath, error);
 }
 
 void MainWindow::onLoadCancelled()

@@ -36,6 +36,7 @@ class FindingDetailView;
 class FindingsModel;
 class GapChartView;
 class JobPage;
+class LoadFailureBanner;
 struct JobData;
 struct JobAnalysisResult;
 class LoadJob;
@@ -96,6 +97,9 @@ public:
     QString windowBannerText() const;
     QString cursorValuesText() const;
     QString problemsButtonText() const;
+    // The explanation a failed open leaves above the page (plain text), empty once dismissed.
+    QString loadFailureText() const;
+    LoadFailureBanner* loadFailureBanner() const { return m_loadFailureBanner; }
     // Help > About: the version (project() in CMakeLists.txt) and what gapscope reads.
     static QString aboutText();
     QStringList recentFiles() const;
@@ -179,6 +183,8 @@ private:
     void connectPage(DocumentPage* page);
     void showProblemsOf(const ProblemLog& problems);
     void showError(const QString& message);
+    // The explanation above the page until dismissed, and the reason in the status bar.
+    void showLoadFailure(const QString& path, const QString& error);
     void setLoadingUi(bool loading, const QString& path = {});
     void updateProblemsButton();
     void updateActions();
@@ -221,6 +227,8 @@ private:
     ThresholdsDialog* m_thresholdsDialog = nullptr;
     ExportActions* m_exportActions = nullptr;
     WindowBanner* m_windowBanner = nullptr; // placed in the page shown
+    LoadFailureBanner* m_loadFailureBanner = nullptr;
+    QString m_loadPath; // of the load running or last run
 
     // status bar
     QLabel* m_cursorLabel = nullptr;

@@ -498,6 +498,10 @@ private slots:
         QCOMPARE(r.out, QByteArray("gapscope " GAPSCOPE_PROJECT_VERSION "\n"));
         QVERIFY(r.err.isEmpty());
         QVERIFY(QByteArray(GAPSCOPE_PROJECT_VERSION).contains('.'));
+        // and the usage says so, as it says --help
+        const Run usage = run({QStringLiteral("--help")});
+        QVERIFY2(usage.out.contains("gapscope --version"), usage.out.constData());
+        QVERIFY(usage.out.contains("gapscope --help"));
     }
 
     void unusableInputs_data()

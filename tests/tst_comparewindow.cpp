@@ -81,10 +81,11 @@ private slots:
                 f = &candidate;
         }
         QVERIFY(f);
+        // the one confidence format (model/text/Text.h), the change in percent too
+        QVERIFY(*f->confidenceDelta() < 0);
         QCOMPARE(drift->text(3), QStringLiteral("%1 → %2 (%3)")
-                                     .arg(f->a->confidence, 0, 'f', 3)
-                                     .arg(f->b->confidence, 0, 'f', 3)
-                                     .arg(*f->confidenceDelta(), 0, 'f', 3));
+                                     .arg(confidenceText(f->a->confidence), confidenceText(f->b->confidence),
+                                          percentText(*f->confidenceDelta())));
         QVERIFY(drift->text(4).contains(QStringLiteral("r_squared -")));
         // every evidence delta on a line of its own, none cut off at the column's edge
         QVERIFY(!drift->text(4).contains(QStringLiteral("; ")));

@@ -11,17 +11,22 @@
 
 #include "tests/GapscopeProcess.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QXmlStreamReader>
 
 using namespace gapscope;
@@ -424,6 +429,124 @@ private slots:
                                  QStringLiteral("--output"), QStringLiteral("/nonexistent-dir/x.json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(errorLines(r.err).contains(QLatin1String("/nonexistent-dir/x.json")));
+    }
+
+    void typedExtensionDecides_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<int>("filter");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<bool>("renamed");
+        const auto f = [](ExportFormat format) { return int(format); };
+        QTest::newRow("pdf typed, HTML filter") << "/tmp/report.pdf" << f(ExportFormat::Html)
+                                                << "/tmp/report.pdf" << f(ExportFormat::Pdf) << false;
+        QTest::newRow("upper case") << "/tmp/report.JSON" << f(ExportFormat::Html) << "/tmp/report.JSON"
+                                    << f(ExportFormat::Json) << false;
+        QTest::newRow("htm") << "/tmp/r.htm" << f(ExportFormat::Pdf) << "/tmp/r.htm" << f(ExportFormat::Html)
+                             << false;
+        QTest::newRow("markdown") << "/tmp/r.md" << f(ExportFormat::Html) << "/tmp/r.md"
+                                  << f(ExportFormat::Markdown) << false;
+        QTest::newRow("svg image") << "/tmp/r.svg" << f(ExportFormat::Html) << "/tmp/r.svg"
+                                   << f(ExportFormat::Svg) << false;
+        QTest::newRow("csv, findings filter") << "/tmp/r.csv" << f(ExportFormat::FindingsCsv) << "/tmp/r.csv"
+                                              << f(ExportFormat::FindingsCsv) << false;
+        QTest::newRow("csv, other filter")
+            << "/tmp/r.csv" << f(ExportFormat::Html) << "/tmp/r.csv" << f(ExportFormat::Csv) << false;
+        QTest::newRow("no extension")
+            << "/tmp/report" << f(ExportFormat::Html) << "/tmp/report.html" << f(ExportFormat::Html) << false;
+        QTest::newRow("unknown extension") << "/tmp/report.txt" << f(ExportFormat::Html)
+                                           << "/tmp/report.txt.html" << f(ExportFormat::Html) << true;
+        QTest::newRow("dotted name") << "/tmp/run.v2" << f(ExportFormat::Markdown) << "/tmp/run.v2.md"
+                                     << f(ExportFormat::Markdown) << true;
+    }
+
+    void typedExtensionDecides()
+    {
+        QFETCH(QString, typed);
+        QFETCH(int, filter);
+        QFETCH(QString, file);
+        QFETCH(int, format);
+        QFETCH(bool, renamed);
+        const ExportActions::Target target =
+            ExportActions::targetFor(typed, ExportFormat(filter), allExportFormats());
+        QCOMPARE(target.file, file);
+        QCOMPARE(int(target.format), format);
+        QCOMPARE(target.renamed, renamed);
+    }
+
+    void saveChartKeepsToItsFormats()
+    {
+        const std::vector<ExportFormat> chart{ExportFormat::Png, ExportFormat::Svg, ExportFormat::Csv};
+        auto target = ExportActions::targetFor(QStringLiteral("/tmp/c.svg"), ExportFormat::Png, chart);
+        QCOMPARE(int(target.format), int(ExportFormat::Svg));
+        // a report format is not a chart format: the PNG is not written into a .pdf
+        target = ExportActions::targetFor(QStringLiteral("/tmp/c.pdf"), ExportFormat::Png, chart);
+        QCOMPARE(target.file, QStringLiteral("/tmp/c.pdf.png"));
+        QCOMPARE(int(target.format), int(ExportFormat::Png));
+        QVERIFY(target.renamed);
+    }
+
+    // The dialog as the user met it: the default "HTML report" filter and report.pdf typed.
+    void exportDialogWritesTheTypedFormat_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("written");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::addColumn<bool>("asked");
+        QTest::newRow("pdf") << "report.pdf"
+                             << "report.pdf" << QByteArray("%PDF") << false;
+        QTest::newRow("json") << "report.json"
+                              << "report.json" << QByteArray("{") << false;
+        QTest::newRow("unknown, shown first") << "report.txt"
+                                              << "report.txt.html" << QByteArray("<!DOCTYPE") << true;
+    }
+
+    void exportDialogWritesTheTypedFormat()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QString, written);
+        QFETCH(QByteArray, magic);
+        QFETCH(bool, asked);
+        const auto result = analyse(parity(QStringLiteral("phasespike")));
+        QVERIFY(result);
+        QWidget window;
+        ExportActions actions(&window, [&] { return result; });
+        QTemporaryDir dir;
+        QString question;
+        bool dialogSeen = false;
+        // answers the save dialog, then the message box showing the final name (if any)
+        QTimer driver;
+        driver.setInterval(50);
+        connect(&driver, &QTimer::timeout, this, [&] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (auto* dialog = qobject_cast<QFileDialog*>(modal)) {
+                dialogSeen = true;
+                QCOMPARE(dialog->selectedNameFilter(), ExportActions::nameFilter(ExportFormat::Html));
+                // the whole path typed into the name field: selectFile() would change the
+                // folder asynchronously, and an early accept() would resolve the name in the
+                // folder of the previous run
+                if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                    name->setText(dir.filePath(typed));
+                else
+                    dialog->selectFile(dir.filePath(typed));
+                QMetaObject::invokeMethod(dialog, "accept"); // protected: as the Save button does
+            } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+                question = box->text();
+                box->button(QMessageBox::Ok)->click();
+            }
+        });
+        driver.start();
+        actions.exportReportAction()->trigger();
+        driver.stop();
+        QVERIFY(dialogSeen);
+        QCOMPARE(!question.isEmpty(), asked);
+        if (asked)
+            QVERIFY2(question.contains(written), qPrintable(question));
+        QFile out(dir.filePath(written));
+        QVERIFY2(out.open(QIODevice::ReadOnly), qPrintable(out.fileName()));
+        QVERIFY(out.read(magic.size()) == magic);
+        QVERIFY(!QFile::exists(dir.filePath(typed)) || typed == written);
     }
 
     void appActionsWriteTheSameBytes()

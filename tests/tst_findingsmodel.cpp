@@ -9,11 +9,13 @@ using namespace gapscope;
 
 namespace {
 
-// A trace of one partition whose first event is at originNs, with the given findings.
-std::shared_ptr<const AnalysisResult> makeResult(int64_t originNs, std::vector<Finding> findings)
+// A trace of one partition whose first event is at originNs and last spanNs later, with the
+// given findings (a 30-second trace's times read to the millisecond).
+std::shared_ptr<const AnalysisResult> makeResult(int64_t originNs, std::vector<Finding> findings,
+                                                 int64_t spanNs = 30'000'000'000)
 {
     auto trace = std::make_shared<TraceData>();
-    trace->store.timestampNs = {originNs, originNs + 1'000'000'000, originNs + 2'000'000'000};
+    trace->store.timestampNs = {originNs, originNs + 1'000'000'000, originNs + spanNs};
     trace->sessions.push_back(SessionInfo{});
     Partition partition;
     partition.begin = 0;
@@ -107,7 +109,7 @@ private slots:
             at(FindingsModel::ClassificationColumn).data(FindingsModel::ClassificationKeyRole).toString(),
             classificationKey);
         QCOMPARE(at(FindingsModel::ClassificationColumn).data().toString(),
-                 FindingsModel::classificationText(Classification(classification)));
+                 classificationTitle(Classification(classification)));
         QCOMPARE(at(FindingsModel::ConfidenceColumn).data().toString(), confidenceText);
         QCOMPARE(at(FindingsModel::TimeColumn).data().toString(), timeText);
         QCOMPARE(at(FindingsModel::TimeColumn).data(FindingsModel::EvidenceTimeRole).toLongLong(),
@@ -116,6 +118,34 @@ private slots:
         QCOMPARE(at(FindingsModel::PhaseColumn).data(FindingsModel::FindingIndexRole).toInt(), 0);
         QCOMPARE(at(FindingsModel::SeverityColumn).data(Qt::ToolTipRole).toString(),
                  QStringLiteral("description of ") + classificationKey);
+    }
+
+    // Issue 17 item 10: the time column follows the run's span (an 8-hour run in hours, to
+    // the second; not "+29750.010 s"), the confidence is the one percent format, and the name
+    // is the reports' (one function).
+    void longRunAndOneFormat()
+    {
+        const int64_t origin = 1'796'000'000'000'000'000;
+        constexpr int64_t hour = 3'600'000'000'000;
+        const auto result = makeResult(origin,
+                                       {makeFinding(Classification::OsAllocatorSpike, Severity::Warning, 1.0,
+                                                    origin + 29'750'010'000'000)},
+                                       8 * hour);
+        FindingsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setAnalysis(result);
+        QCOMPARE(model.index(0, FindingsModel::TimeColumn).data().toString(),
+                 QStringLiteral("+8 h 15 min 50 s"));
+        QCOMPARE(model.index(0, FindingsModel::ConfidenceColumn).data().toString(),
+                 QStringLiteral("100.0 %"));
+        QCOMPARE(model.index(0, FindingsModel::ClassificationColumn).data().toString(),
+                 QStringLiteral("OS allocator spike"));
+        QCOMPARE(classificationTitle(Classification::OsAllocatorSpike), QStringLiteral("OS allocator spike"));
+        QCOMPARE(classificationTitle(Classification::FragmentationLike),
+                 QStringLiteral("Fragmentation-like"));
+        // the report of the same run writes the same time
+        QCOMPARE(buildReportContent(*result, false).findings.front().relativeTime,
+                 QStringLiteral("+8 h 15 min 50 s"));
     }
 
     void phaseText_data()

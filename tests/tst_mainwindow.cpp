@@ -7,6 +7,7 @@
 #include "model/items/PhasesModel.h"
 #include "model/items/ProblemsModel.h"
 #include "model/items/SessionsModel.h"
+#include "model/report/ReportContent.h"
 #include "widgets/common/ProblemsPanel.h"
 #include "widgets/common/ThresholdsDialog.h"
 #include "widgets/common/WelcomePage.h"
@@ -201,7 +202,7 @@ private slots:
         QCOMPARE(view->currentIndex().row(), 0);
         QCOMPARE(window.detailView()->findingIndex(), 0);
         QVERIFY(window.detailView()->plainText().contains(
-            FindingsModel::classificationText(window.analysis()->findings[0].classification)));
+            classificationTitle(window.analysis()->findings[0].classification)));
     }
 
     void clickFindingMovesCursor()

@@ -7,6 +7,7 @@
 #include "app/pages/BudgetPage.h"
 #include "app/pages/TracePage.h"
 #include "model/items/FindingsModel.h"
+#include "model/report/ReportContent.h"
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/budget/BudgetTickDetailView.h"
 #include "widgets/budget/VerdictLane.h"
@@ -144,8 +145,7 @@ private slots:
         const auto tick = window.tickDetailView()->tick();
         QVERIFY(tick);
         QCOMPARE(window.budgetData()->ticks.timestampNs[*tick], finding->evidenceTimestampNs);
-        QVERIFY(window.detailView()->plainText().contains(
-            FindingsModel::classificationText(finding->classification)));
+        QVERIFY(window.detailView()->plainText().contains(classificationTitle(finding->classification)));
     }
 
     void findingSelectionMovesTheCursor()

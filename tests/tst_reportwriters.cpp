@@ -429,8 +429,10 @@ private slots:
         QTest::addColumn<qint64>("ns");
         QTest::addColumn<QString>("text");
         QTest::newRow("sub-second") << qint64(250000000) << QStringLiteral("0.250 s");
-        QTest::newRow("minutes") << qint64(125500000000) << QStringLiteral("2 min 05.500 s");
-        QTest::newRow("hours") << qint64(3723000000000) << QStringLiteral("1 h 02 min 03.000 s");
+        // the one time format (model/text/Text.h durationText), to the millisecond
+        QTest::newRow("minutes") << qint64(125500000000) << QStringLiteral("2 min 5.500 s");
+        QTest::newRow("hours") << qint64(3723000000000) << QStringLiteral("1 h 2 min 3.000 s");
+        QTest::newRow("whole hour") << qint64(3600000000000) << QStringLiteral("1 h");
         QTest::newRow("negative") << qint64(-1500000000) << QStringLiteral("-1.500 s");
     }
 

@@ -7,6 +7,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 #include <string>
 
 using namespace gapscope;
@@ -137,6 +139,85 @@ private slots:
         QFETCH(double, seconds);
         QFETCH(QString, expected);
         QCOMPARE(secondsText(seconds), expected);
+    }
+
+    // One time formatter (issue 17 item 10): units follow the value, decimals the resolution.
+    void duration_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<qint64>("resolution");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QString>("relative");
+        constexpr qint64 ms = 1'000'000;
+        constexpr qint64 s = 1000 * ms;
+        QTest::newRow("tooltip of a 30 s view") << 12'500'000'000LL << 10 * ms << "12.50 s"
+                                                << "+12.50 s";
+        QTest::newRow("not to the nanosecond") << 12'500'000'123LL << ms << "12.500 s"
+                                               << "+12.500 s";
+        QTest::newRow("rounded") << 12'499'600'000LL << ms << "12.500 s"
+                                 << "+12.500 s";
+        QTest::newRow("zero") << 0LL << ms << "0.000 s"
+                              << "+0.000 s";
+        QTest::newRow("negative") << -250 * ms << ms << "0.250 s"
+                                  << "-0.250 s";
+        QTest::newRow("8-hour trace at 1 s") << 29'750'010 * ms << s << "8 h 15 min 50 s"
+                                             << "+8 h 15 min 50 s";
+        QTest::newRow("8-hour trace at 1 ms") << 29'750'010 * ms << ms << "8 h 15 min 50.010 s"
+                                              << "+8 h 15 min 50.010 s";
+        QTest::newRow("whole hours") << 3600 * s << s << "1 h"
+                                     << "+1 h";
+        QTest::newRow("minutes") << 125'500 * ms << ms << "2 min 5.500 s"
+                                 << "+2 min 5.500 s";
+        QTest::newRow("step of 250 ms") << 60'250 * ms << 250 * ms << "1 min 0.25 s"
+                                        << "+1 min 0.25 s";
+        QTest::newRow("microseconds") << 50'000LL << 1000LL << "0.000050 s"
+                                      << "+0.000050 s";
+        QTest::newRow("rounds up a minute") << 59'999'600'000LL << ms << "1 min"
+                                            << "+1 min";
+        QTest::newRow("int64 bottom") << std::numeric_limits<qint64>::min() << s << "2562047 h 47 min 16 s"
+                                      << "-2562047 h 47 min 16 s";
+    }
+
+    void duration()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(qint64, resolution);
+        QFETCH(QString, expected);
+        QFETCH(QString, relative);
+        if (ns < 0)
+            expected = QLatin1Char('-') + expected;
+        QCOMPARE(durationText(ns, resolution), expected);
+        QCOMPARE(relativeTimeText(ns, resolution), relative);
+    }
+
+    void resolution_data()
+    {
+        QTest::addColumn<qint64>("span");
+        QTest::addColumn<qint64>("steps");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("30 s table") << 30'000'000'000LL << 10'000LL << 1'000'000LL;
+        QTest::newRow("8 h table") << 28'800'000'000'000LL << 10'000LL << 1'000'000'000LL;
+        QTest::newRow("30 s over 800 px") << 30'000'000'000LL << 800LL << 10'000'000LL;
+        QTest::newRow("5 ms over 800 px") << 5'000'000LL << 800LL << 1'000LL;
+        QTest::newRow("tiny") << 3LL << 800LL << 1LL;
+        QTest::newRow("one instant") << 0LL << 10'000LL << 1'000'000LL;
+        QTest::newRow("days stay at a second") << 864'000'000'000'000LL << 10'000LL << 1'000'000'000LL;
+    }
+
+    void resolution()
+    {
+        QFETCH(qint64, span);
+        QFETCH(qint64, steps);
+        QFETCH(qint64, expected);
+        QCOMPARE(timeResolutionNs(span, steps), expected);
+    }
+
+    void confidence()
+    {
+        // one format wherever a person reads it
+        QCOMPARE(confidenceText(1.0), QStringLiteral("100.0 %"));
+        QCOMPARE(confidenceText(0.8734), QStringLiteral("87.3 %"));
+        QCOMPARE(confidenceText(0.0), QStringLiteral("0.0 %"));
     }
 
     void html_data()

@@ -533,8 +533,8 @@ private slots:
         QTest::newRow("whitespace only") << QByteArray("  \n\n ") << "file holds only whitespace";
         QTest::newRow("plain text")
             << QByteArray("hello world\nsecond line\n")
-            << "not a stormlog trace: neither JSON nor a CSV with event columns (starts "
-               "with \"hello world second line \")";
+            << "neither a stormlog trace nor a memory-budget log: not JSON, not a CSV with event columns, no "
+               "budget tick line (starts with \"hello world second line \")";
         QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0", 10) << "binary file, not JSON or CSV";
         QTest::newRow("object without event fields")
             << QByteArray("{\"name\": \"x\", \"value\": 3}")

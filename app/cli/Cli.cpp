@@ -60,6 +60,8 @@ QString cliUsage()
     return QStringLiteral(
         "usage:\n"
         "  gapscope [FILE...]                        open the desktop app\n"
+        "  gapscope --version                        print the version\n"
+        "  gapscope --help                           print this text\n"
         "  gapscope --screenshot OUT.png [--size WxH] FILE\n"
         "  gapscope analyze PATH... [--session ID] [--rank N] [--format json|markdown|text]\n"
         "                        [--output FILE|-] [--from NS] [--to NS] [--set NAME=VALUE ...]\n"

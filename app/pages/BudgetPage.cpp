@@ -14,6 +14,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -156,11 +157,16 @@ void BudgetPage::applyResult(std::shared_ptr<const BudgetAnalysisResult> result,
 {
     if (!result || result->data != m_budget)
         return;
+    // another result of the log shown keeps the finding looked at and the cursor
+    const std::optional<KeptSelection> kept =
+        !fresh && m_result ? std::optional<KeptSelection>(keptSelection()) : std::nullopt;
     m_result = std::move(result);
     if (!m_result->window)
         m_fullResult = m_result;
-    if (fresh)
+    if (fresh) {
         m_viewState->reset();
+        m_findingsFilter->clear(); // a new log is shown whole
+    }
     m_budgetChart->setAnalysis(m_result);
     m_verdictLane->setAnalysis(m_result);
     // the chart keeps its range for another result of the same log, and then tells nobody
@@ -180,6 +186,8 @@ void BudgetPage::applyResult(std::shared_ptr<const BudgetAnalysisResult> result,
     emit stateChanged();
     if (fresh && m_findingsModel->rowCount() > 0)
         selectFinding(0);
+    else if (kept)
+        restoreSelection(*kept);
     const qsizetype findings = qsizetype(m_result->findings.size());
     emit statusMessage(findings == 0 ? trMain("No memory-budget findings")
                                      : englishPlural(trMain("%n finding(s)", int(findings)), findings),
@@ -234,7 +242,7 @@ void BudgetPage::onFindingCurrentChanged(const QModelIndex& current)
         return;
     const int findingIndex = current.isValid() ? current.data(FindingsModel::FindingIndexRole).toInt() : -1;
     m_detail->showBudgetFinding(m_result, findingIndex);
-    if (const Finding* finding = m_findingsModel->finding(findingIndex)) {
+    if (const Finding* finding = m_findingsModel->finding(findingIndex); finding && !isRestoringSelection()) {
         // the evidence tick: the cursor and the tick detail go there
         setCursorTime(finding->evidenceTimestampNs);
         ensureTimeVisible(finding->evidenceTimestampNs);

@@ -2,6 +2,7 @@
 
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
+#include "widgets/common/PaneKeys.h"
 #include "widgets/common/ModelDecorations.h"
 #include "widgets/common/SummaryView.h"
 #include "widgets/trace/FindingDetailView.h"
@@ -9,6 +10,7 @@
 #include <QAction>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -81,6 +83,24 @@ void DocumentPage::setUpLayout(QWidget* chartArea)
     header->setMinimumSectionSize(70);
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onFindingCurrentChanged(current); });
+    // Tab goes to the next pane; a header click sorts (the source order, most severe first,
+    // until then); the line above filters.
+    tabLeavesItemView(m_findingsView);
+    showFocusFrame(m_findingsView);
+    sortByHeaderClick(m_findingsView, header);
+    m_findingsFilter = new QLineEdit(this);
+    m_findingsFilter->setObjectName(QStringLiteral("findingsFilter"));
+    m_findingsFilter->setPlaceholderText(tr("Filter findings"));
+    m_findingsFilter->setToolTip(tr("Show the findings with this text in any column"));
+    m_findingsFilter->setClearButtonEnabled(true);
+    connect(m_findingsFilter, &QLineEdit::textChanged, m_findingsProxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+    auto* findingsPane = new QWidget(this);
+    auto* findingsLayout = new QVBoxLayout(findingsPane);
+    findingsLayout->setContentsMargins(0, 0, 0, 0);
+    findingsLayout->setSpacing(2);
+    findingsLayout->addWidget(m_findingsFilter);
+    findingsLayout->addWidget(m_findingsView, 1);
 
     m_detail = new FindingDetailView(this);
     m_detail->setObjectName(QStringLiteral("findingDetail"));
@@ -104,7 +124,7 @@ void DocumentPage::setUpLayout(QWidget* chartArea)
 
     m_findingsSplitter = new QSplitter(Qt::Horizontal, this);
     m_findingsSplitter->setObjectName(QStringLiteral("findingsSplitter"));
-    m_findingsSplitter->addWidget(m_findingsView);
+    m_findingsSplitter->addWidget(findingsPane);
     m_findingsSplitter->addWidget(m_detail);
     m_findingsSplitter->setStretchFactor(0, 3);
     m_findingsSplitter->setStretchFactor(1, 2);
@@ -240,18 +260,61 @@ void DocumentPage::selectFinding(int findingIndex)
 {
     if (findingIndex < 0 || findingIndex >= m_findingsModel->rowCount())
         return;
-    m_findingsView->setCurrentIndex(m_findingsProxy->index(findingIndex, 0));
+    QModelIndex index = m_findingsProxy->mapFromSource(m_findingsModel->index(findingIndex, 0));
+    if (!index.isValid()) {
+        // filtered out: what was asked for is shown
+        m_findingsFilter->clear();
+        index = m_findingsProxy->mapFromSource(m_findingsModel->index(findingIndex, 0));
+    }
+    m_findingsView->setCurrentIndex(index);
 }
 
 void DocumentPage::stepFinding(int delta)
 {
-    const int rows = m_findingsModel->rowCount();
+    // in the order shown (sorted, filtered)
+    const int rows = m_findingsProxy->rowCount();
     if (rows == 0)
         return;
     const QModelIndex current = m_findingsView->currentIndex();
     int row = current.isValid() ? current.row() + delta : (delta > 0 ? 0 : rows - 1);
     row = std::clamp(row, 0, rows - 1);
-    selectFinding(row);
+    m_findingsView->setCurrentIndex(m_findingsProxy->index(row, 0));
+}
+
+DocumentPage::KeptSelection DocumentPage::keptSelection() const
+{
+    KeptSelection kept;
+    kept.cursorNs = m_viewState->cursorNs();
+    const QModelIndex current = m_findingsView->currentIndex();
+    if (current.isValid()) {
+        kept.classKey = current.data(FindingsModel::ClassificationKeyRole).toString();
+        kept.rank = current.data(FindingsModel::RankRole);
+    }
+    return kept;
+}
+
+void DocumentPage::restoreSelection(const KeptSelection& kept)
+{
+    m_restoringSelection = true;
+    if (!kept.classKey.isEmpty()) {
+        // the same class, on the same rank when there is one
+        int match = -1;
+        for (int row = 0; row < m_findingsModel->rowCount(); ++row) {
+            const QModelIndex index = m_findingsModel->index(row, 0);
+            if (index.data(FindingsModel::ClassificationKeyRole).toString() != kept.classKey)
+                continue;
+            if (match < 0)
+                match = row;
+            if (index.data(FindingsModel::RankRole) == kept.rank) {
+                match = row;
+                break;
+            }
+        }
+        if (match >= 0)
+            selectFinding(match);
+    }
+    setCursorTime(kept.cursorNs);
+    m_restoringSelection = false;
 }
 
 void DocumentPage::ensureTimeVisible(qint64 ns)

@@ -8,9 +8,11 @@
 
 #include <QList>
 #include <QString>
+#include <QVariant>
 #include <QWidget>
 
 class QAction;
+class QLineEdit;
 class QModelIndex;
 class QSettings;
 class QSplitter;
@@ -41,6 +43,8 @@ public:
 
     ViewState* viewState() const { return m_viewState; }
     QTableView* findingsView() const { return m_findingsView; }
+    // The text the findings table is filtered by (any column, case-insensitive).
+    QLineEdit* findingsFilter() const { return m_findingsFilter; }
     FindingsModel* findingsModel() const { return m_findingsModel; }
     FindingDetailView* detailView() const { return m_detail; }
     // "Summary | Chart": the summary a document opens on (app/pages/PageSummary), the chart
@@ -118,14 +122,31 @@ protected:
     // The findings table's current row changed.
     virtual void onFindingCurrentChanged(const QModelIndex& current) = 0;
 
+    // What the user looks at, kept across another result of the document shown (Reset
+    // Window Analysis, new thresholds): the selected finding's class (and rank) and the cursor.
+    struct KeptSelection
+    {
+        QString classKey; // empty: none selected
+        QVariant rank;
+        qint64 cursorNs = 0;
+    };
+    KeptSelection keptSelection() const;
+    // Selects the finding of the kept class, if the new result has one, without moving the
+    // cursor or the view to it (onFindingCurrentChanged sees isRestoringSelection()), then
+    // puts the cursor back.
+    void restoreSelection(const KeptSelection& kept);
+    bool isRestoringSelection() const { return m_restoringSelection; }
+
     ViewState* m_viewState = nullptr;
     QAction* m_resetZoomAction = nullptr;
     FindingsModel* m_findingsModel = nullptr;
     FindingsDecorationProxy* m_findingsProxy = nullptr;
     QTableView* m_findingsView = nullptr;
     FindingDetailView* m_detail = nullptr;
+    QLineEdit* m_findingsFilter = nullptr;
 
 private:
+    bool m_restoringSelection = false;
     QToolBar* m_toolBar = nullptr;
     QVBoxLayout* m_pageLayout = nullptr;
     QString m_windowBannerText;

@@ -1,6 +1,7 @@
 #include "app/pages/TracePage.h"
 
 #include "app/pages/PageSummary.h"
+#include "app/pages/OverlayToggles.h"
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
@@ -10,6 +11,7 @@
 #include "model/trace/CounterCapture.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/common/ModelDecorations.h"
+#include "widgets/common/PaneKeys.h"
 #include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"
 #include "widgets/trace/SessionPicker.h"
@@ -22,6 +24,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -118,10 +121,15 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
     m_scrubber->setObjectName(QStringLiteral("timelineScrubber"));
     chartLayout->addWidget(m_scrubber);
 
-    for (const auto& [overlay, action] : m_overlayActions) {
+    for (const auto& [overlay, action] : m_overlayActions)
         action->setChecked(m_chart->isOverlayVisible(overlay));
+    m_overlayToggles = std::make_unique<OverlayToggles>(m_overlayActions);
+    for (const auto& [overlay, action] : m_overlayActions) {
         const ChartOverlay o = overlay;
-        connect(action, &QAction::toggled, this, [this, o](bool on) { m_chart->setOverlayVisible(o, on); });
+        connect(action, &QAction::toggled, this, [this, o](bool on) {
+            m_chart->setOverlayVisible(o, on);
+            m_overlayToggles->remember(o, on);
+        });
     }
 
     // the y axis: fit the data or start at zero, from the View menu or the chart's context menu
@@ -161,12 +169,27 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
     connect(m_scrubber, &TimelineScrubber::cursorMoved, m_viewState, &ViewState::setCursor);
     connect(m_chart, &GapChartView::cursorRequested, this, &TracePage::setCursorTime);
     connect(m_chart, &GapChartView::rangeSelected, this, &TracePage::analyseWindow);
+    connect(m_chart, &GapChartView::overlayToggleRequested, this, [this](ChartOverlay overlay, bool on) {
+        for (const auto& [o, action] : m_overlayActions)
+            if (o == overlay)
+                action->setChecked(on);
+    });
 
     setUpLayout(chartArea);
     createPhasesView();
 }
 
 TracePage::~TracePage() = default;
+
+void TracePage::restoreOverlaySettings(const QSettings& settings)
+{
+    m_overlayToggles->restore(settings);
+}
+
+void TracePage::saveOverlaySettings(QSettings& settings) const
+{
+    m_overlayToggles->save(settings);
+}
 
 void TracePage::hideEmptyPhaseColumns()
 {
@@ -211,6 +234,27 @@ void TracePage::createPhasesView()
     m_phasesView->header()->setMinimumSectionSize(40);
     connect(m_phasesView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onPhaseCurrentChanged(current); });
+    // as the findings table: Tab to the next pane, a visible focus, sort by a header, filter
+    tabLeavesItemView(m_phasesView);
+    showFocusFrame(m_phasesView);
+    sortByHeaderClick(m_phasesView, m_phasesView->header());
+    m_phasesPane = new QWidget;
+    m_phasesPane->setObjectName(QStringLiteral("phasesPane"));
+    auto* layout = new QVBoxLayout(m_phasesPane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    m_phasesFilter = new QLineEdit(m_phasesPane);
+    m_phasesFilter->setObjectName(QStringLiteral("phasesFilter"));
+    m_phasesFilter->setPlaceholderText(tr("Filter phases"));
+    m_phasesFilter->setToolTip(
+        tr("Show the phases with this text in any column (and the phases holding them)"));
+    m_phasesFilter->setClearButtonEnabled(true);
+    connect(m_phasesFilter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_phasesProxy->setFilterFixedString(text);
+        m_phasesView->expandAll();
+    });
+    layout->addWidget(m_phasesFilter);
+    layout->addWidget(m_phasesView, 1);
 }
 
 void TracePage::collapseGroups(const QModelIndex& sourceIndex)
@@ -375,20 +419,20 @@ void TracePage::onAnalysisFailed(const QString& error)
 
 void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool freshTrace)
 {
+    // another result of the trace shown keeps the finding looked at and the cursor
+    const std::optional<KeptSelection> kept =
+        !freshTrace && m_result ? std::optional<KeptSelection>(keptSelection()) : std::nullopt;
     m_result = std::move(result);
     m_pendingWindow.reset();
     m_sessionIndex = m_result->sessionIndex;
     m_rank = m_result->rank;
-    if (freshTrace && m_result->usableRows.empty() && !m_result->counterRows.empty()) {
-        // No gap to draw (e.g. a CPU trace without a device total): show the counters instead.
-        for (const auto& [overlay, action] : m_overlayActions) {
-            if (overlay == ChartOverlay::Allocated || overlay == ChartOverlay::Reserved ||
-                overlay == ChartOverlay::DeviceUsed)
-                action->setChecked(true);
-        }
+    if (freshTrace) // the toggles of this kind of trace (a CPU capture shows its counters)
+        m_overlayToggles->showKind(traceKindOf(*m_result));
+    if (freshTrace) {
+        m_viewState->reset();      // the zoom steps of another session or trace do not apply
+        m_findingsFilter->clear(); // nor its filters: a new trace is shown whole
+        m_phasesFilter->clear();
     }
-    if (freshTrace)
-        m_viewState->reset(); // the zoom steps of another session or trace do not apply
     m_chart->setAnalysis(m_result);
     m_scrubber->setAnalysis(m_result);
     const TimeRange visible = m_viewState->visibleRange();
@@ -414,6 +458,8 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
     // The most severe finding of a newly opened trace is what the user came for.
     if (freshTrace && m_findingsModel->rowCount() > 0)
         selectFinding(0);
+    else if (kept)
+        restoreSelection(*kept);
     const qsizetype findings = qsizetype(m_result->findings.size());
     emit statusMessage(findings == 0
                            ? trMain("No hidden-memory findings")
@@ -501,7 +547,11 @@ void TracePage::selectPhase(int spanIndex)
     const QModelIndex source = m_phasesModel->indexOfSpan(size_t(std::max(spanIndex, 0)));
     if (spanIndex < 0 || !source.isValid())
         return;
-    const QModelIndex index = m_phasesProxy->mapFromSource(source);
+    QModelIndex index = m_phasesProxy->mapFromSource(source);
+    if (!index.isValid()) {
+        m_phasesFilter->clear(); // filtered out: what was asked for is shown
+        index = m_phasesProxy->mapFromSource(source);
+    }
     m_phasesView->scrollTo(index);
     m_phasesView->setCurrentIndex(index);
 }
@@ -519,6 +569,8 @@ void TracePage::onFindingCurrentChanged(const QModelIndex& current)
         return;
     m_detail->showFinding(m_result, findingIndex);
     m_chart->highlightFinding(findingIndex);
+    if (isRestoringSelection())
+        return; // the cursor and the view stay where the user left them
     setCursorTime(finding->evidenceTimestampNs);
     ensureTimeVisible(finding->evidenceTimestampNs);
 }
@@ -575,7 +627,10 @@ void TracePage::resetZoom()
 
 QString TracePage::relativeTime(qint64 ns) const
 {
-    return formatRelativeTime(ns, m_result ? FindingsModel::originNs(*m_result) : 0);
+    if (!m_result)
+        return formatRelativeTime(ns, 0);
+    return formatRelativeTime(ns, FindingsModel::originNs(*m_result),
+                              timeResolutionNs(FindingsModel::spanNs(*m_result)));
 }
 
 void TracePage::updateWindowBanner()

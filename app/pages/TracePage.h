@@ -12,12 +12,14 @@
 #include <vector>
 
 class QModelIndex;
+class QLineEdit;
 class QTreeView;
 
 namespace gapscope {
 
 class AnalysisJob;
 class GapChartView;
+class OverlayToggles;
 class PhasesDecorationProxy;
 class PhasesModel;
 class SessionPicker;
@@ -38,9 +40,15 @@ public:
     TimelineScrubber* scrubber() const { return m_scrubber; }
     SessionPicker* sessionPicker() const { return m_sessionPicker; }
     QTreeView* phasesView() const { return m_phasesView; }
+    // The tree under its filter line: what the shell docks.
+    QWidget* phasesPane() const { return m_phasesPane; }
+    QLineEdit* phasesFilter() const { return m_phasesFilter; }
     PhasesModel* phasesModel() const { return m_phasesModel; }
     // The chart's overlay toggles (View > Chart Overlays and the toolbar), with their keys.
     const std::vector<std::pair<ChartOverlay, QAction*>>& overlayActions() const { return m_overlayActions; }
+    // The toggles remembered per kind of trace (GPU, CPU), under chart/overlays/.
+    void restoreOverlaySettings(const QSettings& settings);
+    void saveOverlaySettings(QSettings& settings) const;
     // View > Chart Y Axis: "Fit Data" and "From Zero" (exclusive), with their setting keys as
     // data ("fit", "zero"); the chart's context menu checks them too.
     const std::vector<QAction*>& yAxisActions() const { return m_yAxisActions; }
@@ -108,6 +116,7 @@ private:
     bool m_summaryFirst = true; // a new trace opens on its summary (not for screenshots)
 
     std::vector<std::pair<ChartOverlay, QAction*>> m_overlayActions;
+    std::unique_ptr<OverlayToggles> m_overlayToggles;
     std::vector<QAction*> m_yAxisActions;
     QAction* m_yLogAction = nullptr;
     SessionPicker* m_sessionPicker = nullptr;
@@ -115,6 +124,8 @@ private:
     GapChartView* m_chart = nullptr;
     TimelineScrubber* m_scrubber = nullptr;
     QTreeView* m_phasesView = nullptr;
+    QWidget* m_phasesPane = nullptr;
+    QLineEdit* m_phasesFilter = nullptr;
     PhasesModel* m_phasesModel = nullptr;
     PhasesDecorationProxy* m_phasesProxy = nullptr;
 };

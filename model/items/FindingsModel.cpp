@@ -14,6 +14,14 @@ int64_t FindingsModel::originNs(const AnalysisResult& result)
     return result.trace->store.timestampNs[result.partition.begin];
 }
 
+int64_t FindingsModel::spanNs(const AnalysisResult& result)
+{
+    if (!result.trace || result.partition.size() == 0)
+        return 0;
+    const auto& t = result.trace->store.timestampNs;
+    return saturatingSub(t[result.partition.end - 1], t[result.partition.begin]);
+}
+
 QString FindingsModel::phaseText(const std::optional<PhaseAttribution>& attribution)
 {
     if (!attribution)
@@ -30,41 +38,6 @@ QString FindingsModel::phaseText(const std::optional<PhaseAttribution>& attribut
     if (attribution->summary)
         text += FindingsModel::tr(" (most recent %1)").arg(qs(attribution->summary->phasePath));
     return text;
-}
-
-QString FindingsModel::classificationText(Classification classification)
-{
-    switch (classification) {
-    case Classification::TransientSpike:
-        return FindingsModel::tr("Transient spike");
-    case Classification::PersistentDrift:
-        return FindingsModel::tr("Persistent drift");
-    case Classification::FragmentationLike:
-        return FindingsModel::tr("Fragmentation-like");
-    case Classification::LeakOutsideCaches:
-        return FindingsModel::tr("Leak outside caches");
-    case Classification::AllocatorRetention:
-        return FindingsModel::tr("Allocator retention");
-    case Classification::UnattributedGrowth:
-        return FindingsModel::tr("Unattributed growth");
-    case Classification::WedgedBudget:
-        return FindingsModel::tr("Wedged budget");
-    case Classification::LeasePressure:
-        return FindingsModel::tr("Lease pressure");
-    case Classification::OverTarget:
-        return FindingsModel::tr("Over target");
-    case Classification::OsAllocatorSpike:
-        return FindingsModel::tr("OS allocator spike");
-    case Classification::OsAllocatorDrift:
-        return FindingsModel::tr("OS allocator drift");
-    case Classification::CacheThrash:
-        return FindingsModel::tr("Cache thrash");
-    case Classification::CollectiveMemory:
-        return FindingsModel::tr("Collective memory");
-    case Classification::FirstCause:
-        return FindingsModel::tr("First cause");
-    }
-    return qs(toString(classification));
 }
 
 QString FindingsModel::severityText(Severity severity)
@@ -89,6 +62,7 @@ void FindingsModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     m_budget.reset();
     m_job.reset();
     m_originNs = m_result ? originNs(*m_result) : 0;
+    m_timeResolutionNs = m_result ? timeResolutionNs(spanNs(*m_result)) : kMillisecondNs;
     endResetModel();
 }
 
@@ -99,6 +73,10 @@ void FindingsModel::setBudgetAnalysis(std::shared_ptr<const BudgetAnalysisResult
     m_result.reset();
     m_job.reset();
     m_originNs = m_budget ? m_budget->originNs() : 0;
+    m_timeResolutionNs = kMillisecondNs;
+    if (m_budget && m_budget->data && !m_budget->data->ticks.empty())
+        m_timeResolutionNs = timeResolutionNs(saturatingSub(m_budget->data->ticks.timestampNs.back(),
+                                                            m_budget->data->ticks.timestampNs.front()));
     endResetModel();
 }
 
@@ -109,6 +87,7 @@ void FindingsModel::setJobFindings(std::shared_ptr<const JobFindings> findings, 
     m_result.reset();
     m_budget.reset();
     m_originNs = m_job ? alignedOriginNs : 0;
+    m_timeResolutionNs = kMillisecondNs;
     endResetModel();
 }
 
@@ -175,7 +154,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         case SeverityColumn:
             return int(f->severity);
         case ClassificationColumn:
-            return classificationText(f->classification);
+            return classificationTitle(f->classification);
         case ConfidenceColumn:
             return f->confidence;
         case PhaseColumn:
@@ -192,14 +171,15 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return severityText(f->severity);
         case ClassificationColumn:
             if (f->rank)
-                return tr("%1 · rank %2").arg(classificationText(f->classification)).arg(*f->rank);
-            return classificationText(f->classification);
+                return tr("%1 · rank %2").arg(classificationTitle(f->classification)).arg(*f->rank);
+            return classificationTitle(f->classification);
         case ConfidenceColumn:
-            return percentText(f->confidence);
+            return confidenceText(f->confidence);
         case PhaseColumn:
             return f->phase ? phaseText(f->phase) : tr("—");
         case TimeColumn:
-            return formatRelativeTime(m_job ? m_job->alignedTimeNs(*f) : f->evidenceTimestampNs, m_originNs);
+            return formatRelativeTime(m_job ? m_job->alignedTimeNs(*f) : f->evidenceTimestampNs, m_originNs,
+                                      m_timeResolutionNs);
         case ColumnCount:
             break;
         }

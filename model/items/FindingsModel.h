@@ -41,10 +41,13 @@ public:
     // Times in the GUI are shown relative to the first event of the analysed (session, rank),
     // like the reports do.
     static int64_t originNs(const AnalysisResult& result);
+    // From the first to the last event of the analysed (session, rank): the time column is
+    // read at timeResolutionNs of it (an 8-hour run in hours, minutes and seconds).
+    static int64_t spanNs(const AnalysisResult& result);
     // "train / step", "ambiguous: a, b (most recent a)", or empty without attribution.
     static QString phaseText(const std::optional<PhaseAttribution>& attribution);
-    // "Transient spike" for transient_spike.
-    static QString classificationText(Classification classification);
+    // The classification column shows classificationTitle (model/report/ReportContent.h), the
+    // name every report uses.
     static QString severityText(Severity severity);
 
     void setAnalysis(std::shared_ptr<const AnalysisResult> result);
@@ -72,6 +75,7 @@ private:
     std::shared_ptr<const BudgetAnalysisResult> m_budget;
     std::shared_ptr<const JobFindings> m_job;
     int64_t m_originNs = 0;
+    int64_t m_timeResolutionNs = 1'000'000;
 };
 
 } // namespace gapscope

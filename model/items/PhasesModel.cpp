@@ -48,6 +48,7 @@ void PhasesModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     m_originNs = 0;
     if (m_result) {
         m_originNs = FindingsModel::originNs(*m_result);
+        m_timeResolutionNs = timeResolutionNs(FindingsModel::spanNs(*m_result));
         const auto& phases = m_result->phases;
         m_spanCount = phases.size();
         m_nodes.resize(phases.size());
@@ -372,9 +373,9 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
         case NameColumn:
             return s->name.empty() ? qs(s->label) : qs(s->name);
         case StartColumn:
-            return formatRelativeTime(s->startNs, m_originNs);
+            return formatRelativeTime(s->startNs, m_originNs, m_timeResolutionNs);
         case DurationColumn:
-            return secondsText(double(s->endNs - s->startNs) / 1e9);
+            return durationText(saturatingSub(s->endNs, s->startNs), m_timeResolutionNs);
         case ThreadColumn:
             // the id is in the tooltip of the thread cell
             return s->threadName.empty() ? QString::number(s->threadId) : qs(s->threadName);

@@ -84,6 +84,7 @@ private:
 
     std::shared_ptr<const AnalysisResult> m_result;
     int64_t m_originNs = 0;
+    int64_t m_timeResolutionNs = 1'000'000; // timeResolutionNs of the analysed span
     std::vector<Node> m_nodes;
     size_t m_spanCount = 0;
     std::vector<int> m_roots;

@@ -13,14 +13,15 @@ namespace gapscope {
 
 namespace {
 
-ReportFinding toReportFinding(const Finding& f, int64_t originNs)
+// resolutionNs: what the report's relative times are read at (timeResolutionNs of its span)
+ReportFinding toReportFinding(const Finding& f, int64_t originNs, int64_t resolutionNs = kMillisecondNs)
 {
     ReportFinding rf;
     rf.severity = f.severity;
     rf.classification = f.classification;
     rf.confidence = f.confidence;
     rf.timestampNs = f.evidenceTimestampNs;
-    rf.relativeTime = formatRelativeTime(f.evidenceTimestampNs, originNs);
+    rf.relativeTime = formatRelativeTime(f.evidenceTimestampNs, originNs, resolutionNs);
     rf.phase = f.phase;
     rf.phaseText = phaseAttributionText(f.phase);
     rf.description = qs(f.description);
@@ -55,33 +56,49 @@ QString toString(ReportKind kind)
     return {};
 }
 
-QString formatRelativeTime(int64_t ns, int64_t originNs)
+QString classificationTitle(Classification classification)
 {
-    const double seconds = differenceAsDouble(ns, originNs) / 1e9;
-    return QStringLiteral("%1%2 s")
-        .arg(seconds < 0 ? QString() : QStringLiteral("+"))
-        .arg(seconds, 0, 'f', 3);
+    switch (classification) {
+    case Classification::TransientSpike:
+        return QStringLiteral("Transient spike");
+    case Classification::PersistentDrift:
+        return QStringLiteral("Persistent drift");
+    case Classification::FragmentationLike:
+        return QStringLiteral("Fragmentation-like");
+    case Classification::LeakOutsideCaches:
+        return QStringLiteral("Leak outside caches");
+    case Classification::AllocatorRetention:
+        return QStringLiteral("Allocator retention");
+    case Classification::UnattributedGrowth:
+        return QStringLiteral("Unattributed growth");
+    case Classification::WedgedBudget:
+        return QStringLiteral("Wedged budget");
+    case Classification::LeasePressure:
+        return QStringLiteral("Lease pressure");
+    case Classification::OverTarget:
+        return QStringLiteral("Over target");
+    case Classification::OsAllocatorSpike:
+        return QStringLiteral("OS allocator spike");
+    case Classification::OsAllocatorDrift:
+        return QStringLiteral("OS allocator drift");
+    case Classification::CacheThrash:
+        return QStringLiteral("Cache thrash");
+    case Classification::CollectiveMemory:
+        return QStringLiteral("Collective memory");
+    case Classification::FirstCause:
+        return QStringLiteral("First cause");
+    }
+    return qs(toString(classification));
+}
+
+QString formatRelativeTime(int64_t ns, int64_t originNs, int64_t resolutionNs)
+{
+    return relativeTimeText(saturatingSub(ns, originNs), resolutionNs);
 }
 
 QString formatReportDuration(int64_t ns)
 {
-    const bool negative = ns < 0;
-    const double seconds = std::fabs(double(ns)) / 1e9;
-    QString text;
-    if (seconds < 60) {
-        text = secondsText(seconds);
-    } else {
-        const auto whole = int64_t(seconds);
-        const int64_t hours = whole / 3600;
-        const int64_t minutes = (whole % 3600) / 60;
-        const double rest = seconds - double(hours * 3600 + minutes * 60);
-        text = hours > 0 ? QStringLiteral("%1 h %2 min %3 s")
-                               .arg(hours)
-                               .arg(minutes, 2, 10, QLatin1Char('0'))
-                               .arg(rest, 6, 'f', 3, QLatin1Char('0'))
-                         : QStringLiteral("%1 min %2 s").arg(minutes).arg(rest, 6, 'f', 3, QLatin1Char('0'));
-    }
-    return negative ? QLatin1Char('-') + text : text;
+    return durationText(ns, kMillisecondNs);
 }
 
 QString formatEvidenceValue(const EvidenceValue& value)
@@ -173,8 +190,12 @@ ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAna
         c.peakGapTimestampNs = store.timestampNs[peak];
     }
 
+    // read at the span of the analysed events, as the findings table reads them
+    const int64_t span = result.partition.size() ? saturatingSub(store.timestampNs[result.partition.end - 1],
+                                                                 store.timestampNs[result.partition.begin])
+                                                 : 0;
     for (const Finding& f : result.findings)
-        c.findings.push_back(toReportFinding(f, c.originNs));
+        c.findings.push_back(toReportFinding(f, c.originNs, timeResolutionNs(span)));
     for (auto name : GapThresholds::names())
         c.thresholds.push_back({std::string(name), *result.request.thresholds.get(name)});
     return c;
@@ -286,7 +307,7 @@ ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector
     if (data.tickPeriodNs > 0)
         c.tickPeriodNs = data.tickPeriodNs;
     for (const Finding& f : findings)
-        c.findings.push_back(toReportFinding(f, c.originNs));
+        c.findings.push_back(toReportFinding(f, c.originNs, timeResolutionNs(c.durationNs().value_or(0))));
     const BudgetThresholds& t = thresholds;
     c.thresholds = {
         {"min_trend_ticks", double(t.minTrendTicks)},

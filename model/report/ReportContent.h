@@ -8,6 +8,8 @@
 #include "model/job/JobAnalysis.h"
 #include "model/trace/AnalysisRunner.h"
 
+#include "model/text/Text.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -218,9 +220,13 @@ ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector
 
 // One evidence value with its unit in words ("1.50 GiB", "0.9992 (99.9 %)", "214.6 MB/s").
 QString formatEvidenceValue(const EvidenceValue& value);
-// "+12.345 s" relative to origin
-QString formatRelativeTime(int64_t ns, int64_t originNs);
-// "1 h 02 min 03.500 s", "12.345 s"
+// The name of a finding's class wherever a person reads it (the findings table, the detail,
+// every report): "Transient spike", "OS allocator spike", "Fragmentation-like".
+QString classificationTitle(Classification classification);
+// "+12.345 s", "+8 h 15 min 50 s" relative to origin: relativeTimeText (model/text/Text.h)
+// at resolutionNs (timeResolutionNs of the span shown; the millisecond unless told).
+QString formatRelativeTime(int64_t ns, int64_t originNs, int64_t resolutionNs = kMillisecondNs);
+// A duration to the millisecond: "12.345 s", "1 h 2 min 3.500 s" (durationText).
 QString formatReportDuration(int64_t ns);
 // "ambiguous (a, b), most recent: b", the unique path, or "none"
 QString phaseAttributionText(const std::optional<PhaseAttribution>& attribution);

@@ -42,11 +42,6 @@ qint64 unlistedProblems(const ReportContent& c)
     return saturatingSub(saturatingAdd(c.recordsRejected, c.warnings), qint64(c.problems.size()));
 }
 
-QString confidenceText(double confidence)
-{
-    return QString::fromLatin1(pythonFloatRepr(confidence));
-}
-
 QString findingsSummary(const ReportContent& c)
 {
     int counts[3] = {0, 0, 0};
@@ -386,15 +381,6 @@ std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
     return figures;
 }
 
-QString classificationTitle(Classification classification)
-{
-    QString title = qs(toString(classification));
-    title.replace(QLatin1Char('_'), QLatin1Char(' '));
-    if (!title.isEmpty())
-        title[0] = title[0].toUpper();
-    return title;
-}
-
 // ---------------------------------------------------------------------------------- JSON
 
 QByteArray reportJson(const ReportContent& c)
@@ -690,7 +676,7 @@ QString reportText(const ReportContent& c)
     for (const ReportFinding& f : c.findings) {
         s << "\n"
           << qs(toString(f.severity)).toUpper() << "  " << qs(toString(f.classification)) << "  confidence "
-          << f.confidence << "  at " << f.relativeTime << "  phase " << f.phaseText << "\n";
+          << confidenceText(f.confidence) << "  at " << f.relativeTime << "  phase " << f.phaseText << "\n";
         s << "  " << f.description << "\n";
         for (const auto& e : f.evidence)
             s << "    " << qs(e.key) << " = " << e.text << "\n";

@@ -84,7 +84,4 @@ std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& conte
 // "2026-11-30T09:00:00.123Z"-style UTC time of an ns timestamp (ms precision)
 QString formatUtcTime(int64_t ns);
 
-// "Transient spike" for transient_spike
-QString classificationTitle(Classification classification);
-
 } // namespace gapscope

@@ -4,6 +4,10 @@
 #include "analysis/Units.h"
 
 #include <QCoreApplication>
+#include <QStringList>
+
+#include <algorithm>
+#include <limits>
 
 namespace gapscope {
 
@@ -64,6 +68,93 @@ QString shareText(double part, double whole)
 QString secondsText(double seconds)
 {
     return QStringLiteral("%1 s").arg(seconds, 0, 'f', 3);
+}
+
+namespace {
+
+constexpr int64_t kNsPerSecond = 1'000'000'000;
+constexpr int64_t kNsPerMinute = 60 * kNsPerSecond;
+constexpr int64_t kNsPerHour = 60 * kNsPerMinute;
+
+// Decimals (0..9) of seconds needed so that multiples of resolutionNs print exactly.
+int secondDecimals(int64_t resolutionNs)
+{
+    int decimals = 0;
+    int64_t unit = kNsPerSecond;
+    while (decimals < 9 && resolutionNs % unit != 0) {
+        unit /= 10;
+        ++decimals;
+    }
+    return decimals;
+}
+
+// ns (non-negative, below a minute or the seconds part of a longer time) as "12.500".
+QString secondsDigits(int64_t ns, int decimals)
+{
+    QString text = QString::number(ns / kNsPerSecond);
+    if (decimals > 0) {
+        int64_t fraction = ns % kNsPerSecond;
+        for (int i = decimals; i < 9; ++i)
+            fraction /= 10;
+        text += QLatin1Char('.') + QString::number(fraction).rightJustified(decimals, QLatin1Char('0'));
+    }
+    return text;
+}
+
+} // namespace
+
+QString durationText(int64_t ns, int64_t resolutionNs)
+{
+    const int decimals = secondDecimals(std::max<int64_t>(resolutionNs, 1));
+    int64_t unit = 1;
+    for (int i = decimals; i < 9; ++i)
+        unit *= 10;
+    const bool negative = ns < 0;
+    // magnitude: INT64_MIN has no positive counterpart, saturate it by one ns
+    int64_t magnitude =
+        negative ? (ns == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max() : -ns)
+                 : ns;
+    if (magnitude <= std::numeric_limits<int64_t>::max() - unit / 2)
+        magnitude = (magnitude + unit / 2) / unit * unit;
+    QString text;
+    if (magnitude < kNsPerMinute) {
+        text = secondsDigits(magnitude, decimals) + QStringLiteral(" s");
+    } else {
+        const int64_t hours = magnitude / kNsPerHour;
+        const int64_t minutes = magnitude % kNsPerHour / kNsPerMinute;
+        const int64_t rest = magnitude % kNsPerMinute;
+        QStringList parts;
+        if (hours > 0)
+            parts << QStringLiteral("%1 h").arg(hours);
+        if (minutes > 0)
+            parts << QStringLiteral("%1 min").arg(minutes);
+        if (rest > 0)
+            parts << secondsDigits(rest, decimals) + QStringLiteral(" s");
+        text = parts.join(QLatin1Char(' '));
+    }
+    return negative && magnitude != 0 ? QStringLiteral("-") + text : text;
+}
+
+QString relativeTimeText(int64_t relativeNs, int64_t resolutionNs)
+{
+    const QString text = durationText(relativeNs, resolutionNs);
+    return text.startsWith(QLatin1Char('-')) ? text : QLatin1Char('+') + text;
+}
+
+int64_t timeResolutionNs(int64_t spanNs, int64_t steps)
+{
+    if (spanNs <= 0)
+        return kMillisecondNs; // one instant: nothing to tell apart
+    const int64_t finest = spanNs / std::max<int64_t>(steps, 1);
+    int64_t resolution = 1;
+    while (resolution < kNsPerSecond && resolution * 10 <= finest)
+        resolution *= 10;
+    return resolution;
+}
+
+QString confidenceText(double confidence)
+{
+    return percentText(confidence, 1);
 }
 
 QString htmlEscape(const QString& text)

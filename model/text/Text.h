@@ -41,6 +41,25 @@ QString shareText(double part, double whole);
 // Seconds with millisecond decimals: 1.5 -> "1.500 s".
 QString secondsText(double seconds);
 
+// The one way a time is written (chart ticks and tooltips, tables, the detail, the status
+// bar, reports): "0.250 s", "2 min 30.500 s", "8 h 15 min 50 s", "-1.5 s". resolutionNs is
+// the finest difference the reader needs: the value is rounded to the largest power of ten
+// (1 ns .. 1 s) dividing it, and the seconds get as many decimals as that power needs (a
+// resolution of 250 ms gives two). Hours and minutes from one minute on; zero parts of a
+// longer time are left out ("1 h 5 min", "1 h 0.5 s").
+QString durationText(int64_t ns, int64_t resolutionNs);
+// durationText of a time since an origin, signed: "+12.500 s", "-0.250 s", "+8 h 15 min 50 s".
+QString relativeTimeText(int64_t relativeNs, int64_t resolutionNs);
+// The resolution a span of time is read at: the power of ten (1 ns .. 1 s) at or below
+// spanNs / steps; steps is how many distinct times the reader tells apart (the pixels of a
+// plot, or 10 000 for a table). A 30 s trace reads to the millisecond, an 8 h one to the second,
+// one instant (no span) to the millisecond.
+int64_t timeResolutionNs(int64_t spanNs, int64_t steps = 10'000);
+inline constexpr int64_t kMillisecondNs = 1'000'000;
+
+// A finding's confidence (0..1) wherever a person reads it: "99.9 %" (percentText, one decimal).
+QString confidenceText(double confidence);
+
 // &, <, >, " and ' as entities (numeric for ', so XML parsers accept it too); control
 // characters other than tab and line breaks, and the noncharacters U+FFFE and U+FFFF, are
 // dropped (XML 1.0 allows none of them).

@@ -190,8 +190,8 @@ std::optional<Detection> detectBytes(std::string_view prefix, QString* whyNot)
     std::string start(prefix.substr(first, std::min<size_t>(24, prefix.size() - first)));
     std::replace_if(
         start.begin(), start.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, ' ');
-    return fail(QStringLiteral("not a stormlog trace: neither JSON nor a CSV with event columns (starts with "
-                               "\"%1\")")
+    return fail(QStringLiteral("neither a stormlog trace nor a memory-budget log: not JSON, not a CSV with "
+                               "event columns, no budget tick line (starts with \"%1\")")
                     .arg(qs(start)));
 }
 

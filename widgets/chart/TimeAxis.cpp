@@ -1,8 +1,7 @@
 #include "widgets/chart/TimeAxis.h"
 
 #include "analysis/Int64Math.h"
-
-#include <QStringList>
+#include "model/text/Text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,31 +32,6 @@ WideInt floorDiv(WideInt a, WideInt b)
     if ((a % b != 0) && ((a < 0) != (b < 0)))
         --q;
     return q;
-}
-
-// Decimals (0..9) of seconds needed so that multiples of stepNs print exactly.
-int secondDecimals(int64_t stepNs)
-{
-    int decimals = 0;
-    int64_t unit = kNsPerSecond;
-    while (decimals < 9 && stepNs % unit != 0) {
-        unit /= 10;
-        ++decimals;
-    }
-    return decimals;
-}
-
-QString secondsText(int64_t ns, int decimals)
-{
-    const int64_t whole = ns / kNsPerSecond;
-    QString text = QString::number(whole);
-    if (decimals > 0) {
-        int64_t fraction = ns % kNsPerSecond;
-        for (int i = decimals; i < 9; ++i)
-            fraction /= 10;
-        text += QLatin1Char('.') + QString::number(fraction).rightJustified(decimals, QLatin1Char('0'));
-    }
-    return text;
 }
 
 } // namespace
@@ -184,30 +158,8 @@ std::vector<int64_t> timeTicksNs(int64_t beginNs, int64_t endNs, int64_t originN
 
 QString formatTimeTick(int64_t relativeNs, int64_t stepNs)
 {
-    const int decimals = secondDecimals(std::max<int64_t>(stepNs, 1));
-    const bool negative = relativeNs < 0;
-    // magnitude: INT64_MIN has no positive counterpart, saturate it by one ns
-    const int64_t ns =
-        negative ? (relativeNs == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max()
-                                                                      : -relativeNs)
-                 : relativeNs;
-    QString text;
-    if (ns < kNsPerMinute) {
-        text = secondsText(ns, decimals) + QStringLiteral(" s");
-    } else {
-        const int64_t hours = ns / kNsPerHour;
-        const int64_t minutes = ns % kNsPerHour / kNsPerMinute;
-        const int64_t rest = ns % kNsPerMinute;
-        QStringList parts;
-        if (hours > 0)
-            parts << QStringLiteral("%1 h").arg(hours);
-        if (minutes > 0)
-            parts << QStringLiteral("%1 min").arg(minutes);
-        if (rest > 0)
-            parts << secondsText(rest, decimals) + QStringLiteral(" s");
-        text = parts.join(QLatin1Char(' '));
-    }
-    return negative && ns != 0 ? QStringLiteral("-") + text : text;
+    // ticks are multiples of the step: the step is the resolution they are read at
+    return durationText(relativeNs, stepNs);
 }
 
 } // namespace gapscope

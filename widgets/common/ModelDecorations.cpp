@@ -49,13 +49,18 @@ QIcon severityIcon(Severity severity)
     return style->standardIcon(QStyle::SP_MessageBoxInformation);
 }
 
-FindingsDecorationProxy::FindingsDecorationProxy(QObject* parent) : QIdentityProxyModel(parent) {}
+FindingsDecorationProxy::FindingsDecorationProxy(QObject* parent) : QSortFilterProxyModel(parent)
+{
+    setSortRole(FindingsModel::SortRole);
+    setFilterKeyColumn(-1);
+    setFilterCaseSensitivity(Qt::CaseInsensitive);
+}
 
 QVariant FindingsDecorationProxy::data(const QModelIndex& index, int role) const
 {
     if (index.isValid() && index.column() == FindingsModel::SeverityColumn &&
         (role == Qt::DecorationRole || role == Qt::ForegroundRole || role == Qt::FontRole)) {
-        const QVariant severityValue = QIdentityProxyModel::data(index, FindingsModel::SeverityRole);
+        const QVariant severityValue = QSortFilterProxyModel::data(index, FindingsModel::SeverityRole);
         if (!severityValue.isValid())
             return {};
         const auto severity = Severity(severityValue.toInt());
@@ -70,7 +75,7 @@ QVariant FindingsDecorationProxy::data(const QModelIndex& index, int role) const
         }
         return {};
     }
-    return QIdentityProxyModel::data(index, role);
+    return QSortFilterProxyModel::data(index, role);
 }
 
 RankTableDecorationProxy::RankTableDecorationProxy(QObject* parent) : QIdentityProxyModel(parent) {}
@@ -119,14 +124,20 @@ QVariant RankTableDecorationProxy::data(const QModelIndex& index, int role) cons
     return font;
 }
 
-PhasesDecorationProxy::PhasesDecorationProxy(QObject* parent) : QIdentityProxyModel(parent) {}
+PhasesDecorationProxy::PhasesDecorationProxy(QObject* parent) : QSortFilterProxyModel(parent)
+{
+    setSortRole(PhasesModel::SortRole);
+    setFilterKeyColumn(-1);
+    setFilterCaseSensitivity(Qt::CaseInsensitive);
+    setRecursiveFilteringEnabled(true); // a matching step keeps its train
+}
 
 QVariant PhasesDecorationProxy::data(const QModelIndex& index, int role) const
 {
     if (index.isValid() && (role == Qt::FontRole || role == Qt::DecorationRole)) {
-        const int findings = QIdentityProxyModel::data(index, PhasesModel::FindingCountRole).toInt();
+        const int findings = QSortFilterProxyModel::data(index, PhasesModel::FindingCountRole).toInt();
         if (findings <= 0)
-            return QIdentityProxyModel::data(index, role);
+            return QSortFilterProxyModel::data(index, role);
         if (role == Qt::FontRole) {
             QFont font;
             font.setBold(true);
@@ -136,7 +147,7 @@ QVariant PhasesDecorationProxy::data(const QModelIndex& index, int role) const
             return severityIcon(Severity::Warning);
         return {};
     }
-    return QIdentityProxyModel::data(index, role);
+    return QSortFilterProxyModel::data(index, role);
 }
 
 ProblemsDecorationProxy::ProblemsDecorationProxy(QObject* parent) : QIdentityProxyModel(parent) {}

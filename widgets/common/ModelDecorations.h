@@ -1,10 +1,13 @@
 #pragma once
 // Colours, icons and fonts for the Qt Core item models of model/: those models may not use
-// QtGui, so the widgets side adds the look here as identity proxies.
+// QtGui, so the widgets side adds the look here as proxies. The findings and phases proxies
+// also sort (by the model's SortRole, the source order until a header is clicked) and filter
+// (a text matched in any column, case-insensitive; a phase stays when a child matches).
 
 #include <QColor>
 #include <QIcon>
 #include <QIdentityProxyModel>
+#include <QSortFilterProxyModel>
 
 namespace gapscope {
 
@@ -14,7 +17,7 @@ QColor severityColor(Severity severity);
 QIcon severityIcon(Severity severity);
 
 // FindingsModel: severity icon and colour in the severity column.
-class FindingsDecorationProxy : public QIdentityProxyModel
+class FindingsDecorationProxy : public QSortFilterProxyModel
 {
     Q_OBJECT
 public:
@@ -23,7 +26,7 @@ public:
 };
 
 // PhasesModel: spans with attributed findings are bold with a marker icon.
-class PhasesDecorationProxy : public QIdentityProxyModel
+class PhasesDecorationProxy : public QSortFilterProxyModel
 {
     Q_OBJECT
 public:

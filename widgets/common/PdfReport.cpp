@@ -101,8 +101,8 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
         const ReportTable table = reportRankTable(c);
         s << "<tr>";
         for (const QString& title : table.header)
-            s << "<td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << "; font-weight: 600;\">" << h(title)
-              << "</td>";
+            s << "<td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << "; font-weight: 600;\">"
+              << h(title) << "</td>";
         s << "</tr>";
         for (const QStringList& row : table.rows) {
             s << "<tr>";
@@ -147,8 +147,8 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
           << "</span>&#160;&#160;<span style=\"font-family: monospace; color: " << kMuted << ";\">"
           << h(qs(toString(f.classification))) << "</span></p>";
         s << "<p style=\"color: " << kMuted << "; font-size: 8.5pt; margin-top: 3px;\">Confidence <b>"
-          << h(QString::fromLatin1(pythonFloatRepr(f.confidence))) << "</b>&#160;&#160;&#160; At <b>"
-          << h(f.relativeTime) << "</b> (" << f.timestampNs << " ns)";
+          << h(confidenceText(f.confidence)) << "</b>&#160;&#160;&#160; At <b>" << h(f.relativeTime)
+          << "</b> (" << f.timestampNs << " ns)";
         if (c.kind == ReportKind::StormlogTrace)
             s << "&#160;&#160;&#160; Phase <b>" << h(f.phaseText) << "</b>";
         s << "</p>";

@@ -474,7 +474,7 @@ QString JobHeatmapView::Private::toolTipAt(QPoint pos) const
                      htmlEscape(JobHeatmapView::tr("%1 – %2, confidence %3")
                                     .arg(formatRelativeTime(alignedOf(series.rank, interval.startNs), origin),
                                          formatRelativeTime(alignedOf(series.rank, interval.endNs), origin))
-                                    .arg(interval.confidence, 0, 'f', 3)));
+                                    .arg(confidenceText(interval.confidence))));
         if (!interval.reasonCodes.isEmpty())
             html += QStringLiteral("<br/><span style='font-size:small'>%1</span>")
                         .arg(htmlEscape(interval.reasonCodes.join(QStringLiteral(", "))));

@@ -389,13 +389,13 @@ void CompareWindow::showComparison()
             return x ? qs(toString(x->severity)) : QStringLiteral("—");
         };
         auto confidence = [](const std::optional<Finding>& x) {
-            return x ? QString::number(x->confidence, 'f', 3) : QStringLiteral("—");
+            return x ? gapscope::confidenceText(x->confidence) : QStringLiteral("—");
         };
         item->setText(2, QStringLiteral("%1 → %2").arg(severity(f.a), severity(f.b)));
         QString confidenceText = QStringLiteral("%1 → %2").arg(confidence(f.a), confidence(f.b));
         if (const auto d = f.confidenceDelta(); d && *d != 0)
             confidenceText +=
-                QStringLiteral(" (%1%2)").arg(*d > 0 ? QStringLiteral("+") : QString()).arg(*d, 0, 'f', 3);
+                QStringLiteral(" (%1%2)").arg(*d > 0 ? QStringLiteral("+") : QString(), percentText(*d));
         item->setText(3, confidenceText);
         QStringList deltas;
         for (const EvidenceDelta& delta : f.evidence) {

@@ -4,6 +4,7 @@
 
 #include "model/items/FindingsModel.h"
 #include "model/report/AnalysisReport.h"
+#include "widgets/common/PaneKeys.h"
 #include "widgets/common/ModelDecorations.h"
 
 #include <QTextBrowser>
@@ -58,6 +59,10 @@ FindingDetailView::FindingDetailView(QWidget* parent) : QWidget(parent)
     m_browser->setFrameShape(QFrame::NoFrame);
     m_browser->document()->setDocumentMargin(10);
     layout->addWidget(m_browser);
+    // Tab reaches the text (to scroll and select it), and the pane shows that it has the keys
+    m_browser->setObjectName(QStringLiteral("findingDetailText"));
+    showFocusFrame(m_browser);
+    setFocusProxy(m_browser);
     clear();
 }
 
@@ -210,17 +215,18 @@ QString FindingDetailView::findingHtml(const Finding& f, int64_t timeNs, int64_t
     const QString colour = severityColor(f.severity).name();
     QString html;
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
-                .arg(htmlEscape(FindingsModel::classificationText(f.classification)));
+                .arg(htmlEscape(classificationTitle(f.classification)));
     html +=
         QStringLiteral("<p style='margin-top:0'><b style='color:%1'>%2</b> &nbsp;·&nbsp; %3 &nbsp;·&nbsp; "
-                       "%4 <span style='color:gray'>(%5 ns)</span></p>")
+                       "%4 <span style='color:gray'>(%5)</span></p>")
             .arg(colour, htmlEscape(FindingsModel::severityText(f.severity)),
-                 htmlEscape(tr("confidence %1").arg(f.confidence, 0, 'f', 3)),
+                 htmlEscape(tr("confidence %1").arg(confidenceText(f.confidence))),
                  htmlEscape(
                      f.rank
                          ? tr("rank %1 at %2 (aligned)").arg(*f.rank).arg(formatRelativeTime(timeNs, origin))
-                         : tr("at %1").arg(formatRelativeTime(timeNs, origin))))
-            .arg(f.evidenceTimestampNs);
+                         : tr("at %1").arg(formatRelativeTime(timeNs, origin))),
+                 // the wall-clock time of the evidence, not its raw nanoseconds
+                 htmlEscape(formatUtcTime(f.evidenceTimestampNs)));
     if (!f.description.empty())
         html += QStringLiteral("<p>%1</p>").arg(htmlEscape(qs(f.description)));
 

@@ -8,11 +8,13 @@
 #include "widgets/chart/TimeAxis.h"
 
 #include <QActionGroup>
+#include <QApplication>
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QContextMenuEvent>
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QGraphicsItem>
 #include <QGraphicsLayout>
@@ -227,6 +229,10 @@ public:
     int64_t visibleBeginNs = 0;
     int64_t visibleEndNs = 0;
     std::optional<int64_t> cursorNs;
+    // The cursor before the last click moved it: the first click of a double-click (which
+    // resets the zoom) must not leave the cursor where it landed.
+    std::optional<int64_t> cursorBeforeClick;
+    QElapsedTimer sinceClick;
     int highlighted = -1;
     int drawnGapPoints = 0;
     int drawnColumns = 0;
@@ -469,6 +475,23 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
 
     lines = new LineLayer(this);
 
+    // A click on a legend entry hides its series: the page unchecks the toggle (the toolbar
+    // brings it back).
+    const std::pair<QAbstractSeries*, ChartOverlay> toggled[] = {
+        {deviceTotal, ChartOverlay::DeviceTotal}, {deviceUsed, ChartOverlay::DeviceUsed},
+        {reserved, ChartOverlay::Reserved},       {allocated, ChartOverlay::Allocated},
+        {band, ChartOverlay::ThresholdBand},      {regression, ChartOverlay::Regression},
+        {spikes, ChartOverlay::Spikes},           {maxSpike, ChartOverlay::Spikes},
+    };
+    for (const auto& [series, overlay] : toggled) {
+        const ChartOverlay o = overlay;
+        for (QLegendMarker* marker : chart->legend()->markers(series)) {
+            marker->setProperty("gapscopeOverlay", int(o));
+            QObject::connect(marker, &QLegendMarker::clicked, q,
+                             [this, o] { emit q->overlayToggleRequested(o, false); });
+        }
+    }
+
     canvas = new Canvas(chart, this, q);
     RangeNavigator::View navigation;
     navigation.axis = [this]() -> std::optional<TimeAxis> {
@@ -478,7 +501,16 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
     };
     navigation.pixelX = [this](QPointF viewportPos) { return canvas->mapToScene(viewportPos.toPoint()).x(); };
     navigation.setRange = [this](const TimeAxis& next) { setRange(next.beginNs, next.endNs); };
-    navigation.resetRange = [this] { q->resetZoom(); };
+    navigation.resetRange = [this] {
+        if (sinceClick.isValid() && sinceClick.elapsed() <= QApplication::doubleClickInterval()) {
+            sinceClick.invalidate();
+            if (cursorBeforeClick) {
+                cursorNs = cursorBeforeClick;
+                emit q->cursorRequested(*cursorBeforeClick);
+            }
+        }
+        q->resetZoom();
+    };
     navigation.cursor = [this] { return cursorNs; };
     auto* navigator = new RangeNavigator(std::move(navigation), canvas);
     navigator->watch(canvas->viewport()); // wheel and double-click
@@ -1090,7 +1122,12 @@ QString GapChartView::Private::hoverText(size_t samplePos) const
     };
     QString html =
         QStringLiteral("<b>%1</b><br/><span style='font-size:small'>%2</span><table>")
-            .arg(htmlEscape(formatTimeTick(t - range.originNs, 1)), htmlEscape(formatAbsoluteTime(t)));
+            // read at what a pixel of the visible span tells apart, not to the nanosecond
+            .arg(
+                htmlEscape(durationText(t - range.originNs,
+                                        timeResolutionNs(visibleEndNs - visibleBeginNs,
+                                                         std::max<int64_t>(int64_t(plotRect().width()), 1)))),
+                htmlEscape(formatAbsoluteTime(t)));
     const double gapValue = double(s.gapAt(row));
     QString gapText = bytesText(gapValue);
     if (result->statistics.stdGap > 0)
@@ -1410,6 +1447,8 @@ void GapChartView::Private::Canvas::mouseReleaseEvent(QMouseEvent* event)
         // a click: put the cursor there
         if (plot.contains(mapToScene(event->position().toPoint()))) {
             const int64_t ns = timeAt(event->position());
+            d->cursorBeforeClick = d->cursorNs;
+            d->sinceClick.start();
             d->cursorNs = ns;
             emit d->q->cursorRequested(ns);
         }

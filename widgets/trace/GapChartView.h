@@ -101,6 +101,8 @@ signals:
     void cursorRequested(qint64 ns);                  // user clicked a time
     void rangeSelected(qint64 beginNs, qint64 endNs); // Shift+drag: analyse this window
     void hoveredTime(qint64 ns);
+    // A legend entry was clicked: its series should be hidden (visible false).
+    void overlayToggleRequested(gapscope::ChartOverlay overlay, bool visible);
     void yRangeModeChanged(ByteRangeMode mode); // the user chose it in the context menu
     void logScaleChanged(bool on);              // likewise
 

@@ -1,0 +1,220 @@
+// Keyboard and tables (issue 17 item 14): Tab leaves the findings table and the phases tree
+// instead of walking their cells, the pane with focus shows it, both can be sorted by a
+// header and filtered by a line of text, and a legend entry hides its series.
+
+#include "app/MainWindow.h"
+#include "app/pages/TracePage.h"
+#include "model/items/FindingsModel.h"
+#include "model/items/PhasesModel.h"
+#include "widgets/trace/FindingDetailView.h"
+#include "widgets/trace/GapChartView.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QHeaderView>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+#include <QTreeView>
+
+using namespace gapscope;
+
+namespace {
+
+QString parityPath(const QString& name)
+{
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/") + name;
+}
+
+bool open(MainWindow& window, const QString& name)
+{
+    QString error;
+    const bool ok = window.showTraceNow(parityPath(name), &error);
+    if (!ok)
+        qWarning("%s", qPrintable(error));
+    return ok;
+}
+
+QStringList column(const QAbstractItemModel* model, int col, const QModelIndex& parent = {})
+{
+    QStringList values;
+    for (int row = 0; row < model->rowCount(parent); ++row)
+        values << model->index(row, col, parent).data().toString();
+    return values;
+}
+
+// How far the colour of the view's left edge is from the palette's highlight, mid-height.
+int edgeDistanceToHighlight(QWidget* view)
+{
+    const QImage image = view->grab().toImage();
+    const QColor edge = image.pixelColor(0, image.height() / 2);
+    const QColor highlight = view->palette().color(QPalette::Highlight);
+    return std::abs(edge.red() - highlight.red()) + std::abs(edge.green() - highlight.green()) +
+           std::abs(edge.blue() - highlight.blue());
+}
+
+} // namespace
+
+class TestTableKeys : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
+        // one settings file per process: runs in other build trees must not share it
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_tablekeys-%1").arg(QCoreApplication::applicationPid()));
+        QSettings().clear();
+    }
+
+    void tabMovesBetweenPanes()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(open(window, QStringLiteral("mixed.jsonl")));
+        for (QAbstractItemView* view : {static_cast<QAbstractItemView*>(window.findingsView()),
+                                        static_cast<QAbstractItemView*>(window.phasesView())}) {
+            QVERIFY(!view->tabKeyNavigation());
+            view->setFocus(Qt::TabFocusReason);
+            QTRY_VERIFY(view->hasFocus());
+            const QModelIndex before = view->currentIndex();
+            QTest::keyClick(view, Qt::Key_Tab);
+            QVERIFY2(!view->hasFocus(), qPrintable(view->objectName()));
+            QCOMPARE(view->currentIndex(), before); // no cell walked
+        }
+    }
+
+    void focusIsVisible()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(open(window, QStringLiteral("mixed.jsonl")));
+        QTableView* findings = window.findingsView();
+        QWidget* detail = window.detailView()->focusProxy(); // its text
+        QVERIFY(detail);
+        window.detailView()->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(detail->hasFocus());
+        QVERIFY(edgeDistanceToHighlight(findings) > 60);
+        QVERIFY(edgeDistanceToHighlight(detail) < 30);
+        findings->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(findings->hasFocus());
+        QVERIFY2(edgeDistanceToHighlight(findings) < 30, "the focused table has no visible frame");
+        QVERIFY(edgeDistanceToHighlight(detail) > 60);
+    }
+
+    void findingsSortAndFilter()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(open(window, QStringLiteral("mixed.jsonl")));
+        QTableView* view = window.findingsView();
+        QAbstractItemModelTester tester(view->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // the source order (most severe first) until a header is clicked
+        QCOMPARE(column(view->model(), FindingsModel::ClassificationColumn),
+                 (QStringList{QStringLiteral("Transient spike"), QStringLiteral("Persistent drift")}));
+        QVERIFY(view->isSortingEnabled());
+        // no room taken by a sort arrow until the user sorts
+        QVERIFY(!view->horizontalHeader()->isSortIndicatorShown());
+        view->horizontalHeader()->setSortIndicator(FindingsModel::ConfidenceColumn, Qt::AscendingOrder);
+        QVERIFY(view->horizontalHeader()->isSortIndicatorShown());
+        QCOMPARE(column(view->model(), FindingsModel::ClassificationColumn),
+                 (QStringList{QStringLiteral("Persistent drift"), QStringLiteral("Transient spike")}));
+        // finding indices still mean findings, whatever the order
+        window.selectFinding(0);
+        QCOMPARE(view->currentIndex().data(FindingsModel::ClassificationKeyRole).toString(),
+                 QStringLiteral("transient_spike"));
+        QCOMPARE(window.detailView()->findingIndex(), 0);
+        // the next finding is the next row shown
+        window.selectFinding(1);
+        QCOMPARE(view->currentIndex().row(), 0);
+
+        QLineEdit* filter = window.tracePage()->findingsFilter();
+        QVERIFY(filter);
+        filter->setText(QStringLiteral("DRIFT"));
+        QCOMPARE(view->model()->rowCount(), 1);
+        QCOMPARE(column(view->model(), FindingsModel::ClassificationColumn),
+                 QStringList{QStringLiteral("Persistent drift")});
+        filter->setText(QStringLiteral("no such text")); // matches no column
+        QCOMPARE(view->model()->rowCount(), 0);
+        // a finding asked for by index is shown even when filtered out
+        window.selectFinding(0);
+        QVERIFY(filter->text().isEmpty());
+        QCOMPARE(view->currentIndex().data(FindingsModel::ClassificationKeyRole).toString(),
+                 QStringLiteral("transient_spike"));
+        // a new trace is shown whole: sorted as chosen, unfiltered
+        QVERIFY(open(window, QStringLiteral("frag.jsonl")));
+        QCOMPARE(view->model()->rowCount(), window.findingsModel()->rowCount());
+    }
+
+    void phasesSortAndFilter()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(open(window, QStringLiteral("phasespike.jsonl")));
+        QTreeView* tree = window.phasesView();
+        QAbstractItemModelTester tester(tree->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(tree->isSortingEnabled());
+        // in time order until a header is clicked
+        QCOMPARE(column(tree->model(), PhasesModel::NameColumn), (QStringList{"train", "step", "evaluate"}));
+        tree->header()->setSortIndicator(PhasesModel::NameColumn, Qt::AscendingOrder);
+        QCOMPARE(column(tree->model(), PhasesModel::NameColumn), (QStringList{"evaluate", "step", "train"}));
+        tree->header()->setSortIndicator(PhasesModel::DurationColumn, Qt::DescendingOrder);
+        QCOMPARE(column(tree->model(), PhasesModel::NameColumn).front(), QStringLiteral("train")); // 29.9 s
+        QLineEdit* filter = window.tracePage()->phasesFilter();
+        QVERIFY(filter);
+        filter->setText(QStringLiteral("STEP"));
+        QCOMPARE(column(tree->model(), PhasesModel::NameColumn), QStringList{"step"});
+        // F7/F8 still walk the spans in time order
+        filter->clear();
+        tree->header()->setSortIndicator(-1, Qt::AscendingOrder);
+        window.selectPhase(1);
+        QCOMPARE(tree->currentIndex().data(PhasesModel::SpanIndexRole).toInt(), 1);
+    }
+
+    void legendEntryHidesItsSeries()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(open(window, QStringLiteral("phasespike.jsonl")));
+        QAction* reserved = nullptr;
+        for (const auto& [overlay, action] : window.tracePage()->overlayActions())
+            if (overlay == ChartOverlay::Reserved)
+                reserved = action;
+        QVERIFY(reserved);
+        reserved->setChecked(true);
+        QVERIFY(window.chart()->isOverlayVisible(ChartOverlay::Reserved));
+        auto* chartView = window.chart()->findChild<QChartView*>();
+        QVERIFY(chartView);
+        QLegendMarker* marker = nullptr;
+        for (QLegendMarker* m : chartView->chart()->legend()->markers())
+            if (m->label() == QLatin1String("Reserved"))
+                marker = m;
+        QVERIFY(marker);
+        QVERIFY(marker->isVisible());
+        emit marker->clicked();
+        QVERIFY(!reserved->isChecked());
+        QVERIFY(!window.chart()->isOverlayVisible(ChartOverlay::Reserved));
+        QVERIFY(window.chart()->drawnPoints(ChartLine::Reserved).isEmpty());
+        // the gap itself has no toggle: its entry stays
+        for (QLegendMarker* m : chartView->chart()->legend()->markers())
+            if (m->label().startsWith(QLatin1String("Gap")))
+                emit m->clicked();
+        QVERIFY(!window.chart()->drawnPoints(ChartLine::Gap).isEmpty());
+    }
+};
+
+QTEST_MAIN(TestTableKeys)
+#include "tst_tablekeys.moc"
