@@ -4,6 +4,8 @@
 // counter overlays and phase spans shaded behind. Draws what AnalysisResult holds; computes
 // no statistics. Min/max decimated to the pixel width, so any size redraws fast.
 
+#include "analysis/RangeMeasurement.h"
+#include "model/items/BookmarksModel.h"
 #include "model/trace/AnalysisRunner.h"
 
 #include <QList>
@@ -11,6 +13,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace gapscope {
 
@@ -61,6 +65,22 @@ public:
     // line after decimation, in time order; empty while the line is hidden
     QList<QPointF> drawnPoints(ChartLine line) const;
 
+    // Range measurement (Alt+drag, or Ctrl+Shift+drag where the window manager takes Alt+drag):
+    // the span shaded and labelled with what the gap did in it (analysis/RangeMeasurement.h),
+    // from the samples of the result shown; Escape clears it. The span stays while zooming
+    // and is measured again over a new result of the same trace.
+    void measureRange(qint64 beginNs, qint64 endNs);
+    void clearMeasurement();
+    // The span measured, also when no sample lies in it (then measurement() is nullopt).
+    std::optional<TimeWindow> measuredSpan() const;
+    std::optional<RangeMeasurement> measurement() const;
+    // "Δt 0.300 s · 4 samples · Δgap +152.85 MiB · min ... · max ... · slope ..." of the span.
+    static QString measurementText(const TimeWindow& span,
+                                   const std::optional<RangeMeasurement>& measurement);
+
+    // Bookmarks, drawn as flags on the time axis (ascending time).
+    void setBookmarks(std::vector<Bookmark> bookmarks);
+
 public slots:
     void setCursorTime(qint64 ns);
     void setVisibleRange(qint64 beginNs, qint64 endNs);
@@ -72,6 +92,8 @@ signals:
     void cursorRequested(qint64 ns);                  // user clicked a time
     void rangeSelected(qint64 beginNs, qint64 endNs); // Shift+drag: analyse this window
     void hoveredTime(qint64 ns);
+    // A span was measured or the measurement cleared.
+    void measurementChanged();
 
 protected:
     void changeEvent(QEvent* event) override; // follows palette and font changes (dark themes)
