@@ -111,11 +111,18 @@ QString ExportActions::withSuffix(const QString& file, ExportFormat format)
     return QFileInfo(file).suffix().isEmpty() ? file + QLatin1Char('.') + exportFormatSuffix(format) : file;
 }
 
+void ExportActions::setBookmarkProvider(BookmarkProvider bookmarks)
+{
+    m_bookmarks = std::move(bookmarks);
+}
+
 bool ExportActions::writeReport(const QString& file, ExportFormat format, QSize chartSize, bool replace,
                                 QString* error) const
 {
-    const ExportOutcome outcome = budget() ? renderBudgetExport(budgetInput(), format, chartSize)
-                                           : renderExport(m_result ? m_result() : nullptr, format, chartSize);
+    const ExportOutcome outcome =
+        budget() ? renderBudgetExport(budgetInput(), format, chartSize)
+                 : renderExport(m_result ? m_result() : nullptr, format, chartSize,
+                                m_bookmarks ? m_bookmarks() : std::vector<ReportBookmark>{});
     if (!outcome.error.isEmpty()) {
         *error = outcome.error;
         return false;

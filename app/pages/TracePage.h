@@ -11,11 +11,13 @@
 #include <optional>
 #include <vector>
 
+class QTableView;
 class QTreeView;
 
 namespace gapscope {
 
 class AnalysisJob;
+class BookmarksModel;
 class GapChartView;
 class PhasesDecorationProxy;
 class PhasesModel;
@@ -40,6 +42,16 @@ public:
     PhasesModel* phasesModel() const { return m_phasesModel; }
     // The chart's overlay toggles (View > Chart Overlays and the toolbar), with their keys.
     const std::vector<std::pair<ChartOverlay, QAction*>>& overlayActions() const { return m_overlayActions; }
+
+    // The bookmarks of the trace shown, restored from and saved to the settings under its
+    // canonical path (BookmarksModel); the shell docks their list.
+    BookmarksModel* bookmarksModel() const { return m_bookmarks; }
+    QTableView* bookmarksView() const { return m_bookmarksView; }
+    // A bookmark at the cursor, its name open for editing in the list; -1 without a result.
+    int addBookmarkAtCursor();
+    // The cursor to the next (delta > 0) or previous bookmark, scrolled into view.
+    void stepBookmark(int delta);
+    bool hasBookmarks() const;
 
     // Takes a loaded trace in place of the one shown; false with *error when it holds no
     // events. The analysis is started by analyseFresh() or analyseNow().
@@ -77,6 +89,9 @@ protected:
 
 private:
     void createPhasesView();
+    void createBookmarksView();
+    void restoreBookmarks();
+    void jumpToBookmark(qint64 ns);
     AnalysisRequest baseRequest() const;
     void startAnalysis(const AnalysisRequest& request);
     void onAnalysisFinished(std::shared_ptr<const AnalysisResult> result);
@@ -105,6 +120,9 @@ private:
     QTreeView* m_phasesView = nullptr;
     PhasesModel* m_phasesModel = nullptr;
     PhasesDecorationProxy* m_phasesProxy = nullptr;
+    BookmarksModel* m_bookmarks = nullptr;
+    QTableView* m_bookmarksView = nullptr;
+    bool m_restoringBookmarks = false; // a document's bookmarks shown, not changed by the user
 };
 
 } // namespace gapscope

@@ -1198,17 +1198,26 @@ void GapChartView::Private::drawBookmarks(QPainter* painter, const QRectF& plot,
         painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
         const double height = metrics.height() + 2;
         const QString name = metrics.elidedText(bookmark.name, Qt::ElideRight, 160);
-        QRectF pennant(x, plot.bottom() - height - 2, metrics.horizontalAdvance(name) + 10, height);
+        const double width = metrics.horizontalAdvance(name) + 10;
+        // it flies to the right of its pole, to the left where the plot ends first
+        const bool left = x + width > plot.right() && x - width >= plot.left();
+        const QRectF pennant(left ? x - width : x, plot.bottom() - height - 2, width, height);
         painter->setPen(QPen(flag, 1.5));
         painter->drawLine(QPointF(x, plot.bottom()), QPointF(x, pennant.top()));
         painter->setPen(Qt::NoPen);
         painter->setBrush(flag);
+        const double notchX = left ? pennant.left() + 5 : pennant.right() - 5;
         QPolygonF shape;
-        shape << pennant.topLeft() << pennant.topRight() << QPointF(pennant.right() - 5, pennant.center().y())
-              << pennant.bottomRight() << pennant.bottomLeft();
+        shape << pennant.topLeft() << pennant.topRight();
+        if (!left)
+            shape << QPointF(notchX, pennant.center().y());
+        shape << pennant.bottomRight() << pennant.bottomLeft();
+        if (left)
+            shape << QPointF(notchX, pennant.center().y());
         painter->drawPolygon(shape);
         painter->setPen(colors.dark ? QColor(Qt::black) : QColor(Qt::white));
-        painter->drawText(pennant.adjusted(3, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter, name);
+        painter->drawText(pennant.adjusted(left ? 8 : 3, 0, left ? -3 : -8, 0),
+                          Qt::AlignLeft | Qt::AlignVCenter, name);
     }
 }
 
