@@ -24,6 +24,7 @@
 #include "widgets/common/ThresholdsDialog.h"
 #include "widgets/common/WelcomePage.h"
 #include "widgets/trace/FindingDetailView.h"
+#include "widgets/trace/GapChartView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -423,6 +424,11 @@ void MainWindow::onCurrentTabChanged(int index)
     // brought to the front is followed again)
     m_liveFollow->traceOpened(m_tracePage->trace());
     m_cursorLabel->setText(tab->state().cursorValues);
+    // the message of another tab does not belong here; a measured span of this one does
+    if (const std::optional<TimeWindow> span = m_tracePage->chart()->measuredSpan())
+        statusBar()->showMessage(GapChartView::measurementText(*span, m_tracePage->chart()->measurement()));
+    else
+        statusBar()->clearMessage();
     if (const ProblemLog* problems = documentPage()->problems()) {
         showProblemsOf(*problems);
     } else {

@@ -130,6 +130,15 @@ private slots:
         previous->trigger();
         QCOMPARE(window.currentTab(), second);
         QCOMPARE(window.chart()->visibleBeginNs(), full.beginNs + quarter);
+
+        // a measured span is in the status bar while its tab is in front
+        window.chart()->measureRange(full.beginNs + quarter, full.endNs - quarter);
+        const QString measured = window.statusBar()->currentMessage();
+        QVERIFY2(measured.startsWith(QStringLiteral("Δt ")), qPrintable(measured));
+        next->trigger();
+        QVERIFY(window.statusBar()->currentMessage().isEmpty());
+        previous->trigger();
+        QCOMPARE(window.statusBar()->currentMessage(), measured);
         QVERIFY(window.tracePage()->viewState()->canZoomBack()); // its own zoom history
 
         // the Phases dock shows the tree of the tab in front
