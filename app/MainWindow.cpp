@@ -275,6 +275,8 @@ void MainWindow::createMenus()
     m_overlaysMenu = view->addMenu(tr("Chart &Overlays"));
     for (const auto& [overlay, action] : m_tracePage->overlayActions())
         m_overlaysMenu->addAction(action);
+    m_yAxisMenu = view->addMenu(tr("Chart &Y Axis"));
+    fillYAxisMenu();
     view->addAction(m_jobOverviewAction);
     view->addSeparator();
     view->addAction(m_nextTabAction);
@@ -376,6 +378,11 @@ DocumentTab* MainWindow::addDocumentTab()
         const auto& to = tab->tracePage()->overlayActions();
         for (size_t i = 0; i < from.size() && i < to.size(); ++i)
             to[i].second->setChecked(from[i].second->isChecked());
+        const std::vector<QAction*>& fromY = m_tracePage->yAxisActions();
+        const std::vector<QAction*>& toY = tab->tracePage()->yAxisActions();
+        for (size_t i = 0; i < fromY.size() && i < toY.size(); ++i)
+            toY[i]->setChecked(fromY[i]->isChecked());
+        tab->tracePage()->yLogAction()->setChecked(m_tracePage->yLogAction()->isChecked());
     }
     if (m_settingsRestored) {
         const QSettings settings;
@@ -388,6 +395,15 @@ DocumentTab* MainWindow::addDocumentTab()
     if (!m_tab)
         onCurrentTabChanged(m_tabs->indexOf(tab));
     return tab;
+}
+
+void MainWindow::fillYAxisMenu()
+{
+    m_yAxisMenu->clear();
+    for (QAction* action : m_tracePage->yAxisActions())
+        m_yAxisMenu->addAction(action);
+    m_yAxisMenu->addSeparator();
+    m_yAxisMenu->addAction(m_tracePage->yLogAction());
 }
 
 void MainWindow::decorateTab(DocumentTab* tab)
@@ -417,6 +433,7 @@ void MainWindow::onCurrentTabChanged(int index)
         m_overlaysMenu->clear();
         for (const auto& [overlay, action] : m_tracePage->overlayActions())
             m_overlaysMenu->addAction(action);
+        fillYAxisMenu();
     }
     if (!m_cursorLabel) // the window is still being built
         return;
@@ -636,6 +653,11 @@ void MainWindow::restoreSettings()
         if (on.isValid())
             action->setChecked(on.toBool());
     }
+    const QString yAxis = settings.value(QStringLiteral("chart/yAxis")).toString();
+    for (QAction* action : m_tracePage->yAxisActions())
+        if (action->data().toString() == yAxis)
+            action->setChecked(true);
+    m_tracePage->yLogAction()->setChecked(settings.value(QStringLiteral("chart/yLog"), false).toBool());
 }
 
 void MainWindow::saveSettings() const
@@ -648,6 +670,10 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("mainWindow/phasesDock"), m_phasesDockWanted);
     for (const auto& [overlay, action] : m_tracePage->overlayActions())
         settings.setValue(QStringLiteral("chart/overlay/") + action->data().toString(), action->isChecked());
+    for (QAction* action : m_tracePage->yAxisActions())
+        if (action->isChecked())
+            settings.setValue(QStringLiteral("chart/yAxis"), action->data().toString());
+    settings.setValue(QStringLiteral("chart/yLog"), m_tracePage->yLogAction()->isChecked());
 }
 
 QStringList MainWindow::recentFiles() const

@@ -184,6 +184,8 @@ private:
     DocumentTab* addDocumentTab();
     // The shell's actions in the context menus of a tab's charts and findings tables.
     void decorateTab(DocumentTab* tab);
+    // View > Chart Y Axis: the choices of the trace page in front.
+    void fillYAxisMenu();
     void onCurrentTabChanged(int index);
     // Removes a tab that is not the only one (with the views the docks held for it).
     void closeTab(DocumentTab* tab);
@@ -235,6 +237,7 @@ private:
     JobPage* m_jobPage = nullptr;
     QAction* m_jobOverviewAction = nullptr;
     QMenu* m_overlaysMenu = nullptr;            // the overlay toggles of the trace page in front
+    QMenu* m_yAxisMenu = nullptr;               // and its y axis choices
     QStackedWidget* m_phasesStack = nullptr;    // each tab's phases tree, in the Phases dock
     QStackedWidget* m_bookmarksStack = nullptr; // each tab's bookmark list
     QDockWidget* m_phasesDock = nullptr;

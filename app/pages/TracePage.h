@@ -42,6 +42,11 @@ public:
     PhasesModel* phasesModel() const { return m_phasesModel; }
     // The chart's overlay toggles (View > Chart Overlays and the toolbar), with their keys.
     const std::vector<std::pair<ChartOverlay, QAction*>>& overlayActions() const { return m_overlayActions; }
+    // View > Chart Y Axis: "Fit Data" and "From Zero" (exclusive), with their setting keys as
+    // data ("fit", "zero"); the chart's context menu checks them too.
+    const std::vector<QAction*>& yAxisActions() const { return m_yAxisActions; }
+    // View > Chart Y Axis > Logarithmic (checkable).
+    QAction* yLogAction() const { return m_yLogAction; }
 
     // The bookmarks of the trace shown, restored from and saved to the settings under its
     // canonical path (BookmarksModel); the shell docks their list.
@@ -92,6 +97,7 @@ private:
     void createBookmarksView();
     void restoreBookmarks();
     void jumpToBookmark(qint64 ns);
+    void hideEmptyPhaseColumns();
     AnalysisRequest baseRequest() const;
     void startAnalysis(const AnalysisRequest& request);
     void onAnalysisFinished(std::shared_ptr<const AnalysisResult> result);
@@ -113,6 +119,8 @@ private:
     bool m_freshTrace = false; // the next analysis result is the first of a new trace
 
     std::vector<std::pair<ChartOverlay, QAction*>> m_overlayActions;
+    std::vector<QAction*> m_yAxisActions;
+    QAction* m_yLogAction = nullptr;
     SessionPicker* m_sessionPicker = nullptr;
     QAction* m_sessionPickerAction = nullptr;
     GapChartView* m_chart = nullptr;
