@@ -135,11 +135,18 @@ ExportActions::Target ExportActions::targetFor(const QString& typed, ExportForma
     return {typed + QLatin1Char('.') + exportFormatSuffix(filterFormat), filterFormat, true};
 }
 
+void ExportActions::setBookmarkProvider(BookmarkProvider bookmarks)
+{
+    m_bookmarks = std::move(bookmarks);
+}
+
 bool ExportActions::writeReport(const QString& file, ExportFormat format, QSize chartSize, bool replace,
                                 QString* error) const
 {
-    const ExportOutcome outcome = budget() ? renderBudgetExport(budgetInput(), format, chartSize)
-                                           : renderExport(m_result ? m_result() : nullptr, format, chartSize);
+    const ExportOutcome outcome =
+        budget() ? renderBudgetExport(budgetInput(), format, chartSize)
+                 : renderExport(m_result ? m_result() : nullptr, format, chartSize,
+                                m_bookmarks ? m_bookmarks() : std::vector<ReportBookmark>{});
     if (!outcome.error.isEmpty()) {
         *error = outcome.error;
         return false;

@@ -35,6 +35,9 @@ public:
                   FindingProvider finding = {});
 
     void setBudgetProvider(BudgetProvider budget);
+    // The bookmarks of the trace shown, listed by the Markdown and HTML reports.
+    using BookmarkProvider = std::function<std::vector<ReportBookmark>()>;
+    void setBookmarkProvider(BookmarkProvider bookmarks);
 
     QAction* exportReportAction() const { return m_exportReport; }
     QAction* saveChartAction() const { return m_saveChart; }
@@ -96,6 +99,7 @@ private:
     ChartProvider m_chart;
     FindingProvider m_finding;
     BudgetProvider m_budget;
+    BookmarkProvider m_bookmarks;
     QAction* m_exportReport;
     QAction* m_saveChart;
     QAction* m_copyFinding;

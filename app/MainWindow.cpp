@@ -6,6 +6,7 @@
 #include "app/Version.h"
 
 #include "app/CompareWith.h"
+#include "app/DocumentTab.h"
 #include "app/ExportActions.h"
 #include "app/LiveFollow.h"
 #include "app/Theme.h"
@@ -16,6 +17,7 @@
 #include "app/pages/WindowBanner.h"
 #include "model/document/Document.h"
 #include "model/document/LoadFailure.h"
+#include "model/items/BookmarksModel.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
@@ -26,6 +28,7 @@
 #include "widgets/common/ThresholdsDialog.h"
 #include "widgets/common/WelcomePage.h"
 #include "widgets/trace/FindingDetailView.h"
+#include "widgets/trace/GapChartView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -47,6 +50,8 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThreadPool>
@@ -109,17 +114,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         this, [this] { return m_tracePage->analysis(); }, [this] { return documentPage()->chartWidget(); },
         [this] { return documentPage()->detailView()->findingIndex(); });
     m_exportActions->setBudgetProvider([this] { return m_budgetPage->analysis(); });
+    m_exportActions->setBookmarkProvider([this] {
+        std::vector<ReportBookmark> out;
+        for (const Bookmark& bookmark : m_tracePage->bookmarksModel()->bookmarks())
+            out.push_back({bookmark.timeNs, bookmark.name});
+        return out;
+    });
     connect(m_exportActions, &ExportActions::exported, this,
             [this](const QString& file) { statusBar()->showMessage(tr("Wrote %1").arg(file), 5000); });
-    // the chart's and the findings table's context menus
-    for (DocumentPage* page :
-         {static_cast<DocumentPage*>(m_tracePage), static_cast<DocumentPage*>(m_budgetPage)}) {
-        page->chartWidget()->setContextMenuPolicy(Qt::ActionsContextMenu);
-        page->chartWidget()->addAction(m_exportActions->saveChartAction());
-        page->chartWidget()->addAction(m_resetZoomAction);
-        page->findingsView()->setContextMenuPolicy(Qt::ActionsContextMenu);
-        page->findingsView()->addAction(m_exportActions->copyFindingAction());
-    }
+    // the chart's and the findings table's context menus (later tabs get them when made)
+    decorateTab(m_tab);
     createMenus();
     createStatusBar();
     updateRecentMenu();
@@ -163,6 +167,20 @@ void MainWindow::createActions()
     m_closeAction->setShortcut(QKeySequence::Close);
     connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeTrace);
 
+    m_nextTabAction = new QAction(tr("Next &Tab"), this);
+    m_nextTabAction->setObjectName(QStringLiteral("nextTabAction"));
+    m_nextTabAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
+    connect(m_nextTabAction, &QAction::triggered, this,
+            [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
+    m_previousTabAction = new QAction(tr("Previous T&ab"), this);
+    m_previousTabAction->setObjectName(QStringLiteral("previousTabAction"));
+    m_previousTabAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageUp)});
+    connect(m_previousTabAction, &QAction::triggered, this, [this] {
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
+    });
+
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
     m_quitAction->setMenuRole(QAction::QuitRole);
@@ -203,6 +221,18 @@ void MainWindow::createActions()
     m_prevPhaseAction =
         makeNav(QStringLiteral("previousPhaseAction"), tr("Previous P&hase"),
                 QKeySequence(Qt::SHIFT | Qt::Key_F7), [this] { documentPage()->stepPhase(-1); });
+    m_addBookmarkAction = makeNav(QStringLiteral("addBookmarkAction"), tr("Add &Bookmark"),
+                                  QKeySequence(Qt::CTRL | Qt::Key_B), [this] {
+                                      if (m_tracePage->addBookmarkAtCursor() >= 0)
+                                          m_bookmarksDock->show(); // to name it
+                                  });
+    m_addBookmarkAction->setToolTip(
+        tr("Bookmark the cursor's time (Ctrl+B); rename it in the Bookmarks list"));
+    m_nextBookmarkAction = makeNav(QStringLiteral("nextBookmarkAction"), tr("Next Boo&kmark"),
+                                   QKeySequence(Qt::Key_F4), [this] { m_tracePage->stepBookmark(+1); });
+    m_prevBookmarkAction =
+        makeNav(QStringLiteral("previousBookmarkAction"), tr("Previous Bookm&ark"),
+                QKeySequence(Qt::SHIFT | Qt::Key_F4), [this] { m_tracePage->stepBookmark(-1); });
     m_stepForwardAction =
         makeNav(QStringLiteral("stepForwardAction"), tr("Step Cursor &Forward"),
                 QKeySequence(Qt::ALT | Qt::Key_Right), [this] { documentPage()->stepCursor(+1); });
@@ -248,15 +278,15 @@ void MainWindow::createMenus()
     file->addAction(m_quitAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    QMenu* overlays = view->addMenu(tr("Chart &Overlays"));
+    m_overlaysMenu = view->addMenu(tr("Chart &Overlays"));
     for (const auto& [overlay, action] : m_tracePage->overlayActions())
-        overlays->addAction(action);
-    QMenu* yAxis = view->addMenu(tr("Chart &Y Axis"));
-    for (QAction* action : m_tracePage->yAxisActions())
-        yAxis->addAction(action);
-    yAxis->addSeparator();
-    yAxis->addAction(m_tracePage->yLogAction());
+        m_overlaysMenu->addAction(action);
+    m_yAxisMenu = view->addMenu(tr("Chart &Y Axis"));
+    fillYAxisMenu();
     view->addAction(m_jobOverviewAction);
+    view->addSeparator();
+    view->addAction(m_nextTabAction);
+    view->addAction(m_previousTabAction);
     view->addSeparator();
     view->addAction(m_resetZoomAction);
     view->addAction(m_zoomBackAction);
@@ -264,6 +294,7 @@ void MainWindow::createMenus()
     view->addAction(m_liveFollow->pinAction());
     view->addSeparator();
     view->addAction(m_phasesDock->toggleViewAction());
+    view->addAction(m_bookmarksDock->toggleViewAction());
     view->addAction(m_problemsPanel->toggleViewAction());
     view->addSeparator();
     QAction* summary = view->addAction(tr("Summary or &Chart"), this, [this] {
@@ -280,6 +311,10 @@ void MainWindow::createMenus()
     navigate->addSeparator();
     navigate->addAction(m_nextPhaseAction);
     navigate->addAction(m_prevPhaseAction);
+    navigate->addSeparator();
+    navigate->addAction(m_addBookmarkAction);
+    navigate->addAction(m_nextBookmarkAction);
+    navigate->addAction(m_prevBookmarkAction);
     navigate->addSeparator();
     navigate->addAction(m_stepForwardAction);
     navigate->addAction(m_stepBackAction);
@@ -305,39 +340,41 @@ void MainWindow::createMenus()
 
 void MainWindow::createCentralArea()
 {
-    m_stack = new QStackedWidget(this);
-    m_welcome = new WelcomePage(m_stack);
+    m_central = new QStackedWidget(this);
+    m_welcome = new WelcomePage(m_central);
     m_welcome->setIcon(QIcon(kIconResource));
     connect(m_welcome, &WelcomePage::openFileRequested, this, &MainWindow::showOpenFileDialog);
     connect(m_welcome, &WelcomePage::openDirectoryRequested, this, &MainWindow::showOpenDirectoryDialog);
     connect(m_welcome, &WelcomePage::openSampleRequested, this, &MainWindow::openSample);
     connect(m_welcome, &WelcomePage::recentFileRequested, this, &MainWindow::openPath);
-    m_stack->addWidget(m_welcome);
+    m_central->addWidget(m_welcome);
 
     m_windowBanner = new WindowBanner(this);
     connect(m_windowBanner, &WindowBanner::resetRequested, this, &MainWindow::resetWindowAnalysis);
-    m_tracePage = new TracePage(m_resetZoomAction, m_thresholds, m_stack);
-    m_budgetPage = new BudgetPage(m_resetZoomAction, m_thresholds, m_stack);
-    for (DocumentPage* page :
-         {static_cast<DocumentPage*>(m_tracePage), static_cast<DocumentPage*>(m_budgetPage)}) {
-        connectPage(page);
-        m_stack->addWidget(page);
-        page->shareChartRoomWith({m_tracePage, m_budgetPage});
-    }
-    m_jobPage = new JobPage(m_resetZoomAction, m_stack);
-    m_jobPage->setObjectName(QStringLiteral("jobPage"));
-    connectPage(m_jobPage);
-    connect(m_jobPage, &JobPage::rankActivated, this, &MainWindow::openRank);
-    connect(m_tracePage, &DocumentPage::resultShown, this, [this] {
-        if (!m_pendingRankView)
-            return;
-        const PendingRankView view = *m_pendingRankView;
-        m_pendingRankView.reset();
-        if (view.endNs > view.beginNs)
-            m_tracePage->viewState()->zoomTo(view.beginNs, view.endNs);
-        m_tracePage->setCursorTime(view.cursorNs);
+    m_tabs = new QTabWidget(m_central);
+    m_tabs->setObjectName(QStringLiteral("documentTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->setMovable(true);
+    m_tabs->setTabBarAutoHide(true); // one document looks as it did before tabs
+    m_tabs->setElideMode(Qt::ElideMiddle);
+    // Tab walks the panes, not into the tab bar (hidden with one document, it would keep the
+    // focus); Ctrl+Tab switches documents
+    m_tabs->setFocusPolicy(Qt::NoFocus);
+    m_tabs->tabBar()->setFocusPolicy(Qt::NoFocus);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentTabChanged);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        auto* tab = qobject_cast<DocumentTab*>(m_tabs->widget(index));
+        if (tab == m_tab)
+            closeTrace(); // the last tab is emptied, not removed
+        else if (tab)
+            closeTab(tab);
     });
-    m_stack->addWidget(m_jobPage);
+    m_central->addWidget(m_tabs);
+    // the docks show the views of the tab in front
+    m_phasesStack = new QStackedWidget;
+    m_bookmarksStack = new QStackedWidget;
+    addDocumentTab();
     // a failed open leaves its explanation above the page until dismissed
     auto* central = new QWidget(this);
     auto* centralLayout = new QVBoxLayout(central);
@@ -345,32 +382,219 @@ void MainWindow::createCentralArea()
     centralLayout->setSpacing(0);
     m_loadFailureBanner = new LoadFailureBanner(central);
     centralLayout->addWidget(m_loadFailureBanner);
-    centralLayout->addWidget(m_stack, 1);
+    centralLayout->addWidget(m_central, 1);
     setCentralWidget(central);
 }
 
-void MainWindow::connectPage(DocumentPage* page)
+DocumentTab* MainWindow::addDocumentTab()
+{
+    auto* tab = new DocumentTab(m_resetZoomAction, m_thresholds, m_tabs);
+    for (DocumentPage* page :
+         {static_cast<DocumentPage*>(tab->tracePage()), static_cast<DocumentPage*>(tab->budgetPage()),
+          static_cast<DocumentPage*>(tab->jobPage())})
+        connectPage(page, tab);
+    connect(tab->jobPage(), &JobPage::rankActivated, this, &MainWindow::openRank);
+    connect(tab->tracePage(), &DocumentPage::resultShown, this, [tab] {
+        DocumentTab::State& state = tab->state();
+        if (!state.pendingRankView)
+            return;
+        const DocumentTab::PendingRankView view = *state.pendingRankView;
+        state.pendingRankView.reset();
+        if (view.endNs > view.beginNs)
+            tab->tracePage()->viewState()->zoomTo(view.beginNs, view.endNs);
+        tab->tracePage()->setCursorTime(view.cursorNs);
+    });
+    m_phasesStack->addWidget(tab->tracePage()->phasesPane());
+    m_bookmarksStack->addWidget(tab->tracePage()->bookmarksView());
+    if (m_tab) {
+        // a new tab starts with the chart toggles and the layout of the one in front
+        tab->tracePage()->adoptOverlayChoices(*m_tracePage);
+        const std::vector<QAction*>& fromY = m_tracePage->yAxisActions();
+        const std::vector<QAction*>& toY = tab->tracePage()->yAxisActions();
+        for (size_t i = 0; i < fromY.size() && i < toY.size(); ++i)
+            toY[i]->setChecked(fromY[i]->isChecked());
+        tab->tracePage()->yLogAction()->setChecked(m_tracePage->yLogAction()->isChecked());
+    }
+    if (m_settingsRestored) {
+        const QSettings settings;
+        tab->tracePage()->restoreSettings(settings, QStringLiteral("mainWindow"));
+        tab->budgetPage()->restoreSettings(settings, QStringLiteral("budgetPage"));
+    }
+    if (m_exportActions)
+        decorateTab(tab);
+    m_tabs->addTab(tab, tr("gapscope"));
+    if (!m_tab)
+        onCurrentTabChanged(m_tabs->indexOf(tab));
+    return tab;
+}
+
+void MainWindow::fillYAxisMenu()
+{
+    m_yAxisMenu->clear();
+    for (QAction* action : m_tracePage->yAxisActions())
+        m_yAxisMenu->addAction(action);
+    m_yAxisMenu->addSeparator();
+    m_yAxisMenu->addAction(m_tracePage->yLogAction());
+}
+
+void MainWindow::decorateTab(DocumentTab* tab)
+{
+    for (DocumentPage* page :
+         {static_cast<DocumentPage*>(tab->tracePage()), static_cast<DocumentPage*>(tab->budgetPage())}) {
+        page->chartWidget()->setContextMenuPolicy(Qt::ActionsContextMenu);
+        page->chartWidget()->addAction(m_exportActions->saveChartAction());
+        page->chartWidget()->addAction(m_resetZoomAction);
+        page->findingsView()->setContextMenuPolicy(Qt::ActionsContextMenu);
+        page->findingsView()->addAction(m_exportActions->copyFindingAction());
+    }
+}
+
+void MainWindow::onCurrentTabChanged(int index)
+{
+    auto* tab = qobject_cast<DocumentTab*>(m_tabs->widget(index));
+    if (!tab || tab == m_tab)
+        return;
+    m_tab = tab;
+    m_tracePage = tab->tracePage();
+    m_budgetPage = tab->budgetPage();
+    m_jobPage = tab->jobPage();
+    m_phasesStack->setCurrentWidget(m_tracePage->phasesPane());
+    m_bookmarksStack->setCurrentWidget(m_tracePage->bookmarksView());
+    if (m_overlaysMenu) {
+        m_overlaysMenu->clear();
+        for (const auto& [overlay, action] : m_tracePage->overlayActions())
+            m_overlaysMenu->addAction(action);
+        fillYAxisMenu();
+    }
+    if (!m_cursorLabel) // the window is still being built
+        return;
+    // Follow reads the trace in front: one behind stops being followed (a running sink
+    // brought to the front is followed again)
+    m_liveFollow->traceOpened(m_tracePage->trace());
+    m_cursorLabel->setText(tab->state().cursorValues);
+    // the message of another tab does not belong here; a measured span of this one does
+    if (const std::optional<TimeWindow> span = m_tracePage->chart()->measuredSpan())
+        statusBar()->showMessage(GapChartView::measurementText(*span, m_tracePage->chart()->measurement()));
+    else
+        statusBar()->clearMessage();
+    if (const ProblemLog* problems = documentPage()->problems()) {
+        showProblemsOf(*problems);
+    } else {
+        m_problemsPanel->clear();
+        m_problemsPanel->hide();
+        updateProblemsButton();
+    }
+    // an empty tab among others is one being filled: its page, not the welcome page
+    showPage(tab->hasDocument() || m_tabs->count() > 1 ? tab->currentWidget()
+                                                       : static_cast<QWidget*>(m_welcome));
+    updateActions();
+    updateTitle();
+}
+
+void MainWindow::closeTab(DocumentTab* tab)
+{
+    if (m_tabs->count() < 2 || m_tabs->indexOf(tab) < 0)
+        return;
+    if (m_loadTab == tab) {
+        m_loadJob->cancel();
+        m_loadTab = nullptr;
+    }
+    ++tab->state().jobAnalysisGeneration; // its cross-rank analyses are not awaited
+    // the banner sits in the page shown: the tab in front after the removal takes it
+    m_tabs->removeTab(m_tabs->indexOf(tab));
+    if (tab->isAncestorOf(m_windowBanner)) {
+        m_windowBanner->hide();
+        m_windowBanner->setParent(this);
+    }
+    for (QWidget* view : {static_cast<QWidget*>(tab->tracePage()->phasesPane()),
+                          static_cast<QWidget*>(tab->tracePage()->bookmarksView())})
+        delete view; // the docks' stacks held them
+    tab->deleteLater();
+    updateActions();
+}
+
+bool MainWindow::tabShows(const DocumentTab* tab, const QStringList& paths) const
+{
+    const auto canonical = [](const QString& path) {
+        const QFileInfo info(path);
+        return info.canonicalFilePath().isEmpty() ? info.absoluteFilePath() : info.canonicalFilePath();
+    };
+    QStringList wanted;
+    for (const QString& path : paths)
+        wanted << canonical(path);
+    wanted.sort();
+    QStringList shown;
+    if (tab->jobPage()->hasDocument() && tab->jobPage()->job()) {
+        for (const JobInput& input : tab->jobPage()->job()->inputs)
+            shown << canonical(input.path);
+        shown.sort();
+        if (shown == wanted)
+            return true;
+    }
+    if (wanted.size() != 1)
+        return false;
+    for (const DocumentPage* page : {static_cast<const DocumentPage*>(tab->tracePage()),
+                                     static_cast<const DocumentPage*>(tab->budgetPage()),
+                                     static_cast<const DocumentPage*>(tab->jobPage())})
+        if (page->hasDocument() && canonical(page->documentPath()) == wanted.front())
+            return true;
+    return false;
+}
+
+void MainWindow::chooseLoadTab(const QStringList& paths)
+{
+    const bool inFront = !m_tab->hasDocument() || tabShows(m_tab, paths);
+    m_loadTab = inFront ? m_tab : nullptr;
+    // Results of the document shown now must not land after the new one starts loading in
+    // its place.
+    if (inFront)
+        m_tracePage->discardAnalysis();
+}
+
+DocumentTab* MainWindow::takeLoadTab()
+{
+    DocumentTab* tab = m_loadTab ? m_loadTab.data() : addDocumentTab();
+    m_loadTab = tab; // a reload of what it now shows stays in it
+    m_tabs->setCurrentWidget(tab);
+    return tab;
+}
+
+void MainWindow::dropTabIfEmpty(DocumentTab* tab)
+{
+    if (tab && !tab->hasDocument() && m_tabs->count() > 1)
+        closeTab(tab);
+}
+
+void MainWindow::connectPage(DocumentPage* page, DocumentTab* tab)
 {
     connect(page, &DocumentPage::stateChanged, this, [this] {
         updateActions();
         updateTitle();
     });
     connect(page->viewState(), &ViewState::zoomHistoryChanged, this, &MainWindow::updateActions);
-    connect(page, &DocumentPage::statusMessage, this,
-            [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
+    // a tab behind keeps its messages to itself
+    connect(page, &DocumentPage::statusMessage, this, [this, tab](const QString& text, int timeoutMs) {
+        if (tab == m_tab)
+            statusBar()->showMessage(text, timeoutMs);
+    });
     connect(page, &DocumentPage::errorOccurred, this, &MainWindow::showError);
-    connect(page, &DocumentPage::cursorValuesChanged, this, [this, page](const QString& text) {
+    connect(page, &DocumentPage::cursorValuesChanged, this, [this, page, tab](const QString& text) {
+        if (page == tab->documentPage())
+            tab->state().cursorValues = text;
         if (page == documentPage())
             m_cursorLabel->setText(text);
     });
-    connect(page, &DocumentPage::resultShown, this, [this, page] {
-        if (page == m_tracePage && m_jobPageFirst) {
+    connect(page, &DocumentPage::resultShown, this, [this, page, tab] {
+        QWidget* shown = page;
+        if (page == tab->tracePage() && tab->state().jobPageFirst) {
             // a session of several ranks opens on its job page; its lowest rank is one click away
-            m_jobPageFirst = false;
-            showPage(m_jobPage);
-            return;
+            tab->state().jobPageFirst = false;
+            shown = tab->jobPage();
         }
-        showPage(page);
+        if (tab == m_tab)
+            showPage(shown);
+        else
+            tab->setCurrentWidget(shown);
     });
     connect(page, &DocumentPage::windowBannerChanged, this, [this, page](const QString& text) {
         if (page == documentPage())
@@ -382,8 +606,14 @@ void MainWindow::createDocks()
 {
     m_phasesDock = new QDockWidget(tr("Phases"), this);
     m_phasesDock->setObjectName(QStringLiteral("phasesDock"));
-    m_phasesDock->setWidget(m_tracePage->phasesPane());
+    m_phasesDock->setWidget(m_phasesStack);
     addDockWidget(Qt::RightDockWidgetArea, m_phasesDock);
+
+    m_bookmarksDock = new QDockWidget(tr("Bookmarks"), this);
+    m_bookmarksDock->setObjectName(QStringLiteral("bookmarksDock"));
+    m_bookmarksDock->setWidget(m_bookmarksStack);
+    addDockWidget(Qt::RightDockWidgetArea, m_bookmarksDock);
+    m_bookmarksDock->hide(); // shown with a trace that has bookmarks, or by Ctrl+B
 
     m_problemsPanel = new ProblemsPanel(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_problemsPanel);
@@ -446,8 +676,9 @@ void MainWindow::restoreSettings()
     restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
     m_tracePage->restoreSettings(settings, QStringLiteral("mainWindow"));
     m_budgetPage->restoreSettings(settings, QStringLiteral("budgetPage"));
+    m_settingsRestored = true;
     m_phasesDockWanted = settings.value(QStringLiteral("mainWindow/phasesDock"), true).toBool();
-    showPage(m_stack->currentWidget());
+    showPage(isWelcomeShown() ? static_cast<QWidget*>(m_welcome) : m_tab->currentWidget());
     m_tracePage->restoreOverlaySettings(settings);
     const QString yAxis = settings.value(QStringLiteral("chart/yAxis")).toString();
     for (QAction* action : m_tracePage->yAxisActions())
@@ -585,8 +816,7 @@ void MainWindow::openPath(const QString& path)
         openPaths({path});
         return;
     }
-    // Results of the trace shown now must not land after the new one starts loading.
-    m_tracePage->discardAnalysis();
+    chooseLoadTab({path});
     m_loadJob->start(path);
 }
 
@@ -610,8 +840,9 @@ void MainWindow::openPaths(const QStringList& paths)
     }
     if (existing.size() == 1)
         addRecentFile(existing.front()); // a job folder
-    m_tracePage->discardAnalysis();
-    ++m_jobAnalysisGeneration;
+    chooseLoadTab(existing);
+    if (m_loadTab)
+        ++m_loadTab->state().jobAnalysisGeneration;
     m_loadJob->startJob(existing);
 }
 
@@ -620,12 +851,13 @@ void MainWindow::onJobLoaded(std::shared_ptr<const JobData> job)
     setLoadingUi(false);
     if (!job)
         return;
+    takeLoadTab();
     m_liveFollow->stop(); // a job is not followed
     m_budgetPage->clear();
     m_tracePage->clear();
-    m_displayPath = m_jobPage->documentPath();
+    m_tab->state().displayPath = m_jobPage->documentPath();
     showJob(std::move(job));
-    m_displayPath = m_jobPage->documentPath();
+    m_tab->state().displayPath = m_jobPage->documentPath();
     showPage(m_jobPage);
     if (const ProblemLog* problems = m_jobPage->problems())
         showProblemsOf(*problems);
@@ -638,17 +870,17 @@ void MainWindow::showJob(std::shared_ptr<const JobData> job)
     m_jobPage->setJob(job);
     // The cross-rank analyses take ~1 s at 64 ranks x 100 000 samples: off the GUI thread, and
     // dropped when another job or file has been opened meanwhile.
-    const quint64 generation = ++m_jobAnalysisGeneration;
-    QPointer<MainWindow> self(this);
-    QThreadPool::globalInstance()->start([self, job, generation] {
+    const quint64 generation = ++m_tab->state().jobAnalysisGeneration;
+    QPointer<DocumentTab> tab(m_tab); // its tab may be behind, or closed, when they finish
+    QThreadPool::globalInstance()->start([tab, job, generation] {
         std::shared_ptr<const JobAnalysisResult> result = analyzeJob(*job);
         QMetaObject::invokeMethod(
             qApp,
-            [self, job, generation, result] {
-                if (!self || generation != self->m_jobAnalysisGeneration || self->m_jobPage->job() != job)
+            [tab, job, generation, result] {
+                if (!tab || generation != tab->state().jobAnalysisGeneration || tab->jobPage()->job() != job)
                     return;
-                self->m_jobAnalysis = result;
-                self->m_jobPage->setJobAnalysis(result);
+                tab->state().jobAnalysis = result;
+                tab->jobPage()->setJobAnalysis(result);
             },
             Qt::QueuedConnection);
     });
@@ -657,6 +889,7 @@ void MainWindow::showJob(std::shared_ptr<const JobData> job)
 bool MainWindow::showJobNow(const QStringList& paths, QString* error)
 {
     m_loadJob->cancel();
+    chooseLoadTab(paths);
     const JobOutcome outcome = loadJob(paths);
     if (!outcome.job) {
         if (error)
@@ -664,9 +897,9 @@ bool MainWindow::showJobNow(const QStringList& paths, QString* error)
         return false;
     }
     onJobLoaded(outcome.job);
-    ++m_jobAnalysisGeneration; // the background run started by onJobLoaded is not waited for
-    m_jobAnalysis = analyzeJob(*outcome.job);
-    m_jobPage->setJobAnalysis(m_jobAnalysis);
+    ++m_tab->state().jobAnalysisGeneration; // the background run started by onJobLoaded is not waited for
+    m_tab->state().jobAnalysis = analyzeJob(*outcome.job);
+    m_jobPage->setJobAnalysis(m_tab->state().jobAnalysis);
     return true;
 }
 
@@ -695,16 +928,16 @@ void MainWindow::openRank(qint64 rankNumber)
     // The job page's cursor and range are on the aligned clock, the trace page's on the rank's
     // own: they move over once the rank's analysis is shown (a fresh result places the cursor).
     int64_t offset = 0;
-    if (m_jobAnalysis && m_jobAnalysis->crossRank)
-        for (const RankValue& value : m_jobAnalysis->crossRank->alignmentOffsetsNs)
+    if (m_tab->state().jobAnalysis && m_tab->state().jobAnalysis->crossRank)
+        for (const RankValue& value : m_tab->state().jobAnalysis->crossRank->alignmentOffsetsNs)
             if (value.rank == rankNumber)
                 offset = value.value;
     const ViewState* jobView = m_jobPage->viewState();
-    m_pendingRankView = PendingRankView{saturatingAdd(jobView->cursorNs(), offset),
-                                        saturatingAdd(jobView->visibleRange().beginNs, offset),
-                                        saturatingAdd(jobView->visibleRange().endNs, offset)};
+    m_tab->state().pendingRankView = DocumentTab::PendingRankView{
+        saturatingAdd(jobView->cursorNs(), offset), saturatingAdd(jobView->visibleRange().beginNs, offset),
+        saturatingAdd(jobView->visibleRange().endNs, offset)};
     m_tracePage->selectSession(int(input.sessionIndex), rankNumber);
-    m_displayPath = input.path;
+    m_tab->state().displayPath = input.path;
     showPage(m_tracePage);
     updateActions();
     updateTitle();
@@ -712,14 +945,16 @@ void MainWindow::openRank(qint64 rankNumber)
 
 void MainWindow::reload()
 {
-    if (m_stack->currentWidget() == m_jobPage && m_jobPage->job()) {
+    if (m_tab->currentWidget() == m_jobPage && m_jobPage->job()) {
         QStringList paths;
         for (const JobInput& input : m_jobPage->job()->inputs)
             paths << input.path;
-        if (paths.size() == 1)
+        if (paths.size() == 1) {
             openPath(paths.front());
-        else
+        } else {
+            chooseLoadTab(paths);
             m_loadJob->startJob(paths);
+        }
         return;
     }
     if (documentPage()->hasDocument())
@@ -734,37 +969,46 @@ void MainWindow::cancelLoad()
 bool MainWindow::showTraceNow(const QString& path, QString* error)
 {
     m_loadJob->cancel();
-    m_tracePage->discardAnalysis();
+    chooseLoadTab({path});
     const DocumentOutcome document = loadDocument(path);
     if (!document.ok()) {
         if (error)
             *error = document.failure();
         return false;
     }
+    DocumentTab* tab = takeLoadTab();
     if (document.budget) {
-        if (!acceptBudget(document.budget, error))
+        if (!acceptBudget(document.budget, error)) {
+            dropTabIfEmpty(tab);
             return false;
+        }
         m_budgetPage->analyseFresh(false); // screenshots show the chart
         return true;
     }
-    if (!acceptTrace(document.trace, error))
+    if (!acceptTrace(document.trace, error)) {
+        dropTabIfEmpty(tab);
         return false;
+    }
     return m_tracePage->analyseNow(error);
 }
 
 void MainWindow::closeTrace()
 {
     m_liveFollow->stop();
+    if (m_tabs->count() > 1) { // Ctrl+W closes the tab; the last one is emptied instead
+        closeTab(m_tab);
+        return;
+    }
     m_loadJob->cancel();
     m_budgetPage->clear();
     m_tracePage->clear();
     m_jobPage->clear();
-    m_jobAnalysis.reset();
-    ++m_jobAnalysisGeneration;
+    m_tab->state().jobAnalysis.reset();
+    ++m_tab->state().jobAnalysisGeneration;
     m_problemsPanel->clear();
     m_problemsPanel->hide();
     m_cursorLabel->clear();
-    m_displayPath.clear();
+    m_tab->state().displayPath.clear();
     showPage(m_welcome);
     updateProblemsButton();
     updateActions();
@@ -807,23 +1051,25 @@ void MainWindow::onLoadProgress(qint64 bytesRead, qint64 totalBytes)
 void MainWindow::onLoaded(std::shared_ptr<const TraceData> data)
 {
     setLoadingUi(false);
+    DocumentTab* tab = takeLoadTab();
     QString error;
     const QString path = data ? data->path : m_loadPath;
     if (!acceptTrace(std::move(data), &error)) {
+        dropTabIfEmpty(tab);
         showLoadFailure(path, error);
         return;
     }
     const auto trace = m_tracePage->trace();
     if (trace->path != m_samplePath)
         addRecentFile(trace->path);
-    ++m_jobAnalysisGeneration;
+    ++m_tab->state().jobAnalysisGeneration;
     m_jobPage->clear();
-    m_jobAnalysis.reset();
-    m_jobPageFirst = false;
+    m_tab->state().jobAnalysis.reset();
+    m_tab->state().jobPageFirst = false;
     if (const auto session = trace->defaultSessionIndex();
         session && trace->sessions[*session].ranks.size() > 1) {
         showJob(jobFromTraceSession(trace, *session));
-        m_jobPageFirst = true;
+        m_tab->state().jobPageFirst = true;
     }
     m_tracePage->analyseFresh();
     m_liveFollow->traceOpened(trace);
@@ -833,9 +1079,11 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data)
 void MainWindow::onBudgetLoaded(std::shared_ptr<const BudgetData> data)
 {
     setLoadingUi(false);
+    DocumentTab* tab = takeLoadTab();
     QString error;
     const QString path = data ? data->path : m_loadPath;
     if (!acceptBudget(std::move(data), &error)) {
+        dropTabIfEmpty(tab);
         showLoadFailure(path, error);
         return;
     }
@@ -854,7 +1102,7 @@ bool MainWindow::acceptBudget(std::shared_ptr<const BudgetData> data, QString* e
     }
     m_liveFollow->stop(); // a budget log is not followed
     m_tracePage->clear();
-    m_displayPath = loaded->path;
+    m_tab->state().displayPath = loaded->path;
     showProblemsOf(loaded->problems);
     return true;
 }
@@ -870,10 +1118,11 @@ bool MainWindow::acceptTrace(std::shared_ptr<const TraceData> data, QString* err
     }
     if (m_budgetPage->hasDocument()) {
         m_budgetPage->clear();
-        if (m_stack->currentWidget() == m_budgetPage)
+        if (m_tab->currentWidget() == m_budgetPage)
             showPage(m_tracePage);
     }
-    m_displayPath = loaded->path == m_samplePath ? tr("Bundled sample (phasespike.jsonl)") : loaded->path;
+    m_tab->state().displayPath =
+        loaded->path == m_samplePath ? tr("Bundled sample (phasespike.jsonl)") : loaded->path;
     showProblemsOf(loaded->problems);
     return true;
 }
@@ -941,16 +1190,17 @@ void MainWindow::setLoadingUi(bool loading, const QString& path)
 
 DocumentPage* MainWindow::documentPage() const
 {
-    if (m_stack->currentWidget() == m_jobPage && m_jobPage->hasDocument())
-        return m_jobPage;
-    if (m_budgetPage->hasDocument())
-        return m_budgetPage;
-    return m_tracePage;
+    return m_tab->documentPage();
 }
 
 void MainWindow::showPage(QWidget* page)
 {
-    m_stack->setCurrentWidget(page);
+    if (page == m_welcome) {
+        m_central->setCurrentWidget(m_welcome);
+    } else {
+        m_central->setCurrentWidget(m_tabs);
+        m_tab->setCurrentWidget(page);
+    }
     if (auto* documentPage = qobject_cast<DocumentPage*>(page)) {
         documentPage->placeWindowBanner(m_windowBanner);
         m_windowBanner->setText(documentPage->windowBannerText());
@@ -960,6 +1210,8 @@ void MainWindow::showPage(QWidget* page)
     const bool hasPhases = page == m_tracePage && m_tracePage->hasPhases();
     m_phasesDock->setVisible(analysis && hasPhases && m_phasesDockWanted);
     m_phasesDock->toggleViewAction()->setEnabled(analysis);
+    m_bookmarksDock->setVisible(page == m_tracePage && m_tracePage->hasBookmarks());
+    m_bookmarksDock->toggleViewAction()->setEnabled(page == m_tracePage);
     if (!analysis)
         m_problemsPanel->hide();
     updateActions();
@@ -1067,7 +1319,7 @@ bool MainWindow::isWindowAnalysis() const
 
 bool MainWindow::isWelcomeShown() const
 {
-    return m_stack->currentWidget() == m_welcome;
+    return m_central->currentWidget() == m_welcome;
 }
 
 QString MainWindow::windowBannerText() const
@@ -1126,24 +1378,36 @@ void MainWindow::updateActions()
     m_prevFindingAction->setEnabled(hasFindings);
     m_nextPhaseAction->setEnabled(hasPhases);
     m_prevPhaseAction->setEnabled(hasPhases);
+    const bool traceShown = page == m_tracePage && hasResult;
+    m_addBookmarkAction->setEnabled(traceShown);
+    m_nextBookmarkAction->setEnabled(traceShown && m_tracePage->hasBookmarks());
+    m_prevBookmarkAction->setEnabled(traceShown && m_tracePage->hasBookmarks());
     for (QAction* a : {m_stepForwardAction, m_stepBackAction, m_stepForwardFastAction, m_stepBackFastAction})
         a->setEnabled(hasResult);
     m_resetWindowAction->setEnabled(page->isWindowAnalysis());
+    m_nextTabAction->setEnabled(m_tabs->count() > 1);
+    m_previousTabAction->setEnabled(m_tabs->count() > 1);
     if (m_jobOverviewAction)
         m_jobOverviewAction->setEnabled(m_jobPage && m_jobPage->hasDocument() &&
-                                        m_stack->currentWidget() != m_jobPage);
+                                        (isWelcomeShown() || m_tab->currentWidget() != m_jobPage));
 }
 
 void MainWindow::updateTitle()
 {
-    if (m_displayPath.isEmpty()) {
+    const QString& path = m_tab->state().displayPath;
+    const int index = m_tabs->indexOf(m_tab);
+    if (path.isEmpty()) {
         setWindowTitle(tr("gapscope"));
+        m_tabs->setTabText(index, tr("(empty)"));
+        m_tabs->setTabToolTip(index, {});
         return;
     }
-    const QFileInfo info(m_displayPath);
+    const QFileInfo info(path);
     const auto trace = m_tracePage->trace();
-    const QString name = trace && trace->path == m_samplePath ? m_displayPath : info.fileName();
+    const QString name = trace && trace->path == m_samplePath ? path : info.fileName();
     setWindowTitle(tr("%1 — gapscope").arg(name));
+    m_tabs->setTabText(index, name.isEmpty() ? path : name);
+    m_tabs->setTabToolTip(index, path);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1164,9 +1428,13 @@ void MainWindow::setThresholds(const GapThresholds& thresholds)
     if (thresholds == m_thresholds)
         return;
     m_thresholds = thresholds;
-    // each page re-analyses only the document it holds
-    m_budgetPage->setThresholds(thresholds);
-    m_tracePage->setThresholds(thresholds);
+    // each page of every tab re-analyses only the document it holds
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (auto* tab = qobject_cast<DocumentTab*>(m_tabs->widget(i))) {
+            tab->budgetPage()->setThresholds(thresholds);
+            tab->tracePage()->setThresholds(thresholds);
+        }
+    }
 }
 
 void MainWindow::selectSession(int sessionIndex, qint64 rank)

@@ -8,6 +8,7 @@
 #include "model/trace/AnalysisRunner.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 #include <memory>
@@ -19,6 +20,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QStackedWidget;
+class QTabWidget;
 class QTableView;
 class QTemporaryDir;
 class QToolButton;
@@ -30,6 +32,7 @@ class BudgetBreakdownView;
 class BudgetPage;
 class BudgetTickDetailView;
 class DocumentPage;
+class DocumentTab;
 class ExportActions;
 class VerdictLane;
 class FindingDetailView;
@@ -65,7 +68,9 @@ public:
     void restoreSettings();
     void saveSettings() const;
 
-    // Starts loading in the background; a load still running is superseded.
+    // Starts loading in the background; a load still running is superseded. The document
+    // opens in the tab in front when that one is empty or shows the same file (Reload), else
+    // in a new tab once it has loaded.
     void openPath(const QString& path);
     // Several paths, or a folder of per-rank artifacts, open as one distributed job (the job
     // page); anything else as openPath.
@@ -114,7 +119,12 @@ public:
     BudgetTickDetailView* tickDetailView() const;
     ExportActions* exportActions() const { return m_exportActions; }
 
-    // the pages of the two kinds of document
+    // The open documents, one tab each (DocumentTab: its pages and state); the tab bar shows
+    // from two on. The accessors below are of the tab in front.
+    QTabWidget* tabs() const { return m_tabs; }
+    DocumentTab* currentTab() const { return m_tab; }
+
+    // the pages of the kinds of document (of the tab in front)
     TracePage* tracePage() const { return m_tracePage; }
     BudgetPage* budgetPage() const { return m_budgetPage; }
     JobPage* jobPage() const { return m_jobPage; }
@@ -174,13 +184,31 @@ private:
     void onLoadFailed(const QString& error);
     void onLoadCancelled();
 
+    // tabs
+    DocumentTab* addDocumentTab();
+    // The shell's actions in the context menus of a tab's charts and findings tables.
+    void decorateTab(DocumentTab* tab);
+    // View > Chart Y Axis: the choices of the trace page in front.
+    void fillYAxisMenu();
+    void onCurrentTabChanged(int index);
+    // Removes a tab that is not the only one (with the views the docks held for it).
+    void closeTab(DocumentTab* tab);
+    // Where the document(s) at paths go when loaded (see openPath); the tab in front drops an
+    // analysis still running when it is the one.
+    void chooseLoadTab(const QStringList& paths);
+    // A load finished: the tab chosen (made now when new) is brought to the front.
+    DocumentTab* takeLoadTab();
+    // A tab made for a document that could not be shown goes again.
+    void dropTabIfEmpty(DocumentTab* tab);
+    bool tabShows(const DocumentTab* tab, const QStringList& paths) const;
+
     // Takes a loaded trace: problems, title; the analysis is started by the caller.
     bool acceptTrace(std::shared_ptr<const TraceData> data, QString* error);
     // Takes a loaded budget log in place of any trace; analysed by the caller.
     bool acceptBudget(std::shared_ptr<const BudgetData> data, QString* error);
     // The page of the document open (the trace page when none is).
     DocumentPage* documentPage() const;
-    void connectPage(DocumentPage* page);
+    void connectPage(DocumentPage* page, DocumentTab* tab);
     void showProblemsOf(const ProblemLog& problems);
     void showError(const QString& message);
     // The explanation above the page until dismissed, and the reason in the status bar.
@@ -199,30 +227,27 @@ private:
 
     // state
     GapThresholds m_thresholds;
-    QString m_displayPath; // what the title shows (the sample is named, not its temp copy)
     QString m_samplePath;
     std::unique_ptr<QTemporaryDir> m_sampleDir;
     bool m_phasesDockWanted = true; // the user's choice; the welcome page hides it regardless
 
     // pages and docks
-    QStackedWidget* m_stack = nullptr;
+    QStackedWidget* m_central = nullptr; // the welcome page or the tabs
     WelcomePage* m_welcome = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    DocumentTab* m_tab = nullptr;    // in front; the page pointers below are its pages
+    QPointer<DocumentTab> m_loadTab; // where the load running goes; null: a new tab
+    bool m_settingsRestored = false; // new tabs take the saved splitter positions too
     TracePage* m_tracePage = nullptr;
     BudgetPage* m_budgetPage = nullptr;
     JobPage* m_jobPage = nullptr;
     QAction* m_jobOverviewAction = nullptr;
-    quint64 m_jobAnalysisGeneration = 0; // drops the analyses of a job no longer shown
-    std::shared_ptr<const JobAnalysisResult> m_jobAnalysis;
-    // Where the trace page goes once a rank opened from the job page is shown (its own clock).
-    struct PendingRankView
-    {
-        qint64 cursorNs = 0;
-        qint64 beginNs = 0;
-        qint64 endNs = 0;
-    };
-    std::optional<PendingRankView> m_pendingRankView;
-    bool m_jobPageFirst = false; // the trace's first result shows the job page (several ranks)
+    QMenu* m_overlaysMenu = nullptr;            // the overlay toggles of the trace page in front
+    QMenu* m_yAxisMenu = nullptr;               // and its y axis choices
+    QStackedWidget* m_phasesStack = nullptr;    // each tab's phases tree, in the Phases dock
+    QStackedWidget* m_bookmarksStack = nullptr; // each tab's bookmark list
     QDockWidget* m_phasesDock = nullptr;
+    QDockWidget* m_bookmarksDock = nullptr; // the trace page's bookmark list
     ProblemsPanel* m_problemsPanel = nullptr;
     ThresholdsDialog* m_thresholdsDialog = nullptr;
     ExportActions* m_exportActions = nullptr;
@@ -244,6 +269,8 @@ private:
     QAction* m_reloadAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;
+    QAction* m_nextTabAction = nullptr;
+    QAction* m_previousTabAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_resetZoomAction = nullptr;
     QAction* m_zoomBackAction = nullptr;
@@ -252,6 +279,9 @@ private:
     QAction* m_prevFindingAction = nullptr;
     QAction* m_nextPhaseAction = nullptr;
     QAction* m_prevPhaseAction = nullptr;
+    QAction* m_addBookmarkAction = nullptr;
+    QAction* m_nextBookmarkAction = nullptr;
+    QAction* m_prevBookmarkAction = nullptr;
     QAction* m_stepForwardAction = nullptr;
     QAction* m_stepBackAction = nullptr;
     QAction* m_stepForwardFastAction = nullptr;

@@ -536,6 +536,107 @@ private slots:
         QVERIFY(std::abs(selected.at(0).at(1).toLongLong() - b) <= 2 * nsPerPixel);
     }
 
+    void modifierDragMeasures_data()
+    {
+        QTest::addColumn<int>("modifierFlags");
+        QTest::newRow("Alt") << int(Qt::AltModifier);
+        QTest::newRow("Ctrl+Shift") << int(Qt::ControlModifier | Qt::ShiftModifier);
+    }
+
+    // Alt+drag (or Ctrl+Shift+drag) measures the span: no window analysis, no zoom; the
+    // measurement is analysis/RangeMeasurement's over the dragged times, Escape clears it.
+    void modifierDragMeasures()
+    {
+        QFETCH(int, modifierFlags);
+        const Qt::KeyboardModifiers modifiers(modifierFlags);
+        QSignalSpy selected(m_view.get(), &GapChartView::rangeSelected);
+        QSignalSpy zoomed(m_view.get(), &GapChartView::visibleRangeChanged);
+        QSignalSpy measured(m_view.get(), &GapChartView::measurementChanged);
+        const int64_t a = dataBegin() + 200'000'000'000;
+        const int64_t b = dataBegin() + 500'000'000'000;
+        const QPoint from = viewPointAt(a);
+        const QPoint to = viewPointAt(b);
+        QWidget* viewport = m_chartView->viewport();
+        QTest::mousePress(viewport, Qt::LeftButton, modifiers, from);
+        QTest::mouseMove(viewport, (from + to) / 2);
+        QTest::mouseMove(viewport, to);
+        QTest::mouseRelease(viewport, Qt::LeftButton, modifiers, to);
+        QCOMPARE(selected.count(), 0);
+        QCOMPARE(zoomed.count(), 0);
+        QCOMPARE(measured.count(), 1);
+
+        const std::optional<TimeWindow> span = m_view->measuredSpan();
+        QVERIFY(span);
+        const int64_t nsPerPixel = (dataEnd() - dataBegin()) / int64_t(chart()->plotArea().width());
+        QVERIFY(std::abs(span->beginNs - a) <= 2 * nsPerPixel);
+        QVERIFY(std::abs(span->endNs - b) <= 2 * nsPerPixel);
+        const std::optional<RangeMeasurement> m = m_view->measurement();
+        QVERIFY(m);
+        const std::optional<RangeMeasurement> expected =
+            measureGapRange(m_result->gapInput(), span->beginNs, span->endNs);
+        QVERIFY(expected);
+        QCOMPARE(m->sampleCount, expected->sampleCount);
+        QVERIFY(m->sampleCount > 25'000); // 10 ms samples over about 300 s
+        QCOMPARE(m->deltaGapBytes, expected->deltaGapBytes);
+        QCOMPARE(m->minGapBytes, expected->minGapBytes);
+        QCOMPARE(m->maxGapBytes, expected->maxGapBytes);
+        QVERIFY(m->slopeBytesPerSecond);
+        QCOMPARE(*m->slopeBytesPerSecond, *expected->slopeBytesPerSecond);
+        const QString text = GapChartView::measurementText(*span, m);
+        QVERIFY2(text.startsWith(QStringLiteral("Δt 5 min")) || text.startsWith(QStringLiteral("Δt 4 min")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("slope ")) && text.contains(QStringLiteral("least squares")),
+                 qPrintable(text));
+
+        // the label is drawn: the picture differs from one without the measurement
+        const QImage withMeasurement = m_view->grab().toImage();
+        m_chartView->setFocus();
+        QTest::keyClick(m_chartView, Qt::Key_Escape);
+        QCOMPARE(measured.count(), 2);
+        QVERIFY(!m_view->measuredSpan());
+        QVERIFY(!m_view->measurement());
+        QVERIFY(m_view->grab().toImage() != withMeasurement);
+    }
+
+    void measurementFollowsAResultOfTheSameTrace()
+    {
+        m_view->measureRange(dataBegin() + 10'000'000'000, dataBegin() + 20'000'000'000);
+        QVERIFY(m_view->measurement());
+        // a re-analysis of the same trace (e.g. other thresholds) keeps and re-measures it
+        auto again = std::make_shared<AnalysisResult>(*m_result);
+        m_view->setAnalysis(again);
+        QVERIFY(m_view->measurement());
+        // another trace drops it
+        m_view->setAnalysis(makeSyntheticAnalysis(hundredSamples()));
+        QVERIFY(!m_view->measuredSpan());
+        // a span without samples is still shown, with no values
+        m_view->setAnalysis(m_result);
+        m_view->measureRange(dataBegin() - 5'000'000'000, dataBegin() - 1'000'000'000);
+        QVERIFY(m_view->measuredSpan());
+        QVERIFY(!m_view->measurement());
+        QVERIFY(GapChartView::measurementText(*m_view->measuredSpan(), std::nullopt)
+                    .contains(QStringLiteral("no usable sample")));
+    }
+
+    void bookmarksAreDrawnAsFlags()
+    {
+        const QImage before = m_view->grab().toImage();
+        m_view->setBookmarks({{dataBegin() + 100'000'000'000, QStringLiteral("warm-up done")}});
+        const QImage after = m_view->grab().toImage();
+        QVERIFY(after != before);
+        // the flag's colour appears near the bottom of the plot at the bookmark's x
+        const ChartColors colors = chartColors(m_view->palette());
+        const QColor flag = bookmarkColor(colors);
+        const QPoint at = viewPointAt(dataBegin() + 100'000'000'000);
+        const QRectF plot = chart()->plotArea();
+        const int bottom = m_chartView->mapFromScene(chart()->mapToScene(plot.bottomLeft())).y();
+        bool found = false;
+        for (int y = bottom - 20; y < bottom && !found; ++y)
+            for (int x = at.x() + 2; x < at.x() + 30 && !found; ++x)
+                found = QColor(after.pixel(x, y)) == flag;
+        QVERIFY(found);
+    }
+
     void dragZoomsAndClickRequestsCursor()
     {
         QSignalSpy zoomed(m_view.get(), &GapChartView::visibleRangeChanged);

@@ -1,6 +1,6 @@
 // The main window with memory-budget logs: opened like traces (background load, recent files,
 // screenshots), findings with their evidence tick, the tick at the cursor, window analysis,
-// exports; a trace opened afterwards replaces the budget views.
+// exports; a trace opened afterwards goes to a tab of its own, in front of the budget log.
 #include "app/ExportActions.h"
 #include "app/Gui.h"
 #include "app/MainWindow.h"
@@ -22,6 +22,7 @@
 #include <QJsonObject>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -289,6 +290,14 @@ private slots:
         QVERIFY(waitBudget(window));
         QVERIFY(!window.trace());
         QVERIFY(shownClassifications(window).contains(QStringLiteral("wedged_budget")));
+        // each file opened in a tab of its own: Ctrl+W closes them one by one, the last to the
+        // welcome page
+        QCOMPARE(window.tabs()->count(), 3);
+        window.closeTrace();
+        QVERIFY(window.trace()); // the trace's tab is in front again
+        QVERIFY(!window.isBudgetShown());
+        while (window.tabs()->count() > 1)
+            window.closeTrace();
         window.closeTrace();
         QVERIFY(window.isWelcomeShown());
         QVERIFY(!window.isBudgetShown());

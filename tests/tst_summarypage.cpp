@@ -96,7 +96,7 @@ private slots:
         QCOMPARE(size_t(list->count()), std::min<size_t>(findings.size(), 5));
         for (int i = 0; i < list->count(); ++i)
             QVERIFY(list->item(i)->text().contains(
-                FindingsModel::classificationText(findings[size_t(i)].classification)));
+                classificationTitle(findings[size_t(i)].classification)));
         QCOMPARE(list->isVisible(), !findings.empty());
 
         // a finding clicked: the chart with that finding selected

@@ -81,7 +81,8 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QVERIFY(open(window, QStringLiteral("mixed.jsonl")));
+        // a trace with phases and findings: both panes are shown
+        QVERIFY(open(window, QStringLiteral("phasespike.jsonl")));
         for (QAbstractItemView* view : {static_cast<QAbstractItemView*>(window.findingsView()),
                                         static_cast<QAbstractItemView*>(window.phasesView())}) {
             QVERIFY(!view->tabKeyNavigation());

@@ -176,12 +176,14 @@ ExportOutcome renderTraceExport(const std::shared_ptr<const AnalysisResult>& res
 
 } // namespace
 
-ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize)
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize,
+                           std::vector<ReportBookmark> bookmarks)
 {
     if (!result)
         return {{}, QStringLiteral("no analysis to export")};
-    return renderTraceExport(result, buildReportContent(*result, format == ExportFormat::Json), format,
-                             chartSize);
+    ReportContent content = buildReportContent(*result, format == ExportFormat::Json);
+    content.bookmarks = std::move(bookmarks);
+    return renderTraceExport(result, std::move(content), format, chartSize);
 }
 
 ExportOutcome renderExport(const DocumentAnalysis& analysis, ExportFormat format, QSize chartSize)

@@ -5,6 +5,7 @@
 #include "analysis/BudgetAnalysis.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/document/Document.h"
+#include "model/report/ReportContent.h"
 #include "model/store/BudgetData.h"
 #include "model/trace/AnalysisRunner.h"
 
@@ -47,8 +48,9 @@ struct ExportOutcome
 
 // The bytes of one export. chartSize is the chart image size (PNG, SVG and the images inside
 // HTML and PDF).
-ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format,
-                           QSize chartSize);
+// bookmarks (the app's) are listed by the Markdown and HTML reports.
+ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportFormat format, QSize chartSize,
+                           std::vector<ReportBookmark> bookmarks = {});
 // The export of a trace's analysis (analyzeDocument) or a job's (analyzeJobDocument: the chart
 // and the series CSV are of its rank shown, the reports add the ranks and the cross-rank
 // analyses, the findings CSV lists every rank's findings). Not for a budget log.

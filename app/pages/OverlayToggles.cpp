@@ -63,6 +63,12 @@ bool OverlayToggles::isOn(TraceKind kind, ChartOverlay overlay) const
     return it != choice(kind).end() && it->second;
 }
 
+void OverlayToggles::adoptChoices(const OverlayToggles& other)
+{
+    m_choices = other.m_choices;
+    showKind(m_shown.value_or(TraceKind::Gpu));
+}
+
 void OverlayToggles::restore(const QSettings& settings)
 {
     for (const TraceKind kind : {TraceKind::Gpu, TraceKind::Cpu}) {

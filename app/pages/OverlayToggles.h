@@ -44,6 +44,9 @@ public:
     // What the user switched: remembered for the kind shown.
     void remember(ChartOverlay overlay, bool on);
     bool isOn(TraceKind kind, ChartOverlay overlay) const;
+    // A new tab starts with what the user chose for each kind in the tab in front (the checked
+    // state of its actions would carry one kind's toggles into the other).
+    void adoptChoices(const OverlayToggles& other);
 
     // Under chart/overlays/<kind>/<key>. The one set of older versions (chart/overlay/<key>,
     // a CPU capture's counters saved for every trace) is dropped.

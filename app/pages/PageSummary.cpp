@@ -46,7 +46,7 @@ void addFindings(SummaryContent& summary, const std::vector<Finding>& findings, 
                            formatRelativeTime(f.evidenceTimestampNs, originNs)};
         if (f.phase)
             detail << phaseAttributionText(f.phase);
-        summary.findings.push_back({int(i), f.severity, FindingsModel::classificationText(f.classification),
+        summary.findings.push_back({int(i), f.severity, classificationTitle(f.classification),
                                     detail.join(QStringLiteral(" · ")), qs(f.description)});
     }
 }

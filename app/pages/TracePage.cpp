@@ -3,6 +3,7 @@
 #include "app/pages/PageSummary.h"
 #include "app/pages/OverlayToggles.h"
 #include "app/pages/ViewState.h"
+#include "model/items/BookmarksModel.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
 #include "model/jobs/LoadJob.h"
@@ -23,8 +24,11 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSettings>
+#include <QTableView>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -174,9 +178,16 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
             if (o == overlay)
                 action->setChecked(on);
     });
+    // the measurement stays in the status bar until it is cleared (Escape) or replaced
+    connect(m_chart, &GapChartView::measurementChanged, this, [this] {
+        const std::optional<TimeWindow> span = m_chart->measuredSpan();
+        emit statusMessage(span ? GapChartView::measurementText(*span, m_chart->measurement()) : QString(),
+                           0);
+    });
 
     setUpLayout(chartArea);
     createPhasesView();
+    createBookmarksView();
 }
 
 TracePage::~TracePage() = default;
@@ -184,6 +195,11 @@ TracePage::~TracePage() = default;
 void TracePage::restoreOverlaySettings(const QSettings& settings)
 {
     m_overlayToggles->restore(settings);
+}
+
+void TracePage::adoptOverlayChoices(const TracePage& other)
+{
+    m_overlayToggles->adoptChoices(*other.m_overlayToggles);
 }
 
 void TracePage::saveOverlaySettings(QSettings& settings) const
@@ -267,6 +283,89 @@ void TracePage::collapseGroups(const QModelIndex& sourceIndex)
         collapseGroups(m_phasesModel->index(row, 0, sourceIndex));
 }
 
+void TracePage::createBookmarksView()
+{
+    m_bookmarks = new BookmarksModel(this);
+    connect(m_bookmarks, &BookmarksModel::bookmarksChanged, this, [this] {
+        m_chart->setBookmarks(m_bookmarks->bookmarks());
+        m_scrubber->setBookmarks(m_bookmarks->bookmarks());
+        if (!m_restoringBookmarks && m_trace) {
+            QSettings settings;
+            BookmarksModel::save(settings, m_trace->path, m_bookmarks->bookmarks());
+        }
+        emit stateChanged(); // Next/Previous Bookmark
+    });
+    m_bookmarksView = new QTableView;
+    m_bookmarksView->setObjectName(QStringLiteral("bookmarksView"));
+    m_bookmarksView->setModel(m_bookmarks);
+    m_bookmarksView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_bookmarksView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_bookmarksView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    m_bookmarksView->verticalHeader()->hide();
+    m_bookmarksView->horizontalHeader()->setSectionResizeMode(BookmarksModel::NameColumn,
+                                                              QHeaderView::Stretch);
+    m_bookmarksView->horizontalHeader()->setSectionResizeMode(BookmarksModel::TimeColumn,
+                                                              QHeaderView::ResizeToContents);
+    // selecting a bookmark moves the cursor to it
+    connect(m_bookmarksView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    jumpToBookmark(current.data(BookmarksModel::TimeNsRole).toLongLong());
+            });
+    auto* remove = new QAction(tr("Remove Bookmark"), m_bookmarksView);
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    connect(remove, &QAction::triggered, this,
+            [this] { m_bookmarks->removeBookmark(m_bookmarksView->currentIndex().row()); });
+    m_bookmarksView->addAction(remove);
+    m_bookmarksView->setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+void TracePage::restoreBookmarks()
+{
+    m_restoringBookmarks = true;
+    m_bookmarks->setBookmarks(m_trace ? BookmarksModel::load(QSettings(), m_trace->path)
+                                      : std::vector<Bookmark>{});
+    m_restoringBookmarks = false;
+}
+
+int TracePage::addBookmarkAtCursor()
+{
+    if (!m_result)
+        return -1;
+    const int row = m_bookmarks->addBookmark(m_viewState->cursorNs());
+    const QModelIndex name = m_bookmarks->index(row, BookmarksModel::NameColumn);
+    {
+        // the cursor is on it already: no jump
+        const QSignalBlocker blocker(m_bookmarksView->selectionModel());
+        m_bookmarksView->setCurrentIndex(name);
+    }
+    if (m_bookmarksView->isVisible())
+        m_bookmarksView->edit(name);
+    emit statusMessage(tr("Bookmark added at %1").arg(relativeTime(m_viewState->cursorNs())), 4000);
+    return row;
+}
+
+void TracePage::stepBookmark(int delta)
+{
+    const qint64 cursor = m_viewState->cursorNs();
+    const std::optional<qint64> next =
+        delta > 0 ? m_bookmarks->timeAfter(cursor) : m_bookmarks->timeBefore(cursor);
+    if (next)
+        jumpToBookmark(*next);
+}
+
+bool TracePage::hasBookmarks() const
+{
+    return m_result && !m_bookmarks->isEmpty();
+}
+
+void TracePage::jumpToBookmark(qint64 ns)
+{
+    setCursorTime(ns);
+    ensureTimeVisible(ns);
+}
+
 QWidget* TracePage::chartWidget() const
 {
     return m_chart;
@@ -321,7 +420,10 @@ bool TracePage::setTrace(std::shared_ptr<const TraceData> data, QString* error)
         return false;
     }
     // the views keep the trace shown until the analysis of this one arrives
+    const bool samePath = m_trace && m_trace->path == data->path;
     m_trace = std::move(data);
+    if (!samePath)
+        restoreBookmarks();
     m_sessionIndex = *sessionIndex;
     m_rank.reset();
     m_fullResult.reset();
@@ -374,6 +476,7 @@ void TracePage::clear()
     m_detail->clear();
     clearSummary();
     m_viewState->reset();
+    restoreBookmarks(); // none: the trace is gone
     updateWindowBanner();
     emit stateChanged();
 }
@@ -438,6 +541,7 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
     const TimeRange visible = m_viewState->visibleRange();
     m_scrubber->setVisibleRange(visible.beginNs, visible.endNs);
     m_findingsModel->setAnalysis(m_result);
+    m_bookmarks->setOriginNs(FindingsModel::originNs(*m_result));
     m_phasesModel->setAnalysis(m_result);
     // a group of repeated phases stays folded: its row gives count, total, mean and max
     m_phasesView->expandAll();

@@ -13,11 +13,13 @@
 
 class QModelIndex;
 class QLineEdit;
+class QTableView;
 class QTreeView;
 
 namespace gapscope {
 
 class AnalysisJob;
+class BookmarksModel;
 class GapChartView;
 class OverlayToggles;
 class PhasesDecorationProxy;
@@ -49,11 +51,23 @@ public:
     // The toggles remembered per kind of trace (GPU, CPU), under chart/overlays/.
     void restoreOverlaySettings(const QSettings& settings);
     void saveOverlaySettings(QSettings& settings) const;
+    // The series toggles chosen per kind of trace in another page (a new tab's start).
+    void adoptOverlayChoices(const TracePage& other);
     // View > Chart Y Axis: "Fit Data" and "From Zero" (exclusive), with their setting keys as
     // data ("fit", "zero"); the chart's context menu checks them too.
     const std::vector<QAction*>& yAxisActions() const { return m_yAxisActions; }
     // View > Chart Y Axis > Logarithmic (checkable).
     QAction* yLogAction() const { return m_yLogAction; }
+
+    // The bookmarks of the trace shown, restored from and saved to the settings under its
+    // canonical path (BookmarksModel); the shell docks their list.
+    BookmarksModel* bookmarksModel() const { return m_bookmarks; }
+    QTableView* bookmarksView() const { return m_bookmarksView; }
+    // A bookmark at the cursor, its name open for editing in the list; -1 without a result.
+    int addBookmarkAtCursor();
+    // The cursor to the next (delta > 0) or previous bookmark, scrolled into view.
+    void stepBookmark(int delta);
+    bool hasBookmarks() const;
 
     // Takes a loaded trace in place of the one shown; false with *error when it holds no
     // events. The analysis is started by analyseFresh() or analyseNow().
@@ -92,6 +106,9 @@ protected:
 private:
     void createPhasesView();
     void collapseGroups(const QModelIndex& sourceIndex); // of the phases model, recursively
+    void createBookmarksView();
+    void restoreBookmarks();
+    void jumpToBookmark(qint64 ns);
     void hideEmptyPhaseColumns();
     AnalysisRequest baseRequest() const;
     void startAnalysis(const AnalysisRequest& request);
@@ -128,6 +145,9 @@ private:
     QLineEdit* m_phasesFilter = nullptr;
     PhasesModel* m_phasesModel = nullptr;
     PhasesDecorationProxy* m_phasesProxy = nullptr;
+    BookmarksModel* m_bookmarks = nullptr;
+    QTableView* m_bookmarksView = nullptr;
+    bool m_restoringBookmarks = false; // a document's bookmarks shown, not changed by the user
 };
 
 } // namespace gapscope

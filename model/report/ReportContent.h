@@ -142,6 +142,13 @@ struct ReportJob
     std::optional<int64_t> clusterOnsetNs;
 };
 
+// A bookmark the user set on the document's timeline (the app's; the CLI has none).
+struct ReportBookmark
+{
+    int64_t timeNs = 0;
+    QString name;
+};
+
 struct ReportContent
 {
     ReportKind kind = ReportKind::StormlogTrace;
@@ -187,6 +194,8 @@ struct ReportContent
 
     // --- a distributed job: the report above is of its rank shown ---
     std::optional<ReportJob> job;
+    // --- the app's bookmarks (Markdown and HTML list them; JSON stays the CLI's bytes) ---
+    std::vector<ReportBookmark> bookmarks; // ascending time
 
     std::optional<int64_t> durationNs() const
     {

@@ -589,6 +589,13 @@ QString reportMarkdown(const ReportContent& c)
     for (size_t i = 0; i < c.findings.size(); ++i)
         s << reportFindingMarkdown(c, i, false);
 
+    if (!c.bookmarks.empty()) {
+        s << "## Bookmarks\n\n";
+        for (const ReportBookmark& b : c.bookmarks)
+            s << "- " << md(formatRelativeTime(b.timeNs, c.originNs)) << ": " << md(b.name) << "\n";
+        s << "\n";
+    }
+
     s << "## Thresholds\n\n";
     s << "| Name | Value |\n|---|---|\n";
     for (const auto& t : c.thresholds)
@@ -878,6 +885,14 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
             s << "</ol>\n";
         }
         s << "</article>\n";
+    }
+
+    if (!c.bookmarks.empty()) {
+        s << "<h2>Bookmarks</h2>\n<ul class=\"bookmarks\">\n";
+        for (const ReportBookmark& b : c.bookmarks)
+            s << "<li><strong>" << h(formatRelativeTime(b.timeNs, c.originNs)) << "</strong> " << h(b.name)
+              << "</li>\n";
+        s << "</ul>\n";
     }
 
     s << "<h2>Thresholds</h2>\n<table>\n";

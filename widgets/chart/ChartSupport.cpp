@@ -151,6 +151,11 @@ ChartColors chartColors(const QPalette& palette)
     return c;
 }
 
+QColor bookmarkColor(const ChartColors& colors)
+{
+    return QColor(QLatin1String(colors.dark ? "#e3c34a" : "#8f6f00"));
+}
+
 QColor severityTint(Severity severity, const QPalette& palette)
 {
     const bool dark = palette.color(QPalette::Base).lightness() < 128;

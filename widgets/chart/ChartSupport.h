@@ -86,6 +86,10 @@ ChartColors chartColors(const QPalette& palette);
 
 QColor severityTint(Severity severity, const QPalette& palette);
 
+// Bookmark flags on the gap chart and the timeline: a gold apart from the series' hues (text
+// on it: black on dark backgrounds, white on light ones).
+QColor bookmarkColor(const ChartColors& colors);
+
 // "2026-11-30 19:41:19.123456789 UTC"
 QString formatAbsoluteTime(int64_t epochNs);
 

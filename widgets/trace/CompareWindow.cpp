@@ -3,6 +3,7 @@
 
 #include "model/items/FindingsModel.h"
 #include "model/jobs/LoadJob.h"
+#include "model/report/ReportContent.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/trace/GapChartView.h"
 
@@ -381,7 +382,7 @@ void CompareWindow::showComparison()
     const QPalette& palette = this->palette();
     for (const FindingComparison& f : m_comparison->findings) {
         auto* item = new QTreeWidgetItem(m_findings);
-        item->setText(0, FindingsModel::classificationText(f.classification));
+        item->setText(0, classificationTitle(f.classification));
         item->setData(0, Qt::UserRole, qs(toString(f.classification)));
         item->setToolTip(0, qs(toString(f.classification)));
         item->setText(1, toString(f.change));

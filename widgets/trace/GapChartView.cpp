@@ -124,6 +124,7 @@ public:
         Pending,
         Zoom,
         Select,
+        Measure,
         Pan
     };
 
@@ -169,6 +170,8 @@ public:
     void showHover(QPoint viewPos, QPoint globalPos, bool openToolTip);
     void hideHover();
     QString hoverText(size_t samplePos) const;
+    void drawMeasurement(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
+    void drawBookmarks(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
 
     GapChartView* q;
     std::shared_ptr<const AnalysisResult> result;
@@ -259,6 +262,10 @@ public:
     QPointF dragPos;
     TimeAxis pressAxis;
     std::optional<int64_t> hoverNs;
+
+    std::optional<TimeWindow> measuredSpan;
+    std::optional<RangeMeasurement> measurement;
+    std::vector<Bookmark> bookmarks;
 };
 
 class GapChartView::Private::Canvas : public QChartView
@@ -1339,6 +1346,9 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
         }
     }
 
+    d->drawBookmarks(painter, plot, axis);
+    d->drawMeasurement(painter, plot, axis);
+
     // hover line and the cursor
     if (d->hoverNs && *d->hoverNs >= d->visibleBeginNs && *d->hoverNs <= d->visibleEndNs &&
         d->drag == Drag::None) {
@@ -1359,12 +1369,14 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
         painter->drawPolygon(handle);
     }
 
-    // rubber band (zoom) or selection (Shift)
-    if (d->drag == Drag::Zoom || d->drag == Drag::Select) {
+    // rubber band (zoom), selection (Shift) or measurement (Alt)
+    if (d->drag == Drag::Zoom || d->drag == Drag::Select || d->drag == Drag::Measure) {
         const double a = std::clamp(mapToScene(d->pressPos.toPoint()).x(), plot.left(), plot.right());
         const double b = std::clamp(mapToScene(d->dragPos.toPoint()).x(), plot.left(), plot.right());
         const QRectF band(std::min(a, b), plot.top(), std::abs(b - a), plot.height());
-        QColor fill = d->drag == Drag::Select ? colors.regression : colors.cursor;
+        QColor fill = d->drag == Drag::Select    ? colors.regression
+                      : d->drag == Drag::Measure ? colors.text
+                                                 : colors.cursor;
         fill.setAlpha(45);
         painter->fillRect(band, fill);
         fill.setAlpha(200);
@@ -1379,6 +1391,79 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
     painter->restore();
 }
 
+void GapChartView::Private::drawMeasurement(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const
+{
+    if (!measuredSpan || measuredSpan->endNs < visibleBeginNs || measuredSpan->beginNs > visibleEndNs)
+        return;
+    const double left = std::clamp(axis.toPixel(measuredSpan->beginNs), plot.left(), plot.right());
+    const double right = std::clamp(axis.toPixel(measuredSpan->endNs), plot.left(), plot.right());
+    QColor fill = colors.text;
+    fill.setAlpha(28);
+    painter->fillRect(QRectF(left, plot.top(), right - left, plot.height()), fill);
+    QColor edge = colors.text;
+    edge.setAlpha(160);
+    painter->setPen(QPen(edge, 1, Qt::DashLine));
+    for (int64_t t : {measuredSpan->beginNs, measuredSpan->endNs})
+        if (t >= visibleBeginNs && t <= visibleEndNs)
+            painter->drawLine(QPointF(axis.toPixel(t), plot.top()), QPointF(axis.toPixel(t), plot.bottom()));
+
+    // the label: one line per value, in a box at the top of the span (kept inside the plot)
+    QString text = GapChartView::measurementText(*measuredSpan, measurement);
+    text.replace(QStringLiteral(" · "), QStringLiteral("\n"));
+    const QFontMetrics metrics(canvas->font());
+    const QRectF textRect = metrics.boundingRect(QRect(0, 0, 1000, 1000), Qt::AlignLeft, text);
+    QRectF box(0, 0, textRect.width() + 12, textRect.height() + 8);
+    const double top = plot.top() + phaseLaneCount() * phaseLaneHeight() + 6;
+    box.moveTopLeft(QPointF(std::clamp((left + right) / 2 - box.width() / 2, plot.left() + 2,
+                                       std::max(plot.left() + 2, plot.right() - box.width() - 2)),
+                            top));
+    QColor background = colors.background;
+    background.setAlpha(225);
+    painter->setPen(QPen(edge, 1));
+    painter->setBrush(background);
+    painter->drawRoundedRect(box, 4, 4);
+    painter->setPen(colors.text);
+    painter->drawText(box.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::AlignTop, text);
+}
+
+void GapChartView::Private::drawBookmarks(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const
+{
+    const QColor flag = bookmarkColor(colors);
+    const QFontMetrics metrics(canvas->font());
+    for (const Bookmark& bookmark : bookmarks) {
+        if (bookmark.timeNs < visibleBeginNs || bookmark.timeNs > visibleEndNs)
+            continue;
+        const double x = axis.toPixel(bookmark.timeNs);
+        // a pole over the whole plot, faint, and a pennant with the name on the time axis
+        QColor pole = flag;
+        pole.setAlpha(110);
+        painter->setPen(QPen(pole, 1, Qt::DashDotLine));
+        painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        const double height = metrics.height() + 2;
+        const QString name = metrics.elidedText(bookmark.name, Qt::ElideRight, 160);
+        const double width = metrics.horizontalAdvance(name) + 10;
+        // it flies to the right of its pole, to the left where the plot ends first
+        const bool left = x + width > plot.right() && x - width >= plot.left();
+        const QRectF pennant(left ? x - width : x, plot.bottom() - height - 2, width, height);
+        painter->setPen(QPen(flag, 1.5));
+        painter->drawLine(QPointF(x, plot.bottom()), QPointF(x, pennant.top()));
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(flag);
+        const double notchX = left ? pennant.left() + 5 : pennant.right() - 5;
+        QPolygonF shape;
+        shape << pennant.topLeft() << pennant.topRight();
+        if (!left)
+            shape << QPointF(notchX, pennant.center().y());
+        shape << pennant.bottomRight() << pennant.bottomLeft();
+        if (left)
+            shape << QPointF(notchX, pennant.center().y());
+        painter->drawPolygon(shape);
+        painter->setPen(colors.dark ? QColor(Qt::black) : QColor(Qt::white));
+        painter->drawText(pennant.adjusted(left ? 8 : 3, 0, left ? -3 : -8, 0),
+                          Qt::AlignLeft | Qt::AlignVCenter, name);
+    }
+}
+
 void GapChartView::Private::Canvas::mousePressEvent(QMouseEvent* event)
 {
     setFocus(Qt::MouseFocusReason);
@@ -1389,8 +1474,15 @@ void GapChartView::Private::Canvas::mousePressEvent(QMouseEvent* event)
     d->pressPos = event->position();
     d->dragPos = event->position();
     d->pressAxis = d->pixelAxis();
-    if (event->button() == Qt::MiddleButton ||
-        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier))) {
+    const Qt::KeyboardModifiers mods = event->modifiers();
+    const bool measure = event->button() == Qt::LeftButton &&
+                         (mods.testFlag(Qt::AltModifier) ||
+                          (mods.testFlag(Qt::ControlModifier) && mods.testFlag(Qt::ShiftModifier)));
+    if (measure) {
+        d->drag = Drag::Pending;
+        d->pendingDrag = Drag::Measure;
+    } else if (event->button() == Qt::MiddleButton ||
+               (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier))) {
         d->drag = Drag::Pan;
         setCursor(Qt::ClosedHandCursor);
     } else if (event->button() == Qt::LeftButton) {
@@ -1424,6 +1516,7 @@ void GapChartView::Private::Canvas::mouseMoveEvent(QMouseEvent* event)
     }
     case Drag::Zoom:
     case Drag::Select:
+    case Drag::Measure:
         break;
     }
     viewport()->update();
@@ -1452,7 +1545,7 @@ void GapChartView::Private::Canvas::mouseReleaseEvent(QMouseEvent* event)
             d->cursorNs = ns;
             emit d->q->cursorRequested(ns);
         }
-    } else if (drag == Drag::Zoom || drag == Drag::Select) {
+    } else if (drag == Drag::Zoom || drag == Drag::Select || drag == Drag::Measure) {
         int64_t a = timeAt(d->pressPos);
         int64_t b = timeAt(event->position());
         if (b < a)
@@ -1460,8 +1553,10 @@ void GapChartView::Private::Canvas::mouseReleaseEvent(QMouseEvent* event)
         if (b > a) {
             if (drag == Drag::Zoom)
                 d->setRange(a, b);
-            else
+            else if (drag == Drag::Select)
                 emit d->q->rangeSelected(a, b);
+            else
+                d->q->measureRange(a, b);
         }
     }
     viewport()->update();
@@ -1469,13 +1564,15 @@ void GapChartView::Private::Canvas::mouseReleaseEvent(QMouseEvent* event)
 }
 
 // Wheel, double-click and the zoom, pan and Home keys are the RangeNavigator's; Escape cancels
-// a drag.
+// a drag, else clears the measurement.
 void GapChartView::Private::Canvas::keyPressEvent(QKeyEvent* event)
 {
     if (!d->hasData() || event->key() != Qt::Key_Escape) {
         QChartView::keyPressEvent(event);
         return;
     }
+    if (d->drag == Drag::None && d->measuredSpan)
+        d->q->clearMeasurement();
     d->drag = Drag::None;
     viewport()->update();
     event->accept();
@@ -1541,7 +1638,20 @@ GapChartView::~GapChartView() = default;
 
 void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result)
 {
+    // a measurement outlives a re-analysis of its trace (thresholds, a window, Follow), not
+    // another trace
+    const bool sameTrace = d->result && result && d->result->trace == result->trace;
     d->result = std::move(result);
+    if (d->measuredSpan) {
+        if (sameTrace) {
+            d->measurement =
+                measureGapRange(d->result->gapInput(), d->measuredSpan->beginNs, d->measuredSpan->endNs);
+        } else {
+            d->measuredSpan.reset();
+            d->measurement.reset();
+        }
+        emit measurementChanged();
+    }
     d->range = d->result ? timeRangeOf(*d->result) : AnalysisTimeRange{};
     d->highlighted = -1;
     d->hoverNs.reset();
@@ -1647,6 +1757,62 @@ void GapChartView::highlightFinding(int findingIndex)
         return;
     d->highlighted = findingIndex;
     d->updateEmphasis();
+}
+
+void GapChartView::measureRange(qint64 beginNs, qint64 endNs)
+{
+    if (!d->result)
+        return;
+    if (endNs < beginNs)
+        std::swap(beginNs, endNs);
+    d->measuredSpan = TimeWindow{beginNs, endNs};
+    d->measurement = measureGapRange(d->result->gapInput(), beginNs, endNs);
+    d->canvas->viewport()->update();
+    emit measurementChanged();
+}
+
+void GapChartView::clearMeasurement()
+{
+    if (!d->measuredSpan)
+        return;
+    d->measuredSpan.reset();
+    d->measurement.reset();
+    d->canvas->viewport()->update();
+    emit measurementChanged();
+}
+
+std::optional<TimeWindow> GapChartView::measuredSpan() const
+{
+    return d->measuredSpan;
+}
+
+std::optional<RangeMeasurement> GapChartView::measurement() const
+{
+    return d->measurement;
+}
+
+QString GapChartView::measurementText(const TimeWindow& span, const std::optional<RangeMeasurement>& m)
+{
+    const int64_t duration = saturatingSub(span.endNs, span.beginNs);
+    const QString dt = tr("Δt %1").arg(formatTimeTick(duration, niceTimeStepNs(duration, 100)));
+    if (!m)
+        return tr("%1 · no usable sample in this span").arg(dt);
+    QStringList parts{
+        dt, englishPlural(tr("%n sample(s)", nullptr, int(m->sampleCount)), qint64(m->sampleCount)),
+        tr("Δgap %1").arg(signedBytesText(double(m->deltaGapBytes))),
+        tr("min %1").arg(bytesText(m->minGapBytes)), tr("max %1").arg(bytesText(m->maxGapBytes))};
+    if (m->slopeBytesPerSecond) {
+        const double slope = *m->slopeBytesPerSecond;
+        parts << tr("slope %1 (least squares)")
+                     .arg((slope > 0 ? QStringLiteral("+") : QString()) + bytesPerSecondText(slope));
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+void GapChartView::setBookmarks(std::vector<Bookmark> bookmarks)
+{
+    d->bookmarks = std::move(bookmarks);
+    d->canvas->viewport()->update();
 }
 
 ByteRangeMode GapChartView::yRangeMode() const

@@ -9,6 +9,8 @@
 // context menu); the threshold band is clipped, never followed; the x axis title reads out the
 // visible time span and value range.
 
+#include "analysis/RangeMeasurement.h"
+#include "model/items/BookmarksModel.h"
 #include "model/trace/AnalysisRunner.h"
 #include "widgets/chart/ByteAxis.h"
 
@@ -19,6 +21,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace gapscope {
@@ -76,6 +79,22 @@ public:
     // line after decimation, in time order; empty while the line is hidden
     QList<QPointF> drawnPoints(ChartLine line) const;
 
+    // Range measurement (Alt+drag, or Ctrl+Shift+drag where the window manager takes Alt+drag):
+    // the span shaded and labelled with what the gap did in it (analysis/RangeMeasurement.h),
+    // from the samples of the result shown; Escape clears it. The span stays while zooming
+    // and is measured again over a new result of the same trace.
+    void measureRange(qint64 beginNs, qint64 endNs);
+    void clearMeasurement();
+    // The span measured, also when no sample lies in it (then measurement() is nullopt).
+    std::optional<TimeWindow> measuredSpan() const;
+    std::optional<RangeMeasurement> measurement() const;
+    // "Δt 0.300 s · 4 samples · Δgap +152.85 MiB · min ... · max ... · slope ..." of the span.
+    static QString measurementText(const TimeWindow& span,
+                                   const std::optional<RangeMeasurement>& measurement);
+
+    // Bookmarks, drawn as flags on the time axis (ascending time).
+    void setBookmarks(std::vector<Bookmark> bookmarks);
+
     ByteRangeMode yRangeMode() const;
     // A log2 byte axis: ticks at powers of two, values at or below zero not drawn.
     bool isLogScale() const;
@@ -103,6 +122,9 @@ signals:
     void hoveredTime(qint64 ns);
     // A legend entry was clicked: its series should be hidden (visible false).
     void overlayToggleRequested(gapscope::ChartOverlay overlay, bool visible);
+    // A span was measured or the measurement cleared.
+    void measurementChanged();
+
     void yRangeModeChanged(ByteRangeMode mode); // the user chose it in the context menu
     void logScaleChanged(bool on);              // likewise
 

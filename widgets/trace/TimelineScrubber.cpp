@@ -50,6 +50,7 @@ public:
     MinMaxPyramid gapPyramid; // of the sparkline: a repaint never scans every sample
     int64_t maxDepth = -1;    // deepest lane
     int64_t baseDepth = 0;    // depth of the top lane
+    std::vector<Bookmark> bookmarks;
 };
 
 int TimelineScrubber::Private::laneCount() const
@@ -351,6 +352,21 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
         painter.drawLine(QPointF(x, findingsTop + kFindingLaneHeight - 1), QPointF(x, axisTop));
     }
 
+    // bookmarks: a pole over the sparkline with a small pennant at its top
+    const QColor flag = bookmarkColor(colors);
+    for (const Bookmark& bookmark : d->bookmarks) {
+        if (bookmark.timeNs < axis.beginNs || bookmark.timeNs > axis.endNs)
+            continue;
+        const double x = axis.toPixel(bookmark.timeNs);
+        painter.setPen(QPen(flag, 1.5));
+        painter.drawLine(QPointF(x, sparkTop), QPointF(x, axisTop));
+        QPolygonF pennant;
+        pennant << QPointF(x, sparkTop) << QPointF(x + 8, sparkTop + 3) << QPointF(x, sparkTop + 6);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(flag);
+        painter.drawPolygon(pennant);
+    }
+
     // the cursor with its handle and time
     painter.setPen(QPen(colors.cursor, 2));
     painter.drawLine(QPointF(cursorX, lanesTop), QPointF(cursorX, axisTop));
@@ -368,6 +384,17 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
     painter.setPen(hasFocus() ? QPen(colors.cursor, 1) : QPen(border, 1));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(QRectF(frame).adjusted(0.5, 0.5, -0.5, -0.5));
+}
+
+void TimelineScrubber::setBookmarks(std::vector<Bookmark> bookmarks)
+{
+    d->bookmarks = std::move(bookmarks);
+    update();
+}
+
+const std::vector<Bookmark>& TimelineScrubber::bookmarks() const
+{
+    return d->bookmarks;
 }
 
 bool TimelineScrubber::canMoveCursor() const

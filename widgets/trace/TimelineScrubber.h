@@ -2,10 +2,12 @@
 // A timeline under the chart: a cursor the user drags or steps with the arrow keys, a phase
 // lane, finding ticks, and the chart's visible range drawn as a window over the whole run.
 
+#include "model/items/BookmarksModel.h"
 #include "model/trace/AnalysisRunner.h"
 #include "widgets/chart/CursorTimeline.h"
 
 #include <memory>
+#include <vector>
 
 namespace gapscope {
 
@@ -17,6 +19,9 @@ public:
     ~TimelineScrubber() override;
 
     void setAnalysis(std::shared_ptr<const AnalysisResult> result);
+    // Bookmarks, drawn as small flags over the run (ascending time).
+    void setBookmarks(std::vector<Bookmark> bookmarks);
+    const std::vector<Bookmark>& bookmarks() const;
     QSize sizeHint() const override;
     // constant, so loading a trace with more phase lanes never changes the window's minimum
     QSize minimumSizeHint() const override;
