@@ -4,8 +4,9 @@
 // `analyze INPUT --rank N` alone writes) and "job"; its collective_attribution and
 // cross_rank_analysis are upstream's for the whole job; the human formats add the rank table
 // with the collective spikes and the first-cause suspects.
-// Exit codes: 0 with a note when some inputs fail, 1 with every reason when none loads, 2 for
-// a rank the job does not hold or a --session a job cannot take.
+// Exit codes: 0 with a note when some inputs fail; 2 (unusable input, as for one path) with
+// every reason when none loads, for a rank the job does not hold or a --session a job cannot
+// take.
 #include "tests/GapscopeProcess.h"
 #include "tests/ReportChecks.h"
 
@@ -307,7 +308,8 @@ private slots:
     // 2, 0, 1 here, all with no lead over the onset).
     void firstCauseInUpstreamOrder()
     {
-        const GapscopeRun r = runGapscope({QStringLiteral("analyze"), fixture(QStringLiteral("missing-files"))});
+        const GapscopeRun r =
+            runGapscope({QStringLiteral("analyze"), fixture(QStringLiteral("missing-files"))});
         QCOMPARE(r.exitCode, 0);
         const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'));
         const qsizetype title = lines.indexOf(QStringLiteral("first cause:"));
@@ -316,11 +318,12 @@ private slots:
         for (qsizetype i = title + 2; i < lines.size() && !lines[i].trimmed().isEmpty(); ++i)
             ranks << lines[i].trimmed().section(QLatin1Char(' '), 0, 0);
         QStringList expected;
-        for (const QJsonValue suspect : parse(readFile(fixture(QStringLiteral("missing-files.expected.json"))))
-                                            .value(QStringLiteral("cross_rank_analysis"))
-                                            .toObject()
-                                            .value(QStringLiteral("first_cause_suspects"))
-                                            .toArray())
+        for (const QJsonValue suspect :
+             parse(readFile(fixture(QStringLiteral("missing-files.expected.json"))))
+                 .value(QStringLiteral("cross_rank_analysis"))
+                 .toObject()
+                 .value(QStringLiteral("first_cause_suspects"))
+                 .toArray())
             expected << QString::number(suspect.toObject().value(QStringLiteral("rank")).toInteger());
         QVERIFY(expected.size() > 1);
         QCOMPARE(ranks, expected);
@@ -347,8 +350,11 @@ private slots:
         const QString alsoNope = QStringLiteral("/nonexistent/rank1.jsonl");
         const QString budget = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl");
         const QString notATrace = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.text");
-        QTest::newRow("no input loads: every reason, exit 1")
-            << QStringList{QStringLiteral("analyze"), nope, alsoNope, budget} << 1
+        // unusable input is exit 2 whether one path or several
+        QTest::newRow("one path that does not load")
+            << QStringList{QStringLiteral("analyze"), nope} << 2 << QStringList{nope};
+        QTest::newRow("no input loads: every reason, exit 2")
+            << QStringList{QStringLiteral("analyze"), nope, alsoNope, budget} << 2
             << QStringList{nope, alsoNope, budget};
         QTest::newRow("export: no input loads") << QStringList{QStringLiteral("export"),
                                                                nope,
@@ -357,7 +363,7 @@ private slots:
                                                                QStringLiteral("json"),
                                                                QStringLiteral("--output"),
                                                                QStringLiteral("-")}
-                                                << 1 << QStringList{nope, alsoNope};
+                                                << 2 << QStringList{nope, alsoNope};
         QTest::newRow("one bad input among good ones: a note, exit 0")
             << (QStringList{QStringLiteral("analyze")} + rankFiles() + QStringList{nope, notATrace}) << 0
             << QStringList{nope, notATrace};
@@ -393,8 +399,10 @@ private slots:
                      r.err.constData());
         if (exitCode != 0) {
             QVERIFY(r.out.isEmpty());
-            if (exitCode == 1) // one line per input, nothing else
-                QCOMPARE(lines.size(), errNames.size());
+            QCOMPARE(exitCode, 2); // input that cannot be used: 2, one path or several
+            if (!args.contains(QStringLiteral("--rank")) && !args.contains(QStringLiteral("--session")) &&
+                !args.contains(QStringLiteral("--set")) && !args.contains(QStringLiteral("--output")))
+                QCOMPARE(lines.size(), errNames.size()); // one line per input, nothing else
             return;
         }
         // the report says what was left out, and the rest of the job is there
