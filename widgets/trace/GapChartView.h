@@ -2,8 +2,11 @@
 // The gap chart: device used - allocator reserved over time, with the drift regression line,
 // spike markers (the largest emphasised), the threshold band (mean +- z * std), toggleable
 // counter overlays and phase spans shaded behind. Draws what AnalysisResult holds; computes
-// no statistics. Min/max decimated to the pixel width, so any size redraws fast.
+// no statistics. Min/max decimated to the pixel width, so any size redraws fast. A rank of a
+// distributed job opened from the job page also shows its collective-attribution intervals as
+// translucent bands behind the series, coloured by class as on the job heatmap.
 
+#include "model/job/JobViewData.h"
 #include "model/trace/AnalysisRunner.h"
 
 #include <QList>
@@ -60,6 +63,17 @@ public:
     // the points (x: seconds since the start of the drawn range, y: bytes) currently drawn for a
     // line after decimation, in time order; empty while the line is hidden
     QList<QPointF> drawnPoints(ChartLine line) const;
+
+    // The collective-attribution intervals of the rank shown, on its own clock (the trace's
+    // time, as the job's analysis reports them): shaded behind the series in the colour of
+    // their class (JobViewStyle collectiveClassPen), a legend entry per class shown, named in
+    // the tooltip. Kept when the analysis changes: whoever shows a rank decides which apply.
+    void setCollectiveIntervals(std::vector<JobCollectiveInterval> intervals);
+    const std::vector<JobCollectiveInterval>& collectiveIntervals() const;
+    // The tooltip's lines on the intervals at ns (HTML; empty outside every interval).
+    QString collectiveToolTip(qint64 ns) const;
+    // The fill of a class's bands.
+    QColor collectiveFill(CollectiveClass classification) const;
 
 public slots:
     void setCursorTime(qint64 ns);
