@@ -104,6 +104,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         this, [this] { return m_tracePage->analysis(); }, [this] { return documentPage()->chartWidget(); },
         [this] { return documentPage()->detailView()->findingIndex(); });
     m_exportActions->setBudgetProvider([this] { return m_budgetPage->analysis(); });
+    // on the job page the actions export the job and copy its findings, not the trace page's
+    m_exportActions->setJobProvider([this] {
+        if (m_stack->currentWidget() != m_jobPage || !m_jobPage->job())
+            return ExportActions::JobSource{};
+        return ExportActions::JobSource{m_jobPage->job(), m_jobPage->jobFindings(), m_jobPage->thresholds(),
+                                        m_jobPage->documentPath()};
+    });
     connect(m_exportActions, &ExportActions::exported, this,
             [this](const QString& file) { statusBar()->showMessage(tr("Wrote %1").arg(file), 5000); });
     // the chart's and the findings table's context menus
@@ -299,6 +306,7 @@ void MainWindow::createCentralArea()
         page->shareChartRoomWith({m_tracePage, m_budgetPage});
     }
     m_jobPage = new JobPage(m_resetZoomAction, m_stack);
+    m_jobPage->setThresholds(m_thresholds);
     m_jobPage->setObjectName(QStringLiteral("jobPage"));
     connectPage(m_jobPage);
     connect(m_jobPage, &JobPage::rankActivated, this, &MainWindow::openRank);
@@ -611,6 +619,7 @@ void MainWindow::showJob(std::shared_ptr<const JobData> job)
                     return;
                 self->m_jobAnalysis = result;
                 self->m_jobPage->setJobAnalysis(result);
+                self->updateTraceIntervals();
             },
             Qt::QueuedConnection);
     });
@@ -629,7 +638,25 @@ bool MainWindow::showJobNow(const QStringList& paths, QString* error)
     ++m_jobAnalysisGeneration; // the background run started by onJobLoaded is not waited for
     m_jobAnalysis = analyzeJob(*outcome.job);
     m_jobPage->setJobAnalysis(m_jobAnalysis);
+    updateTraceIntervals();
     return true;
+}
+
+void MainWindow::updateTraceIntervals()
+{
+    const std::shared_ptr<const JobData> job = m_jobPage->job();
+    const std::shared_ptr<const JobFindings> findings = m_jobPage->jobFindings();
+    const std::shared_ptr<const TraceData> trace = m_tracePage->trace();
+    std::vector<JobCollectiveInterval> intervals;
+    if (job && findings && trace)
+        for (const JobCollectiveInterval& interval : findings->intervals) {
+            // the rank's shown part is read from this trace (a rank found twice shows its first)
+            const JobRank* rank = job->findRank(interval.rank);
+            if (rank && rank->present && !rank->parts.empty() &&
+                job->inputs[rank->parts.front().inputIndex].trace == trace)
+                intervals.push_back(interval);
+        }
+    m_tracePage->setCollectiveIntervals(trace, std::move(intervals));
 }
 
 void MainWindow::showJobOverview()
@@ -665,6 +692,9 @@ void MainWindow::openRank(qint64 rankNumber)
     m_pendingRankView = PendingRankView{saturatingAdd(jobView->cursorNs(), offset),
                                         saturatingAdd(jobView->visibleRange().beginNs, offset),
                                         saturatingAdd(jobView->visibleRange().endNs, offset)};
+    // the collective intervals are on each rank's own clock already (upstream reports raw
+    // times; the heatmap is what subtracts the offset): shaded as they are
+    updateTraceIntervals();
     m_tracePage->selectSession(int(input.sessionIndex), rankNumber);
     m_displayPath = input.path;
     showPage(m_tracePage);
@@ -1111,6 +1141,7 @@ void MainWindow::setThresholds(const GapThresholds& thresholds)
     // each page re-analyses only the document it holds
     m_budgetPage->setThresholds(thresholds);
     m_tracePage->setThresholds(thresholds);
+    m_jobPage->setThresholds(thresholds); // its export analyses every rank with them
 }
 
 void MainWindow::selectSession(int sessionIndex, qint64 rank)
