@@ -65,7 +65,8 @@ QStringList errorLines(const QByteArray& err)
     return QString::fromUtf8(err).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
 }
 
-// Why a picture is not the job heatmap of the firstcause-job fixture at size: empty when it is.
+// Why a picture is not the job heatmap of the firstcause-job fixture drawn for size: empty when
+// it is. Its four ranks need less than the height asked for: the picture is as wide, lower.
 // Drawn cells have many colours; rank 3, the leading first-cause suspect (high confidence),
 // carries a marker filled with the high-confidence colour (#c92a2a on the light export palette,
 // a colour the cells' ramp never takes).
@@ -73,8 +74,9 @@ QString heatmapProblem(const QImage& image, QSize size)
 {
     if (image.isNull())
         return QStringLiteral("no image");
-    if (image.size() != size)
-        return QStringLiteral("size %1x%2, not %3x%4")
+    if (image.width() != size.width() || image.height() >= size.height() ||
+        image.height() < size.height() / 4)
+        return QStringLiteral("size %1x%2 for %3x%4")
             .arg(image.width())
             .arg(image.height())
             .arg(size.width())
@@ -435,9 +437,9 @@ private slots:
                                "height=\"(\\d+)\" alt=\"Job heatmap\" />"));
             const auto match = image.match(QString::fromUtf8(report));
             QVERIFY(match.hasMatch());
-            QCOMPARE(QSize(match.captured(2).toInt(), match.captured(3).toInt()), size);
             const QImage decoded =
                 QImage::fromData(QByteArray::fromBase64(match.captured(1).toLatin1()), "PNG");
+            QCOMPARE(QSize(match.captured(2).toInt(), match.captured(3).toInt()), decoded.size());
             const QString problem = heatmapProblem(decoded, size);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
             const QString htmlProblem = gapscope::checks::htmlProblem(QString::fromUtf8(report));

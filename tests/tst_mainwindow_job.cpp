@@ -258,7 +258,8 @@ private slots:
         if (ExportFormat(format) == ExportFormat::Markdown) {
             QVERIFY(fromGui.contains("## Ranks") && fromGui.contains("(report-heatmap.png)"));
             const QImage picture(gui.filePath(QStringLiteral("report-heatmap.png")));
-            QCOMPARE(picture.size(), kDefaultChartSize);
+            QCOMPARE(picture.width(), kDefaultChartSize.width());
+            QVERIFY(picture.height() > 100 && picture.height() <= kDefaultChartSize.height());
             QCOMPARE(picture, QImage(cli.filePath(QStringLiteral("report-heatmap.png"))));
         }
     }

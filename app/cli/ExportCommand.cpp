@@ -159,8 +159,9 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
         ExportOutcome outcome;
         if (markdownPicture) {
             const auto heatmap = source.makeHeatmap(chartSize);
+            image.size = heatmap->size();
             outcome.attachments.push_back(
-                {source.heatmapPicturePath, pngOf(renderChartImage(heatmap.get(), chartSize))});
+                {source.heatmapPicturePath, pngOf(renderChartImage(heatmap.get(), image.size))});
             image.fileName = QFileInfo(source.heatmapPicturePath).fileName();
         }
         outcome.data = reportMarkdown(source.content, {image}).toUtf8();
@@ -193,11 +194,12 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
         std::vector<ReportImage> images{{title, source.chartCaption, QStringLiteral("image/svg+xml"),
                                          chartSvg(chart.get(), chartSize, title), chartSize}};
         // the heatmap's cells are an image already: PNG, not SVG around a bitmap
-        if (source.makeHeatmap)
+        if (source.makeHeatmap) {
+            const auto heatmap = source.makeHeatmap(chartSize);
             images.push_back({QString::fromLatin1(kHeatmapTitle), QString::fromLatin1(kHeatmapCaption),
                               QStringLiteral("image/png"),
-                              pngOf(renderChartImage(source.makeHeatmap(chartSize).get(), chartSize)),
-                              chartSize});
+                              pngOf(renderChartImage(heatmap.get(), heatmap->size())), heatmap->size()});
+        }
         return {reportHtml(source.content, images).toUtf8(), {}};
     }
     case ExportFormat::Pdf: {
@@ -205,8 +207,10 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
         std::vector<PdfChart> charts{
             {title, source.chartCaption, renderChartImage(chart.get(), chartSize, 2.5)}};
         if (source.makeHeatmap)
-            charts.push_back({QString::fromLatin1(kHeatmapTitle), QString::fromLatin1(kHeatmapCaption),
-                              renderChartImage(source.makeHeatmap(chartSize).get(), chartSize, 2.5)});
+            charts.push_back({QString::fromLatin1(kHeatmapTitle), QString::fromLatin1(kHeatmapCaption), [&] {
+                                  const auto heatmap = source.makeHeatmap(chartSize);
+                                  return renderChartImage(heatmap.get(), heatmap->size(), 2.5);
+                              }()});
         QString error;
         QByteArray pdf = reportPdf(source.content, charts, &error);
         return {pdf, error};

@@ -71,7 +71,8 @@ ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportF
 // The export of a trace's analysis (analyzeDocument) or a job's (analyzeJobDocument: the chart
 // and the series CSV are of its rank shown, the reports add the ranks and the cross-rank
 // analyses, the findings CSV lists every rank's findings). Not for a budget log. A job's
-// Markdown, HTML and PDF also carry the job heatmap (createExportJobHeatmap) at chartSize:
+// Markdown, HTML and PDF also carry the job heatmap (createExportJobHeatmap) as wide as the chart
+// and at most as high (a few ranks take less):
 // inline in HTML and PDF, and for Markdown as a PNG attachment beside outputFile (the file the
 // report will be written to; empty or "-": no attachment, the report says where it would be).
 ExportOutcome renderExport(const DocumentAnalysis& analysis, ExportFormat format, QSize chartSize,

@@ -77,6 +77,7 @@ std::unique_ptr<JobHeatmapView> createExportJobHeatmap(std::shared_ptr<const Job
         heatmap->setCrossRankSummary(jobCrossRankSummary(*analysis));
     }
     heatmap->resetZoom(); // the whole job, on the aligned clock
+    size.setHeight(std::clamp(heatmap->drawnHeight(), std::min(size.height(), 120), size.height()));
     heatmap->show();
     layOut(heatmap.get(), size);
     return heatmap;

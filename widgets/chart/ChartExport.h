@@ -33,9 +33,11 @@ std::unique_ptr<GapChartView> createExportGapChart(std::shared_ptr<const Analysi
 std::unique_ptr<BudgetBreakdownView>
 createExportBudgetChart(std::shared_ptr<const BudgetAnalysisResult> result, QSize size);
 
-// The rank x time heatmap of a distributed job for export, laid out at size like the charts
-// above: every rank's gap on the aligned clock, showing the whole job; with the job's
-// cross-rank analyses (may be null) its collective intervals, first-cause marks and onset.
+// The rank x time heatmap of a distributed job for export, laid out like the charts above at
+// size, or lower when its rows need less (JobHeatmapView::drawnHeight: a few ranks leave no
+// blank half; its size() is the picture's): every rank's gap on the aligned clock, showing the
+// whole job; with the job's cross-rank analyses (may be null) its collective intervals,
+// first-cause marks and onset.
 std::unique_ptr<JobHeatmapView> createExportJobHeatmap(std::shared_ptr<const JobData> job,
                                                        std::shared_ptr<const JobAnalysisResult> analysis,
                                                        QSize size);
