@@ -14,6 +14,7 @@ DocumentTab::DocumentTab(QAction* resetZoomAction, const GapThresholds& threshol
     m_budgetPage = new BudgetPage(resetZoomAction, thresholds, this);
     m_jobPage = new JobPage(resetZoomAction, this);
     m_jobPage->setObjectName(QStringLiteral("jobPage"));
+    m_jobPage->setThresholds(thresholds); // its export analyses every rank with them
     for (DocumentPage* page :
          {static_cast<DocumentPage*>(m_tracePage), static_cast<DocumentPage*>(m_budgetPage)}) {
         addWidget(page);

@@ -47,8 +47,16 @@ void ExportActions::setBudgetProvider(BudgetProvider budget)
     updateEnabled();
 }
 
+void ExportActions::setJobProvider(JobProvider job)
+{
+    m_job = std::move(job);
+    updateEnabled();
+}
+
 QString ExportActions::documentPath() const
 {
+    if (const JobSource shown = job(); shown.job)
+        return shown.path;
     if (const auto b = budget())
         return b->data->path;
     const auto result = m_result ? m_result() : nullptr;
@@ -59,8 +67,19 @@ QString ExportActions::inputConflict(const QString& file) const
 {
     // The CLI's check (app/cli/OutputFile): the path of the document shown, a link to it, or a
     // file in its folder (a sink) is never overwritten; replacing another file is asked about.
-    const OutputStatus status = checkOutputPath(file, {documentPath()}, true);
+    const OutputStatus status = checkOutputPath(file, inputPaths(), true);
     return status.kind == OutputStatus::Kind::Refused ? status.error : QString();
+}
+
+QStringList ExportActions::inputPaths() const
+{
+    const JobSource shown = job();
+    if (!shown.job)
+        return {documentPath()};
+    QStringList paths;
+    for (const JobInput& input : shown.job->inputs)
+        paths << input.path;
+    return paths;
 }
 
 BudgetExportInput ExportActions::budgetInput() const
@@ -143,17 +162,28 @@ void ExportActions::setBookmarkProvider(BookmarkProvider bookmarks)
 bool ExportActions::writeReport(const QString& file, ExportFormat format, QSize chartSize, bool replace,
                                 QString* error) const
 {
-    const ExportOutcome outcome =
-        budget() ? renderBudgetExport(budgetInput(), format, chartSize)
-                 : renderExport(m_result ? m_result() : nullptr, format, chartSize,
-                                m_bookmarks ? m_bookmarks() : std::vector<ReportBookmark>{});
+    ExportOutcome outcome;
+    if (const JobSource shown = job(); shown.job) {
+        // what `gapscope export` of the job's inputs writes: every rank analysed alone with
+        // the page's thresholds, the cross-rank analyses with the default settings
+        DocumentRequest request;
+        request.thresholds = shown.thresholds;
+        const DocumentAnalysis analysis = analyzeJobDocument(shown.job, request, shown.path);
+        outcome = analysis.ok() ? renderExport(analysis, format, chartSize, file)
+                                : ExportOutcome{{}, analysis.error};
+    } else if (budget()) {
+        outcome = renderBudgetExport(budgetInput(), format, chartSize);
+    } else {
+        outcome = renderExport(m_result ? m_result() : nullptr, format, chartSize,
+                               m_bookmarks ? m_bookmarks() : std::vector<ReportBookmark>{});
+    }
     if (!outcome.error.isEmpty()) {
         *error = outcome.error;
         return false;
     }
     if (*error = inputConflict(file); !error->isEmpty())
         return false;
-    *error = writeOutput(file, outcome.data, replace);
+    *error = writeExport(file, outcome, inputPaths(), replace).error;
     return error->isEmpty();
 }
 
@@ -170,7 +200,9 @@ bool ExportActions::writeChart(const QString& file, ExportFormat format, bool re
         return writeReport(file, format, chart ? chart->size() : kDefaultChartSize, replace, error);
     if (*error = inputConflict(file); !error->isEmpty())
         return false;
-    const QString title = budget() ? tr("Memory breakdown") : tr("Gap over time");
+    const QString title = job().job  ? tr("Job heatmap")
+                          : budget() ? tr("Memory breakdown")
+                                     : tr("Gap over time");
     const QByteArray data =
         format == ExportFormat::Svg ? chartSvg(chart, chart->size(), title) : chartPng(chart, chart->size());
     *error = writeOutput(file, data, replace);
@@ -179,6 +211,14 @@ bool ExportActions::writeChart(const QString& file, ExportFormat format, bool re
 
 QString ExportActions::selectedFindingMarkdown() const
 {
+    if (const JobSource shown = job(); shown.job) {
+        const int index = m_finding ? m_finding() : -1;
+        if (!shown.findings || index < 0 || size_t(index) >= shown.findings->findings.size())
+            return {};
+        const ReportContent content =
+            buildJobFindingReport(*shown.job, shown.findings->findings[size_t(index)], shown.path);
+        return reportFindingMarkdown(content, 0);
+    }
     if (const auto b = budget()) {
         const int index = m_finding ? m_finding() : -1;
         if (index < 0 || size_t(index) >= b->findings.size())

@@ -2,11 +2,14 @@
 // The app's export actions: "Export Report..." (Ctrl+E; JSON, Markdown, HTML, PDF, CSV, PNG,
 // SVG chosen by the file dialog's name filter), "Save Chart As..." (for the chart's context
 // menu) and "Copy Finding as Markdown". The reports are the bytes `gapscope export` writes for
-// the same analysis. Existing files are replaced only after confirmation; errors are shown in
-// a message box; writes are atomic.
+// the same analysis: of the trace, the memory-budget log or the distributed job shown (a job's
+// report is the one `gapscope export` writes for its inputs, ranks, heatmap and all). Existing
+// files are replaced only after confirmation; errors are shown in a message box; writes are
+// atomic.
 
 #include "app/cli/ExportCommand.h"
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/job/JobFindings.h"
 
 #include <QObject>
 #include <QSize>
@@ -28,6 +31,17 @@ public:
     using FindingProvider = std::function<int()>;    // selected finding index, -1 for none
     // The memory-budget log shown; while it returns one, the actions export it instead.
     using BudgetProvider = std::function<std::shared_ptr<const BudgetAnalysisResult>()>;
+    // The distributed job shown; while it returns one (job set), the actions export the job
+    // (before a budget log or a trace) and Copy Finding copies the selected job finding
+    // (FindingProvider: an index into findings->findings).
+    struct JobSource
+    {
+        std::shared_ptr<const JobData> job;
+        std::shared_ptr<const JobFindings> findings; // the cross-rank analyses' findings, when known
+        GapThresholds thresholds;                    // each rank's gap analysis
+        QString path;                                // the job as the page names it
+    };
+    using JobProvider = std::function<JobSource()>;
 
     // The actions are added to parent (so their shortcuts work in its window) and owned by
     // this object, a child of parent.
@@ -38,6 +52,7 @@ public:
     // The bookmarks of the trace shown, listed by the Markdown and HTML reports.
     using BookmarkProvider = std::function<std::vector<ReportBookmark>()>;
     void setBookmarkProvider(BookmarkProvider bookmarks);
+    void setJobProvider(JobProvider job);
 
     QAction* exportReportAction() const { return m_exportReport; }
     QAction* saveChartAction() const { return m_saveChart; }
@@ -87,8 +102,11 @@ private:
     // Shows the final name of a renamed target; false when the user declines.
     bool confirmRename(const QString& title, const QString& typed, const Target& target) const;
     std::shared_ptr<const BudgetAnalysisResult> budget() const { return m_budget ? m_budget() : nullptr; }
-    bool hasDocument() const { return budget() || (m_result && m_result()); }
+    JobSource job() const { return m_job ? m_job() : JobSource{}; }
+    bool hasDocument() const { return job().job || budget() || (m_result && m_result()); }
     QString documentPath() const;
+    // The files the shown document was read from: what an export may never replace.
+    QStringList inputPaths() const;
     // Why file may not be written: it is the document shown (or a link to it, or a file in its
     // folder); empty when it may (replacing another file is confirmed or refused elsewhere).
     QString inputConflict(const QString& file) const;
@@ -100,6 +118,7 @@ private:
     FindingProvider m_finding;
     BudgetProvider m_budget;
     BookmarkProvider m_bookmarks;
+    JobProvider m_job;
     QAction* m_exportReport;
     QAction* m_saveChart;
     QAction* m_copyFinding;

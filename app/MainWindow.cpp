@@ -120,6 +120,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             out.push_back({bookmark.timeNs, bookmark.name});
         return out;
     });
+    // on the job page the actions export the job and copy its findings, not the trace page's
+    m_exportActions->setJobProvider([this] {
+        if (isWelcomeShown() || m_tab->currentWidget() != m_jobPage || !m_jobPage->job())
+            return ExportActions::JobSource{};
+        return ExportActions::JobSource{m_jobPage->job(), m_jobPage->jobFindings(), m_jobPage->thresholds(),
+                                        m_jobPage->documentPath()};
+    });
     connect(m_exportActions, &ExportActions::exported, this,
             [this](const QString& file) { statusBar()->showMessage(tr("Wrote %1").arg(file), 5000); });
     // the chart's and the findings table's context menus (later tabs get them when made)
@@ -881,6 +888,7 @@ void MainWindow::showJob(std::shared_ptr<const JobData> job)
                     return;
                 tab->state().jobAnalysis = result;
                 tab->jobPage()->setJobAnalysis(result);
+                updateTraceIntervals(tab);
             },
             Qt::QueuedConnection);
     });
@@ -900,7 +908,25 @@ bool MainWindow::showJobNow(const QStringList& paths, QString* error)
     ++m_tab->state().jobAnalysisGeneration; // the background run started by onJobLoaded is not waited for
     m_tab->state().jobAnalysis = analyzeJob(*outcome.job);
     m_jobPage->setJobAnalysis(m_tab->state().jobAnalysis);
+    updateTraceIntervals(m_tab);
     return true;
+}
+
+void MainWindow::updateTraceIntervals(DocumentTab* tab)
+{
+    const std::shared_ptr<const JobData> job = tab->jobPage()->job();
+    const std::shared_ptr<const JobFindings> findings = tab->jobPage()->jobFindings();
+    const std::shared_ptr<const TraceData> trace = tab->tracePage()->trace();
+    std::vector<JobCollectiveInterval> intervals;
+    if (job && findings && trace)
+        for (const JobCollectiveInterval& interval : findings->intervals) {
+            // the rank's shown part is read from this trace (a rank found twice shows its first)
+            const JobRank* rank = job->findRank(interval.rank);
+            if (rank && rank->present && !rank->parts.empty() &&
+                job->inputs[rank->parts.front().inputIndex].trace == trace)
+                intervals.push_back(interval);
+        }
+    tab->tracePage()->setCollectiveIntervals(trace, std::move(intervals));
 }
 
 void MainWindow::showJobOverview()
@@ -936,6 +962,9 @@ void MainWindow::openRank(qint64 rankNumber)
     m_tab->state().pendingRankView = DocumentTab::PendingRankView{
         saturatingAdd(jobView->cursorNs(), offset), saturatingAdd(jobView->visibleRange().beginNs, offset),
         saturatingAdd(jobView->visibleRange().endNs, offset)};
+    // the collective intervals are on each rank's own clock already (upstream reports raw
+    // times; the heatmap is what subtracts the offset): shaded as they are
+    updateTraceIntervals(m_tab);
     m_tracePage->selectSession(int(input.sessionIndex), rankNumber);
     m_tab->state().displayPath = input.path;
     showPage(m_tracePage);
@@ -1433,6 +1462,7 @@ void MainWindow::setThresholds(const GapThresholds& thresholds)
         if (auto* tab = qobject_cast<DocumentTab*>(m_tabs->widget(i))) {
             tab->budgetPage()->setThresholds(thresholds);
             tab->tracePage()->setThresholds(thresholds);
+            tab->jobPage()->setThresholds(thresholds); // its export analyses every rank with them
         }
     }
 }

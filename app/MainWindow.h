@@ -181,6 +181,9 @@ private:
     void onJobLoaded(std::shared_ptr<const JobData> job);
     // Shows a job on the job page and runs its cross-rank analyses in the background.
     void showJob(std::shared_ptr<const JobData> job);
+    // Hands the trace page the job's collective intervals of the ranks its trace holds (the gap
+    // chart shades those of the rank shown); none when its trace is no input of the job.
+    static void updateTraceIntervals(DocumentTab* tab);
     void onLoadFailed(const QString& error);
     void onLoadCancelled();
 

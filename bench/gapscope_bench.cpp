@@ -8,6 +8,10 @@
 //   gapscope_bench job RUNS PATH...            open a distributed job (a job folder or per-rank
 //                                              inputs; scripts/gen-job.py writes a big one): load
 //                                              and every rank's analysis, medians of RUNS
+//   gapscope_bench job-open PATH...            open a distributed job to a drawn heatmap, as the app
+//                                              does (parallel load, the rank series, the heatmap's
+//                                              first draw at 1600x800), then the cross-rank
+//                                              analyses drawn over it; one run per process
 //   gapscope_bench crossrank [RANKS] [SAMPLES] the two cross-rank analyses on a synthetic job held
 //                                              in memory (default 64 ranks x 100 000 samples)
 //   gapscope_bench crossrank-trace PATH        the events of a loaded trace's default session
@@ -21,7 +25,9 @@
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/budget/BudgetLoader.h"
 #include "model/job/JobAnalysis.h"
+#include "model/job/JobFindings.h"
 #include "model/job/JobRanks.h"
+#include "model/job/JobViewData.h"
 #include "model/jobs/LoadJob.h"
 #include "model/store/Decimation.h"
 #include "model/trace/AnalysisRunner.h"
@@ -334,6 +340,52 @@ int benchJob(int runs, const QStringList& paths)
     return 0;
 }
 
+// Opens a job to a drawn heatmap once, the steps the app takes (LoadJob: loadJob on a worker;
+// JobPage::setJob: the rank series on the GUI thread; the heatmap's first paint), then the
+// cross-rank analyses the app runs in the background afterwards, drawn over the heatmap.
+int benchJobOpen(const QStringList& paths)
+{
+    const auto start = Clock::now();
+    const double cpuStart = cpuSeconds();
+    JobOutcome outcome = loadJob(paths);
+    const double load = secondsSince(start);
+    if (!outcome.job) {
+        std::fprintf(stderr, "%s\n", qPrintable(outcome.fatalError));
+        return 1;
+    }
+    auto step = Clock::now();
+    const std::shared_ptr<const JobViewData> series = buildJobViewData(outcome.job);
+    const double build = secondsSince(step);
+    step = Clock::now();
+    JobHeatmapView view;
+    view.resize(1600, 800);
+    view.setJob(series);
+    const QPixmap drawn = view.grab();
+    const double firstDraw = secondsSince(step);
+    const double open = secondsSince(start);
+    const double openCpu = cpuSeconds() - cpuStart;
+    step = Clock::now();
+    const std::shared_ptr<const JobFindings> findings =
+        buildJobFindings(analyzeJob(*outcome.job), outcome.job.get());
+    const double analyses = secondsSince(step);
+    step = Clock::now();
+    view.setCollectiveIntervals(findings->intervals);
+    view.setCrossRankSummary(findings->summary);
+    const QPixmap withAnalyses = view.grab();
+    const double redraw = secondsSince(step);
+    size_t samples = 0;
+    for (const JobRank& rank : outcome.job->ranks)
+        samples += rank.sampleCount;
+    std::printf(
+        "job-open of %zu inputs, %zu ranks, %zu samples: drawn heatmap after %.3f s (cpu %.3f s; load "
+        "%.3f s, rank series %.3f s, first draw %.3f s); with the cross-rank analyses after %.3f s "
+        "(analyses and findings %.3f s, %zu intervals, redraw %.3f s); resident %.0f MB, peak %.0f MB\n",
+        outcome.job->inputs.size(), outcome.job->ranks.size(), samples, open, openCpu, load, build, firstDraw,
+        secondsSince(start), analyses, findings->intervals.size(), redraw, double(statusKb("VmRSS:")) / 1024,
+        double(statusKb("VmHWM:")) / 1024);
+    return drawn.isNull() || withAnalyses.isNull() ? 1 : 0;
+}
+
 // The median of five runs of f, in seconds.
 template <typename F> double medianOfFive(F&& f)
 {
@@ -445,6 +497,8 @@ int benchCrossRankTrace(const QString& path)
     std::printf("crossrank-trace %s: %zu events; build %.3f s, build + both analyses %.3f s (median of 5)\n",
                 qPrintable(QFileInfo(path).fileName()), events, build, all);
     return 0;
+}
+
 // The job heatmap at RANKS x SAMPLES (100 ms sampling): a gap that wanders around 1.5 GiB with
 // a spike every few thousand samples, at a different place on every rank.
 int benchHeatmap(int ranks, int samples)
@@ -559,6 +613,8 @@ int main(int argc, char** argv)
         return benchCancel(args[2]);
     if (args.size() >= 4 && args[1] == QLatin1String("job"))
         return benchJob(args[2].toInt(), args.mid(3));
+    if (args.size() >= 3 && args[1] == QLatin1String("job-open"))
+        return benchJobOpen(args.mid(2));
     if (args.size() >= 2 && args[1] == QLatin1String("crossrank"))
         return benchCrossRank(args.size() >= 3 ? args[2].toInt() : 64,
                               args.size() >= 4 ? args[3].toInt() : 100'000);
@@ -569,7 +625,8 @@ int main(int argc, char** argv)
                             args.size() >= 4 ? args[3].toInt() : 100'000);
     std::fprintf(stderr,
                  "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart "
-                 "PATH | cancel PATH | job RUNS PATH... | crossrank [RANKS] [SAMPLES] | crossrank-trace "
+                 "PATH | cancel PATH | job RUNS PATH... | job-open PATH... | crossrank [RANKS] [SAMPLES] | "
+                 "crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");
     return 2;
 }

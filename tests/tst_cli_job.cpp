@@ -4,16 +4,22 @@
 // `analyze INPUT --rank N` alone writes) and "job"; its collective_attribution and
 // cross_rank_analysis are upstream's for the whole job; the human formats add the rank table
 // with the collective spikes and the first-cause suspects.
-// Exit codes: 0 with a note when some inputs fail, 1 with every reason when none loads, 2 for
-// a rank the job does not hold or a --session a job cannot take.
+// Exit codes: 0 with a note when some inputs fail; 2 (unusable input, as for one path) with
+// every reason when none loads, for a rank the job does not hold or a --session a job cannot
+// take.
 #include "tests/GapscopeProcess.h"
 #include "tests/ReportChecks.h"
 
+#include <QBuffer>
+#include <QColor>
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -57,6 +63,87 @@ QStringList rankFiles()
 QStringList errorLines(const QByteArray& err)
 {
     return QString::fromUtf8(err).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+// Why a picture is not the job heatmap of the firstcause-job fixture drawn for size: empty when
+// it is. Its four ranks need less than the height asked for: the picture is as wide, lower.
+// Drawn cells have many colours; rank 3, the leading first-cause suspect (high confidence),
+// carries a marker filled with the high-confidence colour (#c92a2a on the light export palette,
+// a colour the cells' ramp never takes).
+QString heatmapProblem(const QImage& image, QSize size)
+{
+    if (image.isNull())
+        return QStringLiteral("no image");
+    if (image.width() != size.width() || image.height() >= size.height() ||
+        image.height() < size.height() / 4)
+        return QStringLiteral("size %1x%2 for %3x%4")
+            .arg(image.width())
+            .arg(image.height())
+            .arg(size.width())
+            .arg(size.height());
+    QSet<QRgb> colours;
+    qint64 marker = 0;
+    const QColor suspect(0xc9, 0x2a, 0x2a);
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            colours.insert(c.rgb());
+            if (std::abs(c.red() - suspect.red()) + std::abs(c.green() - suspect.green()) +
+                    std::abs(c.blue() - suspect.blue()) <=
+                24)
+                ++marker;
+        }
+    if (colours.size() <= 20)
+        return QStringLiteral("%1 colours").arg(colours.size());
+    // the marker is a triangle of a row's height, about 10 px across at this size
+    if (marker < 20 * (image.width() / size.width()))
+        return QStringLiteral("no first-cause marker (%1 pixels of its colour)").arg(marker);
+    return {};
+}
+
+// The images of a PDF written by Qt (XObjects of /Subtype /Image; the stream runs to its
+// "endstream", its /Length is an indirect object), decoded: DCT streams are JPEG files, Flate
+// streams raw 8-bit RGB.
+std::vector<QImage> pdfImages(const QByteArray& pdf)
+{
+    std::vector<QImage> images;
+    static const QRegularExpression object(QStringLiteral("/Subtype\\s*/Image(.*?)>>\\s*stream\\r?\\n"),
+                                           QRegularExpression::DotMatchesEverythingOption);
+    const QString text = QString::fromLatin1(pdf);
+    for (auto it = object.globalMatch(text); it.hasNext();) {
+        const auto match = it.next();
+        const QString dictionary = match.captured(1);
+        const auto number = [&](const char* key) {
+            const auto m =
+                QRegularExpression(QStringLiteral("/%1\\s+(\\d+)").arg(QLatin1String(key))).match(dictionary);
+            return m.hasMatch() ? m.captured(1).toInt() : -1;
+        };
+        const int width = number("Width");
+        const int height = number("Height");
+        const qsizetype begin = match.capturedEnd(0);
+        const qsizetype end = pdf.indexOf("endstream", begin);
+        if (width <= 0 || height <= 0 || end < 0)
+            continue;
+        const QByteArray stream = pdf.mid(begin, end - begin);
+        QImage image;
+        if (dictionary.contains(QLatin1String("/DCTDecode"))) {
+            image.loadFromData(stream, "JPEG");
+        } else if (dictionary.contains(QLatin1String("/FlateDecode")) &&
+                   dictionary.contains(QLatin1String("/DeviceRGB"))) {
+            QByteArray sized(4, '\0');
+            const quint32 size = quint32(width) * quint32(height) * 3;
+            for (int i = 0; i < 4; ++i)
+                sized[i] = char((size >> (24 - 8 * i)) & 0xff);
+            const QByteArray raw = qUncompress(sized + stream);
+            if (raw.size() == qsizetype(size))
+                image = QImage(reinterpret_cast<const uchar*>(raw.constData()), width, height, width * 3,
+                               QImage::Format_RGB888)
+                            .copy();
+        }
+        if (!image.isNull())
+            images.push_back(image);
+    }
+    return images;
 }
 
 } // namespace
@@ -303,11 +390,94 @@ private slots:
                  qPrintable(rowOf(0)));
     }
 
+    // The job heatmap as a picture: inline in HTML (PNG data URI) and PDF, beside the Markdown
+    // (FILE-heatmap.png, linked); decoded, it has the size asked for, drawn cells and the
+    // first-cause suspect's marker.
+    void jobHeatmapPicture_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("markdown") << QStringLiteral("md") << QSize(1200, 600);
+        QTest::newRow("markdown, --size") << QStringLiteral("md") << QSize(800, 500);
+        QTest::newRow("html") << QStringLiteral("html") << QSize(1200, 600);
+        QTest::newRow("pdf") << QStringLiteral("pdf") << QSize(1200, 600);
+    }
+
+    void jobHeatmapPicture()
+    {
+        QFETCH(QString, format);
+        QFETCH(QSize, size);
+        QTemporaryDir dir;
+        const QString output = dir.filePath(QStringLiteral("job report.") + format);
+        QStringList args{QStringLiteral("export"),   fixture(QStringLiteral("firstcause-job")),
+                         QStringLiteral("--format"), format,
+                         QStringLiteral("--output"), output};
+        if (size != QSize(1200, 600))
+            args << QStringLiteral("--size") << QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+        const GapscopeRun r = runGapscope(args);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QByteArray report = readFile(output);
+        QVERIFY(!report.isEmpty());
+        if (format == QLatin1String("md")) {
+            const QString picture = dir.filePath(QStringLiteral("job report-heatmap.png"));
+            QVERIFY2(report.contains("![Job heatmap](job%20report-heatmap.png)"), report.constData());
+            const QString problem = heatmapProblem(QImage(picture), size);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            const QString markdownProblem = gapscope::checks::markdownProblem(QString::fromUtf8(report));
+            QVERIFY2(markdownProblem.isEmpty(), qPrintable(markdownProblem));
+            // exactly the report and its picture
+            QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);
+            // a second export without --force refuses the existing files and keeps them
+            const GapscopeRun again = runGapscope(args);
+            QCOMPARE(again.exitCode, 2);
+            QCOMPARE(readFile(output), report);
+        } else if (format == QLatin1String("html")) {
+            static const QRegularExpression image(
+                QStringLiteral("<img src=\"data:image/png;base64,([^\"]+)\" width=\"(\\d+)\" "
+                               "height=\"(\\d+)\" alt=\"Job heatmap\" />"));
+            const auto match = image.match(QString::fromUtf8(report));
+            QVERIFY(match.hasMatch());
+            const QImage decoded =
+                QImage::fromData(QByteArray::fromBase64(match.captured(1).toLatin1()), "PNG");
+            QCOMPARE(QSize(match.captured(2).toInt(), match.captured(3).toInt()), decoded.size());
+            const QString problem = heatmapProblem(decoded, size);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            const QString htmlProblem = gapscope::checks::htmlProblem(QString::fromUtf8(report));
+            QVERIFY2(htmlProblem.isEmpty(), qPrintable(htmlProblem));
+        } else {
+            // the gap chart and the heatmap, laid out 900 px wide and drawn 2.5 times as sharp
+            const std::vector<QImage> images = pdfImages(report);
+            const QSize drawn(2250, 1125);
+            QString problems;
+            int heatmaps = 0;
+            for (const QImage& image : images) {
+                const QString problem = heatmapProblem(image, drawn);
+                heatmaps += problem.isEmpty() ? 1 : 0;
+                problems += problem + QLatin1Char(';');
+            }
+            QVERIFY2(images.size() >= 2, qPrintable(QString::number(images.size())));
+            QVERIFY2(heatmaps == 1, qPrintable(problems));
+        }
+    }
+
+    // Markdown to standard output has nowhere to put the picture beside it: it says so.
+    void markdownToStandardOutputNamesThePicture()
+    {
+        const GapscopeRun r = runGapscope(
+            {QStringLiteral("export"), fixture(QStringLiteral("firstcause-job")), QStringLiteral("--format"),
+             QStringLiteral("md"), QStringLiteral("--output"), QStringLiteral("-")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains(
+            "*Job heatmap*: a picture written beside the report when the report is written to a file."));
+        QVERIFY(!r.out.contains("![Job heatmap]"));
+    }
+
     // The first-cause table lists the suspects in upstream's order (earliest aligned spike first:
     // 2, 0, 1 here, all with no lead over the onset).
     void firstCauseInUpstreamOrder()
     {
-        const GapscopeRun r = runGapscope({QStringLiteral("analyze"), fixture(QStringLiteral("missing-files"))});
+        const GapscopeRun r =
+            runGapscope({QStringLiteral("analyze"), fixture(QStringLiteral("missing-files"))});
         QCOMPARE(r.exitCode, 0);
         const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'));
         const qsizetype title = lines.indexOf(QStringLiteral("first cause:"));
@@ -316,11 +486,12 @@ private slots:
         for (qsizetype i = title + 2; i < lines.size() && !lines[i].trimmed().isEmpty(); ++i)
             ranks << lines[i].trimmed().section(QLatin1Char(' '), 0, 0);
         QStringList expected;
-        for (const QJsonValue suspect : parse(readFile(fixture(QStringLiteral("missing-files.expected.json"))))
-                                            .value(QStringLiteral("cross_rank_analysis"))
-                                            .toObject()
-                                            .value(QStringLiteral("first_cause_suspects"))
-                                            .toArray())
+        for (const QJsonValue suspect :
+             parse(readFile(fixture(QStringLiteral("missing-files.expected.json"))))
+                 .value(QStringLiteral("cross_rank_analysis"))
+                 .toObject()
+                 .value(QStringLiteral("first_cause_suspects"))
+                 .toArray())
             expected << QString::number(suspect.toObject().value(QStringLiteral("rank")).toInteger());
         QVERIFY(expected.size() > 1);
         QCOMPARE(ranks, expected);
@@ -347,8 +518,11 @@ private slots:
         const QString alsoNope = QStringLiteral("/nonexistent/rank1.jsonl");
         const QString budget = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl");
         const QString notATrace = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.text");
-        QTest::newRow("no input loads: every reason, exit 1")
-            << QStringList{QStringLiteral("analyze"), nope, alsoNope, budget} << 1
+        // unusable input is exit 2 whether one path or several
+        QTest::newRow("one path that does not load")
+            << QStringList{QStringLiteral("analyze"), nope} << 2 << QStringList{nope};
+        QTest::newRow("no input loads: every reason, exit 2")
+            << QStringList{QStringLiteral("analyze"), nope, alsoNope, budget} << 2
             << QStringList{nope, alsoNope, budget};
         QTest::newRow("export: no input loads") << QStringList{QStringLiteral("export"),
                                                                nope,
@@ -357,7 +531,7 @@ private slots:
                                                                QStringLiteral("json"),
                                                                QStringLiteral("--output"),
                                                                QStringLiteral("-")}
-                                                << 1 << QStringList{nope, alsoNope};
+                                                << 2 << QStringList{nope, alsoNope};
         QTest::newRow("one bad input among good ones: a note, exit 0")
             << (QStringList{QStringLiteral("analyze")} + rankFiles() + QStringList{nope, notATrace}) << 0
             << QStringList{nope, notATrace};
@@ -393,8 +567,10 @@ private slots:
                      r.err.constData());
         if (exitCode != 0) {
             QVERIFY(r.out.isEmpty());
-            if (exitCode == 1) // one line per input, nothing else
-                QCOMPARE(lines.size(), errNames.size());
+            QCOMPARE(exitCode, 2); // input that cannot be used: 2, one path or several
+            if (!args.contains(QStringLiteral("--rank")) && !args.contains(QStringLiteral("--session")) &&
+                !args.contains(QStringLiteral("--set")) && !args.contains(QStringLiteral("--output")))
+                QCOMPARE(lines.size(), errNames.size()); // one line per input, nothing else
             return;
         }
         // the report says what was left out, and the rest of the job is there

@@ -738,6 +738,110 @@ private slots:
         QToolTip::hideText();
     }
 
+    // A rank of a job opened from the job page: its collective intervals are translucent bands
+    // in the colour of their class (the heatmap's), with a legend entry per class shown and
+    // the tooltip naming the interval.
+    void collectiveIntervalsShaded_data()
+    {
+        QTest::addColumn<int>("classification");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("confident") << int(CollectiveClass::Confident) << QStringLiteral("confident");
+        QTest::newRow("likely") << int(CollectiveClass::Likely) << QStringLiteral("likely");
+        QTest::newRow("suspect") << int(CollectiveClass::Suspect) << QStringLiteral("suspect");
+    }
+
+    void collectiveIntervalsShaded()
+    {
+        QFETCH(int, classification);
+        QFETCH(QString, name);
+        const auto cls = CollectiveClass(classification);
+        const QString legendName = QStringLiteral("Collective (%1)").arg(name);
+        QAbstractSeries* legend = anySeriesNamed(chart(), legendName);
+        QVERIFY(legend);
+        QVERIFY(!legend->isVisible()); // no intervals yet: no legend entry
+        const QImage before = m_view->grab().toImage();
+
+        // 60 % to 70 % of the run
+        const int64_t span = dataEnd() - dataBegin();
+        JobCollectiveInterval interval;
+        interval.rank = m_result->rank;
+        interval.startNs = dataBegin() + span * 6 / 10;
+        interval.endNs = dataBegin() + span * 7 / 10;
+        interval.classification = cls;
+        interval.confidence = 0.75;
+        interval.reasonCodes << QStringLiteral("cross_rank_synchrony");
+        interval.evidence = {{QStringLiteral("peak_gap_bytes"), 1.5 * 1024 * 1024 * 1024},
+                             {QStringLiteral("synchronized_ranks"), 3},
+                             {QStringLiteral("expected_world_size"), 4},
+                             {QStringLiteral("marker_hits"), 2}};
+        m_view->setCollectiveIntervals({interval});
+        QCOMPARE(m_view->collectiveIntervals().size(), size_t(1));
+        QVERIFY(legend->isVisible());
+        for (const CollectiveClass other :
+             {CollectiveClass::Confident, CollectiveClass::Likely, CollectiveClass::Suspect})
+            if (other != cls)
+                QVERIFY(!anySeriesNamed(chart(), QStringLiteral("Collective (%1)")
+                                                     .arg(other == CollectiveClass::Confident ? "confident"
+                                                          : other == CollectiveClass::Likely  ? "likely"
+                                                                                              : "suspect"))
+                             ->isVisible());
+        QCoreApplication::processEvents();
+        const QImage after = m_view->grab().toImage();
+        QCOMPARE(after.size(), before.size());
+
+        // every sampled row of the band's middle column is tinted toward the class colour; a
+        // column outside the band is as it was
+        const QColor fill = m_view->collectiveFill(cls);
+        QVERIFY(fill.alpha() > 0 && fill.alpha() < 255); // translucent
+        const QPoint inside = viewPointAt((interval.startNs + interval.endNs) / 2);
+        const QPoint outside = viewPointAt(dataBegin() + span * 3 / 20);
+        const QRectF plot = chart()->mapRectToScene(chart()->plotArea());
+        const QPoint top = m_chartView->mapFromScene(plot.topLeft());
+        const QPoint bottom = m_chartView->mapFromScene(plot.bottomLeft());
+        const auto distance = [](QColor a, QColor b) {
+            return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+                   std::abs(a.blue() - b.blue());
+        };
+        const QColor opaque(fill.red(), fill.green(), fill.blue());
+        int rows = 0;
+        int tinted = 0;
+        int unchanged = 0;
+        for (int y = top.y() + 4; y < bottom.y() - 4; y += 5) {
+            ++rows;
+            const QColor was(before.pixel(inside.x(), y));
+            const QColor now(after.pixel(inside.x(), y));
+            if (distance(now, opaque) < distance(was, opaque) && distance(now, was) >= 12)
+                ++tinted;
+            if (before.pixel(outside.x(), y) == after.pixel(outside.x(), y))
+                ++unchanged;
+        }
+        QVERIFY(rows > 20);
+        // the gap line and markers cross the column in a few rows
+        QVERIFY2(tinted >= rows * 8 / 10,
+                 qPrintable(QStringLiteral("%1 of %2 rows tinted").arg(tinted).arg(rows)));
+        QCOMPARE(unchanged, rows);
+
+        const QString tip = m_view->collectiveToolTip((interval.startNs + interval.endNs) / 2);
+        QVERIFY2(tip.contains(name) && tip.contains(QStringLiteral("Collective interval")) &&
+                     tip.contains(QStringLiteral("1.50 GiB")) &&
+                     tip.contains(QStringLiteral("3 of 4 ranks")) &&
+                     tip.contains(QStringLiteral("cross_rank_synchrony")),
+                 qPrintable(tip));
+        QVERIFY(m_view->collectiveToolTip(dataBegin()).isEmpty());
+        // the chart's own tooltip carries it
+        const QPoint at = viewPointAt((interval.startNs + interval.endNs) / 2);
+        QHelpEvent help(QEvent::ToolTip, at, m_chartView->viewport()->mapToGlobal(at));
+        QTest::ignoreMessage(QtWarningMsg, "This plugin does not support raise()"); // offscreen platform
+        QCoreApplication::sendEvent(m_chartView->viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("Collective interval")),
+                 qPrintable(QToolTip::text()));
+        QToolTip::hideText();
+
+        m_view->setCollectiveIntervals({});
+        QVERIFY(!legend->isVisible());
+    }
+
     void hoverEmitsSampleTime()
     {
         QSignalSpy hovered(m_view.get(), &GapChartView::hoveredTime);

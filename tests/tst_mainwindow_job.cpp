@@ -1,22 +1,33 @@
 // The main window with a distributed job: the three layouts (a folder of per-rank sinks,
 // several per-rank files, one file holding every rank) open on the job page; a rank opens on
-// the trace page with the job page's cursor moved to the rank's own clock; View > Job Overview
-// returns.
+// the trace page with the job page's cursor moved to the rank's own clock and its collective
+// intervals shaded on the gap chart; View > Job Overview returns. On the job page, Export
+// Report writes what `gapscope export` writes for the job and Copy Finding copies the selected
+// job finding.
 
+#include "app/ExportActions.h"
 #include "app/MainWindow.h"
 #include "app/pages/JobPage.h"
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "model/items/RankTableModel.h"
 #include "model/job/JobData.h"
+#include "widgets/chart/ChartExport.h"
 #include "widgets/job/JobHeatmapView.h"
+#include "widgets/trace/FindingDetailView.h"
+#include "widgets/trace/GapChartView.h"
+
+#include "tests/GapscopeProcess.h"
 
 #include <QAction>
 #include <QCoreApplication>
+#include <QFile>
+#include <QImage>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace gapscope;
@@ -33,6 +44,23 @@ QString distributed(const QString& name)
 bool jobPageShown(const MainWindow& window)
 {
     return !window.isBusy() && window.jobPage()->job() && window.jobPage()->isVisible();
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The job page of a window with the job's cross-rank findings shown.
+bool openJob(MainWindow& window, const QStringList& paths)
+{
+    window.resize(1400, 900);
+    window.show();
+    window.openPaths(paths);
+    return QTest::qWaitFor([&] { return jobPageShown(window); }, kLoadTimeoutMs) &&
+           QTest::qWaitFor([&] { return window.jobPage()->findingsView()->model()->rowCount() > 0; },
+                           kLoadTimeoutMs);
 }
 
 } // namespace
@@ -122,6 +150,150 @@ private slots:
         window.jobOverviewAction()->trigger();
         QVERIFY(window.jobPage()->isVisible());
         QCOMPARE(window.jobPage()->job(), job);
+    }
+
+    // Opening a rank hands the trace page the job's collective intervals of that rank, on its
+    // own clock (inside its samples); the gap chart shades them; the job page's other ranks'
+    // are not shown.
+    void openedRankShowsItsCollectiveIntervals()
+    {
+        MainWindow window;
+        QVERIFY(openJob(window, {distributed(QStringLiteral("missing-files"))}));
+        const auto findings = window.jobPage()->jobFindings();
+        QVERIFY(findings && !findings->intervals.empty());
+        const int64_t rank = findings->intervals.back().rank;
+        std::vector<JobCollectiveInterval> expected;
+        for (const JobCollectiveInterval& interval : findings->intervals)
+            if (interval.rank == rank)
+                expected.push_back(interval);
+        QVERIFY(expected.size() < findings->intervals.size()); // other ranks have theirs
+
+        emit window.jobPage()->rankActivated(rank);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return !window.isBusy() && window.tracePage()->isVisible() && window.analysis() &&
+                       window.analysis()->rank == rank;
+            },
+            kLoadTimeoutMs));
+        const GapChartView* chart = window.tracePage()->chart();
+        const std::vector<JobCollectiveInterval>& shown = chart->collectiveIntervals();
+        QCOMPARE(shown.size(), expected.size());
+        const auto& store = window.analysis()->trace->store;
+        const auto& usable = window.analysis()->usableRows;
+        QVERIFY(!usable.empty());
+        const int64_t first = store.timestampNs[usable.front()];
+        const int64_t last = store.timestampNs[usable.back()];
+        for (size_t i = 0; i < shown.size(); ++i) {
+            QCOMPARE(shown[i].rank, rank);
+            QCOMPARE(shown[i].startNs, expected[i].startNs);
+            QCOMPARE(shown[i].endNs, expected[i].endNs);
+            QCOMPARE(int(shown[i].classification), int(expected[i].classification));
+            QVERIFY2(shown[i].endNs >= first && shown[i].startNs <= last,
+                     qPrintable(QStringLiteral("interval %1..%2, samples %3..%4")
+                                    .arg(shown[i].startNs)
+                                    .arg(shown[i].endNs)
+                                    .arg(first)
+                                    .arg(last)));
+            QVERIFY(!chart->collectiveToolTip((shown[i].startNs + shown[i].endNs) / 2).isEmpty());
+        }
+
+        // another rank of another input: its own intervals, none of the first rank's
+        int64_t other = -1;
+        for (const JobRank& r : window.jobPage()->job()->ranks)
+            if (r.present && r.rank != rank)
+                other = r.rank;
+        window.jobOverviewAction()->trigger();
+        emit window.jobPage()->rankActivated(other);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return !window.isBusy() && window.tracePage()->isVisible() && window.analysis() &&
+                       window.analysis()->rank == other;
+            },
+            kLoadTimeoutMs));
+        for (const JobCollectiveInterval& interval : chart->collectiveIntervals())
+            QCOMPARE(interval.rank, other);
+    }
+
+    // Export Report on the job page writes the job's report: the bytes `gapscope export` writes
+    // for the same inputs (the Markdown's heatmap picture beside it too), not the trace page's.
+    void exportReportIsTheJobs_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<QString>("suffix");
+        QTest::newRow("json") << int(ExportFormat::Json) << QStringLiteral("json");
+        QTest::newRow("markdown") << int(ExportFormat::Markdown) << QStringLiteral("md");
+        QTest::newRow("html") << int(ExportFormat::Html) << QStringLiteral("html");
+        QTest::newRow("findings csv") << int(ExportFormat::FindingsCsv) << QStringLiteral("csv");
+    }
+
+    void exportReportIsTheJobs()
+    {
+        QFETCH(int, format);
+        QFETCH(QString, suffix);
+        const QString folder = distributed(QStringLiteral("missing-files"));
+        MainWindow window;
+        QVERIFY(openJob(window, {folder}));
+        // a rank visited first: the trace page holds its analysis, the job page is shown again
+        emit window.jobPage()->rankActivated(1);
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
+        window.jobOverviewAction()->trigger();
+        QVERIFY(window.jobPage()->isVisible());
+
+        QTemporaryDir gui;
+        QTemporaryDir cli;
+        const QString name = QStringLiteral("report.") + suffix;
+        QString error;
+        QVERIFY2(window.exportActions()->writeReport(gui.filePath(name), ExportFormat(format),
+                                                     kDefaultChartSize, false, &error),
+                 qPrintable(error));
+        const GapscopeRun run = runGapscope({QStringLiteral("export"), folder, QStringLiteral("--format"),
+                                             exportFormatName(ExportFormat(format)),
+                                             QStringLiteral("--output"), cli.filePath(name)});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QByteArray fromGui = readFile(gui.filePath(name));
+        QVERIFY(!fromGui.isEmpty());
+        QCOMPARE(fromGui, readFile(cli.filePath(name)));
+        if (ExportFormat(format) == ExportFormat::Json)
+            QVERIFY(fromGui.contains("\"ranks\"") && fromGui.contains("\"cross_rank_analysis\""));
+        if (ExportFormat(format) == ExportFormat::Markdown) {
+            QVERIFY(fromGui.contains("## Ranks") && fromGui.contains("(report-heatmap.png)"));
+            const QImage picture(gui.filePath(QStringLiteral("report-heatmap.png")));
+            QCOMPARE(picture.width(), kDefaultChartSize.width());
+            QVERIFY(picture.height() > 100 && picture.height() <= kDefaultChartSize.height());
+            QCOMPARE(picture, QImage(cli.filePath(QStringLiteral("report-heatmap.png"))));
+        }
+    }
+
+    // Copy Finding as Markdown on the job page copies the selected job finding (collective
+    // memory or first cause) with its rank's session and host.
+    void copyFindingCopiesTheJobFinding()
+    {
+        MainWindow window;
+        QVERIFY(openJob(window, {distributed(QStringLiteral("missing-files"))}));
+        QAbstractItemView* findingsView = window.jobPage()->findingsView();
+        const auto findings = window.jobPage()->jobFindings();
+        QVERIFY(findings && !findings->findings.empty());
+        findingsView->setCurrentIndex(findingsView->model()->index(0, 0));
+        const int index = window.jobPage()->detailView()->findingIndex();
+        QVERIFY(index >= 0);
+        const Finding& finding = findings->findings[size_t(index)];
+        QVERIFY(finding.rank);
+        QVERIFY(window.exportActions()->copyFindingAction()->isEnabled());
+        const QString markdown = window.exportActions()->selectedFindingMarkdown();
+        QVERIFY2(markdown.startsWith(QStringLiteral("### 1. Collective memory")) ||
+                     markdown.startsWith(QStringLiteral("### 1. First cause")),
+                 qPrintable(markdown));
+        QVERIFY2(markdown.contains(QStringLiteral("rank %1,").arg(*finding.rank)), qPrintable(markdown));
+        const std::string_view classification = toString(finding.classification);
+        QString escaped = QString::fromLatin1(classification.data(), qsizetype(classification.size()));
+        escaped.replace(QLatin1Char('_'), QStringLiteral("\\_"));
+        QVERIFY2(markdown.contains(QStringLiteral("- Classification: ") + escaped), qPrintable(markdown));
+        QVERIFY2(markdown.contains(QStringLiteral("- Input: ")), qPrintable(markdown));
+        // not the trace page's finding
+        emit window.jobPage()->rankActivated(*finding.rank);
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.tracePage()->isVisible(); },
+                                kLoadTimeoutMs));
+        QVERIFY(window.exportActions()->selectedFindingMarkdown() != markdown);
     }
 
     void singleRankFileStaysOnTracePage()

@@ -292,18 +292,19 @@ inline void reportInputProblems(const InputsAnalysis& inputs, FILE* err, const Q
                 QStringLiteral("%1 more notes on the job in the report").arg(all - qint64(kNotesPrinted)));
 }
 
-// The analysis of PATHs for analyze and export, or the exit code and its lines on `err`: a
-// job none of whose inputs loads exits 1 with every reason, any other unusable input 2.
+// The analysis of PATHs for analyze and export, or the exit code and its lines on `err`:
+// input that cannot be used exits 2 (kExitUsage), one path or several alike; a job none of
+// whose inputs loads prints every reason, one line each. (1 is kept for an output that could
+// not be written.)
 inline std::optional<InputsAnalysis> analyzeForReport(const CommonOptions& options, FILE* err,
                                                       const QString& prefix, int* exitCode)
 {
     InputsAnalysis inputs = analyzeInputs(options.paths, options.request);
     if (inputs.analysis.ok())
         return inputs;
-    const bool noInputLoaded = !inputs.job.job && !inputs.job.fatalError.isEmpty();
     for (const QString& line : inputs.analysis.error.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         printLine(err, prefix + line);
-    *exitCode = noInputLoaded ? kExitFailure : kExitUsage;
+    *exitCode = kExitUsage;
     return std::nullopt;
 }
 

@@ -8,9 +8,14 @@
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/chart/ChartExport.h"
 #include "widgets/common/PdfReport.h"
+#include "widgets/job/JobHeatmapView.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QApplication>
+#include <QBuffer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 
 #include <functional>
 #include <memory>
@@ -23,6 +28,14 @@ const char* const kGapChartTitle = "Gap over time";
 const char* const kGapChartCaption = "Device used minus allocator reserved (the hidden memory) over the "
                                      "analysed samples, with the drift line, "
                                      "the spike band and the findings marked.";
+
+const char* const kHeatmapTitle = "Job heatmap";
+const char* const kHeatmapCaption =
+    "Every rank's gap (device used minus allocator reserved) on the ranks' aligned "
+    "clocks, one row per rank: each pixel column shows its sample of largest "
+    "|gap|; missing ranks hatched, the first-cause suspect marked, the cluster "
+    "onset dashed, collective intervals outlined by class.";
+const char* const kHeatmapPicture = "heatmap.png";
 
 const char* const kBudgetChartTitle = "Memory breakdown";
 const char* const kBudgetChartCaption = "rss per tick split into caches, leases, reporters, unattributed "
@@ -103,11 +116,30 @@ struct ExportSource
     std::function<std::unique_ptr<QWidget>(QSize)> makeChart;
     QString chartTitle;
     QString chartCaption;
+    // a job's heatmap (Markdown, HTML and PDF carry it); null for anything else
+    std::function<std::unique_ptr<QWidget>(QSize)> makeHeatmap = {};
+    QString heatmapPicturePath = {}; // Markdown: where its picture is written (empty: not written)
 };
+
+bool hasWidgets()
+{
+    return qobject_cast<QApplication*>(QCoreApplication::instance()) != nullptr;
+}
+
+QByteArray pngOf(const QImage& image)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.convertToFormat(QImage::Format_RGB32).save(&buffer, "PNG");
+    return bytes;
+}
 
 ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format, QSize chartSize)
 {
-    if (exportFormatNeedsWidgets(format) && !qobject_cast<QApplication*>(QCoreApplication::instance()))
+    const bool markdownPicture =
+        format == ExportFormat::Markdown && source.makeHeatmap && !source.heatmapPicturePath.isEmpty();
+    if ((exportFormatNeedsWidgets(format) || markdownPicture) && !hasWidgets())
         return {
             {},
             QStringLiteral("%1 export draws charts and needs a QApplication").arg(exportFormatName(format))};
@@ -116,8 +148,25 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
     switch (format) {
     case ExportFormat::Json:
         return {reportJson(source.content), {}};
-    case ExportFormat::Markdown:
-        return {reportMarkdown(source.content).toUtf8(), {}};
+    case ExportFormat::Markdown: {
+        if (!source.makeHeatmap)
+            return {reportMarkdown(source.content).toUtf8(), {}};
+        ReportImage image{QString::fromLatin1(kHeatmapTitle),
+                          QString::fromLatin1(kHeatmapCaption),
+                          QStringLiteral("image/png"),
+                          {},
+                          chartSize};
+        ExportOutcome outcome;
+        if (markdownPicture) {
+            const auto heatmap = source.makeHeatmap(chartSize);
+            image.size = heatmap->size();
+            outcome.attachments.push_back(
+                {source.heatmapPicturePath, pngOf(renderChartImage(heatmap.get(), image.size))});
+            image.fileName = QFileInfo(source.heatmapPicturePath).fileName();
+        }
+        outcome.data = reportMarkdown(source.content, {image}).toUtf8();
+        return outcome;
+    }
     case ExportFormat::FindingsCsv:
         return {reportFindingsCsv(source.content), {}};
     case ExportFormat::Csv:
@@ -142,15 +191,28 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
     case ExportFormat::Svg:
         return {chartSvg(chart.get(), chartSize, title), {}};
     case ExportFormat::Html: {
-        ReportImage image{title, source.chartCaption, QStringLiteral("image/svg+xml"),
-                          chartSvg(chart.get(), chartSize, title), chartSize};
-        return {reportHtml(source.content, {image}).toUtf8(), {}};
+        std::vector<ReportImage> images{{title, source.chartCaption, QStringLiteral("image/svg+xml"),
+                                         chartSvg(chart.get(), chartSize, title), chartSize}};
+        // the heatmap's cells are an image already: PNG, not SVG around a bitmap
+        if (source.makeHeatmap) {
+            const auto heatmap = source.makeHeatmap(chartSize);
+            images.push_back({QString::fromLatin1(kHeatmapTitle), QString::fromLatin1(kHeatmapCaption),
+                              QStringLiteral("image/png"),
+                              pngOf(renderChartImage(heatmap.get(), heatmap->size())), heatmap->size()});
+        }
+        return {reportHtml(source.content, images).toUtf8(), {}};
     }
     case ExportFormat::Pdf: {
         // 2250 px across about 7 inches: over 300 dpi
-        PdfChart pdfChart{title, source.chartCaption, renderChartImage(chart.get(), chartSize, 2.5)};
+        std::vector<PdfChart> charts{
+            {title, source.chartCaption, renderChartImage(chart.get(), chartSize, 2.5)}};
+        if (source.makeHeatmap)
+            charts.push_back({QString::fromLatin1(kHeatmapTitle), QString::fromLatin1(kHeatmapCaption), [&] {
+                                  const auto heatmap = source.makeHeatmap(chartSize);
+                                  return renderChartImage(heatmap.get(), heatmap->size(), 2.5);
+                              }()});
         QString error;
-        QByteArray pdf = reportPdf(source.content, {pdfChart}, &error);
+        QByteArray pdf = reportPdf(source.content, charts, &error);
         return {pdf, error};
     }
     default:
@@ -159,11 +221,16 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
     return {{}, QStringLiteral("unsupported format")};
 }
 
-// The export of a trace's analysis with the report content given (a job's has its ranks).
+// The export of a trace's analysis with the report content given (a job's has its ranks and
+// its heatmap).
 ExportOutcome renderTraceExport(const std::shared_ptr<const AnalysisResult>& result, ReportContent content,
-                                ExportFormat format, QSize chartSize)
+                                ExportFormat format, QSize chartSize,
+                                std::function<std::unique_ptr<QWidget>(QSize)> makeHeatmap = {},
+                                const QString& heatmapPicturePath = {})
 {
     ExportSource source;
+    source.makeHeatmap = std::move(makeHeatmap);
+    source.heatmapPicturePath = heatmapPicturePath;
     source.content = std::move(content);
     source.seriesCsv = [&] { return chartSeriesCsv(*result); };
     source.makeChart = [&](QSize size) -> std::unique_ptr<QWidget> {
@@ -186,15 +253,63 @@ ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportF
     return renderTraceExport(result, std::move(content), format, chartSize);
 }
 
-ExportOutcome renderExport(const DocumentAnalysis& analysis, ExportFormat format, QSize chartSize)
+ExportOutcome renderExport(const DocumentAnalysis& analysis, ExportFormat format, QSize chartSize,
+                           const QString& outputFile)
 {
     if (!analysis.trace)
         return {{}, QStringLiteral("no analysis to export")};
-    // JSON prints the cross-rank analyses; the rank table of a job's Markdown, HTML and PDF too
-    const bool crossRank = format == ExportFormat::Json ||
-                           (analysis.job && (format == ExportFormat::Markdown ||
-                                             format == ExportFormat::Html || format == ExportFormat::Pdf));
-    return renderTraceExport(analysis.trace, analysis.reportContent(crossRank), format, chartSize);
+    // JSON prints the cross-rank analyses; the rank table and the heatmap of a job's Markdown,
+    // HTML and PDF too
+    const bool jobReport = analysis.job && (format == ExportFormat::Markdown ||
+                                            format == ExportFormat::Html || format == ExportFormat::Pdf);
+    const bool crossRank = format == ExportFormat::Json || jobReport;
+    std::function<std::unique_ptr<QWidget>(QSize)> makeHeatmap;
+    if (jobReport)
+        makeHeatmap = [&analysis](QSize size) -> std::unique_ptr<QWidget> {
+            return createExportJobHeatmap(analysis.job, analysis.jobAnalysis(), size);
+        };
+    return renderTraceExport(analysis.trace, analysis.reportContent(crossRank), format, chartSize,
+                             std::move(makeHeatmap),
+                             markdownPicturePath(outputFile, QString::fromLatin1(kHeatmapPicture)));
+}
+
+QString markdownPicturePath(const QString& reportFile, const QString& picture)
+{
+    if (reportFile.isEmpty() || reportFile == QLatin1String(kStandardOutputName))
+        return {};
+    const QFileInfo report(reportFile);
+    return report.dir().filePath(report.completeBaseName() + QLatin1Char('-') + picture);
+}
+
+OutputStatus writeExport(const QString& file, const ExportOutcome& outcome, const QStringList& inputs,
+                         bool force)
+{
+    std::vector<QString> created;
+    const auto removeCreated = [&created] {
+        for (const QString& path : created)
+            QFile::remove(path);
+    };
+    for (const ExportAttachment& attachment : outcome.attachments) {
+        if (QFileInfo(attachment.path).absoluteFilePath() == QFileInfo(file).absoluteFilePath()) {
+            removeCreated();
+            return {OutputStatus::Kind::Refused,
+                    QStringLiteral("%1: the report's picture would replace the report").arg(file)};
+        }
+        const bool existed = QFileInfo::exists(attachment.path);
+        OutputStatus status = checkOutputPath(attachment.path, inputs, force);
+        if (status.ok())
+            status = writeOutputFile(attachment.path, attachment.data, force);
+        if (!status.ok()) {
+            removeCreated();
+            return status;
+        }
+        if (!existed)
+            created.push_back(attachment.path);
+    }
+    const OutputStatus status = writeOutputFile(file, outcome.data, force);
+    if (!status.ok())
+        removeCreated();
+    return status;
 }
 
 BudgetExportInput budgetExportInput(const BudgetAnalysisResult& result)
@@ -266,13 +381,19 @@ int runExportCommand(const QStringList& args, FILE* out, FILE* err)
     const QSize chartSize = options.size.value_or(kDefaultChartSize);
     const ExportOutcome exported =
         analysis.budget ? renderBudgetExport(budgetExportInput(*analysis.budget), *format, chartSize)
-                        : renderExport(analysis, *format, chartSize);
+                        : renderExport(analysis, *format, chartSize, options.output);
     if (!exported.error.isEmpty()) {
         printLine(err, prefix + exported.error);
         return kExitFailure;
     }
-    if (exitCode = emitReport(options.output, exported.data, options.force, out, err, prefix);
-        exitCode != kExitOk)
+    if (exported.attachments.empty())
+        exitCode = emitReport(options.output, exported.data, options.force, out, err, prefix);
+    else if (const OutputStatus status = writeExport(options.output, exported, options.paths, options.force);
+             !status.ok()) {
+        printLine(err, prefix + status.error);
+        exitCode = status.exitCode();
+    }
+    if (exitCode != kExitOk)
         return exitCode;
     reportInputProblems(*inputs, err, prefix);
     return kExitOk;

@@ -3,6 +3,7 @@
 // so both write the same bytes for the same inputs.
 
 #include "analysis/BudgetAnalysis.h"
+#include "app/cli/OutputFile.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/document/Document.h"
 #include "model/report/ReportContent.h"
@@ -40,11 +41,29 @@ const std::vector<ExportFormat>& allExportFormats();
 // Draws a chart: needs a QApplication (the CLI runs one on the offscreen platform).
 bool exportFormatNeedsWidgets(ExportFormat format);
 
+// A file an export writes beside its report: the pictures a Markdown report links to.
+struct ExportAttachment
+{
+    QString path; // beside the report
+    QByteArray data;
+};
+
 struct ExportOutcome
 {
     QByteArray data;
     QString error; // non-empty: data is unusable
+    std::vector<ExportAttachment> attachments = {};
 };
+
+// Where a Markdown report's picture is written: beside reportFile, named after it
+// ("run7.md" -> "run7-heatmap.png" for "heatmap.png"); empty for standard output or no file.
+QString markdownPicturePath(const QString& reportFile, const QString& picture);
+
+// Writes an export to file: its attachments first (so the report never links to a file that is
+// not there), each checked as --output is (not an input, a regular file, replaced only with
+// force), then the report. A picture written for a report that then fails is removed again.
+OutputStatus writeExport(const QString& file, const ExportOutcome& outcome, const QStringList& inputs,
+                         bool force);
 
 // The bytes of one export. chartSize is the chart image size (PNG, SVG and the images inside
 // HTML and PDF).
@@ -53,8 +72,13 @@ ExportOutcome renderExport(std::shared_ptr<const AnalysisResult> result, ExportF
                            std::vector<ReportBookmark> bookmarks = {});
 // The export of a trace's analysis (analyzeDocument) or a job's (analyzeJobDocument: the chart
 // and the series CSV are of its rank shown, the reports add the ranks and the cross-rank
-// analyses, the findings CSV lists every rank's findings). Not for a budget log.
-ExportOutcome renderExport(const DocumentAnalysis& analysis, ExportFormat format, QSize chartSize);
+// analyses, the findings CSV lists every rank's findings). Not for a budget log. A job's
+// Markdown, HTML and PDF also carry the job heatmap (createExportJobHeatmap) as wide as the chart
+// and at most as high (a few ranks take less):
+// inline in HTML and PDF, and for Markdown as a PNG attachment beside outputFile (the file the
+// report will be written to; empty or "-": no attachment, the report says where it would be).
+ExportOutcome renderExport(const DocumentAnalysis& analysis, ExportFormat format, QSize chartSize,
+                           const QString& outputFile = {});
 
 // A memory-budget log with the findings of analyzeBudget.
 struct BudgetExportInput

@@ -456,6 +456,24 @@ bool TracePage::analyseNow(QString* error)
     return true;
 }
 
+void TracePage::setCollectiveIntervals(std::shared_ptr<const TraceData> trace,
+                                       std::vector<JobCollectiveInterval> intervals)
+{
+    m_collectiveTrace = intervals.empty() ? nullptr : std::move(trace);
+    m_collective = std::move(intervals);
+    showCollectiveIntervals();
+}
+
+void TracePage::showCollectiveIntervals()
+{
+    std::vector<JobCollectiveInterval> shown;
+    if (m_result && m_collectiveTrace && m_result->trace == m_collectiveTrace)
+        for (const JobCollectiveInterval& interval : m_collective)
+            if (interval.rank == m_result->rank)
+                shown.push_back(interval);
+    m_chart->setCollectiveIntervals(std::move(shown));
+}
+
 void TracePage::discardAnalysis()
 {
     m_analysisJob->discard();
@@ -469,6 +487,9 @@ void TracePage::clear()
     m_fullResult.reset();
     m_pendingWindow.reset();
     m_chart->setAnalysis(nullptr);
+    m_collectiveTrace.reset();
+    m_collective.clear();
+    m_chart->setCollectiveIntervals({});
     m_scrubber->setAnalysis(nullptr);
     if (m_findingsModel->analysis())
         m_findingsModel->setAnalysis(nullptr);
@@ -537,6 +558,7 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
         m_phasesFilter->clear();
     }
     m_chart->setAnalysis(m_result);
+    showCollectiveIntervals();
     m_scrubber->setAnalysis(m_result);
     const TimeRange visible = m_viewState->visibleRange();
     m_scrubber->setVisibleRange(visible.beginNs, visible.endNs);

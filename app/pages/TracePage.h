@@ -5,6 +5,7 @@
 // Reset Window Analysis), the session and rank, and the background analysis job.
 
 #include "app/pages/DocumentPage.h"
+#include "model/job/JobViewData.h"
 #include "model/trace/AnalysisRunner.h"
 
 #include <memory>
@@ -82,6 +83,11 @@ public:
     bool showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
     void selectSession(int sessionIndex, qint64 rank);
     void selectPhase(int spanIndex);
+    // The collective-attribution intervals of a job's ranks read from trace (each on its rank's
+    // own clock): the gap chart shades those of the rank shown while it shows trace; another
+    // trace shows none. An empty list forgets them.
+    void setCollectiveIntervals(std::shared_ptr<const TraceData> trace,
+                                std::vector<JobCollectiveInterval> intervals);
 
     QWidget* chartWidget() const override;
     bool hasDocument() const override { return m_trace != nullptr; }
@@ -120,6 +126,8 @@ private:
     void updateCursorValues();
     QString counterValuesText(qint64 cursorNs) const;
     QString relativeTime(qint64 ns) const;
+    // The chart's intervals for the result shown (those of its rank, else none).
+    void showCollectiveIntervals();
 
     AnalysisJob* m_analysisJob = nullptr;
     std::shared_ptr<const TraceData> m_trace;
@@ -131,6 +139,9 @@ private:
     GapThresholds m_thresholds;
     bool m_freshTrace = false;  // the next analysis result is the first of a new trace
     bool m_summaryFirst = true; // a new trace opens on its summary (not for screenshots)
+    // setCollectiveIntervals: whose they are, and the intervals
+    std::shared_ptr<const TraceData> m_collectiveTrace;
+    std::vector<JobCollectiveInterval> m_collective;
 
     std::vector<std::pair<ChartOverlay, QAction*>> m_overlayActions;
     std::unique_ptr<OverlayToggles> m_overlayToggles;

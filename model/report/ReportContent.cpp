@@ -274,6 +274,27 @@ ReportJob buildReportJob(const JobData& job,
     return r;
 }
 
+ReportContent buildJobFindingReport(const JobData& job, const Finding& finding, const QString& jobPath)
+{
+    ReportContent c;
+    c.kind = ReportKind::StormlogTrace;
+    c.path = jobPath;
+    c.originNs = job.firstTimestampNs;
+    const JobRank* rank = finding.rank ? job.findRank(*finding.rank) : nullptr;
+    if (rank && rank->present && !rank->parts.empty()) {
+        const JobInput& input = job.inputs[rank->parts.front().inputIndex];
+        const SessionInfo& session = input.trace->sessions[input.sessionIndex];
+        c.sessionId = session.id;
+        c.sessionStatus = toString(session.status);
+        c.host = rank->host;
+        c.rank = rank->rank;
+    } else if (finding.rank) {
+        c.rank = *finding.rank;
+    }
+    c.findings.push_back(toReportFinding(finding, c.originNs));
+    return c;
+}
+
 ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector<Finding>& findings,
                                        const BudgetThresholds& thresholds)
 {

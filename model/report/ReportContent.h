@@ -220,6 +220,13 @@ ReportJob buildReportJob(const JobData& job,
                          const std::vector<std::shared_ptr<const AnalysisResult>>& rankAnalyses,
                          const JobAnalysisResult* crossRank = nullptr);
 
+// A finding of a job's cross-rank analyses (model/job/JobFindings: collective memory, first
+// cause) as a report of that one finding, for "Copy Finding as Markdown" on the job page: the
+// input is the job (jobPath as the page names it), the session, rank and host those of the
+// finding's rank, its time relative to the job's first event (the origin of the job report's
+// intervals and spikes).
+ReportContent buildJobFindingReport(const JobData& job, const Finding& finding, const QString& jobPath);
+
 struct BudgetData;
 struct BudgetThresholds;
 // A memory-budget log's report: ticks, duration, peak rss, the rules' findings (from

@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QLocale>
 #include <QTextStream>
+#include <QUrl>
 
 namespace gapscope {
 
@@ -561,7 +562,7 @@ QString ranksMarkdown(const ReportContent& c)
 
 } // namespace
 
-QString reportMarkdown(const ReportContent& c)
+QString reportMarkdown(const ReportContent& c, const std::vector<ReportImage>& images)
 {
     const auto md = markdownEscape;
     QString out;
@@ -579,6 +580,21 @@ QString reportMarkdown(const ReportContent& c)
 
     if (c.job)
         s << ranksMarkdown(c);
+
+    if (!images.empty()) {
+        s << "\n## Charts\n";
+        for (const ReportImage& image : images) {
+            if (image.fileName.isEmpty()) {
+                s << "\n*" << md(image.title)
+                  << "*: a picture written beside the report when the report is written to a file.\n";
+                continue;
+            }
+            // percent-encoded: a file name with spaces, brackets or parentheses stays one link
+            s << "\n![" << md(image.title) << "]("
+              << QString::fromLatin1(QUrl::toPercentEncoding(image.fileName)) << ")\n\n**" << md(image.title)
+              << ".** " << md(image.caption) << "\n";
+        }
+    }
 
     s << "\n## Findings";
     if (c.job)

@@ -27,13 +27,17 @@ struct ReportImage
     QString mimeType; // "image/svg+xml" or "image/png"
     QByteArray data;  // the encoded image
     QSize size;       // CSS pixels
+    // Markdown links the picture instead of holding it: its file beside the report, relative
+    // (empty: the report went where no file can sit beside it, and it says so).
+    QString fileName = {};
 };
 
 QByteArray reportJson(const ReportContent& content);
 // One phase attribution as upstream's phase_attribution_to_payload writes it (phase_resolution,
 // phase_paths, then each optional field that is set).
 void writePhaseAttribution(JsonWriter& json, const PhaseAttribution& attribution);
-QString reportMarkdown(const ReportContent& content);
+// images: a "Charts" section (after the ranks, as in HTML) linking each picture's fileName.
+QString reportMarkdown(const ReportContent& content, const std::vector<ReportImage>& images = {});
 // One finding as the Markdown report shows it (a "###" section); standalone adds the input
 // and session lines so the text means something on its own (the clipboard).
 QString reportFindingMarkdown(const ReportContent& content, size_t index, bool standalone = true);

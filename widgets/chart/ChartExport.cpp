@@ -1,8 +1,10 @@
 #include "widgets/chart/ChartExport.h"
 
+#include "model/job/JobFindings.h"
 #include "model/store/BudgetData.h"
 #include "model/text/Text.h"
 #include "widgets/budget/BudgetBreakdownView.h"
+#include "widgets/job/JobHeatmapView.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QBuffer>
@@ -29,16 +31,23 @@ void layOut(QWidget* widget, QSize size)
     QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
 }
 
+// Not shown on screen, the light palette (so images look the same whatever the desktop theme),
+// at size.
+void prepareForExport(QWidget* widget, QSize size)
+{
+    widget->setAttribute(Qt::WA_DontShowOnScreen);
+    std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (fusion)
+        widget->setPalette(fusion->standardPalette());
+    widget->resize(size);
+}
+
 } // namespace
 
 std::unique_ptr<GapChartView> createExportGapChart(std::shared_ptr<const AnalysisResult> result, QSize size)
 {
     auto chart = std::make_unique<GapChartView>();
-    chart->setAttribute(Qt::WA_DontShowOnScreen);
-    std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
-    if (fusion)
-        chart->setPalette(fusion->standardPalette());
-    chart->resize(size);
+    prepareForExport(chart.get(), size);
     chart->setAnalysis(std::move(result));
     chart->show(); // offscreen: runs the show/resize handling the chart lays out in
     layOut(chart.get(), size);
@@ -49,15 +58,29 @@ std::unique_ptr<BudgetBreakdownView>
 createExportBudgetChart(std::shared_ptr<const BudgetAnalysisResult> result, QSize size)
 {
     auto chart = std::make_unique<BudgetBreakdownView>();
-    chart->setAttribute(Qt::WA_DontShowOnScreen);
-    std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
-    if (fusion)
-        chart->setPalette(fusion->standardPalette());
-    chart->resize(size);
+    prepareForExport(chart.get(), size);
     chart->setAnalysis(std::move(result));
     chart->show();
     layOut(chart.get(), size);
     return chart;
+}
+
+std::unique_ptr<JobHeatmapView> createExportJobHeatmap(std::shared_ptr<const JobData> job,
+                                                       std::shared_ptr<const JobAnalysisResult> analysis,
+                                                       QSize size)
+{
+    auto heatmap = std::make_unique<JobHeatmapView>();
+    prepareForExport(heatmap.get(), size);
+    heatmap->setJob(job ? buildJobViewData(std::move(job)) : nullptr);
+    if (analysis) {
+        heatmap->setCollectiveIntervals(jobCollectiveIntervals(analysis->collective));
+        heatmap->setCrossRankSummary(jobCrossRankSummary(*analysis));
+    }
+    heatmap->resetZoom(); // the whole job, on the aligned clock
+    size.setHeight(std::clamp(heatmap->drawnHeight(), std::min(size.height(), 120), size.height()));
+    heatmap->show();
+    layOut(heatmap.get(), size);
+    return heatmap;
 }
 
 QImage renderChartImage(QWidget* chart, QSize size, qreal scale)

@@ -19,6 +19,9 @@ namespace gapscope {
 class BudgetBreakdownView;
 struct BudgetAnalysisResult;
 class GapChartView;
+class JobHeatmapView;
+struct JobAnalysisResult;
+struct JobData;
 
 inline constexpr QSize kDefaultChartSize{1200, 600};
 
@@ -29,6 +32,15 @@ std::unique_ptr<GapChartView> createExportGapChart(std::shared_ptr<const Analysi
 // The same for the breakdown chart of a memory-budget log.
 std::unique_ptr<BudgetBreakdownView>
 createExportBudgetChart(std::shared_ptr<const BudgetAnalysisResult> result, QSize size);
+
+// The rank x time heatmap of a distributed job for export, laid out like the charts above at
+// size, or lower when its rows need less (JobHeatmapView::drawnHeight: a few ranks leave no
+// blank half; its size() is the picture's): every rank's gap on the aligned clock, showing the
+// whole job; with the job's cross-rank analyses (may be null) its collective intervals,
+// first-cause marks and onset.
+std::unique_ptr<JobHeatmapView> createExportJobHeatmap(std::shared_ptr<const JobData> job,
+                                                       std::shared_ptr<const JobAnalysisResult> analysis,
+                                                       QSize size);
 
 // The widget drawn into an image of exactly size * scale pixels (the widget is resized to
 // size first; scale > 1 gives a sharper image of the same layout, e.g. for PDF).

@@ -10,9 +10,13 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QTextStream>
 #include <QUrl>
+
+#include <cmath>
 
 namespace gapscope {
 
@@ -200,6 +204,33 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
 
 } // namespace
 
+namespace {
+
+// A chart that would cross a page break starts on the next page instead: the text layout breaks
+// between lines only, and a chart is one line, so it was cut in two and drawn on both pages.
+void keepChartsOnOnePage(QTextDocument& document, qreal pageHeight)
+{
+    QAbstractTextDocumentLayout* layout = document.documentLayout();
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+        bool chart = false;
+        for (auto it = block.begin(); !it.atEnd() && !chart; ++it)
+            chart = it.fragment().charFormat().isImageFormat() &&
+                    it.fragment().charFormat().toImageFormat().name().startsWith(QLatin1String("chart:"));
+        if (!chart)
+            continue;
+        const QRectF box = layout->blockBoundingRect(block); // laid out again after each change above
+        if (box.height() >= pageHeight ||
+            std::floor(box.top() / pageHeight) == std::floor((box.bottom() - 1) / pageHeight))
+            continue;
+        QTextCursor cursor(block);
+        QTextBlockFormat format = block.blockFormat();
+        format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        cursor.setBlockFormat(format);
+    }
+}
+
+} // namespace
+
 QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& charts, QString* error)
 {
     QByteArray bytes;
@@ -237,6 +268,7 @@ QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& 
         document.setHtml(documentHtml(content, charts, contentWidthPx));
         const QSizeF pageSize(paintRect.width(), paintRect.height() - footerHeight);
         document.setPageSize(pageSize);
+        keepChartsOnOnePage(document, pageSize.height());
 
         const int pages = std::max(1, document.pageCount());
         QFont footerFont(QStringLiteral("DejaVu Sans"));

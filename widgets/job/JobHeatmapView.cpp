@@ -953,6 +953,14 @@ void JobHeatmapView::rebuildCache()
         d->rebuildCache();
 }
 
+int JobHeatmapView::drawnHeight() const
+{
+    const QFontMetrics fm = fontMetrics();
+    const int64_t rows = int64_t(std::max<size_t>(d->rankCount(), 1)) * 4 * fm.height(); // layout()'s limit
+    const int64_t height = kLegendBarHeight + fm.height() + 8 + rows + fm.height() + 6 + 2 + kMargin;
+    return int(std::min<int64_t>(height, std::numeric_limits<int>::max()));
+}
+
 QSize JobHeatmapView::sizeHint() const
 {
     const QFontMetrics fm = fontMetrics();

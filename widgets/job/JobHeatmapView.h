@@ -69,6 +69,10 @@ public:
     // Draws the cached image now if it is out of date (the benchmark times this alone).
     void rebuildCache();
 
+    // The height the drawing takes at most (every row at its tallest, the legend and the axis):
+    // any taller and the rest stays blank (an export is cut to it).
+    int drawnHeight() const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 

@@ -6,6 +6,7 @@
 #include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
+#include "widgets/job/JobViewStyle.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -47,6 +48,8 @@ constexpr double kDragThresholdPx = 4;
 constexpr int kMaxPhaseLanes = 3;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kLineCount = 7;
+constexpr std::array<CollectiveClass, 3> kCollectiveClasses{
+    CollectiveClass::Confident, CollectiveClass::Likely, CollectiveClass::Suspect};
 
 // Values of the drawn series as doubles, NaN where missing.
 double gapValueOfRow(const EventStore& s, uint32_t row)
@@ -169,9 +172,16 @@ public:
     // delay (QEvent::ToolTip) and then follows the mouse while it is open
     void showHover(QPoint viewPos, QPoint globalPos, bool openToolTip);
     void hideHover();
-    QString hoverText(size_t samplePos) const;
+    QString hoverText(size_t samplePos, int64_t mouseNs) const;
     void drawMeasurement(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
     void drawBookmarks(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
+    QColor fillOf(CollectiveClass classification) const
+    {
+        for (size_t i = 0; i < kCollectiveClasses.size(); ++i)
+            if (kCollectiveClasses[i] == classification)
+                return collectiveFills[i];
+        return collectiveFills.back();
+    }
 
     GapChartView* q;
     std::shared_ptr<const AnalysisResult> result;
@@ -196,6 +206,11 @@ public:
     QScatterSeries* spikes = nullptr;
     QScatterSeries* maxSpike = nullptr;
     QScatterSeries* emphasis = nullptr; // samples a highlighted finding is about
+    // a job's collective intervals of the rank shown; the series (no points) are their legend
+    // entries, one per class (kCollectiveClasses' order)
+    std::vector<JobCollectiveInterval> collective;
+    std::array<QAreaSeries*, 3> collectiveSeries{};
+    std::array<QColor, 3> collectiveFills;
     // Qt Charts strokes every segment of a QLineSeries on its own (round caps, antialiased),
     // 25 ms for six lines of ~3 000 points. The dense lines and the threshold band are
     // painted by `lines` instead, one polyline each; their series hold no points and give the
@@ -479,6 +494,14 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
     maxSpike = addScatter(GapChartView::tr("Largest spike"), 12);
     emphasis = addScatter(GapChartView::tr("Finding samples: largest fragmentation ratio"), 9);
     emphasis->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    for (size_t i = 0; i < kCollectiveClasses.size(); ++i) {
+        auto* series = new QAreaSeries(new QLineSeries(chart));
+        series->setName(GapChartView::tr("Collective (%1)").arg(collectiveClassName(kCollectiveClasses[i])));
+        chart->addSeries(series);
+        series->attachAxis(xAxis);
+        series->attachAxis(yAxis);
+        collectiveSeries[i] = series;
+    }
 
     lines = new LineLayer(this);
 
@@ -710,6 +733,15 @@ void GapChartView::Private::applyColors()
     maxSpike->setColor(colors.maxSpike);
     emphasis->setColor(Qt::transparent);
     emphasis->setBorderColor(palette.color(QPalette::Text));
+    for (size_t i = 0; i < kCollectiveClasses.size(); ++i) {
+        // the heatmap's outline colour, light enough behind the lines to keep them readable
+        const QPen outline = collectiveClassPen(kCollectiveClasses[i], palette);
+        QColor fill = outline.color();
+        fill.setAlpha(colors.dark ? 70 : 48);
+        collectiveFills[i] = fill;
+        collectiveSeries[i]->setBrush(fill);
+        collectiveSeries[i]->setPen(outline);
+    }
     updateEmphasis(); // regression and max-spike styles depend on the highlight
     canvas->viewport()->update();
 }
@@ -781,6 +813,12 @@ void GapChartView::Private::updateLegendVisibility()
     maxSpike->setVisible(data && maxSpikeRow.has_value() && visible(ChartOverlay::Spikes));
     emphasis->setVisible(data && emphasis->count() > 0);
     comparison->setVisible(data && !comparisonTimes.empty());
+    for (size_t i = 0; i < kCollectiveClasses.size(); ++i)
+        collectiveSeries[i]->setVisible(data && std::any_of(collective.begin(), collective.end(),
+                                                            [&](const JobCollectiveInterval& interval) {
+                                                                return interval.classification ==
+                                                                       kCollectiveClasses[i];
+                                                            }));
 
     bool markersChanged = false;
     for (QAbstractSeries* series : chart->series()) {
@@ -1117,7 +1155,7 @@ bool GapChartView::Private::setRange(int64_t beginNs, int64_t endNs)
     return true;
 }
 
-QString GapChartView::Private::hoverText(size_t samplePos) const
+QString GapChartView::Private::hoverText(size_t samplePos, int64_t mouseNs) const
 {
     const EventStore& s = store();
     const uint32_t row = result->usableRows[samplePos];
@@ -1169,6 +1207,7 @@ QString GapChartView::Private::hoverText(size_t samplePos) const
     }
     if (phase)
         html += GapChartView::tr("Phase: %1").arg(htmlEscape(qs(phase->label)));
+    html += q->collectiveToolTip(mouseNs);
     return html;
 }
 
@@ -1188,7 +1227,7 @@ void GapChartView::Private::showHover(QPoint viewPos, QPoint globalPos, bool ope
     }
     const int64_t sampleNs = store().timestampNs[result->usableRows[*pos]];
     if (openToolTip || QToolTip::isVisible())
-        QToolTip::showText(globalPos, hoverText(*pos), canvas);
+        QToolTip::showText(globalPos, hoverText(*pos, ns), canvas);
     if (hoverNs == sampleNs)
         return;
     hoverNs = sampleNs;
@@ -1208,7 +1247,7 @@ void GapChartView::Private::hideHover()
 void GapChartView::Private::Canvas::drawBackground(QPainter* painter, const QRectF& rect)
 {
     painter->fillRect(rect, d->colors.background);
-    if (!d->hasData() || !d->overlayVisible[size_t(overlayIndex(ChartOverlay::Phases))])
+    if (!d->hasData())
         return;
     const QRectF plot = d->plotRect();
     const TimeAxis axis = d->pixelAxis();
@@ -1216,7 +1255,9 @@ void GapChartView::Private::Canvas::drawBackground(QPainter* painter, const QRec
     painter->setClipRect(plot);
     // Spans shaded behind the series; neighbours and nesting levels alternate colours.
     std::vector<int> siblingIndex(kMaxPhaseLanes + 1, 0);
-    for (const PhaseSpan& span : d->result->phases) {
+    static const std::vector<PhaseSpan> noPhases;
+    const bool phases = d->overlayVisible[size_t(overlayIndex(ChartOverlay::Phases))];
+    for (const PhaseSpan& span : phases ? d->result->phases : noPhases) {
         const int depth = int(std::clamp<int64_t>(span.depth - d->phaseBaseDepth, 0, kMaxPhaseLanes));
         const int order = siblingIndex[size_t(depth)]++;
         if (span.endNs < d->visibleBeginNs || span.startNs > d->visibleEndNs)
@@ -1225,6 +1266,15 @@ void GapChartView::Private::Canvas::drawBackground(QPainter* painter, const QRec
         const double right = std::min(axis.toPixel(span.endNs), plot.right() + 1);
         const QColor& color = (depth + order) % 2 == 0 ? d->colors.phaseA : d->colors.phaseB;
         painter->fillRect(QRectF(left, plot.top(), std::max(right - left, 1.0), plot.height()), color);
+    }
+    // the job's collective intervals over the phases, at least a pixel wide
+    for (const JobCollectiveInterval& interval : d->collective) {
+        if (interval.endNs < d->visibleBeginNs || interval.startNs > d->visibleEndNs)
+            continue;
+        const double left = std::max(axis.toPixel(interval.startNs), plot.left() - 1);
+        const double right = std::min(axis.toPixel(interval.endNs), plot.right() + 1);
+        painter->fillRect(QRectF(left, plot.top(), std::max(right - left, 1.0), plot.height()),
+                          d->fillOf(interval.classification));
     }
     painter->restore();
 }
@@ -1729,6 +1779,61 @@ int GapChartView::drawnGapPointCount() const
 QList<QPointF> GapChartView::drawnPoints(ChartLine line) const
 {
     return d->drawnLines[size_t(line)];
+}
+
+void GapChartView::setCollectiveIntervals(std::vector<JobCollectiveInterval> intervals)
+{
+    d->collective = std::move(intervals);
+    d->updateLegendVisibility();
+    d->canvas->viewport()->update();
+}
+
+const std::vector<JobCollectiveInterval>& GapChartView::collectiveIntervals() const
+{
+    return d->collective;
+}
+
+QColor GapChartView::collectiveFill(CollectiveClass classification) const
+{
+    return d->fillOf(classification);
+}
+
+QString GapChartView::collectiveToolTip(qint64 ns) const
+{
+    QString html;
+    const int64_t origin = d->range.valid ? d->range.originNs : 0;
+    for (const JobCollectiveInterval& interval : d->collective) {
+        if (ns < interval.startNs || ns > interval.endNs)
+            continue;
+        const auto evidence = [&](const char* name) -> std::optional<double> {
+            for (const JobEvidenceValue& value : interval.evidence)
+                if (value.name == QLatin1String(name))
+                    return value.value;
+            return std::nullopt;
+        };
+        html += QStringLiteral("<br/><b>%1</b> %2")
+                    .arg(htmlEscape(tr("Collective interval, %1 (confidence %2)")
+                                        .arg(collectiveClassName(interval.classification))
+                                        .arg(interval.confidence, 0, 'f', 3)),
+                         htmlEscape(tr("of rank %1, %2 to %3")
+                                        .arg(interval.rank)
+                                        .arg(formatTimeTick(interval.startNs - origin, 1),
+                                             formatTimeTick(interval.endNs - origin, 1))));
+        QStringList facts;
+        if (const auto peak = evidence("peak_gap_bytes"))
+            facts << tr("peak gap %1").arg(bytesText(*peak));
+        if (const auto ranks = evidence("synchronized_ranks"), world = evidence("expected_world_size");
+            ranks && world)
+            facts << tr("%1 of %2 ranks spiking together").arg(qint64(*ranks)).arg(qint64(*world));
+        if (const auto markers = evidence("marker_hits"))
+            facts << tr("%1 collective marker(s) near").arg(qint64(*markers));
+        if (!facts.isEmpty())
+            html += QStringLiteral("<br/>") + htmlEscape(facts.join(QStringLiteral(", ")));
+        if (!interval.reasonCodes.isEmpty())
+            html += QStringLiteral("<br/><span style='font-size:small'>%1</span>")
+                        .arg(htmlEscape(interval.reasonCodes.join(QStringLiteral(", "))));
+    }
+    return html;
 }
 
 void GapChartView::setCursorTime(qint64 ns)

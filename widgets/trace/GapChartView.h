@@ -7,10 +7,13 @@
 // with a drift finding, and every mark drawn has a legend entry. The y axis fits the visible
 // data or starts at zero (ByteRangeMode), linear or logarithmic (both also in the chart's
 // context menu); the threshold band is clipped, never followed; the x axis title reads out the
-// visible time span and value range.
+// visible time span and value range. A rank of a distributed job opened from the job page also
+// shows its collective-attribution intervals as translucent bands behind the series, coloured
+// by class as on the job heatmap.
 
 #include "analysis/RangeMeasurement.h"
 #include "model/items/BookmarksModel.h"
+#include "model/job/JobViewData.h"
 #include "model/trace/AnalysisRunner.h"
 #include "widgets/chart/ByteAxis.h"
 
@@ -94,6 +97,16 @@ public:
 
     // Bookmarks, drawn as flags on the time axis (ascending time).
     void setBookmarks(std::vector<Bookmark> bookmarks);
+    // The collective-attribution intervals of the rank shown, on its own clock (the trace's
+    // time, as the job's analysis reports them): shaded behind the series in the colour of
+    // their class (JobViewStyle collectiveClassPen), a legend entry per class shown, named in
+    // the tooltip. Kept when the analysis changes: whoever shows a rank decides which apply.
+    void setCollectiveIntervals(std::vector<JobCollectiveInterval> intervals);
+    const std::vector<JobCollectiveInterval>& collectiveIntervals() const;
+    // The tooltip's lines on the intervals at ns (HTML; empty outside every interval).
+    QString collectiveToolTip(qint64 ns) const;
+    // The fill of a class's bands.
+    QColor collectiveFill(CollectiveClass classification) const;
 
     ByteRangeMode yRangeMode() const;
     // A log2 byte axis: ticks at powers of two, values at or below zero not drawn.
