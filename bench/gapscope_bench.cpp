@@ -3,7 +3,7 @@
 //   gapscope_bench load  FORM PATH [THREADS]   parse a trace: MB/s, samples/s, resident bytes/sample
 //   gapscope_bench load-figures PATH THREADS   the same, one line of numbers for bench/run.sh's
 //                                              medians: seconds MB/s peak-B/event resident-B/event
-//                                              peak-MB events
+//                                              peak-MB events cpu-seconds
 //   gapscope_bench budget FORM PATH [THREADS]  parse a memory-budget log: MB/s, ticks/s
 //   gapscope_bench chart PATH                  open to a drawn chart, analysis, window
 //                                              re-analysis, chart redraw (offscreen grab())
@@ -140,17 +140,19 @@ int benchLoadFigures(const QString& path, int threads)
     LoadControl control;
     control.threads = threads;
     const auto start = Clock::now();
+    const double cpuStart = cpuSeconds();
     const LoadOutcome outcome = loadTrace(path, control);
     const double seconds = secondsSince(start);
+    const double cpu = cpuSeconds() - cpuStart;
     if (!outcome.data) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
         return 1;
     }
     const double events = double(outcome.data->store.size());
     const double peakBytes = double(statusKb("VmHWM:") - baselineKb) * 1024;
-    std::printf("%.4f %.1f %.1f %.1f %.1f %.0f\n", seconds, double(inputBytes(path)) / 1e6 / seconds,
+    std::printf("%.4f %.1f %.1f %.1f %.1f %.0f %.4f\n", seconds, double(inputBytes(path)) / 1e6 / seconds,
                 peakBytes / events, double(statusKb("VmRSS:") - baselineKb) * 1024 / events, peakBytes / 1e6,
-                events);
+                events, cpu);
     return 0;
 }
 

@@ -52,15 +52,17 @@ targets() { # label events
     done
     for threads in 1 2; do
         f=$dir/figures-$threads
-        echo "  load, $threads thread(s): $(cut -d' ' -f1 "$f" | median) s, $(cut -d' ' -f2 "$f" | median) MB/s," \
+        echo "  load, $threads thread(s): $(cut -d' ' -f1 "$f" | median) s, $(cut -d' ' -f2 "$f" | median) MB/s" \
+            "(cpu $(cut -d' ' -f7 "$f" | median) s; runs: $(cut -d' ' -f1 "$f" | tr '\n' ' ')s)," \
             "peak $(cut -d' ' -f3 "$f" | median) B/event ($(cut -d' ' -f5 "$f" | median) MB)," \
             "resident $(cut -d' ' -f4 "$f" | median) B/event (medians of 5)"
     done
     for run in 1 2 3 4 5; do
-        /usr/bin/time -f '%e %M' -a -o "$dir/analyze" "$gapscope" analyze --format json "$input" > /dev/null
+        /usr/bin/time -f '%e %M %U %S' -a -o "$dir/analyze" "$gapscope" analyze --format json "$input" > /dev/null
     done
     echo "  gapscope analyze --format json: $(cut -d' ' -f1 "$dir/analyze" | median) s wall," \
-        "peak RSS $(cut -d' ' -f2 "$dir/analyze" | median | awk '{ printf "%.1f", $1 / 1024 }') MB (medians of 5;" \
+        "peak RSS $(cut -d' ' -f2 "$dir/analyze" | median | awk '{ printf "%.1f", $1 / 1024 }') MB," \
+        "cpu $(awk '{ print $3 + $4 }' "$dir/analyze" | median) s (medians of 5;" \
         "every run: $(cut -d' ' -f1 "$dir/analyze" | tr '\n' ' ')s)"
 }
 
