@@ -1,6 +1,9 @@
 // Measures loading, memory, analysis and drawing on large inputs (see bench/run.sh).
 //
 //   gapscope_bench load  FORM PATH [THREADS]   parse a trace: MB/s, samples/s, resident bytes/sample
+//   gapscope_bench load-figures PATH THREADS   the same, one line of numbers for bench/run.sh's
+//                                              medians: seconds MB/s peak-B/event resident-B/event
+//                                              peak-MB events cpu-seconds
 //   gapscope_bench budget FORM PATH [THREADS]  parse a memory-budget log: MB/s, ticks/s
 //   gapscope_bench chart PATH                  open to a drawn chart, analysis, window
 //                                              re-analysis, chart redraw (offscreen grab())
@@ -133,6 +136,29 @@ int benchLoad(const QString& form, const QString& path, int threads)
         qPrintable(form), megabytes, samples, seconds, megabytes / seconds, samples / seconds, cpu,
         megabytes / cpu, double(residentKb) * 1024 / samples, double(peakKb) * 1024 / samples,
         double(outcome.data->store.memoryBytes()) / samples);
+    return 0;
+}
+
+int benchLoadFigures(const QString& path, int threads)
+{
+    const long long baselineKb = statusKb("VmRSS:");
+    resetPeak();
+    LoadControl control;
+    control.threads = threads;
+    const auto start = Clock::now();
+    const double cpuStart = cpuSeconds();
+    const LoadOutcome outcome = loadTrace(path, control);
+    const double seconds = secondsSince(start);
+    const double cpu = cpuSeconds() - cpuStart;
+    if (!outcome.data) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
+        return 1;
+    }
+    const double events = double(outcome.data->store.size());
+    const double peakBytes = double(statusKb("VmHWM:") - baselineKb) * 1024;
+    std::printf("%.4f %.1f %.1f %.1f %.1f %.0f %.4f\n", seconds, double(inputBytes(path)) / 1e6 / seconds,
+                peakBytes / events, double(statusKb("VmRSS:") - baselineKb) * 1024 / events, peakBytes / 1e6,
+                events, cpu);
     return 0;
 }
 
@@ -605,6 +631,8 @@ int main(int argc, char** argv)
     const QStringList args = app.arguments();
     if (args.size() >= 4 && args[1] == QLatin1String("load"))
         return benchLoad(args[2], args[3], args.size() >= 5 ? args[4].toInt() : 0);
+    if (args.size() >= 4 && args[1] == QLatin1String("load-figures"))
+        return benchLoadFigures(args[2], args[3].toInt());
     if (args.size() >= 4 && args[1] == QLatin1String("budget"))
         return benchBudget(args[2], args[3], args.size() >= 5 ? args[4].toInt() : 0);
     if (args.size() >= 3 && args[1] == QLatin1String("chart"))
@@ -624,9 +652,9 @@ int main(int argc, char** argv)
         return benchHeatmap(args.size() >= 3 ? args[2].toInt() : 64,
                             args.size() >= 4 ? args[3].toInt() : 100'000);
     std::fprintf(stderr,
-                 "usage: gapscope_bench load FORM PATH [THREADS] | budget FORM PATH [THREADS] | chart "
-                 "PATH | cancel PATH | job RUNS PATH... | job-open PATH... | crossrank [RANKS] [SAMPLES] | "
-                 "crossrank-trace "
+                 "usage: gapscope_bench load FORM PATH [THREADS] | load-figures PATH THREADS | budget FORM "
+                 "PATH [THREADS] | chart PATH | cancel PATH | job RUNS PATH... | job-open PATH... | "
+                 "crossrank [RANKS] [SAMPLES] | crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");
     return 2;
 }

@@ -1,15 +1,19 @@
 #!/bin/sh
 # Generates the large inputs under $GAPSCOPE_BENCH_DIR (default /tmp/gapscope-bench; never
 # committed) and prints the figures of docs/performance.md.
-#   cmake --build build --target bench && bench/run.sh [build dir] [samples]
+#   cmake --build build --target bench gapscope && bench/run.sh [build dir] [events]
+# The inputs are stormlog's own record shape (bench/RealShape.h) in every form; the bench's
+# former compact JSON lines are one extra case. `bench/run.sh BUILD targets` prints only the
+# real-shape targets (a 138 MB and a 1 GB trace: load on 1 and 2 threads, gapscope analyze).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
-samples=${2:-10000000}
+samples=${2:-2000000} # about 2 GB of JSON lines in the real shape
 ticks=${GAPSCOPE_BENCH_TICKS:-200000}
 dir=${GAPSCOPE_BENCH_DIR:-/tmp/gapscope-bench}
 gen=$build/bench/gapscope_gen
 bench=$build/bench/gapscope_bench
+gapscope=$build/app/gapscope
 fixtures=$here/../tests/data/fixtures/budget
 mkdir -p "$dir"
 
@@ -18,12 +22,6 @@ make_input() { # form count output [fixture]
     echo "generating $3" >&2
     if [ $# -ge 4 ]; then "$gen" "$1" "$2" "$4" "$3"; else "$gen" "$1" "$2" "$3"; fi
 }
-make_input jsonl "$samples" "$dir/trace-$samples.jsonl"
-make_input array "$samples" "$dir/trace-$samples.json"
-make_input csv "$samples" "$dir/trace-$samples.csv"
-make_input sink "$samples" "$dir/sink-$samples"
-make_input budget-text "$ticks" "$dir/budget-$ticks.text" "$fixtures/leak.text"
-make_input budget-json "$ticks" "$dir/budget-$ticks.json" "$fixtures/leak.json"
 
 # Parse rates are measured with the input in the page cache (read once before), so they say
 # what the parser does, not what the disk does.
@@ -36,6 +34,52 @@ budget() {
     warm "$2"
     "$bench" budget "$@" 2>/dev/null
 }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# The figures of issue 16 on a real-shaped trace of $2 events: the load on 1 and 2 threads
+# alternately (5 runs each, in the same minute, so that the machine's load touches both
+# alike), then `gapscope analyze --format json` under /usr/bin/time 5 times; medians.
+targets() { # label events
+    input=$dir/real-$2.jsonl
+    make_input jsonl "$2" "$input"
+    warm "$input"
+    mb=$(du -m "$input" | cut -f1)
+    echo "$1: $2 events, $mb MB of JSON lines; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    : > "$dir/figures-1" && : > "$dir/figures-2" && : > "$dir/analyze"
+    for run in 1 2 3 4 5; do
+        "$bench" load-figures "$input" 1 2>/dev/null >> "$dir/figures-1"
+        "$bench" load-figures "$input" 2 2>/dev/null >> "$dir/figures-2"
+    done
+    for threads in 1 2; do
+        f=$dir/figures-$threads
+        echo "  load, $threads thread(s): $(cut -d' ' -f1 "$f" | median) s, $(cut -d' ' -f2 "$f" | median) MB/s" \
+            "(cpu $(cut -d' ' -f7 "$f" | median) s; runs: $(cut -d' ' -f1 "$f" | tr '\n' ' ')s)," \
+            "peak $(cut -d' ' -f3 "$f" | median) B/event ($(cut -d' ' -f5 "$f" | median) MB)," \
+            "resident $(cut -d' ' -f4 "$f" | median) B/event (medians of 5)"
+    done
+    for run in 1 2 3 4 5; do
+        /usr/bin/time -f '%e %M %U %S' -a -o "$dir/analyze" "$gapscope" analyze --format json "$input" > /dev/null
+    done
+    echo "  gapscope analyze --format json: $(cut -d' ' -f1 "$dir/analyze" | median) s wall," \
+        "peak RSS $(cut -d' ' -f2 "$dir/analyze" | median | awk '{ printf "%.1f", $1 / 1024 }') MB," \
+        "cpu $(awk '{ print $3 + $4 }' "$dir/analyze" | median) s (medians of 5;" \
+        "every run: $(cut -d' ' -f1 "$dir/analyze" | tr '\n' ' ')s)"
+}
+
+if [ "${2:-}" = targets ]; then
+    echo "== real-shape targets ($(nproc) cores)"
+    targets "138 MB trace" "${GAPSCOPE_BENCH_TARGET_EVENTS:-139000}"
+    targets "1 GB trace" "${GAPSCOPE_BENCH_BIG_EVENTS:-1080000}"
+    exit 0
+fi
+
+make_input jsonl "$samples" "$dir/trace-$samples.jsonl"
+make_input array "$samples" "$dir/trace-$samples.json"
+make_input csv "$samples" "$dir/trace-$samples.csv"
+make_input sink "$samples" "$dir/sink-$samples"
+make_input compact-jsonl "$samples" "$dir/compact-$samples.jsonl"
+make_input budget-text "$ticks" "$dir/budget-$ticks.text" "$fixtures/leak.text"
+make_input budget-json "$ticks" "$dir/budget-$ticks.json" "$fixtures/leak.json"
 
 echo "== parse ($(nproc) cores; threads = one per core unless noted)"
 load "JSONL 1 thr" "$dir/trace-$samples.jsonl" 1
@@ -43,6 +87,7 @@ load "JSONL" "$dir/trace-$samples.jsonl"
 load "JSON array" "$dir/trace-$samples.json"
 load "CSV" "$dir/trace-$samples.csv"
 load "sink" "$dir/sink-$samples"
+load "compact JSONL" "$dir/compact-$samples.jsonl"
 budget "budget text" "$dir/budget-$ticks.text"
 budget "budget JSON" "$dir/budget-$ticks.json"
 echo "== open, analysis, chart"
@@ -54,6 +99,9 @@ for input in "$dir/trace-$samples.jsonl" "$dir/trace-$samples.json" "$dir/trace-
     echo "$(basename "$input"):"
     "$bench" cancel "$input" 2>/dev/null | tail -1
 done
+echo "== real-shape targets"
+targets "138 MB trace" "${GAPSCOPE_BENCH_TARGET_EVENTS:-139000}"
+targets "1 GB trace" "${GAPSCOPE_BENCH_BIG_EVENTS:-1080000}"
 echo "== distributed job (scripts/gen-job.py: sink folders of every rank; load and every rank's analysis, median of 5)"
 job_ranks=${GAPSCOPE_BENCH_JOB_RANKS:-64}
 job_samples=${GAPSCOPE_BENCH_JOB_SAMPLES:-100000}

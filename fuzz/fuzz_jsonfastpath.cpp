@@ -1,10 +1,18 @@
 // libFuzzer target: JSON lines read by the fast path (EventRecordParser::parseFlatLine) and
 // by simdjson alone must give the same chunk; any difference aborts with what differs.
+//
+// An input starting with the byte 0x01 is one value of a record in stormlog's own shape
+// (bench/RealShape.h: sorted keys, spaced separators, nested metadata): the rest of the input
+// becomes the metadata of three such lines - the second repeats the first, as a writer does on
+// most lines, the third has the value once more after a phase event - and, after a 0x02 byte,
+// the value of the context field. Other inputs are read as they are.
+#include "bench/RealShape.h"
 #include "model/trace/JsonEventReader.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -19,14 +27,49 @@ gapscope::detail::EventChunk readLines(const std::string& padded, size_t size, b
     return chunk;
 }
 
+// The real-shaped record of event i with the text of its metadata (and context) replaced.
+std::string realShapedLine(int64_t i, std::string_view metadata, std::string_view context)
+{
+    using namespace gapscope::bench;
+    RealShapeSource source;
+    std::string line;
+    appendSortedLine(line, source.next(i));
+    auto replaceValue = [&line](std::string_view key, std::string_view value, char close) {
+        const std::string quoted = "\"" + std::string(key) + "\": ";
+        const size_t start = line.find(quoted);
+        if (start == std::string::npos)
+            return;
+        const size_t from = start + quoted.size();
+        // the metadata object ends before ", \"pid\"" (sorted keys); the context string at its quote
+        const size_t to = close == '}' ? line.find(", \"pid\": ", from) : line.find("\", ", from + 1) + 1;
+        if (to != std::string::npos && to > from)
+            line.replace(from, to - from, value);
+    };
+    replaceValue("metadata", metadata, '}');
+    if (!context.empty())
+        replaceValue("context", context, '"');
+    return line;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    std::string padded(reinterpret_cast<const char*>(data), size);
-    padded.append(simdjson::SIMDJSON_PADDING, '\0');
+    std::string text(reinterpret_cast<const char*>(data), size);
+    if (!text.empty() && text.front() == '\x01') {
+        std::string_view value(text.data() + 1, text.size() - 1);
+        std::string_view context;
+        if (const size_t split = value.find('\x02'); split != std::string_view::npos) {
+            context = value.substr(split + 1);
+            value = value.substr(0, split);
+        }
+        text = realShapedLine(1, value, context) + realShapedLine(2, value, context) +
+               realShapedLine(999, "{}", {}) + realShapedLine(1000, value, context);
+    }
+    const size_t length = text.size();
+    text.append(simdjson::SIMDJSON_PADDING, '\0');
     const QString difference =
-        gapscope::detail::chunkDifference(readLines(padded, size, true), readLines(padded, size, false));
+        gapscope::detail::chunkDifference(readLines(text, length, true), readLines(text, length, false));
     if (!difference.isEmpty()) {
         std::fprintf(stderr, "fast path differs from simdjson: %s\n", qPrintable(difference));
         std::abort();

@@ -24,6 +24,15 @@ head -n 6 "$fixtures/stormlog/real/cpu_sink/segment-000001.jsonl" | seed fuzz_tr
 for f in "$fixtures"/stormlog/parity/*.jsonl "$fixtures/stormlog/real/cpu_sink/segment-000001.jsonl"; do
   head -n 4 "$f" | seed fuzz_jsonfastpath "$(basename "$f")"
 done
+# ... and values spliced into stormlog's own record shape (a leading 0x01 byte; see the target):
+# the metadata a CUDA tracker writes, a phase scope, a float, nesting, a context after 0x02.
+printf '\001{"backend": "cuda", "collector_consecutive_failures": 0, "collector_health_status": "healthy", "collector_last_error": null, "collector_next_retry_epoch_s": null, "collector_partial_fields": [], "sampling_source": "torch.cuda.memory_stats", "supports_device_free": true, "supports_device_total": true, "telemetry_partial": false}' |
+  seed fuzz_jsonfastpath real-metadata
+printf '\001{"phase_scope": {"action": "enter", "depth": 2, "name": "step", "parent_scope_id": null, "path": ["train", "step"], "scope_id": "s:1", "sequence": 1, "thread_id": 139723376164928, "thread_name": "MainThread"}}' |
+  seed fuzz_jsonfastpath real-phase
+printf '\001{"usage_percent": 83.25, "x": [1, -2.5e-3, {"y": [[], {}]}], "origin_thread_id": 7}\002"WARNING: Memory usage at 83.2%%"' |
+  seed fuzz_jsonfastpath real-float-context
+head -n 4 "$data/realshape-sample.jsonl" | seed fuzz_jsonfastpath realshape-sample.jsonl
 # The follower: JSON lines written in chunks (the same lines).
 for f in "$fixtures"/stormlog/parity/*.jsonl "$fixtures/stormlog/real/cpu_sink/segment-000001.jsonl"; do
   head -n 6 "$f" | seed fuzz_trace_follower "$(basename "$f")"

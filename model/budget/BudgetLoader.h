@@ -29,8 +29,8 @@ struct BudgetLoadOutcome
 // Tuning of loadBudgetLog; tests use small windows to force many windows and ranges.
 struct BudgetLoadTuning
 {
-    size_t windowBytesPerThread = size_t(32) << 20; // file bytes read per window and thread
-    size_t maxLineBytes = size_t(16) << 20;         // a longer line is reported, not parsed
+    size_t windowBytesPerThread = 0; // file bytes read per window and thread; 0 = windowBytesPerThreadFor
+    size_t maxLineBytes = size_t(16) << 20; // a longer line is reported, not parsed
 };
 
 // The lines are parsed on control.threads threads (0 = one per core for a large file) in

@@ -248,7 +248,10 @@ template <typename Key> std::optional<Key> mostCommon(const std::vector<std::pai
 {
     std::vector<std::pair<Key, size_t>> totals;
     for (const auto& [key, weight] : weighted) {
-        auto it = std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == key; });
+        // a structured binding is not captured by clang before 16 (the fuzz build): a plain reference is
+        const Key& wanted = key;
+        auto it =
+            std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == wanted; });
         if (it == totals.end())
             totals.emplace_back(key, weight);
         else

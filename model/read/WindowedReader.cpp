@@ -36,6 +36,13 @@ size_t rangesFor(size_t bytes, int threads)
     return std::clamp<size_t>(bytes / kMinBytesPerThread, 1, cores);
 }
 
+size_t windowBytesPerThreadFor(size_t bytes, size_t threads)
+{
+    constexpr size_t kWindowsPerInput = 32;
+    return std::clamp<size_t>(bytes / (std::max<size_t>(threads, 1) * kWindowsPerInput), size_t(1) << 20,
+                              size_t(4) << 20);
+}
+
 ByteProgress::ByteProgress(std::function<void(qint64, qint64)> report, qint64 total)
     : m_report(std::move(report)), m_total(total)
 {
@@ -65,6 +72,11 @@ bool WindowRange::proceed(size_t position) const
 }
 
 namespace {
+
+// The ranges a window is cut into per thread (taken in turn by the threads that are free), and
+// the least bytes a range of them has.
+constexpr size_t kRangesPerThread = 4;
+constexpr size_t kMinBytesPerRange = 128 * 1024;
 
 // A window is read in pieces of at most this, with a look at the cancel flag in between: a
 // window of 64 MB from a slow disk takes long.
@@ -295,6 +307,13 @@ private:
                      ParsedWindow& parsed);
     // Hands the ranges of a window to the merge, up to the first incomplete one.
     void mergeWindow(const ParsedWindow& parsed) const;
+    // The ranges a window of `bytes` is cut into: one on one thread; else a few per thread,
+    // none much smaller than kMinBytesPerRange.
+    size_t rangesOfWindow(size_t bytes) const;
+    // Runs work(i) for every range i < ranges on the workers, each taking the next range not
+    // taken yet: a thread that the machine gives less time to parses fewer ranges, instead of
+    // making the others wait for its share at the end of every window.
+    template <typename Work> void runRanges(size_t ranges, Work&& work);
 
     const std::vector<WindowedInput>& m_inputs;
     const WindowedForm& m_form;
@@ -303,9 +322,29 @@ private:
     std::unique_ptr<ByteProgress> m_progress;
     std::unique_ptr<Workers> m_workers;
     size_t m_threads = 1;
-    qint64 m_line = 1; // of the start of the current window in its file
+    size_t m_rangesPerWindow = 1; // at most
+    qint64 m_line = 1;            // of the start of the current window in its file
     WindowedReadResult m_result;
 };
+
+size_t WindowedReader::rangesOfWindow(size_t bytes) const
+{
+    if (m_rangesPerWindow == 1)
+        return 1;
+    const size_t threads = std::clamp<size_t>(rangesFor(bytes, m_form.threads), 1, m_threads);
+    if (threads == 1)
+        return 1;
+    return std::clamp<size_t>(bytes / kMinBytesPerRange, threads, m_rangesPerWindow);
+}
+
+template <typename Work> void WindowedReader::runRanges(size_t ranges, Work&& work)
+{
+    std::atomic<size_t> next{0};
+    m_workers->run([&](size_t) {
+        for (size_t i = next++; i < ranges; i = next++)
+            work(i);
+    });
+}
 
 void WindowedReader::fill(Window& w, size_t carried)
 {
@@ -432,7 +471,7 @@ void WindowedReader::parseWindow(const char* data, size_t begin, size_t end, siz
                                  size_t file, ParsedWindow& parsed)
 {
     const size_t bytes = end - begin;
-    const size_t ranges = std::clamp<size_t>(rangesFor(bytes, m_form.threads), 1, m_threads);
+    const size_t ranges = rangesOfWindow(bytes);
     std::vector<size_t> bounds{begin}; // range i is [bounds[i], bounds[i + 1])
     for (size_t i = 1; i < ranges; ++i) {
         const size_t from = std::max(begin + bytes * i / ranges, bounds.back());
@@ -452,10 +491,8 @@ void WindowedReader::parseWindow(const char* data, size_t begin, size_t end, siz
     std::vector<qint64> lines(ranges, 0);
     const bool endsWithoutNewline = endsFile && end > begin && data[end - 1] != '\n';
     if (m_form.numberLinesFirst) {
-        m_workers->run([&](size_t i) {
-            if (i < ranges)
-                lines[i] = countNewlines(data + bounds[i], data + bounds[i + 1]);
-        });
+        runRanges(ranges,
+                  [&](size_t i) { lines[i] = countNewlines(data + bounds[i], data + bounds[i + 1]); });
         if (endsWithoutNewline)
             ++lines.back();
     }
@@ -463,9 +500,7 @@ void WindowedReader::parseWindow(const char* data, size_t begin, size_t end, siz
     for (size_t i = 1; i < ranges; ++i)
         parsed.firstLine[i] = parsed.firstLine[i - 1] + lines[i - 1];
 
-    m_workers->run([&](size_t i) {
-        if (i >= ranges)
-            return;
+    runRanges(ranges, [&](size_t i) {
         size_t reported = bounds[i];
         WindowRange range;
         range.data = data;
@@ -529,14 +564,16 @@ WindowedReadResult WindowedReader::run()
     }
     // Bytes are one range in the calling thread (Workers(1) starts none).
     m_threads = allBytes ? 1 : std::max<size_t>(rangesFor(totalBytes, m_form.threads), 1);
+    m_rangesPerWindow = m_threads == 1 ? 1 : m_threads * kRangesPerThread;
     if (m_form.prepare)
-        m_form.prepare(2 * m_threads); // the windows parsed and merged at once take turns
+        m_form.prepare(2 * m_rangesPerWindow); // the windows parsed and merged at once take turns
     m_workers = std::make_unique<Workers>(m_threads);
     // Bytes are one window each: the largest input and the end of it.
     const size_t largest = *std::max_element(sizes.begin(), sizes.end()) + 1;
+    const size_t perThread = m_form.windowBytesPerThread > 0 ? m_form.windowBytesPerThread
+                                                             : windowBytesPerThreadFor(totalBytes, m_threads);
     const size_t window = std::max<size_t>(
-        allBytes ? largest : std::min(largest, std::max<size_t>(m_form.windowBytesPerThread, 1) * m_threads),
-        4);
+        allBytes ? largest : std::min(largest, std::max<size_t>(perThread, 1) * m_threads), 4);
     const size_t padding = m_form.padding;
     const size_t maxLine = m_form.maxLineBytes;
 
@@ -550,7 +587,7 @@ WindowedReadResult WindowedReader::run()
     Background merger; // merges the last window while the current one is parsed
     // The ranges of window k are parsed into parsed[k % 2] while parsed[(k - 1) % 2] merges.
     std::array<ParsedWindow, 2> parsed;
-    parsed[1].firstSlot = m_threads;
+    parsed[1].firstSlot = m_rangesPerWindow;
     size_t lineFile = 0;  // the file m_line counts in
     size_t bytesDone = 0; // of all files, up to the end of the current window
     for (size_t k = 0;; ++k) {

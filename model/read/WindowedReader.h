@@ -43,6 +43,13 @@ constexpr size_t kMinBytesPerThread = 512 * 1024;
 // for small inputs.
 size_t rangesFor(size_t bytes, int threads);
 
+// The window read per thread at a time for inputs of `bytes` in all, parsed on `threads`: two
+// windows are held at once (one parsed, the next read), so this is most of the memory a read
+// needs beyond its result. A few dozen windows per input, between 1 and 4 MB a thread: the
+// threads meet once per window (the merge, the read ahead), which costs about 0.1 ms, and a
+// window of 1 MB takes ~1 ms to parse.
+size_t windowBytesPerThreadFor(size_t bytes, size_t threads);
+
 // Runs work(i) for i in [0, count): i = 0 on the calling thread, the others on threads of their own.
 template <typename Work> void forEachRange(size_t count, Work&& work)
 {
@@ -114,10 +121,12 @@ struct WindowMerge
 // How one form is cut and parsed. Only parse is required.
 struct WindowedForm
 {
-    // 0 = one range per core, fewer for small inputs; n > 0 = exactly n ranges per window.
+    // 0 = one thread per core, fewer for small inputs; n > 0 = exactly n threads. A window is
+    // cut into a few ranges per thread, which the threads take in turn.
     int threads = 0;
-    // Bytes read per thread at a time; tests set a few to cross many window boundaries.
-    size_t windowBytesPerThread = size_t(32) << 20;
+    // Bytes read per thread at a time; 0 = windowBytesPerThreadFor the input. Tests set a few
+    // to cross many window boundaries.
+    size_t windowBytesPerThread = 0;
     // Zero bytes readable after the data of a window (simdjson's padding for JSON).
     size_t padding = 0;
     // A line longer than this that does not fit a window is not held: it is skipped and

@@ -312,6 +312,10 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
     CsvRecordReader reader(data, begin, end, firstLine);
     PooledJsonParser json;
     std::string object;
+    // A tracker writes the same metadata on most rows: the last cell converted is kept (the
+    // conversion depends on the cell's text alone).
+    std::string lastMetadataCell;
+    std::string lastMetadataJson;
     qint64 records = 0;
     size_t nextProgress = begin + control.progressStepBytes;
     const size_t columnCount = columns.names.size();
@@ -352,8 +356,12 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
                 std::string why;
                 if (cell == "{}") {
                     object += cell;
+                } else if (!lastMetadataCell.empty() && cell == lastMetadataCell) {
+                    object += lastMetadataJson;
                 } else if (auto converted = pythonLiteralToJson(cell, &why)) {
                     object += *converted;
+                    lastMetadataCell.assign(cell);
+                    lastMetadataJson = std::move(*converted);
                 } else {
                     rowProblem = QStringLiteral("field 'metadata': neither JSON nor a Python literal (%1)")
                                      .arg(QString::fromStdString(why));

@@ -696,6 +696,7 @@ public:
 
     bool atEnd() const { return m_p == m_end; }
     bool peek(char c) const { return m_p < m_end && *m_p == c; }
+    bool peekDigit() const { return m_p < m_end && *m_p >= '0' && *m_p <= '9'; }
     bool take(char c)
     {
         if (!peek(c))
@@ -795,7 +796,99 @@ public:
         return true;
     }
 
+    // Any JSON value, appended to out as writeCanonicalJson writes it (compact, strings
+    // re-escaped, numbers as written): objects and arrays to `depth` levels, strings without
+    // escapes, numbers of JSON syntax. False for anything else (nothing is then decided).
+    bool canonicalValue(std::string& out, int depth)
+    {
+        if (m_p == m_end || depth > kMaxFlatDepth)
+            return false;
+        const char open = *m_p;
+        if (open == '{' || open == '[') {
+            const char close = open == '{' ? '}' : ']';
+            ++m_p;
+            out += open;
+            skipSpace();
+            for (bool first = true; !take(close); first = false) {
+                if (!first) {
+                    if (!take(','))
+                        return false;
+                    skipSpace();
+                    out += ',';
+                }
+                if (open == '{') {
+                    std::string_view key;
+                    if (!take('"') || !string(key))
+                        return false;
+                    appendPlainString(out, key);
+                    out += ':';
+                    skipSpace();
+                    if (!take(':'))
+                        return false;
+                    skipSpace();
+                }
+                if (!canonicalValue(out, depth + 1))
+                    return false;
+                skipSpace();
+            }
+            out += close;
+            return true;
+        }
+        if (open == '"') {
+            ++m_p;
+            std::string_view text;
+            if (!string(text))
+                return false;
+            appendPlainString(out, text);
+            return true;
+        }
+        const char* start = m_p;
+        if (open == 't' || open == 'f' || open == 'n') {
+            if (!word(open == 't' ? "true" : open == 'f' ? "false" : "null"))
+                return false;
+        } else {
+            while (m_p < m_end && isNumberChar(*m_p))
+                ++m_p;
+            if (!isJsonNumber(std::string_view(start, static_cast<size_t>(m_p - start))))
+                return false;
+        }
+        out.append(start, static_cast<size_t>(m_p - start));
+        return true;
+    }
+    // An integer that fits int64_t (see scalar()).
+    bool int64(int64_t& out) { return integer(out); }
+    // A string that string() took: no escapes, no control characters, so appendJsonString
+    // would write it as it is between quotes.
+    static void appendPlainString(std::string& out, std::string_view text)
+    {
+        out += '"';
+        out += text;
+        out += '"';
+    }
+    // Whether the text at the cursor is `previous` followed by a delimiter of the value (',' or
+    // '}' after optional spaces); taken when it is.
+    bool takeRepeat(std::string_view previous)
+    {
+        if (previous.empty() || static_cast<size_t>(m_end - m_p) < previous.size() ||
+            std::memcmp(m_p, previous.data(), previous.size()) != 0)
+            return false;
+        const char* after = m_p + previous.size();
+        while (after < m_end && (*after == ' ' || *after == '\t' || *after == '\n' || *after == '\r'))
+            ++after;
+        if (after == m_end || (*after != ',' && *after != '}'))
+            return false;
+        m_p += previous.size();
+        return true;
+    }
+    const char* position() const { return m_p; }
+
 private:
+    // Nesting the fast path reads; deeper values (up to kMaxJsonDepth) are left to simdjson.
+    static constexpr int kMaxFlatDepth = 32;
+    static bool isNumberChar(char c)
+    {
+        return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+    }
     // memcmp(a, b, n) == 0 for the short keys, inline: words of eight bytes, the last one
     // overlapping the one before (a call to memcmp per key was 9 % of the parse).
     static bool sameBytes(const char* a, const char* b, size_t n)
@@ -893,6 +986,60 @@ private:
 
 } // namespace
 
+namespace {
+
+// The metadata object at in, written to metadata as writeMetadata writes it (with the keys it
+// picks out into record), or false (nothing decided: parse() reads the line).
+bool readFlatMetadata(FlatScanner& in, RecordFields& record, std::string& metadata)
+{
+    metadata.clear();
+    if (!in.take('{'))
+        return false;
+    metadata += '{';
+    in.skipSpace();
+    for (bool first = true; !in.take('}'); first = false) {
+        if (!first) {
+            if (!in.take(','))
+                return false;
+            in.skipSpace();
+            metadata += ',';
+        }
+        std::string_view key;
+        if (!in.take('"') || !in.string(key))
+            return false;
+        in.skipSpace();
+        if (!in.take(':'))
+            return false;
+        in.skipSpace();
+        FlatScanner::appendPlainString(metadata, key);
+        metadata += ':';
+        if (in.take('"')) {
+            std::string_view value;
+            if (!in.string(value))
+                return false;
+            FlatScanner::appendPlainString(metadata, value);
+            if (key == "backend")
+                record.backend.assign(value);
+            else if (key == "origin_phase_scope_id")
+                record.origin.phaseScopeId = std::string(value);
+        } else if (key == "origin_thread_id" && (in.peek('-') || in.peekDigit())) {
+            // parse() takes an int64 here and writes it back; other numbers are left to it
+            int64_t thread = 0;
+            if (!in.int64(thread))
+                return false;
+            metadata += std::to_string(thread);
+            record.origin.threadId = thread;
+        } else if (!in.canonicalValue(metadata, 1)) {
+            return false;
+        }
+        in.skipSpace();
+    }
+    metadata += '}';
+    return true;
+}
+
+} // namespace
+
 std::optional<EventRecordParser::Outcome>
 EventRecordParser::parseFlatLine(std::string_view text, const RecordLocation& where, EventChunk& chunk)
 {
@@ -932,47 +1079,20 @@ EventRecordParser::parseFlatLine(std::string_view text, const RecordLocation& wh
             if (record.metadataSeen)
                 return std::nullopt;
             record.metadataSeen = true;
-            if (in.take('{')) {
-                // One level of scalars, written canonically as writeMetadata writes it.
-                m_metadata += '{';
-                in.skipSpace();
-                if (!in.take('}')) {
-                    for (bool first = true;; first = false) {
-                        std::string_view key, valueText;
-                        Scalar value;
-                        if (!in.take('"') || !in.string(key))
-                            return std::nullopt;
-                        in.skipSpace();
-                        if (!in.take(':'))
-                            return std::nullopt;
-                        in.skipSpace();
-                        if (!in.scalar(value, valueText))
-                            return std::nullopt;
-                        if (!first)
-                            m_metadata += ',';
-                        appendJsonString(m_metadata, key);
-                        m_metadata += ':';
-                        if (value.kind == Scalar::Kind::String) {
-                            appendJsonString(m_metadata, value.s);
-                            if (key == "backend")
-                                record.backend.assign(value.s);
-                            else if (key == "origin_phase_scope_id")
-                                record.origin.phaseScopeId = std::string(value.s);
-                        } else if (value.kind == Scalar::Kind::Int && key == "origin_thread_id") {
-                            m_metadata += std::to_string(value.i);
-                            record.origin.threadId = value.i;
-                        } else {
-                            m_metadata += valueText;
-                        }
-                        in.skipSpace();
-                        if (in.take('}'))
-                            break;
-                        if (!in.take(','))
-                            return std::nullopt;
-                        in.skipSpace();
-                    }
-                }
-                m_metadata += '}';
+            if (in.takeRepeat(m_lastMetadata.raw)) {
+                // The same text as the last record's metadata (a writer repeats it on most
+                // lines): the same canonical text and picked-out keys.
+                m_metadata = m_lastMetadata.canonical;
+                record.backend = m_lastMetadata.backend;
+                record.origin = m_lastMetadata.origin;
+            } else if (in.peek('{')) {
+                const char* rawStart = in.position();
+                if (!readFlatMetadata(in, record, m_metadata))
+                    return std::nullopt;
+                m_lastMetadata.raw.assign(rawStart, static_cast<size_t>(in.position() - rawStart));
+                m_lastMetadata.canonical = m_metadata;
+                m_lastMetadata.backend = record.backend;
+                m_lastMetadata.origin = record.origin;
             } else {
                 Scalar value;
                 std::string_view valueText;

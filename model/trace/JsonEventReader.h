@@ -117,6 +117,16 @@ private:
     std::string m_syntaxError;
     simdjson::ondemand::parser m_phaseParser;
     std::string m_phaseBuffer;
+    // The metadata text parseFlatLine read last and what it gave: a writer repeats the same
+    // metadata on most lines, which is then compared, not read again.
+    struct FlatMetadata
+    {
+        std::string raw;
+        std::string canonical;
+        std::string backend;
+        EventOrigin origin;
+    };
+    FlatMetadata m_lastMetadata;
 };
 
 // Writes value as compact canonical JSON (see PyLiteral.h) to out.

@@ -296,14 +296,15 @@ enum class ArrayStream
 ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const LoadControl& control,
                                ByteProgress& progress)
 {
-    constexpr size_t kWindowBytesPerThread = 32 << 20;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return ArrayStream::Unusable;
     const auto fileSize = static_cast<size_t>(std::max<qint64>(file.size(), 0));
     const size_t threads = rangesFor(fileSize, control.threads);
+    const size_t perThread = control.windowBytesPerThread > 0 ? control.windowBytesPerThread
+                                                              : windowBytesPerThreadFor(fileSize, threads);
     std::string buffer; // the window: carried bytes, then what was read
-    size_t window = std::min(fileSize + 1, kWindowBytesPerThread * threads);
+    size_t window = std::min(fileSize + 1, perThread * threads);
     qint64 line = 1;     // line of buffer[0]
     qint64 index = 0;    // array index of the next element
     bool opened = false; // the '[' was seen

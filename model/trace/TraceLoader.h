@@ -25,7 +25,8 @@ struct LoadControl
     // 0 = one per core for inputs large enough to be worth it; n > 0 = exactly n ranges
     // (results are identical for every n).
     int threads = 0;
-    // Bytes per thread that JSON lines and CSV files are read in at a time; 0 = the default (32 MB).
+    // Bytes per thread that JSON lines and CSV files are read in at a time; 0 = what the input
+    // size and the threads call for (windowBytesPerThreadFor: 1 to 4 MB).
     // Tests set a few bytes to cross many window boundaries.
     size_t windowBytesPerThread = 0;
 };

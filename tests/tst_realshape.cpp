@@ -1,0 +1,163 @@
+// The benchmark's records (bench/RealShape.h, what gapscope_gen writes) in every form stormlog
+// writes them - JSON lines and sink segments with sorted keys, the tracker's JSON export indented
+// by two spaces, its CSV export with Python dict metadata - load as the same events, with the
+// same analysis, as the JSON array does (read by simdjson alone: the JSON lines fast path never
+// sees it). Also with two threads and small windows, so that ranges and windows are cut.
+
+#include "bench/RealShape.h"
+#include "model/report/AnalysisReport.h"
+#include "model/trace/AnalysisRunner.h"
+#include "model/trace/TraceLoader.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gapscope;
+namespace bench = gapscope::bench;
+
+namespace {
+
+constexpr int64_t kRecords = 4321;
+
+QString str(const TraceData& data, uint32_t id)
+{
+    return QString::fromStdString(data.store.str(id));
+}
+
+QStringList problemTexts(const TraceData& data)
+{
+    QStringList texts;
+    for (const LoadProblem& problem : data.problems.kept())
+        texts << problem.toString();
+    return texts;
+}
+
+// The analysis report without what tells the inputs apart: the input (path, form) and the
+// session's status (a sink's manifest says the run completed; a file does not).
+QJsonObject reportOfAnalysis(const std::shared_ptr<const TraceData>& data)
+{
+    const auto result = runAnalysis(data, AnalysisRequest{});
+    if (!result)
+        return {};
+    QJsonObject report = QJsonDocument::fromJson(analysisReportJson(*result)).object();
+    report.remove(QStringLiteral("input"));
+    QJsonObject session = report.value(QStringLiteral("session")).toObject();
+    session.remove(QStringLiteral("sessions"));
+    report.insert(QStringLiteral("session"), session);
+    return report;
+}
+
+} // namespace
+
+class TestRealShape : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void formsLoadAlike_data();
+    void formsLoadAlike();
+
+private:
+    QTemporaryDir m_dir;
+    std::shared_ptr<const TraceData> m_reference; // the JSON array
+    QJsonObject m_referenceReport;
+};
+
+void TestRealShape::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    const std::string dir = m_dir.path().toStdString();
+    QVERIFY(bench::writeRealShape(bench::RealForm::JsonArray, kRecords, dir + "/trace.json"));
+    QVERIFY(bench::writeRealShape(bench::RealForm::JsonLines, kRecords, dir + "/trace.jsonl"));
+    QVERIFY(bench::writeRealShape(bench::RealForm::Csv, kRecords, dir + "/trace.csv"));
+    QVERIFY(bench::writeRealShape(bench::RealForm::Sink, kRecords, dir + "/sink", false, 1000));
+    QVERIFY(QFileInfo::exists(m_dir.filePath("sink/segment-000005.jsonl")));
+    const LoadOutcome outcome = loadTrace(m_dir.filePath("trace.json"));
+    QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+    m_reference = outcome.data;
+    QVERIFY2(m_reference->problems.empty(), qPrintable(problemTexts(*m_reference).join('\n')));
+    QCOMPARE(m_reference->store.size(), size_t(kRecords));
+    m_referenceReport = reportOfAnalysis(m_reference);
+    QVERIFY(!m_referenceReport.value(QStringLiteral("gap_analysis")).toArray().isEmpty());
+    QVERIFY(!m_referenceReport.isEmpty());
+    // the run has what the analysis and the phases need: samples, findings, phase spans
+    const auto result = runAnalysis(m_reference, AnalysisRequest{});
+    QVERIFY(result->usableRows.size() > size_t(kRecords) * 9 / 10);
+    QVERIFY(!result->findings.empty());
+    QCOMPARE(m_reference->phases.size(), size_t(kRecords / 1000 + 1)); // the last span is still open
+}
+
+void TestRealShape::formsLoadAlike_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<bool>("sortedKeys"); // metadata keys sorted (sink writer), not the array's order
+    for (const char* name : {"trace.jsonl", "sink", "trace.csv"}) {
+        for (int threads : {1, 2}) {
+            QTest::addRow("%s, %d thread(s)", name, threads)
+                << QString::fromLatin1(name) << threads << (std::string_view(name) != "trace.csv");
+        }
+    }
+}
+
+void TestRealShape::formsLoadAlike()
+{
+    QFETCH(QString, name);
+    QFETCH(int, threads);
+    QFETCH(bool, sortedKeys);
+    const QString path = m_dir.filePath(name);
+    LoadControl control;
+    control.threads = threads;
+    control.windowBytesPerThread = 256 * 1024;
+    const LoadOutcome outcome = loadTrace(path, control);
+    QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+    const TraceData& data = *outcome.data;
+    const TraceData& reference = *m_reference;
+    QVERIFY2(data.problems.empty(), qPrintable(problemTexts(data).join('\n')));
+    const EventStore& a = reference.store;
+    const EventStore& b = data.store;
+    QCOMPARE(b.size(), a.size());
+    QCOMPARE(b.timestampNs, a.timestampNs);
+    QCOMPARE(b.allocated, a.allocated);
+    QCOMPARE(b.reserved, a.reserved);
+    QCOMPARE(b.active, a.active);
+    QCOMPARE(b.inactive, a.inactive);
+    QCOMPARE(b.change, a.change);
+    QCOMPARE(b.used, a.used);
+    QCOMPARE(b.free, a.free);
+    QCOMPARE(b.total, a.total);
+    QVERIFY(b.type == a.type);
+    for (uint32_t row = 0; row < a.size(); ++row) {
+        QCOMPARE(str(data, b.typeName[row]), str(reference, a.typeName[row]));
+        QCOMPARE(str(data, b.context[row]), str(reference, a.context[row]));
+        if (!sortedKeys)
+            QCOMPARE(str(data, b.metadata[row]), str(reference, a.metadata[row]));
+        const EventSource& sa = a.sources[a.source[row]];
+        const EventSource& sb = b.sources[b.source[row]];
+        QCOMPARE(str(data, sb.sessionId), str(reference, sa.sessionId));
+        QCOMPARE(str(data, sb.collector), str(reference, sa.collector));
+        QCOMPARE(str(data, sb.host), str(reference, sa.host));
+        QCOMPARE(str(data, sb.jobId), str(reference, sa.jobId));
+        QCOMPARE(sb.deviceId, sa.deviceId);
+        QCOMPARE(sb.samplingIntervalMs, sa.samplingIntervalMs);
+    }
+    QCOMPARE(data.phases.size(), reference.phases.size());
+    for (size_t i = 0; i < reference.phases.size(); ++i)
+        QCOMPARE(data.phases[i].label, reference.phases[i].label);
+    const QJsonObject report = reportOfAnalysis(outcome.data);
+    QVERIFY2(report == m_referenceReport, QJsonDocument(report).toJson().left(3000).constData());
+
+    if (sortedKeys) {
+        // sorted and unsorted keys give the same metadata but for the order of its keys
+        const std::string sortedSample = a.str(a.metadata[1]).empty() ? "" : b.str(b.metadata[1]);
+        QVERIFY(sortedSample.starts_with("{\"backend\":\"cuda\",\"collector_consecutive_failures\":0,"));
+        QCOMPARE(sortedSample.size(), a.str(a.metadata[1]).size());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestRealShape)
+#include "tst_realshape.moc"
