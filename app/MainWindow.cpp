@@ -246,6 +246,11 @@ void MainWindow::createMenus()
     QMenu* overlays = view->addMenu(tr("Chart &Overlays"));
     for (const auto& [overlay, action] : m_tracePage->overlayActions())
         overlays->addAction(action);
+    QMenu* yAxis = view->addMenu(tr("Chart &Y Axis"));
+    for (QAction* action : m_tracePage->yAxisActions())
+        yAxis->addAction(action);
+    yAxis->addSeparator();
+    yAxis->addAction(m_tracePage->yLogAction());
     view->addAction(m_jobOverviewAction);
     view->addSeparator();
     view->addAction(m_resetZoomAction);
@@ -419,6 +424,11 @@ void MainWindow::restoreSettings()
         if (on.isValid())
             action->setChecked(on.toBool());
     }
+    const QString yAxis = settings.value(QStringLiteral("chart/yAxis")).toString();
+    for (QAction* action : m_tracePage->yAxisActions())
+        if (action->data().toString() == yAxis)
+            action->setChecked(true);
+    m_tracePage->yLogAction()->setChecked(settings.value(QStringLiteral("chart/yLog"), false).toBool());
 }
 
 void MainWindow::saveSettings() const
@@ -431,6 +441,10 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("mainWindow/phasesDock"), m_phasesDockWanted);
     for (const auto& [overlay, action] : m_tracePage->overlayActions())
         settings.setValue(QStringLiteral("chart/overlay/") + action->data().toString(), action->isChecked());
+    for (QAction* action : m_tracePage->yAxisActions())
+        if (action->isChecked())
+            settings.setValue(QStringLiteral("chart/yAxis"), action->data().toString());
+    settings.setValue(QStringLiteral("chart/yLog"), m_tracePage->yLogAction()->isChecked());
 }
 
 QStringList MainWindow::recentFiles() const

@@ -615,8 +615,9 @@ private slots:
     void toolTipNamesTimeValuesAndPhase()
     {
         m_view->setOverlayVisible(ChartOverlay::Reserved, true);
-        // 30 % into the run lies in "train / epoch 1"
-        const int64_t t = dataBegin() + (dataEnd() - dataBegin()) * 3 / 10;
+        // 20 % into the run lies in "train / epoch 1" (10 % to 30 %: its middle, so a pixel of
+        // rounding in the plot's geometry cannot move the hover to the next epoch)
+        const int64_t t = dataBegin() + (dataEnd() - dataBegin()) * 2 / 10;
         const QPoint at = viewPointAt(t);
         QHelpEvent help(QEvent::ToolTip, at, m_chartView->viewport()->mapToGlobal(at));
         QTest::ignoreMessage(QtWarningMsg, "This plugin does not support raise()"); // offscreen platform

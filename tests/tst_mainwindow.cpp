@@ -318,6 +318,79 @@ private slots:
         }
     }
 
+    // Issue 17 item 6: in a narrow dock every phase column is as wide as its content (no
+    // "ev..." while another column has room) and a column empty in every row is hidden.
+    void phaseColumnsSizedToContent()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(parityPath(QStringLiteral("phases.jsonl")));
+        QVERIFY(waitIdle(window));
+        QTreeView* tree = window.phasesView();
+        // QTreeView makes sizeHintForColumn protected; QAbstractItemView has it public
+        const QAbstractItemView* view = tree;
+        tree->resize(260, 300);
+        QCoreApplication::processEvents();
+        QAbstractItemModel* model = tree->model();
+        QVERIFY(model->rowCount() > 0);
+        int hidden = 0;
+        for (int column = 0; column < model->columnCount(); ++column) {
+            bool filled = false;
+            std::vector<QModelIndex> parents{QModelIndex()};
+            while (!parents.empty()) {
+                const QModelIndex parent = parents.back();
+                parents.pop_back();
+                for (int row = 0; row < model->rowCount(parent); ++row) {
+                    filled = filled || !model->index(row, column, parent).data().toString().isEmpty();
+                    parents.push_back(model->index(row, 0, parent));
+                }
+            }
+            const QString name = model->headerData(column, Qt::Horizontal).toString();
+            QCOMPARE(tree->isColumnHidden(column), !filled);
+            if (!filled) {
+                ++hidden;
+                continue;
+            }
+            QVERIFY2(tree->columnWidth(column) >= view->sizeHintForColumn(column),
+                     qPrintable(QStringLiteral("%1: %2 < %3")
+                                    .arg(name)
+                                    .arg(tree->columnWidth(column))
+                                    .arg(view->sizeHintForColumn(column))));
+        }
+        QVERIFY(hidden >= 1); // no synthetic ends in this trace
+    }
+
+    // Issue 17 item 3: View > Chart Y Axis (fit data / from zero, logarithmic) is remembered.
+    void yAxisChoiceRemembered()
+    {
+        {
+            MainWindow window;
+            window.restoreSettings();
+            window.show();
+            window.openPath(parityPath(QStringLiteral("quiet.jsonl")));
+            QVERIFY(waitIdle(window));
+            const std::vector<QAction*>& modes = window.tracePage()->yAxisActions();
+            QCOMPARE(modes.size(), size_t(2));
+            QVERIFY(modes[0]->isChecked());
+            QCOMPARE(window.chart()->yRangeMode(), ByteRangeMode::FitData);
+            modes[1]->trigger();
+            QCOMPARE(window.chart()->yRangeMode(), ByteRangeMode::FromZero);
+            QVERIFY(!modes[0]->isChecked());
+            window.tracePage()->yLogAction()->trigger();
+            QVERIFY(window.chart()->isLogScale());
+            window.saveSettings();
+        }
+        MainWindow second;
+        second.restoreSettings();
+        QCOMPARE(second.chart()->yRangeMode(), ByteRangeMode::FromZero);
+        QVERIFY(second.tracePage()->yAxisActions()[1]->isChecked());
+        QVERIFY(second.chart()->isLogScale());
+        // the chart's context menu choice reaches the View menu
+        emit second.chart()->yRangeModeChanged(ByteRangeMode::FitData);
+        QVERIFY(second.tracePage()->yAxisActions()[0]->isChecked());
+    }
+
     void zoomBackAndForward()
     {
         MainWindow window;

@@ -182,36 +182,6 @@ private slots:
         QFETCH(QString, label);
         QCOMPARE(formatTimeTick(relative, step), label);
     }
-
-    void byteTicks_data()
-    {
-        QTest::addColumn<double>("value");
-        QTest::addColumn<double>("step");
-        QTest::addColumn<QString>("label");
-        const double MiB = 1024.0 * 1024;
-        QTest::newRow("zero") << 0.0 << 256 * MiB << "0";
-        QTest::newRow("MiB") << 768 * MiB << 256 * MiB << "768 MiB";
-        QTest::newRow("GiB") << 1024 * MiB << 256 * MiB << "1 GiB";
-        QTest::newRow("quarter GiB") << 1280 * MiB << 256 * MiB << "1.25 GiB";
-        QTest::newRow("negative") << -512 * 1024.0 << 512 * 1024.0 << "-512 KiB";
-        QTest::newRow("bytes") << 48.0 << 16.0 << "48 B";
-    }
-    void byteTicks()
-    {
-        QFETCH(double, value);
-        QFETCH(double, step);
-        QFETCH(QString, label);
-        QCOMPARE(formatByteTick(value, step), label);
-    }
-
-    void byteSteps()
-    {
-        const double GiB = 1024.0 * 1024 * 1024;
-        QCOMPARE(niceByteStep(4 * GiB, 8), 0.5 * GiB);
-        QCOMPARE(niceByteStep(3 * GiB, 8), 0.5 * GiB);
-        QCOMPARE(niceByteStep(0, 8), 1.0);
-        QCOMPARE(niceByteStep(100, 200), 1.0);
-    }
 };
 
 QTEST_APPLESS_MAIN(TestTimeAxis)

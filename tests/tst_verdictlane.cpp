@@ -1,11 +1,13 @@
 // The verdict timeline of memory-budget logs: runs, run-ended boundaries, hatched gaps and
 // the tick cursor.
 #include "model/budget/BudgetLoader.h"
+#include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/budget/VerdictLane.h"
 
 #include <QImage>
 #include <QSignalSpy>
 #include <QTest>
+#include <QVBoxLayout>
 
 using namespace gapscope;
 
@@ -143,6 +145,116 @@ private slots:
         moved.clear();
         lane.setCursorTime(times[3]);
         QCOMPARE(moved.count(), 0);
+    }
+
+    // Drawn on the chart's time axis: after a zoom a tick is at the same x in the lane as in
+    // the breakdown chart above it.
+    void laneZoomsWithTheChart_data()
+    {
+        QTest::addColumn<double>("from"); // fractions of the log
+        QTest::addColumn<double>("to");
+        QTest::newRow("whole log") << 0.0 << 1.0;
+        QTest::newRow("the lease window") << 0.38 << 0.52;
+        QTest::newRow("last tenth") << 0.9 << 1.0;
+    }
+    void laneZoomsWithTheChart()
+    {
+        QFETCH(double, from);
+        QFETCH(double, to);
+        const auto result = analyse(QStringLiteral("lease_healthy.text"));
+        QVERIFY(result);
+        const auto& times = result->data->ticks.timestampNs;
+        QWidget page;
+        auto* layout = new QVBoxLayout(&page);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->setSpacing(0);
+        auto* chart = new BudgetBreakdownView(&page);
+        auto* lane = new VerdictLane(&page);
+        layout->addWidget(chart, 1);
+        layout->addWidget(lane);
+        connect(chart, &BudgetBreakdownView::plotMarginsChanged, lane, &VerdictLane::setPlotMargins);
+        page.resize(1000, 600);
+        chart->setAnalysis(result);
+        lane->setAnalysis(result);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        const int64_t span = times.back() - times.front();
+        chart->setVisibleRange(times.front() + int64_t(double(span) * from),
+                               times.front() + int64_t(double(span) * to));
+        // as the budget page's view state tells both views
+        lane->setVisibleRange(chart->visibleBeginNs(), chart->visibleEndNs());
+        QCoreApplication::processEvents();
+        QCOMPARE(lane->bandRect().left(), chart->plotRect().left());
+        int compared = 0;
+        for (int64_t t : times) {
+            if (t < chart->visibleBeginNs() || t > chart->visibleEndNs())
+                continue;
+            QVERIFY2(std::abs(lane->xOfTime(t) - chart->xOfTime(t)) < 0.5,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(lane->xOfTime(t)).arg(chart->xOfTime(t))));
+            ++compared;
+        }
+        QVERIFY(compared >= 10);
+    }
+
+    // Every colour and mark of the lane is named in its legend, and the legend is drawn.
+    void legendNamesTheColours_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("lease") << QStringLiteral("lease_healthy.text");
+        QTest::newRow("wedge") << QStringLiteral("wedge_info_only.text");
+        QTest::newRow("leak") << QStringLiteral("leak.text");
+    }
+    void legendNamesTheColours()
+    {
+        QFETCH(QString, name);
+        const auto result = analyse(name);
+        QVERIFY(result);
+        VerdictLane lane;
+        lane.resize(1200, lane.sizeHint().height());
+        lane.setAnalysis(result);
+        const std::vector<VerdictLane::LegendEntry> entries = lane.legendEntries();
+        QStringList texts;
+        for (const auto& entry : entries)
+            texts << entry.text;
+        for (const auto& run : lane.runs())
+            QVERIFY2(texts.contains(run.label), qPrintable(run.label));
+        QCOMPARE(texts.contains(QStringLiteral("not logged")), !result->data->gaps.empty());
+        QCOMPARE(texts.contains(QStringLiteral("verdict run ended")), !result->data->ticks.runEnds.empty());
+        // each verdict colour appears below the time labels, where the legend is
+        QImage image(lane.size(), QImage::Format_ARGB32);
+        lane.render(&image);
+        const int legendTop = int(lane.bandRect().bottom()) + 3 + 22 + lane.fontMetrics().height() + 4;
+        for (const auto& entry : entries) {
+            if (entry.kind != VerdictLane::LegendEntry::Kind::Verdict)
+                continue;
+            int pixels = 0;
+            for (int y = legendTop; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    pixels += image.pixelColor(x, y) == entry.color;
+            QVERIFY2(pixels > 20, qPrintable(entry.text));
+        }
+    }
+
+    // A short run still says which verdict it is, and zoomed in the whole label shows.
+    void shortRunsNameTheirVerdict()
+    {
+        const auto result = analyse(QStringLiteral("lease_healthy.text"));
+        QVERIFY(result);
+        VerdictLane lane;
+        lane.resize(1000, lane.sizeHint().height());
+        lane.setAnalysis(result);
+        const VerdictLane::Run* skip = nullptr;
+        for (const auto& run : lane.runs())
+            if (run.label.startsWith(QLatin1String("skip-shrink")))
+                skip = &run;
+        QVERIFY(skip);
+        QVERIFY(skip->length < 20);
+        const QString text = lane.runText(*skip);
+        QVERIFY2(text.startsWith(QLatin1String("skip")), qPrintable(text));
+        QVERIFY2(text.endsWith(QStringLiteral("×%1").arg(skip->length)), qPrintable(text));
+        const auto& times = result->data->ticks.timestampNs;
+        lane.setVisibleRange(times[skip->firstTick] - 30'000'000'000, times[skip->lastTick] + 30'000'000'000);
+        QCOMPARE(lane.runText(*skip), QStringLiteral("%1 ×%2").arg(skip->label).arg(skip->length));
     }
 
     void emptyLane()

@@ -14,6 +14,7 @@
 #include "widgets/trace/TimelineScrubber.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QCoreApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -23,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <tuple>
 
 namespace gapscope {
 
@@ -109,6 +111,32 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
         connect(action, &QAction::toggled, this, [this, o](bool on) { m_chart->setOverlayVisible(o, on); });
     }
 
+    // the y axis: fit the data or start at zero, from the View menu or the chart's context menu
+    auto* yAxisGroup = new QActionGroup(this);
+    for (const auto& [text, key, mode] :
+         {std::tuple{QT_TRANSLATE_NOOP("MainWindow", "Fit Data"), "fit", ByteRangeMode::FitData},
+          std::tuple{QT_TRANSLATE_NOOP("MainWindow", "From Zero"), "zero", ByteRangeMode::FromZero}}) {
+        auto* action = new QAction(trMain(text), yAxisGroup);
+        action->setCheckable(true);
+        action->setData(QString::fromLatin1(key));
+        action->setChecked(m_chart->yRangeMode() == mode);
+        const ByteRangeMode m = mode;
+        connect(action, &QAction::toggled, this, [this, m](bool on) {
+            if (on)
+                m_chart->setYRangeMode(m);
+        });
+        m_yAxisActions.push_back(action);
+    }
+    m_yLogAction = new QAction(trMain("Logarithmic"), this);
+    m_yLogAction->setCheckable(true);
+    m_yLogAction->setToolTip(trMain("A log2 byte axis: small and large values both readable; zero and "
+                                    "negative values are not drawn"));
+    connect(m_yLogAction, &QAction::toggled, m_chart, &GapChartView::setLogScale);
+    connect(m_chart, &GapChartView::logScaleChanged, m_yLogAction, &QAction::setChecked);
+    connect(m_chart, &GapChartView::yRangeModeChanged, this, [this](ByteRangeMode mode) {
+        m_yAxisActions[mode == ByteRangeMode::FromZero ? 1 : 0]->setChecked(true);
+    });
+
     // The views follow the view state; what the user does in one of them goes to the state.
     // The scrubber is told first: the chart may clamp the range, which is then told again.
     connect(m_viewState, &ViewState::visibleRangeChanged, m_scrubber, &TimelineScrubber::setVisibleRange);
@@ -127,6 +155,29 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
 
 TracePage::~TracePage() = default;
 
+void TracePage::hideEmptyPhaseColumns()
+{
+    // a column without a value in any row (no synthetic ends, no findings) only takes room
+    QAbstractItemModel* model = m_phasesView->model();
+    std::vector<bool> filled(size_t(model->columnCount()), false);
+    filled[PhasesModel::NameColumn] = true;
+    std::vector<QModelIndex> parents{QModelIndex()};
+    while (!parents.empty() && !std::all_of(filled.begin(), filled.end(), [](bool f) { return f; })) {
+        const QModelIndex parent = parents.back();
+        parents.pop_back();
+        for (int row = 0; row < model->rowCount(parent); ++row) {
+            for (size_t column = 0; column < filled.size(); ++column)
+                if (!filled[column] && !model->index(row, int(column), parent).data().toString().isEmpty())
+                    filled[column] = true;
+            const QModelIndex child = model->index(row, 0, parent);
+            if (model->hasChildren(child))
+                parents.push_back(child);
+        }
+    }
+    for (size_t column = 0; column < filled.size(); ++column)
+        m_phasesView->setColumnHidden(int(column), !filled[column]);
+}
+
 void TracePage::createPhasesView()
 {
     // The shell docks the tree; the page fills and follows it.
@@ -140,9 +191,10 @@ void TracePage::createPhasesView()
     m_phasesView->setAlternatingRowColors(true);
     m_phasesView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_phasesView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_phasesView->header()->setStretchLastSection(false);
+    // every column as wide as its content (names are never cut to "ev..." while another
+    // column has room), the last one taking what is left; a narrow dock scrolls sideways
+    m_phasesView->header()->setStretchLastSection(true);
     m_phasesView->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_phasesView->header()->setSectionResizeMode(PhasesModel::NameColumn, QHeaderView::Stretch);
     m_phasesView->header()->setMinimumSectionSize(40);
     connect(m_phasesView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onPhaseCurrentChanged(current); });
@@ -318,6 +370,7 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
     m_findingsModel->setAnalysis(m_result);
     m_phasesModel->setAnalysis(m_result);
     m_phasesView->expandAll();
+    hideEmptyPhaseColumns();
     m_detail->showFinding(m_result, -1);
     m_sessionPicker->setTrace(m_trace, m_result->sessionIndex, m_result->rank);
     m_sessionPickerAction->setVisible(m_sessionPicker->hasChoice());

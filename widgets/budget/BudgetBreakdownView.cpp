@@ -3,6 +3,7 @@
 
 #include "model/report/ReportContent.h"
 #include "model/store/Decimation.h"
+#include "widgets/chart/ByteAxis.h"
 #include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
@@ -315,8 +316,10 @@ qint64 BudgetBreakdownView::timeOfX(double x) const
 
 double BudgetBreakdownView::yMax() const
 {
-    const double step = niceByteStep(std::max(m_yMax, 1.0), 6);
-    return std::ceil(std::max(m_yMax, 1.0) * 1.04 / step) * step;
+    // the top on a tick: the axis ends with a label
+    const double top = std::max(m_yMax, 1.0) * 1.04;
+    const double step = ByteAxis::forRange(0, top, 6).step;
+    return std::ceil(top / step) * step;
 }
 
 void BudgetBreakdownView::setRange(qint64 beginNs, qint64 endNs, bool notify)
@@ -406,15 +409,16 @@ void BudgetBreakdownView::paintEvent(QPaintEvent*)
     const int64_t origin = ticks.timestampNs.front();
 
     // grid and axes
-    const double yStep = niceByteStep(top, std::max(2, int(plot.height() / (fm.height() * 2.5))));
+    // 1-2-5 steps in one unit: no "512 MiB" among GiB labels
+    const ByteAxis yAxis = ByteAxis::forRange(0, top, std::max(2, int(plot.height() / (fm.height() * 2.5))));
     p.setFont(font());
-    for (double v = 0; v <= top + yStep / 2; v += yStep) {
+    for (double v : yAxis.ticks()) {
         const double y = yOf(v);
         p.setPen(QPen(colors.grid, 1));
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         p.setPen(colors.text);
         p.drawText(QRectF(kMargin, y - fm.height() / 2.0, plot.left() - kMargin - 6, fm.height()),
-                   Qt::AlignRight | Qt::AlignVCenter, formatByteTick(v, yStep));
+                   Qt::AlignRight | Qt::AlignVCenter, yAxis.label(v));
     }
     const int maxTimeTicks =
         std::max(2, int(plot.width() / (fm.horizontalAdvance(QStringLiteral("00 min 00 s")) + 24)));

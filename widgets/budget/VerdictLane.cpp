@@ -116,9 +116,69 @@ int VerdictLane::axisHeight() const
     return fontMetrics().height() + 4;
 }
 
+int VerdictLane::legendHeight() const
+{
+    return fontMetrics().height() + 4;
+}
+
 QSize VerdictLane::sizeHint() const
 {
-    return QSize(600, 2 + bandHeight() + 3 + sparkHeight() + axisHeight());
+    return QSize(600, 2 + bandHeight() + 3 + sparkHeight() + axisHeight() + legendHeight());
+}
+
+TimeAxis VerdictLane::laneAxis() const
+{
+    const QRectF band = bandRect();
+    qint64 begin = m_beginNs;
+    qint64 end = std::max(m_endNs, m_beginNs + 1);
+    if (visibleEndNs() > visibleBeginNs()) {
+        begin = visibleBeginNs();
+        end = visibleEndNs();
+    }
+    return TimeAxis{begin, end, band.left(), band.right()};
+}
+
+std::vector<VerdictLane::LegendEntry> VerdictLane::legendEntries() const
+{
+    std::vector<LegendEntry> entries;
+    if (!m_result || !m_result->data || m_result->data->ticks.empty())
+        return entries;
+    for (const Run& run : m_runs) {
+        const bool seen = std::any_of(entries.begin(), entries.end(),
+                                      [&](const LegendEntry& e) { return e.text == run.label; });
+        if (!seen)
+            entries.push_back({run.label, verdictColor(run.label, palette()), LegendEntry::Kind::Verdict});
+    }
+    const ChartColors colors = chartColors(palette());
+    if (!m_result->data->gaps.empty())
+        entries.push_back({tr("not logged"), colors.text, LegendEntry::Kind::NotLogged});
+    if (!m_result->data->ticks.runEnds.empty())
+        entries.push_back({tr("verdict run ended"), colors.text, LegendEntry::Kind::RunEnded});
+    return entries;
+}
+
+QString VerdictLane::runText(const Run& run) const
+{
+    if (!m_result || !m_result->data || run.lastTick >= m_result->data->ticks.size())
+        return {};
+    const BudgetTicks& ticks = m_result->data->ticks;
+    const int64_t half = std::max<int64_t>(m_result->data->tickPeriodNs / 2, 1);
+    const TimeAxis axis = laneAxis();
+    const QRectF band = bandRect();
+    const double x0 = std::max(axis.toPixel(ticks.timestampNs[run.firstTick] - half), band.left());
+    const double x1 = std::min(axis.toPixel(ticks.timestampNs[run.lastTick] + half), band.right());
+    const double room = x1 - x0 - 6;
+    const QFontMetrics fm = fontMetrics();
+    const QString count = QStringLiteral(" ×%1").arg(run.length);
+    const QString full = run.label + count;
+    if (fm.horizontalAdvance(full) <= room)
+        return full;
+    // the label elided before the count: "skip-sh… ×3" still says which verdict it is
+    const QString label = fm.elidedText(run.label, Qt::ElideRight, int(room - fm.horizontalAdvance(count)));
+    if (label.size() >= 3 && label != QStringLiteral("…"))
+        return label + count;
+    const QString shortText = QStringLiteral("×%1").arg(run.length);
+    return fm.horizontalAdvance(shortText) <= room ? shortText : QString();
 }
 
 QSize VerdictLane::minimumSizeHint() const
@@ -144,15 +204,12 @@ void VerdictLane::setPlotMargins(int left, int right)
 
 double VerdictLane::xOfTime(qint64 ns) const
 {
-    const QRectF band = bandRect();
-    return TimeAxis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()}.toPixel(ns);
+    return laneAxis().toPixel(ns);
 }
 
 qint64 VerdictLane::snappedTime(double x) const
 {
-    const QRectF band = bandRect();
-    const qint64 ns =
-        TimeAxis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()}.toNsClamped(x);
+    const qint64 ns = laneAxis().toNsClamped(x);
     if (m_result && m_result->data)
         if (const auto tick = nearestBudgetTick(m_result->data->ticks, ns))
             return m_result->data->ticks.timestampNs[*tick];
@@ -183,7 +240,7 @@ void VerdictLane::paintEvent(QPaintEvent*)
     }
     const BudgetData& data = *m_result->data;
     const BudgetTicks& ticks = data.ticks;
-    const TimeAxis axis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()};
+    const TimeAxis axis = laneAxis();
     const int64_t half = std::max<int64_t>(data.tickPeriodNs / 2, 1);
 
     p.fillRect(band, pal.color(QPalette::Base));
@@ -193,18 +250,16 @@ void VerdictLane::paintEvent(QPaintEvent*)
     for (const Run& run : m_runs) {
         const double x0 = axis.toPixel(ticks.timestampNs[run.firstTick] - half);
         const double x1 = axis.toPixel(ticks.timestampNs[run.lastTick] + half);
+        if (x1 < band.left() || x0 > band.right())
+            continue;
         const QRectF r(QPointF(x0, band.top()), QPointF(std::max(x1, x0 + 1), band.bottom()));
         const QColor c = verdictColor(run.label, pal);
         p.fillRect(r, c);
         p.setPen(QPen(pal.color(QPalette::Base), 1));
         p.drawLine(r.topRight(), r.bottomRight());
-        const QString text = QStringLiteral("%1 ×%2").arg(run.label).arg(run.length);
-        const QString shortText = QStringLiteral("×%1").arg(run.length);
+        // the text centred on the part of the run in view
         p.setPen(c.lightness() > 150 ? QColor(Qt::black) : QColor(Qt::white));
-        if (fm.horizontalAdvance(text) + 6 < r.width())
-            p.drawText(r, Qt::AlignCenter, text);
-        else if (fm.horizontalAdvance(shortText) + 4 < r.width())
-            p.drawText(r, Qt::AlignCenter, shortText);
+        p.drawText(r.intersected(band), Qt::AlignCenter, runText(run));
     }
     // ticks not logged
     QColor hatch = colors.text;
@@ -237,6 +292,8 @@ void VerdictLane::paintEvent(QPaintEvent*)
     const QRectF spark(band.left(), band.bottom() + 3, band.width(), sparkHeight());
     p.fillRect(spark, pal.color(QPalette::Base));
     if (m_rssMax > m_rssMin) {
+        p.save();
+        p.setClipRect(spark);
         p.setPen(QPen(colors.gap, 1.2));
         size_t start = 0;
         auto drawRun = [&](size_t first, size_t last) {
@@ -256,16 +313,7 @@ void VerdictLane::paintEvent(QPaintEvent*)
         }
         if (start < ticks.size())
             drawRun(start, ticks.size() - 1);
-    }
-    if (visibleEndNs() > visibleBeginNs() &&
-        (visibleBeginNs() > ticks.timestampNs.front() || visibleEndNs() < ticks.timestampNs.back())) {
-        QColor window = pal.color(QPalette::Highlight);
-        window.setAlpha(45);
-        const QRectF r(QPointF(axis.toPixel(visibleBeginNs()), spark.top()),
-                       QPointF(axis.toPixel(visibleEndNs()), spark.bottom()));
-        p.fillRect(r, window);
-        p.setPen(QPen(pal.color(QPalette::Highlight), 1));
-        p.drawRect(r);
+        p.restore();
     }
     p.setPen(QPen(frame, 1));
     p.drawRect(spark);
@@ -285,8 +333,46 @@ void VerdictLane::paintEvent(QPaintEvent*)
                    Qt::AlignCenter, label);
     }
 
+    // legend: what each colour and mark means
+    {
+        const double top = spark.bottom() + axisHeight() + 1;
+        double x = band.left();
+        const double h = fm.height() - 4;
+        for (const LegendEntry& entry : legendEntries()) {
+            const QRectF swatch(x, top + 2, h * 1.6, h);
+            switch (entry.kind) {
+            case LegendEntry::Kind::Verdict:
+                p.fillRect(swatch, entry.color);
+                break;
+            case LegendEntry::Kind::NotLogged:
+                p.fillRect(swatch, pal.color(QPalette::Base));
+                p.fillRect(swatch, QBrush(hatch, Qt::BDiagPattern));
+                break;
+            case LegendEntry::Kind::RunEnded: {
+                p.setPen(QPen(colors.text, 1.5));
+                const double mx = swatch.center().x();
+                p.drawLine(QPointF(mx, swatch.top()), QPointF(mx, swatch.bottom()));
+                QPolygonF marker;
+                marker << QPointF(mx - 4, swatch.top()) << QPointF(mx + 4, swatch.top())
+                       << QPointF(mx, swatch.top() + 5);
+                p.setBrush(colors.text);
+                p.drawPolygon(marker);
+                p.setBrush(Qt::NoBrush);
+                break;
+            }
+            }
+            p.setPen(colors.text);
+            const double w = fm.horizontalAdvance(entry.text);
+            p.drawText(QRectF(swatch.right() + 4, top, w + 1, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                       entry.text);
+            x = swatch.right() + 4 + w + 14;
+        }
+    }
+
     // cursor
     const double cx = axis.toPixel(cursorTime());
+    if (cx < band.left() - 1 || cx > band.right() + 1)
+        return;
     p.setPen(QPen(colors.cursor, 2));
     p.drawLine(QPointF(cx, band.top() - 1), QPointF(cx, spark.bottom()));
     if (hasFocus()) {
@@ -304,8 +390,7 @@ QString VerdictLane::toolTipAt(QPoint pos) const
         return tr("No budget log loaded");
     const BudgetData& data = *m_result->data;
     const BudgetTicks& ticks = data.ticks;
-    const QRectF band = bandRect();
-    const TimeAxis axis{m_beginNs, std::max(m_endNs, m_beginNs + 1), band.left(), band.right()};
+    const TimeAxis axis = laneAxis();
     const int64_t ns = axis.toNs(pos.x());
     const int64_t origin = ticks.timestampNs.front();
     const int64_t half = std::max<int64_t>(data.tickPeriodNs / 2, 1);

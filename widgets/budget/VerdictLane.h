@@ -1,11 +1,14 @@
 #pragma once
 // The timeline of a memory-budget log: a coloured band per verdict run (consecutive logged
-// ticks with the same label) with its length, "verdict run ended" boundaries marked, ticks
-// missing from the log hatched, an rss sparkline with the chart's visible range, and the
-// tick cursor (click or drag; arrows step one tick, Shift ten, Home/End the first and last).
+// ticks with the same label) with its label and length, "verdict run ended" boundaries marked,
+// ticks missing from the log hatched, an rss sparkline, a legend of the colours, and the tick
+// cursor (click or drag; arrows step one tick, Shift ten, Home/End the first and last).
+// Drawn on the chart's time axis: it shows the chart's visible range and zooms with it, so a
+// tick sits at the same x in both.
 
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "widgets/chart/CursorTimeline.h"
+#include "widgets/chart/TimeAxis.h"
 
 #include <QColor>
 #include <QPalette>
@@ -42,6 +45,22 @@ public:
     QString toolTipAt(QPoint pos) const; // HTML
     QRectF bandRect() const;
     double xOfTime(qint64 ns) const;
+    struct LegendEntry
+    {
+        QString text;
+        QColor color;
+        enum class Kind
+        {
+            Verdict,
+            NotLogged, // hatched
+            RunEnded,  // the boundary marker
+        } kind = Kind::Verdict;
+    };
+    // What the colours and marks of this log mean: one entry per verdict label it holds (in
+    // order of first appearance), then the marks it uses.
+    std::vector<LegendEntry> legendEntries() const;
+    // The text written on a run at the current zoom: "hold ×48", "sk… ×3", "×3" or empty.
+    QString runText(const Run& run) const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -66,6 +85,9 @@ private:
     int bandHeight() const;
     int sparkHeight() const { return 22; }
     int axisHeight() const;
+    int legendHeight() const;
+    // The chart's visible range over the band (the whole log before the chart tells one).
+    TimeAxis laneAxis() const;
 
     std::shared_ptr<const BudgetAnalysisResult> m_result;
     std::vector<Run> m_runs;

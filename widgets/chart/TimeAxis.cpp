@@ -210,41 +210,4 @@ QString formatTimeTick(int64_t relativeNs, int64_t stepNs)
     return negative && ns != 0 ? QStringLiteral("-") + text : text;
 }
 
-double niceByteStep(double spanBytes, int maxTicks)
-{
-    maxTicks = std::max(maxTicks, 1);
-    double step = 1;
-    if (!(spanBytes > 0) || !std::isfinite(spanBytes))
-        return step;
-    while (spanBytes / step > maxTicks && step < 0x1p62)
-        step *= 2;
-    return step;
-}
-
-QString formatByteTick(double bytes, double stepBytes)
-{
-    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    const double magnitude = std::abs(bytes);
-    if (magnitude < 0.5)
-        return QStringLiteral("0");
-    int unit = 0;
-    double scale = 1;
-    while (unit < 6 && magnitude >= scale * 1024) {
-        scale *= 1024;
-        ++unit;
-    }
-    // steps are powers of two: step / scale = 2^-k needs k decimals (at most 3 shown)
-    int decimals = 0;
-    for (double ratio = stepBytes / scale; decimals < 3 && ratio < 1 && ratio > 0; ratio *= 2)
-        ++decimals;
-    QString number = QString::number(bytes / scale, 'f', decimals);
-    if (number.contains(QLatin1Char('.'))) {
-        while (number.endsWith(QLatin1Char('0')))
-            number.chop(1);
-        if (number.endsWith(QLatin1Char('.')))
-            number.chop(1);
-    }
-    return number + QLatin1Char(' ') + QLatin1String(units[unit]);
-}
-
 } // namespace gapscope

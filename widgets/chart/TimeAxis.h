@@ -51,9 +51,4 @@ std::vector<int64_t> timeTicksNs(int64_t beginNs, int64_t endNs, int64_t originN
 // decides the number of decimals so that neighbouring ticks always read differently.
 QString formatTimeTick(int64_t relativeNs, int64_t stepNs);
 
-// A power-of-two byte step (1 B .. 2^62 B) giving at most maxTicks ticks over span bytes.
-double niceByteStep(double spanBytes, int maxTicks);
-// IEC label of a tick value that is a multiple of stepBytes: "768 MiB", "1.25 GiB", "-512 KiB".
-QString formatByteTick(double bytes, double stepBytes);
-
 } // namespace gapscope

@@ -4,6 +4,7 @@
 #include "model/job/HeatmapBinning.h"
 #include "model/report/ReportContent.h" // formatReportDuration
 #include "model/text/Text.h"
+#include "widgets/chart/ByteAxis.h"
 #include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/job/JobViewStyle.h"
@@ -553,9 +554,9 @@ void JobHeatmapView::Private::paintLegend(QPainter& p, const Layout& l) const
     auto xOf = [&](double value) { return bar.left() + (value - low) / span * bar.width(); };
     std::vector<std::pair<double, QString>> ticks;
     if (measure == JobMeasure::Gap) {
-        const double step = niceByteStep(span, maxTicks);
-        for (double v = std::ceil(low / step) * step; v <= high + step * 1e-9; v += step)
-            ticks.emplace_back(v, formatByteTick(v, step));
+        const ByteAxis axis = ByteAxis::forRange(low, high, maxTicks);
+        for (double v : axis.ticks())
+            ticks.emplace_back(v, axis.label(v));
     } else {
         double step = 1e-4;
         for (double m : {1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0})

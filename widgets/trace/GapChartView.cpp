@@ -2,14 +2,17 @@
 
 #include "model/store/Decimation.h"
 #include "model/text/Text.h"
+#include "widgets/chart/ByteAxis.h"
 #include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
 
+#include <QActionGroup>
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QContextMenuEvent>
 #include <QEvent>
 #include <QGraphicsItem>
 #include <QGraphicsLayout>
@@ -19,6 +22,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPaintEngine>
 #include <QPainter>
@@ -77,6 +81,12 @@ bool defaultOverlayVisible(ChartOverlay overlay)
     return true;
 }
 
+QString noDeviceTotalNote()
+{
+    return GapChartView::tr("No device total in these samples, so there is no gap to analyse: showing the "
+                            "allocator and device counters.");
+}
+
 QString findingBadgeText(Classification c)
 {
     QString name = qs(toString(c));
@@ -88,9 +98,10 @@ struct YExtent
 {
     double min = std::numeric_limits<double>::infinity();
     double max = -std::numeric_limits<double>::infinity();
+    bool positiveOnly = false; // a log scale has no place for zero and below
     void add(double v)
     {
-        if (std::isnan(v))
+        if (std::isnan(v) || (positiveOnly && v <= 0))
             return;
         min = std::min(min, v);
         max = std::max(max, v);
@@ -127,6 +138,7 @@ public:
     void redraw();
     void redrawSeries(int columns);
     void updateAxes(const YExtent& extent);
+    QString spanReadout() const; // the x axis title: the visible time span and value range
     void updateEmphasis();
     void updateLegendVisibility();
     int plotColumns() const;
@@ -134,6 +146,17 @@ public:
     QRectF plotRect() const;
     int phaseLaneCount() const;
     int phaseLaneHeight() const;
+    struct PhaseLabel
+    {
+        QString text;
+        QRectF textBox;   // scene coordinates
+        double edgeX = 0; // the span's left edge in the view
+        bool startsInView = false;
+    };
+    // The phase labels to draw, none overlapping another: elided to their span and to the next
+    // label of their lane.
+    std::vector<PhaseLabel> phaseLabels(const QFontMetrics& metrics) const;
+    QRectF noteRect(const QFontMetrics& metrics) const; // the "no device total" note, or empty
     QLineSeries* seriesOf(ChartLine line) const;
     void setDrawnPoints(ChartLine line, QList<QPointF> points);
 
@@ -173,6 +196,26 @@ public:
     // legend its entries, pens and visibility.
     LineLayer* lines = nullptr;
     std::array<QList<QPointF>, kLineCount> drawnLines; // by ChartLine
+    QList<QPointF> regressionLine;                     // the drift fit's two ends, empty without
+    ByteRangeMode yRangeMode = ByteRangeMode::FitData;
+    bool logScale = false;
+    // A value in bytes on the y axis: itself, or its log2 on a log scale (NaN for <= 0, which a
+    // log scale cannot show: the line joins the neighbours)
+    double yPlot(double bytes) const
+    {
+        if (!logScale)
+            return bytes;
+        return bytes > 0 ? std::log2(bytes) : kNaN;
+    }
+    QList<QPointF> toPlot(QList<QPointF> points) const
+    {
+        if (logScale)
+            for (QPointF& p : points)
+                p.setY(yPlot(p.y()));
+        return points;
+    }
+    YExtent visibleExtent; // of the drawn data in the visible range (the band not counted)
+    QStringList yLabels;   // of the y axis, bottom to top
     double bandBeginX = 0, bandEndX = 0;
 
     std::array<bool, kOverlayCount> overlayVisible{};
@@ -233,13 +276,16 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
     bool viewportEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     GapChartView::Private* d;
 };
 
-// Paints the dense lines and the threshold band of the chart, in the chart's coordinates,
-// between the axes and the Qt Charts series (regression line and markers stay on top).
+// Paints the dense lines, the drift fit and the threshold band of the chart, in the chart's
+// coordinates, between the axes and the Qt Charts series (markers stay on top). The fit is
+// painted just under the gap line: on a drift the two lie on each other and the data must
+// stay visible.
 class GapChartView::Private::LineLayer : public QGraphicsItem
 {
 public:
@@ -290,8 +336,13 @@ void GapChartView::Private::LineLayer::paint(QPainter* painter, const QStyleOpti
             return std::clamp(mapping.map(QPointF(value, 0)).x(), plot.left() - margin,
                               plot.right() + margin);
         };
-        const double top = mapping.map(QPointF(0, d->bandHigh)).y();
-        const double bottom = mapping.map(QPointF(0, d->bandLow)).y();
+        // clipped to the plot; on a log scale a bound at or below zero lies past the bottom
+        const double plotHigh = d->yPlot(d->bandHigh);
+        const double plotLow = d->yPlot(d->bandLow);
+        const double top =
+            std::isnan(plotHigh) ? plot.bottom() + margin : mapping.map(QPointF(0, plotHigh)).y();
+        const double bottom =
+            std::isnan(plotLow) ? plot.bottom() + margin : mapping.map(QPointF(0, plotLow)).y();
         const double left = x(d->bandBeginX);
         const double right = x(d->bandEndX);
         QPolygonF area;
@@ -305,11 +356,24 @@ void GapChartView::Private::LineLayer::paint(QPainter* painter, const QStyleOpti
     const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster;
     // back to front in the order the series were added: device total first, the gap on top
     for (int i = kLineCount - 1; i >= 0; --i) {
+        if (ChartLine(i) == ChartLine::Gap && d->regression->isVisible() && d->regressionLine.size() == 2) {
+            // a straight line in bytes is a curve on a log scale: drawn through 64 points
+            QList<QPointF> fit = d->regressionLine;
+            if (d->logScale) {
+                const QPointF a = d->regressionLine[0];
+                const QPointF b = d->regressionLine[1];
+                fit.clear();
+                for (int k = 0; k <= 64; ++k)
+                    fit.append(a + (b - a) * (k / 64.0));
+            }
+            painter->setPen(d->regression->pen());
+            painter->drawPolyline(plotPolyline(d->toPlot(fit), mapping, plot.left(), plot.right(), margin));
+        }
         QLineSeries* series = d->seriesOf(ChartLine(i));
         if (!series->isVisible())
             continue;
         const QPolygonF polyline =
-            plotPolyline(d->drawnLines[size_t(i)], mapping, plot.left(), plot.right(), margin);
+            plotPolyline(d->toPlot(d->drawnLines[size_t(i)]), mapping, plot.left(), plot.right(), margin);
         if (polyline.size() < 2)
             continue;
         QPen pen = series->pen();
@@ -394,7 +458,7 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
     };
     spikes = addScatter(GapChartView::tr("Spikes"), 7);
     maxSpike = addScatter(GapChartView::tr("Largest spike"), 12);
-    emphasis = addScatter(GapChartView::tr("Finding samples"), 11);
+    emphasis = addScatter(GapChartView::tr("Finding samples: largest fragmentation ratio"), 9);
     emphasis->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
 
     lines = new LineLayer(this);
@@ -482,6 +546,77 @@ int GapChartView::Private::phaseLaneCount() const
     return int(std::min<int64_t>(maxDepth + 1, kMaxPhaseLanes));
 }
 
+QRectF GapChartView::Private::noteRect(const QFontMetrics& metrics) const
+{
+    if (!hasData() || !result->usableRows.empty() || result->counterRows.empty())
+        return {};
+    const QRectF plot = plotRect();
+    const QRect text =
+        metrics.boundingRect(plot.adjusted(16, 0, -16, 0).toAlignedRect(),
+                             Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, noDeviceTotalNote());
+    // below the phase lanes, centred
+    const double top = plot.top() + phaseLaneCount() * phaseLaneHeight() + 8;
+    return QRectF(plot.center().x() - text.width() / 2.0 - 8, top, text.width() + 16, text.height() + 8);
+}
+
+std::vector<GapChartView::Private::PhaseLabel>
+GapChartView::Private::phaseLabels(const QFontMetrics& metrics) const
+{
+    std::vector<PhaseLabel> labels;
+    const int lanes = phaseLaneCount();
+    if (!hasData() || lanes == 0)
+        return labels;
+    const QRectF plot = plotRect();
+    const TimeAxis axis = pixelAxis();
+    const int laneHeight = phaseLaneHeight();
+    struct Candidate
+    {
+        int64_t lane;
+        double left;
+        double right;
+        bool startsInView;
+        const PhaseSpan* span;
+    };
+    std::vector<Candidate> candidates;
+    for (const PhaseSpan& span : result->phases) {
+        const int64_t lane = span.depth - phaseBaseDepth;
+        if (lane < 0 || lane >= lanes || span.endNs < visibleBeginNs || span.startNs > visibleEndNs)
+            continue;
+        const double start = axis.toPixel(span.startNs);
+        candidates.push_back({lane, std::max(start, plot.left()),
+                              std::min(axis.toPixel(span.endNs), plot.right()), start >= plot.left(), &span});
+    }
+    // Spans of one lane may overlap (a phase entered again before the last one ended, or a
+    // span reaching in from the left of a zoomed view): a label ends where the next label of
+    // its lane starts, and one that no longer fits is dropped, so labels never run together.
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return a.lane != b.lane ? a.lane < b.lane : a.left < b.left;
+    });
+    double laneEnd = -std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const Candidate& c = candidates[i];
+        if (i == 0 || candidates[i - 1].lane != c.lane)
+            laneEnd = -std::numeric_limits<double>::infinity();
+        double right = c.right;
+        if (i + 1 < candidates.size() && candidates[i + 1].lane == c.lane)
+            right = std::min(right, candidates[i + 1].left);
+        const double left = std::max(c.left, laneEnd);
+        if (right - left < 14)
+            continue;
+        const PhaseSpan& span = *c.span;
+        const QString text =
+            metrics.elidedText(QString::fromStdString(span.name.empty() ? span.label : span.name),
+                               Qt::ElideRight, int(right - left) - 8);
+        if (text.isEmpty() || text == QStringLiteral("…"))
+            continue;
+        const QRectF textBox(left + 3, plot.top() + 1 + double(c.lane * laneHeight),
+                             metrics.horizontalAdvance(text) + 2, laneHeight - 1);
+        labels.push_back({text, textBox, c.left, c.startsInView});
+        laneEnd = textBox.right() + 3;
+    }
+    return labels;
+}
+
 void GapChartView::Private::applyColors()
 {
     colors = chartColors(q->palette());
@@ -538,9 +673,12 @@ void GapChartView::Private::updateEmphasis()
                                  : nullptr;
     const Classification c = finding ? finding->classification : Classification::TransientSpike;
 
+    // the fit is an overlay: thinner than the gap line and translucent, so the data stays
+    // readable where the two coincide
     const bool driftEmphasised = finding && c == Classification::PersistentDrift;
-    regression->setPen(QPen(colors.regression, driftEmphasised ? 4.0 : 2.0,
-                            driftEmphasised ? Qt::SolidLine : Qt::DashLine, Qt::RoundCap));
+    QColor fitColor = colors.regression;
+    fitColor.setAlpha(driftEmphasised ? 200 : 150);
+    regression->setPen(QPen(fitColor, driftEmphasised ? 2.4 : 1.4, Qt::DashLine, Qt::RoundCap));
 
     const bool spikeEmphasised = finding && c == Classification::TransientSpike;
     maxSpike->setMarkerSize(spikeEmphasised ? 18 : 12);
@@ -564,11 +702,17 @@ void GapChartView::Private::updateEmphasis()
             if (marked.size() >= 4096)
                 break; // enough to show where; more would not be readable
         }
+        // a ratio most samples share marks the whole run, not where it peaks: the ring on the
+        // evidence sample says it then
+        if (marked.size() * 2 > qsizetype(result->usableRows.size()))
+            marked.clear();
     }
-    QPen emphasisPen(finding ? severityTint(finding->severity, q->palette()) : colors.text);
-    emphasisPen.setWidthF(2);
+    QColor emphasisColor = finding ? severityTint(finding->severity, q->palette()) : colors.text;
+    emphasisColor.setAlpha(170);
+    QPen emphasisPen(emphasisColor);
+    emphasisPen.setWidthF(1.3);
     emphasis->setPen(emphasisPen);
-    emphasis->replace(marked);
+    emphasis->replace(toPlot(marked));
     updateLegendVisibility();
     canvas->viewport()->update();
 }
@@ -591,7 +735,7 @@ void GapChartView::Private::updateLegendVisibility()
 
     bool markersChanged = false;
     for (QAbstractSeries* series : chart->series()) {
-        const bool shown = series->isVisible() && series != emphasis;
+        const bool shown = series->isVisible(); // every mark drawn has its legend entry
         for (QLegendMarker* marker : chart->legend()->markers(series)) {
             markersChanged |= marker->isVisible() != shown;
             marker->setVisible(shown);
@@ -626,13 +770,20 @@ void GapChartView::Private::rebuildStaticSeries()
     const GapStatistics& stats = result->statistics;
     const double zThreshold = result->request.thresholds.spikeZScore;
 
-    // Spikes as the analysis defines them: z = (gap - mean) / std > threshold (strict).
+    auto found = [&](Classification c) {
+        return std::any_of(result->findings.begin(), result->findings.end(),
+                           [c](const Finding& f) { return f.classification == c; });
+    };
+    // Spikes as the analysis defines them: z = (gap - mean) / std > threshold (strict), marked
+    // only when the analysis reported them: a trace without a spike finding shows no spike
+    // markers (the band still shows where the threshold lies).
+    const bool spikeFound = found(Classification::TransientSpike);
     if (stats.stdGap > 0) {
         for (uint32_t row : result->usableRows) {
-            if ((double(s.gapAt(row)) - stats.meanGap) / stats.stdGap > zThreshold)
+            if (spikeFound && (double(s.gapAt(row)) - stats.meanGap) / stats.stdGap > zThreshold)
                 spikeRows.push_back(row);
         }
-        if (stats.maxGapIndex && *stats.maxGapIndex < result->usableRows.size()) {
+        if (spikeFound && stats.maxGapIndex && *stats.maxGapIndex < result->usableRows.size()) {
             const uint32_t row = result->usableRows[*stats.maxGapIndex];
             if ((double(s.gapAt(row)) - stats.meanGap) / stats.stdGap > zThreshold)
                 maxSpikeRow = row;
@@ -648,21 +799,19 @@ void GapChartView::Private::rebuildStaticSeries()
     }
 
     // The regression line only means something when the analysis called it a drift.
-    const bool driftFound =
-        std::any_of(result->findings.begin(), result->findings.end(),
-                    [](const Finding& f) { return f.classification == Classification::PersistentDrift; });
-    if (driftFound && stats.hasFit) {
+    if (found(Classification::PersistentDrift) && stats.hasFit) {
         hasDrift = true;
         auto fit = [&](int64_t t) {
             return stats.intercept + stats.slopePerNs * double(t - stats.fitOriginNs);
         };
-        regression->replace(QList<QPointF>{{xOf(range.analysedBeginNs), fit(range.analysedBeginNs)},
-                                           {xOf(range.analysedEndNs), fit(range.analysedEndNs)}});
+        // painted by the line layer under the gap line; the series gives the legend entry
+        regressionLine = {QPointF(xOf(range.analysedBeginNs), fit(range.analysedBeginNs)),
+                          QPointF(xOf(range.analysedEndNs), fit(range.analysedEndNs))};
         const QString slope = bytesPerSecondText(stats.slopePerNs * 1e9);
         regression->setName(
             GapChartView::tr("Drift fit (%1)").arg(stats.slopePerNs > 0 ? QLatin1Char('+') + slope : slope));
     } else {
-        regression->clear();
+        regressionLine.clear();
     }
 
     // A window analysis still shows the rest of the run, greyed out.
@@ -709,6 +858,7 @@ void GapChartView::Private::redrawSeries(int columns)
     drawnColumns = columns;
     updateLegendVisibility();
     YExtent extent;
+    extent.positiveOnly = logScale;
     if (!hasData()) {
         drawnGapPoints = 0;
         for (QList<QPointF>& points : drawnLines)
@@ -774,20 +924,18 @@ void GapChartView::Private::redrawSeries(int columns)
     setDrawnPoints(ChartLine::DeviceTotal,
                    decimated(deviceTotal, counters, columnValue(s.total), &pyramids.total));
     // one or two markers per pixel column are all a screen can show
-    const QList<QPointF> spikePoints = decimated(spikes, spikeRows, gapValue);
+    const QList<QPointF> spikePoints = toPlot(decimated(spikes, spikeRows, gapValue));
     if (spikePoints != spikes->points())
         spikes->replace(spikePoints);
     if (maxSpikeRow && maxSpike->isVisible())
-        maxSpike->replace(QList<QPointF>{{xOf(time[*maxSpikeRow]), gapValue(*maxSpikeRow)}});
+        maxSpike->replace(toPlot(QList<QPointF>{QPointF(xOf(time[*maxSpikeRow]), gapValue(*maxSpikeRow))}));
     else
         maxSpike->clear();
 
     const int64_t analysedBegin = std::max(begin, range.analysedBeginNs);
     const int64_t analysedEnd = std::min(end, range.analysedEndNs);
-    if (band->isVisible() && analysedBegin <= analysedEnd) {
-        extent.add(bandLow);
-        extent.add(bandHigh);
-    }
+    // the band does not decide the range: a z = 8 band would drag the axis far below the data;
+    // it is clipped to the plot instead
     if (regression->isVisible() && analysedBegin <= analysedEnd) {
         const GapStatistics& stats = result->statistics;
         for (int64_t t : {analysedBegin, analysedEnd})
@@ -829,33 +977,64 @@ void GapChartView::Private::updateAxes(const YExtent& extent)
     }
     xAxis->setRange(xMin, xMax);
 
-    // y: fit the visible data, leave room at the top for the phase labels
-    double low = extent.valid() ? extent.min : 0.0;
-    double high = extent.valid() ? extent.max : 1024.0 * 1024 * 1024;
-    if (high - low < 1) {
-        const double pad = std::max(std::abs(high) * 0.05, 1024.0);
-        low -= pad;
-        high += pad;
+    // y: the range the mode chooses from the visible data, room at the top for the phase labels
+    visibleExtent = extent;
+    ByteRange values =
+        extent.valid() ? byteAxisRange(extent.min, extent.max, yRangeMode) : byteAxisRange(1, 0, yRangeMode);
+    if (logScale) {
+        // log2 of the positive values; "from zero" means from one byte; at least one octave
+        const double high = std::log2(std::max(extent.valid() ? extent.max : 1024.0 * 1024 * 1024, 2.0));
+        double low = std::log2(std::max(extent.valid() ? extent.min : 1.0, 1.0));
+        if (yRangeMode == ByteRangeMode::FromZero)
+            low = 0;
+        values = {std::min(low, high - 1), high};
     }
-    // keep zero in view when the data nearly reaches it: the gap's size reads against it
-    if (low > 0 && low < (high - low) * 0.35)
-        low = 0;
-    if (high < 0 && -high < (high - low) * 0.35)
-        high = 0;
-    // room for the phase labels plus half the largest marker above the highest point
-    const double topPx = phaseLaneCount() * phaseLaneHeight() + 14;
+    // room for the phase labels, the note on a trace without a gap and half the largest marker
+    // above the highest point: nothing drawn over the data
+    const QRectF note = noteRect(QFontMetrics(canvas->font()));
+    const double topPx =
+        phaseLaneCount() * phaseLaneHeight() + 14 + (note.isEmpty() ? 0.0 : note.height() + 8);
     const double bottomPx = 6;
-    const double perPixel = (high - low) / std::max(plotHeight - topPx - bottomPx, 10.0);
-    const double yMin = (low == 0 ? 0 : low - bottomPx * perPixel);
-    const double yMax = high + topPx * perPixel;
+    const double perPixel = (values.max - values.min) / std::max(plotHeight - topPx - bottomPx, 10.0);
+    const double yMin = values.min == 0 ? 0 : values.min - bottomPx * perPixel;
+    const double yMax = values.max + topPx * perPixel;
 
     for (const QString& label : yAxis->categoriesLabels())
         yAxis->remove(label);
     yAxis->setStartValue(yMin - (yMax - yMin) * 1e-9);
-    const double step = niceByteStep(yMax - yMin, std::max(2, int(plotHeight / 42)));
-    for (double tick = std::ceil(yMin / step) * step; tick <= yMax; tick += step)
-        yAxis->append(formatByteTick(tick, step), tick);
+    const int maxTicks = std::max(2, int(plotHeight / 42));
+    yLabels.clear();
+    if (logScale) {
+        for (double tick : logByteTicks(std::exp2(yMin), std::exp2(yMax), maxTicks)) {
+            yLabels << logByteTickLabel(tick);
+            yAxis->append(yLabels.back(), std::log2(tick));
+        }
+    } else {
+        const ByteAxis ticks = ByteAxis::forRange(yMin, yMax, maxTicks);
+        for (double tick : ticks.ticks()) {
+            yLabels << ticks.label(tick);
+            yAxis->append(yLabels.back(), tick);
+        }
+    }
     yAxis->setRange(yMin, yMax);
+    xAxis->setTitleText(spanReadout());
+}
+
+QString GapChartView::Private::spanReadout() const
+{
+    QString text = GapChartView::tr("Time since trace start");
+    if (!hasData())
+        return text;
+    const int64_t span = visibleEndNs - visibleBeginNs;
+    // two or three significant digits: a 1-2-5 step of about a hundredth of the span
+    text += GapChartView::tr("  ·  showing %1").arg(formatTimeTick(span, niceTimeStepNs(span, 100)));
+    if (visibleExtent.valid()) {
+        // what the y axis spans in the data, so a small range drawn tall reads as small
+        text += GapChartView::tr(", values %1 to %2 (range %3)")
+                    .arg(bytesText(visibleExtent.min), bytesText(visibleExtent.max),
+                         bytesText(visibleExtent.max - visibleExtent.min));
+    }
+    return text;
 }
 
 bool GapChartView::Private::setRange(int64_t beginNs, int64_t endNs)
@@ -995,10 +1174,19 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
                               GapChartView::tr("No usable samples in this partition: the gap needs events of "
                                                "type \"sample\" with a device total above zero."));
         } else {
-            // the counters are still worth seeing: say why the gap is missing, out of their way
-            painter->drawText(plot.adjusted(8, 20, -8, 0), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-                              GapChartView::tr("No device total in these samples, so there is no gap to "
-                                               "analyse: showing the allocator and device counters."));
+            // the counters are still worth seeing: say why the gap is missing on a background of
+            // its own, so no line runs through the words
+            const QRectF note = d->noteRect(QFontMetrics(font()));
+            QColor fill = colors.background;
+            fill.setAlpha(235);
+            QColor frame = colors.text;
+            frame.setAlpha(60);
+            painter->setPen(frame);
+            painter->setBrush(fill);
+            painter->drawRoundedRect(note, 3, 3);
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(hint);
+            painter->drawText(note, Qt::AlignCenter | Qt::TextWordWrap, noDeviceTotalNote());
         }
     }
     painter->save();
@@ -1023,36 +1211,22 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
         }
     }
 
-    // phase labels in lanes at the top of the plot, elided to their span
+    // phase labels in lanes at the top of the plot, elided to their span and to the next label
     const int lanes = d->phaseLaneCount();
     if (lanes > 0) {
-        const int laneHeight = d->phaseLaneHeight();
-        const QFontMetrics metrics(font());
         QColor labelBackground = colors.background;
         labelBackground.setAlpha(170);
-        for (const PhaseSpan& span : d->result->phases) {
-            const int64_t lane = span.depth - d->phaseBaseDepth;
-            if (lane < 0 || lane >= lanes || span.endNs < d->visibleBeginNs || span.startNs > d->visibleEndNs)
-                continue;
-            const double left = std::max(axis.toPixel(span.startNs), plot.left());
-            const double right = std::min(axis.toPixel(span.endNs), plot.right());
-            const QRectF box(left, plot.top() + 1 + double(lane * laneHeight), right - left, laneHeight - 1);
-            if (box.width() < 14)
-                continue;
-            const QString text =
-                metrics.elidedText(QString::fromStdString(span.name.empty() ? span.label : span.name),
-                                   Qt::ElideRight, int(box.width()) - 8);
-            if (text.isEmpty() || text == QStringLiteral("…"))
-                continue;
-            const QRectF textBox(box.left() + 3, box.top(), metrics.horizontalAdvance(text) + 2,
-                                 box.height());
-            painter->fillRect(textBox.adjusted(-2, 0, 1, 0), labelBackground);
+        QColor edgeColor = colors.text;
+        edgeColor.setAlpha(70);
+        for (const Private::PhaseLabel& label : d->phaseLabels(QFontMetrics(font()))) {
+            painter->fillRect(label.textBox.adjusted(-2, 0, 1, 0), labelBackground);
             painter->setPen(colors.text);
-            painter->drawText(textBox, Qt::AlignLeft | Qt::AlignVCenter, text);
-            QColor edgeColor = colors.text;
-            edgeColor.setAlpha(70);
-            painter->setPen(edgeColor);
-            painter->drawLine(QPointF(box.left(), box.top()), QPointF(box.left(), box.bottom()));
+            painter->drawText(label.textBox, Qt::AlignLeft | Qt::AlignVCenter, label.text);
+            if (label.startsInView) {
+                painter->setPen(edgeColor);
+                painter->drawLine(QPointF(label.edgeX, label.textBox.top()),
+                                  QPointF(label.edgeX, label.textBox.bottom()));
+            }
         }
     }
 
@@ -1068,10 +1242,14 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
             painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
             std::optional<QPointF> ringCentre;
             const EventStore& s = d->store();
-            if (finding.evidenceRow < s.size() && s.used[finding.evidenceRow] != kNullInt &&
-                s.reserved[finding.evidenceRow] != kNullInt) {
-                const QPointF p = chart()->mapToScene(
-                    chart()->mapToPosition(QPointF(d->xOf(t), double(s.gapAt(finding.evidenceRow))), d->gap));
+            const double evidenceY = finding.evidenceRow < s.size() &&
+                                             s.used[finding.evidenceRow] != kNullInt &&
+                                             s.reserved[finding.evidenceRow] != kNullInt
+                                         ? d->yPlot(double(s.gapAt(finding.evidenceRow)))
+                                         : kNaN;
+            if (!std::isnan(evidenceY)) {
+                const QPointF p =
+                    chart()->mapToScene(chart()->mapToPosition(QPointF(d->xOf(t), evidenceY), d->gap));
                 painter->setPen(QPen(tint, 2.5));
                 painter->setBrush(Qt::NoBrush);
                 painter->drawEllipse(p, 9, 9);
@@ -1246,6 +1424,35 @@ bool GapChartView::Private::Canvas::viewportEvent(QEvent* event)
     return QChartView::viewportEvent(event);
 }
 
+// The y axis choice where the user looks at it; the application remembers it (yRangeModeChanged).
+void GapChartView::Private::Canvas::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    auto* group = new QActionGroup(&menu);
+    auto add = [&](const QString& text, ByteRangeMode mode) {
+        QAction* action = menu.addAction(text);
+        action->setCheckable(true);
+        action->setChecked(d->yRangeMode == mode);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, mode] {
+            d->q->setYRangeMode(mode);
+            emit d->q->yRangeModeChanged(mode);
+        });
+    };
+    add(GapChartView::tr("Y Axis: Fit Data"), ByteRangeMode::FitData);
+    add(GapChartView::tr("Y Axis: From Zero"), ByteRangeMode::FromZero);
+    menu.addSeparator();
+    QAction* log = menu.addAction(GapChartView::tr("Y Axis: Logarithmic"));
+    log->setCheckable(true);
+    log->setChecked(d->logScale);
+    connect(log, &QAction::toggled, this, [this](bool on) {
+        d->q->setLogScale(on);
+        emit d->q->logScaleChanged(on);
+    });
+    menu.exec(event->globalPos());
+    event->accept();
+}
+
 void GapChartView::Private::Canvas::leaveEvent(QEvent* event)
 {
     d->hideHover();
@@ -1360,6 +1567,57 @@ void GapChartView::highlightFinding(int findingIndex)
         return;
     d->highlighted = findingIndex;
     d->updateEmphasis();
+}
+
+ByteRangeMode GapChartView::yRangeMode() const
+{
+    return d->yRangeMode;
+}
+
+void GapChartView::setYRangeMode(ByteRangeMode mode)
+{
+    if (d->yRangeMode == mode)
+        return;
+    d->yRangeMode = mode;
+    d->redraw();
+}
+
+QStringList GapChartView::yAxisLabels() const
+{
+    return d->yLabels;
+}
+
+bool GapChartView::isLogScale() const
+{
+    return d->logScale;
+}
+
+void GapChartView::setLogScale(bool on)
+{
+    if (d->logScale == on)
+        return;
+    d->logScale = on;
+    d->updateEmphasis(); // its marks are placed in the axis' scale
+    d->redraw();
+}
+
+QString GapChartView::visibleSpanText() const
+{
+    return d->spanReadout();
+}
+
+QList<QRectF> GapChartView::phaseLabelRects() const
+{
+    QList<QRectF> rects;
+    for (const Private::PhaseLabel& label : d->phaseLabels(QFontMetrics(d->canvas->font())))
+        rects << d->canvas->mapFromScene(label.textBox).boundingRect();
+    return rects;
+}
+
+QRectF GapChartView::noteRect() const
+{
+    const QRectF note = d->noteRect(QFontMetrics(d->canvas->font()));
+    return note.isEmpty() ? QRectF() : QRectF(d->canvas->mapFromScene(note).boundingRect());
 }
 
 void GapChartView::changeEvent(QEvent* event)
