@@ -45,6 +45,16 @@ for pair in "phases phasespike" "drift frag" "mixed phases"; do
   { head -n 5 "$parity/$1.jsonl"; printf -- '--b--\n'; head -n 5 "$parity/$2.jsonl"; } | seed fuzz_compare "$1-$2"
 done
 head -n 5 "$parity/phasespike.jsonl" | seed fuzz_compare phasespike-alone
+# A job: per-rank traces after each other, "\n--input--\n" between them (the first lines of
+# ranks of the distributed fixtures; a merged two-rank trace alone is cut at its middle line).
+distributed=$fixtures/stormlog/distributed
+extra=$fixtures/stormlog/distributed-extra
+{ head -n 5 "$extra/extra-16rank-s21/rank00.jsonl"; printf -- '--input--\n'; head -n 5 "$extra/extra-16rank-s21/rank01.jsonl"; } |
+  seed fuzz_job two-ranks
+{ for r in 00 01 02; do head -n 3 "$extra/extra-16rank-s21/rank$r.jsonl"; printf -- '--input--\n'; done
+  head -n 3 "$extra/extra-16rank-s21/rank03.jsonl"; } | seed fuzz_job four-ranks
+head -n 8 "$extra/extra-2rank-s11.jsonl" | seed fuzz_job merged-two-ranks
+head -n 8 "$distributed/collective-merged.jsonl" | seed fuzz_job collective-merged
 jq -c '.[0:4]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array.json
 jq '.[0:3]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array-pretty.json
 jq -c '{events: .[0:2]}' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json wrapper.json

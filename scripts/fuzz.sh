@@ -1,43 +1,54 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for a number of
-# executions. Usage: scripts/fuzz.sh [runs per target, default 20000] [target...]
+# executions, one target at a time and niced (the machine is shared).
+# Usage: scripts/fuzz.sh [runs per target, default 20000] [target...]
 # Env: FUZZ_BUILD (build dir, default build-fuzz), FUZZ_SECONDS (time box per target,
-# default 600), FUZZ_JOBS (parallel build jobs, default 2).
-# A crash leaves crash-*/leak-*/timeout-* files in $FUZZ_BUILD/findings/<target>; turn each
-# into tests/data/fuzz_regress_<target without fuzz_>-<what>.<ext> (see docs/robustness.md).
+# default 600), FUZZ_JOBS (parallel build jobs, default 2), FUZZ_NICE (default 19),
+# FUZZ_MERGE=1 (after the runs, minimise each target's corpus into fuzz/corpus/<target>;
+# with 0 runs it only minimises).
+# Each run starts from the committed corpus fuzz/corpus/<target> (read only), the seeds cut
+# from tests/data (fuzz/make-seeds.sh) and what earlier runs left in $FUZZ_BUILD/corpus/<target>,
+# where it adds what it finds. A crash leaves crash-*/leak-*/timeout-* files in
+# $FUZZ_BUILD/findings/<target>; turn each into tests/data/fuzz_regress_<target without
+# fuzz_>-<what>.<ext> (see docs/robustness.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-20000}
 shift || true
 build=${FUZZ_BUILD:-build-fuzz}
 seconds=${FUZZ_SECONDS:-600}
+niceness=${FUZZ_NICE:-19}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_trace_json fuzz_trace_csv fuzz_trace_legacy fuzz_sink_manifest fuzz_budget_text
            fuzz_budget_tracing_json fuzz_budget_snapshot_jsonl fuzz_pyliteral fuzz_jsonfastpath
-           fuzz_report_writers fuzz_trace_follower fuzz_compare)
+           fuzz_report_writers fuzz_trace_follower fuzz_compare fuzz_job)
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DGAPSCOPE_FUZZ=ON -DGAPSCOPE_SANITIZE=ON \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null
-cmake --build "$build" --parallel "${FUZZ_JOBS:-2}" --target "${targets[@]}"
+nice -n "$niceness" cmake --build "$build" --parallel "${FUZZ_JOBS:-2}" --target "${targets[@]}"
 bash fuzz/make-seeds.sh "$build/seeds" >/dev/null
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 status=0
 for target in "${targets[@]}"; do
+  [ "$runs" = 0 ] && break
   corpus="$build/corpus/$target"
   findings="$build/findings/$target"
   mkdir -p "$corpus" "$findings"
+  inputs=("$corpus")
+  [ -d "fuzz/corpus/$target" ] && inputs+=("fuzz/corpus/$target")
+  inputs+=("$build/seeds/$target")
   dict=()
   [ -f "fuzz/$target.dict" ] && dict=(-dict="fuzz/$target.dict")
   echo "== $target: $runs runs (at most ${seconds}s)"
   start=$(date +%s)
   # -rss_limit_mb: a parser must never need gigabytes for a small input.
-  if "$build/fuzz/$target" "$corpus" "$build/seeds/$target" "${dict[@]}" -runs="$runs" \
+  if nice -n "$niceness" "$build/fuzz/$target" "${inputs[@]}" "${dict[@]}" -runs="$runs" \
       -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$findings/" >"$findings/log.txt" 2>&1; then
-    grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$findings/log.txt" | tr '\n' ' '
+    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$findings/log.txt" | tr '\n' ' '
     echo "($(( $(date +%s) - start ))s)"
   else
     status=1
@@ -45,4 +56,23 @@ for target in "${targets[@]}"; do
     grep -m 5 -E 'ERROR|SUMMARY|invariant|runtime error' "$findings/log.txt" || true
   fi
 done
+if [ "${FUZZ_MERGE:-0}" = 1 ]; then
+  # Minimise: keep the smallest inputs that reach every coverage edge of all the corpora
+  # together (-use_counters=0: edges, not how often they ran, so the committed corpus stays a
+  # few MB; the local corpus in $build keeps the rest).
+  for target in "${targets[@]}"; do
+    merged="$build/merged/$target"
+    rm -rf "$merged"
+    mkdir -p "$merged"
+    inputs=("$build/corpus/$target")
+    [ -d "fuzz/corpus/$target" ] && inputs+=("fuzz/corpus/$target")
+    inputs+=("$build/seeds/$target")
+    nice -n "$niceness" "$build/fuzz/$target" -merge=1 -use_counters=0 -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+      "$merged" "${inputs[@]}" >"$build/findings/$target/merge.txt" 2>&1
+    rm -rf "fuzz/corpus/$target"
+    mkdir -p fuzz/corpus
+    cp -r "$merged" "fuzz/corpus/$target"
+    echo "== $target: fuzz/corpus/$target: $(ls "fuzz/corpus/$target" | wc -l) inputs, $(du -sk "fuzz/corpus/$target" | cut -f1) KB"
+  done
+fi
 exit $status

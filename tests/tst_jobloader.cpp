@@ -6,9 +6,11 @@
 // names the file and the rest of the job loads. Loading: progress increasing to the total of
 // all inputs, cancel, LoadJob's job signals.
 #include "model/document/Document.h"
+#include "model/job/JobAnalysis.h"
 #include "model/job/JobLoader.h"
 #include "model/job/JobRanks.h"
 #include "model/jobs/LoadJob.h"
+#include "model/report/JobAnalysisJson.h"
 
 #include <QDir>
 #include <QFile>
@@ -445,6 +447,155 @@ private slots:
         QVERIFY2(note != notes.end(), qPrintable(notes.join(QLatin1Char('\n'))));
         for (const QString& name : noteNames)
             QVERIFY2(note->contains(resolve(name)), qPrintable(*note));
+    }
+
+    // ------------------------------------------------------------------ bytes
+
+    // loadJobBytes (the fuzz target's entry point) gives the job loadJob gives for the same
+    // content in files: ranks, their parts and samples, job id, world size, mode and notes.
+    void bytesGiveTheJobOfTheFiles_data()
+    {
+        QTest::addColumn<QStringList>("paths"); // @NAME in the temporary layouts, else a fixture
+        const QString rank0 = QStringLiteral("missing-files/rank0.jsonl");
+        const QString rank1 = QStringLiteral("missing-files/rank1.jsonl");
+        const QString rank2 = QStringLiteral("missing-files/rank2.jsonl");
+        QTest::newRow("three ranks, one missing") << QStringList{rank0, rank1, rank2};
+        QTest::newRow("one merged input (a session)")
+            << QStringList{QStringLiteral("collective-merged.jsonl")};
+        QTest::newRow("the same rank in two inputs")
+            << QStringList{rank0, QStringLiteral("@again.jsonl"), rank1};
+        QTest::newRow("an input that is not a trace")
+            << QStringList{rank0, QStringLiteral("@garbage.jsonl"), rank1};
+        QTest::newRow("world sizes disagree")
+            << QStringList{rank0, rank1, QStringLiteral("@world8/rank2.jsonl")};
+        QTest::newRow("two job ids") << QStringList{rank0, rank1, QStringLiteral("@otherjob/rank2.jsonl")};
+        QTest::newRow("a rank with a single sample")
+            << QStringList{rank0, rank1, QStringLiteral("@lonely/rank3.jsonl")};
+        QTest::newRow("no input loads")
+            << QStringList{QStringLiteral("@garbage.jsonl"), QStringLiteral("@empty")};
+    }
+
+    void bytesGiveTheJobOfTheFiles()
+    {
+        QFETCH(QStringList, paths);
+        QStringList given;
+        std::vector<QByteArray> contents;
+        for (const QString& path : paths) {
+            given << (path.startsWith(QLatin1Char('@')) ? temp(path.mid(1)) : fixture(path));
+            contents.push_back(QFileInfo(given.back()).isFile() ? readFile(given.back()) : QByteArray());
+        }
+        std::vector<JobBytes> inputs;
+        for (size_t i = 0; i < contents.size(); ++i)
+            inputs.push_back(JobBytes{given[qsizetype(i)],
+                                      std::string_view(contents[i].constData(), size_t(contents[i].size()))});
+        const JobOutcome files = loadJob(given);
+        const JobOutcome bytes = loadJobBytes(inputs);
+        QCOMPARE(bool(bytes.job), bool(files.job));
+        QCOMPARE(bytes.cancelled, false);
+        if (!files.job) {
+            // the same inputs fail for the same reasons (an empty folder and empty bytes alike)
+            QCOMPARE(bytes.fatalError.count(QLatin1Char('\n')), files.fatalError.count(QLatin1Char('\n')));
+            QVERIFY2(bytes.fatalError.contains(given.front()), qPrintable(bytes.fatalError));
+            return;
+        }
+        const JobData& a = *files.job;
+        const JobData& b = *bytes.job;
+        QCOMPARE(b.mode, a.mode);
+        QCOMPARE(b.jobId, a.jobId);
+        QCOMPARE(b.worldSize, a.worldSize);
+        QCOMPARE(b.firstTimestampNs, a.firstTimestampNs);
+        QCOMPARE(b.lastTimestampNs, a.lastTimestampNs);
+        QCOMPARE(b.inputs.size(), a.inputs.size());
+        QCOMPARE(b.ranks.size(), a.ranks.size());
+        for (size_t i = 0; i < a.ranks.size(); ++i) {
+            QCOMPARE(b.ranks[i].rank, a.ranks[i].rank);
+            QCOMPARE(b.ranks[i].present, a.ranks[i].present);
+            QCOMPARE(b.ranks[i].parts.size(), a.ranks[i].parts.size());
+            QCOMPARE(b.ranks[i].sampleCount, a.ranks[i].sampleCount);
+            QCOMPARE(b.ranks[i].host, a.ranks[i].host);
+        }
+        QCOMPARE(noteTexts(b.problems), noteTexts(a.problems));
+    }
+
+    // ------------------------------------------------------------------ threads
+
+    // A small job is analysed in the calling thread, a large one on threads (its ranks on a
+    // pool, the collective attribution beside the cross-rank analysis): both give what each
+    // analysis gives run alone, one after the other.
+    void analysesAloneOrOnThreads_data()
+    {
+        QTest::addColumn<int>("repeats"); // each sample line of every rank, shifted by the trace's span
+        QTest::newRow("small job, calling thread") << 1;
+        QTest::newRow("large job, threads") << 30;
+    }
+
+    void analysesAloneOrOnThreads()
+    {
+        QFETCH(int, repeats);
+        std::vector<QByteArray> contents;
+        QStringList names;
+        for (int r : {0, 1, 2}) {
+            names << QStringLiteral("rank%1.jsonl").arg(r);
+            const QByteArray original =
+                readFile(fixture(QStringLiteral("missing-files/rank%1.jsonl").arg(r)));
+            QByteArray repeated;
+            for (const QByteArray& line : original.split('\n')) {
+                if (line.isEmpty())
+                    continue;
+                const bool sample = line.contains("\"event_type\": \"sample\"");
+                for (int k = 0; k < (sample ? repeats : 1); ++k) {
+                    QByteArray copy = line;
+                    if (k > 0) {
+                        // 60 s later per copy: the fixture spans a few seconds
+                        const qsizetype at = copy.indexOf("\"timestamp_ns\": ") + 16;
+                        const qsizetype end = copy.indexOf(',', at);
+                        const qint64 ts = copy.mid(at, end - at).toLongLong();
+                        copy.replace(at, end - at, QByteArray::number(ts + qint64(k) * 60'000'000'000));
+                    }
+                    repeated += copy + '\n';
+                }
+            }
+            contents.push_back(repeated);
+        }
+        std::vector<JobBytes> inputs;
+        for (size_t i = 0; i < contents.size(); ++i)
+            inputs.push_back(JobBytes{names[qsizetype(i)],
+                                      std::string_view(contents[i].constData(), size_t(contents[i].size()))});
+        const JobOutcome outcome = loadJobBytes(inputs);
+        QVERIFY2(outcome.job, qPrintable(outcome.fatalError));
+        const JobData& job = *outcome.job;
+        size_t rows = 0;
+        for (const JobRank& rank : job.ranks)
+            if (rank.present)
+                rows += job.partitionOf(rank).size();
+        QCOMPARE(rows >= kRowsWorthThreads, repeats > 1);
+
+        const auto results = analyzeJobRanks(job);
+        QCOMPARE(results.size(), job.ranks.size());
+        for (size_t i = 0; i < results.size(); ++i) {
+            const JobRank& rank = job.ranks[i];
+            if (!rank.present) {
+                QVERIFY(!results[i]);
+                continue;
+            }
+            QVERIFY(results[i]);
+            const auto alone =
+                runAnalysis(job.inputs[rank.parts.front().inputIndex].trace, jobRankRequest(job, rank));
+            QVERIFY(alone);
+            QCOMPARE(results[i]->usableRows, alone->usableRows);
+            QCOMPARE(results[i]->findings.size(), alone->findings.size());
+        }
+
+        const JobEventsBuild build = buildJobEvents(job);
+        QCOMPARE(build.events.size() >= kEventsWorthAThread, repeats > 1);
+        JobAnalysisResult oneByOne;
+        oneByOne.eventCount = build.events.size();
+        oneByOne.rankCount = build.events.rankCount();
+        oneByOne.collective =
+            attributeCollectiveMemory(build.events, oneByOne.collectiveConfig, build.phases);
+        if (oneByOne.rankCount > 1)
+            oneByOne.crossRank = summarizeCrossRankAnalysis(build.events, build.phases);
+        QCOMPARE(jobAnalysisJson(*analyzeJob(job)), jobAnalysisJson(oneByOne));
     }
 
     void noInputLoads()

@@ -11,7 +11,14 @@ analyzeJobEvents(const JobEvents& events, const PhaseResolver& phases, const Col
     result->collectiveConfig = config;
     result->eventCount = events.size();
     result->rankCount = events.rankCount();
-    // the two read the same events and nothing else: one on another thread
+    // The two read the same events and nothing else: one on another thread, once there are
+    // enough events to pay for starting one (a few thousand take well under a millisecond).
+    if (events.size() < kEventsWorthAThread) {
+        result->collective = attributeCollectiveMemory(events, config, phases);
+        if (result->rankCount > 1)
+            result->crossRank = summarizeCrossRankAnalysis(events, phases);
+        return result;
+    }
     auto collective =
         std::async(std::launch::async, [&] { return attributeCollectiveMemory(events, config, phases); });
     if (result->rankCount > 1)

@@ -24,7 +24,12 @@ struct JobAnalysisResult
     size_t rankCount = 0;
 };
 
-// Both analyses over events already built (they run side by side on two threads).
+// From this many events the two analyses run side by side on two threads; fewer run one after
+// the other in the calling thread.
+inline constexpr size_t kEventsWorthAThread = 4096;
+
+// Both analyses over events already built (side by side on two threads when there are
+// kEventsWorthAThread events or more).
 std::shared_ptr<const JobAnalysisResult>
 analyzeJobEvents(const JobEvents& events, const PhaseResolver& phases, const CollectiveConfig& config = {});
 

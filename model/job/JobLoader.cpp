@@ -247,15 +247,14 @@ void countSources(const JobInput& input, size_t inputIndex, const Partition& par
 template <typename Key> std::optional<Key> mostCommon(const std::vector<std::pair<Key, size_t>>& weighted)
 {
     std::vector<std::pair<Key, size_t>> totals;
-    for (const auto& [key, weight] : weighted) {
-        // a structured binding is not captured by clang before 16 (the fuzz build): a plain reference is
-        const Key& wanted = key;
-        auto it =
-            std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == wanted; });
+    for (const auto& entry : weighted) {
+        // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+        const Key& key = entry.first;
+        auto it = std::find_if(totals.begin(), totals.end(), [&](const auto& t) { return t.first == key; });
         if (it == totals.end())
-            totals.emplace_back(key, weight);
+            totals.emplace_back(key, entry.second);
         else
-            it->second += weight;
+            it->second += entry.second;
     }
     std::optional<Key> best;
     size_t bestWeight = 0;
@@ -295,6 +294,52 @@ QString jobIdOf(const SourceCount& c)
 int64_t worldSizeOf(const SourceCount& c)
 {
     return c.worldSize;
+}
+
+// Every problem of a job that could not be loaded, one "path: reason" a line.
+QString everyReason(const ProblemLog& problems)
+{
+    QStringList lines;
+    for (const LoadProblem& p : problems.kept())
+        lines << p.toString();
+    return lines.join(QLatin1Char('\n'));
+}
+
+// The job of inputs loaded (outcomes[i] is the load of found.paths[i]): an input that failed
+// or holds no events is a note, the rest go to buildJobData; null with every reason when none
+// loaded. loadJob and loadJobBytes share it, so bytes give the job a file would.
+JobOutcome jobOfOutcomes(JobInputs found, const std::vector<LoadOutcome>& outcomes)
+{
+    const QStringList& inputPaths = found.paths;
+    const size_t count = outcomes.size();
+    std::vector<JobInput> inputs;
+    for (size_t i = 0; i < count; ++i) {
+        const QString& path = inputPaths[qsizetype(i)];
+        const LoadOutcome& outcome = outcomes[i];
+        if (!outcome.data) {
+            found.problems.addError(path, 0, reasonOf(outcome.fatalError, path));
+            continue;
+        }
+        const auto session = outcome.data->defaultSessionIndex();
+        if (!session) {
+            found.problems.addError(path, 0, QStringLiteral("no events; left out of the job"));
+            continue;
+        }
+        if (outcome.data->sessions.size() > 1) {
+            const SessionInfo& chosen = outcome.data->sessions[*session];
+            found.problems.addWarning(
+                path, 0,
+                QStringLiteral("holds %1 sessions; the job reads session %2 (%3, the one "
+                               "`analyze` picks)")
+                    .arg(outcome.data->sessions.size())
+                    .arg(chosen.id.isEmpty() ? QStringLiteral("(none)") : chosen.id,
+                         toString(chosen.status)));
+        }
+        inputs.push_back(JobInput{path, outcome.data, *session});
+    }
+    if (inputs.empty())
+        return {nullptr, everyReason(found.problems), false};
+    return {buildJobData(found.mode, std::move(inputs), std::move(found.problems)), QString(), false};
 }
 
 } // namespace
@@ -372,12 +417,6 @@ JobOutcome loadJob(const QStringList& paths, const LoadControl& control)
     const QStringList& inputPaths = found.paths;
     const size_t count = size_t(inputPaths.size());
     const auto cancelled = [&] { return control.cancel && control.cancel->load(); };
-    const auto everyReason = [](const ProblemLog& problems) {
-        QStringList lines;
-        for (const LoadProblem& p : problems.kept())
-            lines << p.toString();
-        return lines.join(QLatin1Char('\n'));
-    };
     if (count == 0) {
         const QString reasons = everyReason(found.problems);
         return {nullptr, reasons.isEmpty() ? QStringLiteral("no input given") : reasons, false};
@@ -419,34 +458,23 @@ JobOutcome loadJob(const QStringList& paths, const LoadControl& control)
     if (cancelled())
         return {nullptr, QString(), true};
 
-    std::vector<JobInput> inputs;
-    for (size_t i = 0; i < count; ++i) {
-        const QString& path = inputPaths[qsizetype(i)];
-        const LoadOutcome& outcome = outcomes[i];
-        if (!outcome.data) {
-            found.problems.addError(path, 0, reasonOf(outcome.fatalError, path));
-            continue;
-        }
-        const auto session = outcome.data->defaultSessionIndex();
-        if (!session) {
-            found.problems.addError(path, 0, QStringLiteral("no events; left out of the job"));
-            continue;
-        }
-        if (outcome.data->sessions.size() > 1) {
-            const SessionInfo& chosen = outcome.data->sessions[*session];
-            found.problems.addWarning(
-                path, 0,
-                QStringLiteral("holds %1 sessions; the job reads session %2 (%3, the one "
-                               "`analyze` picks)")
-                    .arg(outcome.data->sessions.size())
-                    .arg(chosen.id.isEmpty() ? QStringLiteral("(none)") : chosen.id,
-                         toString(chosen.status)));
-        }
-        inputs.push_back(JobInput{path, outcome.data, *session});
-    }
+    return jobOfOutcomes(std::move(found), outcomes);
+}
+
+JobOutcome loadJobBytes(const std::vector<JobBytes>& inputs)
+{
     if (inputs.empty())
-        return {nullptr, everyReason(found.problems), false};
-    return {buildJobData(found.mode, std::move(inputs), std::move(found.problems)), QString(), false};
+        return {nullptr, QStringLiteral("no input given"), false};
+    JobInputs found;
+    // As for paths: one input alone is read as a session (its ranks are the job).
+    found.mode = inputs.size() == 1 ? JobMode::Session : JobMode::Job;
+    std::vector<LoadOutcome> outcomes;
+    outcomes.reserve(inputs.size());
+    for (const JobBytes& input : inputs) {
+        found.paths << input.name;
+        outcomes.push_back(loadTraceBytes(input.bytes, std::nullopt, input.name));
+    }
+    return jobOfOutcomes(std::move(found), outcomes);
 }
 
 std::shared_ptr<const JobData> jobFromTraceSession(std::shared_ptr<const TraceData> trace,

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace gapscope {
@@ -45,6 +46,19 @@ struct JobOutcome
 // big input alone gets the loader's own parallel windows). Progress reports the bytes read
 // of all inputs together, increasing, ending at their total; cancel stops every input.
 JobOutcome loadJob(const QStringList& paths, const LoadControl& control = {});
+
+// One input of a job held in memory: name is what the job and its notes call it.
+struct JobBytes
+{
+    QString name;
+    std::string_view bytes;
+};
+
+// loadJob for inputs already in memory (a test, a fuzz input): each goes through
+// loadTraceBytes (the parsing code of a file, in the calling thread), then the inputs are put
+// together as loadJob puts files together (one input alone is a JobMode::Session job, as one
+// file given alone is).
+JobOutcome loadJobBytes(const std::vector<JobBytes>& inputs);
 
 // The job of one loaded trace's session (JobMode::Session): every rank of that session.
 std::shared_ptr<const JobData> jobFromTraceSession(std::shared_ptr<const TraceData> trace,

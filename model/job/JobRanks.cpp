@@ -20,12 +20,23 @@ std::vector<std::shared_ptr<const AnalysisResult>> analyzeJobRanks(const JobData
                                                                    const AnalysisRequest& each)
 {
     std::vector<std::shared_ptr<const AnalysisResult>> results(job.ranks.size());
-    forEachInParallel(job.ranks.size(), [&](size_t i) {
+    const auto analyse = [&](size_t i) {
         const JobRank& rank = job.ranks[i];
         if (rank.present && !rank.parts.empty())
             results[i] =
                 runAnalysis(job.inputs[rank.parts.front().inputIndex].trace, jobRankRequest(job, rank, each));
-    });
+    };
+    // A small job is analysed in the calling thread: a thread pool costs more than its ranks.
+    size_t rows = 0;
+    for (const JobRank& rank : job.ranks)
+        if (rank.present && !rank.parts.empty())
+            rows += job.partitionOf(rank).size();
+    if (rows < kRowsWorthThreads) {
+        for (size_t i = 0; i < job.ranks.size(); ++i)
+            analyse(i);
+        return results;
+    }
+    forEachInParallel(job.ranks.size(), analyse);
     return results;
 }
 

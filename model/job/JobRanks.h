@@ -12,6 +12,10 @@
 
 namespace gapscope {
 
+// From this many rows (all present ranks together) the ranks are analysed on a thread pool;
+// fewer are analysed one after the other in the calling thread.
+inline constexpr size_t kRowsWorthThreads = 4096;
+
 // One result per JobData::ranks entry, in the same order; null for a missing rank. each: the
 // thresholds, window and collective settings of every rank's request.
 std::vector<std::shared_ptr<const AnalysisResult>> analyzeJobRanks(const JobData& job,
