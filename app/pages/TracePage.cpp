@@ -1,7 +1,7 @@
 #include "app/pages/TracePage.h"
 
-#include "app/pages/PageSummary.h"
 #include "app/pages/OverlayToggles.h"
+#include "app/pages/PageSummary.h"
 #include "app/pages/ViewState.h"
 #include "model/items/BookmarksModel.h"
 #include "model/items/FindingsModel.h"
