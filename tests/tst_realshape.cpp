@@ -8,6 +8,7 @@
 #include "model/report/AnalysisReport.h"
 #include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"
+#include "tests/StoreChecks.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,24 +17,14 @@
 #include <QtTest>
 
 using namespace gapscope;
+using gapscope::test::compareCounterColumns;
+using gapscope::test::problemTexts;
+using gapscope::test::storedText;
 namespace bench = gapscope::bench;
 
 namespace {
 
 constexpr int64_t kRecords = 4321;
-
-QString str(const TraceData& data, uint32_t id)
-{
-    return QString::fromStdString(data.store.str(id));
-}
-
-QStringList problemTexts(const TraceData& data)
-{
-    QStringList texts;
-    for (const LoadProblem& problem : data.problems.kept())
-        texts << problem.toString();
-    return texts;
-}
 
 // The analysis report without what tells the inputs apart: the input (path, form) and the
 // session's status (a sink's manifest says the run completed; a file does not).
@@ -120,28 +111,20 @@ void TestRealShape::formsLoadAlike()
     QVERIFY2(data.problems.empty(), qPrintable(problemTexts(data).join('\n')));
     const EventStore& a = reference.store;
     const EventStore& b = data.store;
-    QCOMPARE(b.size(), a.size());
-    QCOMPARE(b.timestampNs, a.timestampNs);
-    QCOMPARE(b.allocated, a.allocated);
-    QCOMPARE(b.reserved, a.reserved);
-    QCOMPARE(b.active, a.active);
-    QCOMPARE(b.inactive, a.inactive);
-    QCOMPARE(b.change, a.change);
-    QCOMPARE(b.used, a.used);
-    QCOMPARE(b.free, a.free);
-    QCOMPARE(b.total, a.total);
-    QVERIFY(b.type == a.type);
+    compareCounterColumns(b, a);
+    if (QTest::currentTestFailed())
+        return;
     for (uint32_t row = 0; row < a.size(); ++row) {
-        QCOMPARE(str(data, b.typeName[row]), str(reference, a.typeName[row]));
-        QCOMPARE(str(data, b.context[row]), str(reference, a.context[row]));
+        QCOMPARE(storedText(data, b.typeName[row]), storedText(reference, a.typeName[row]));
+        QCOMPARE(storedText(data, b.context[row]), storedText(reference, a.context[row]));
         if (!sortedKeys)
-            QCOMPARE(str(data, b.metadata[row]), str(reference, a.metadata[row]));
+            QCOMPARE(storedText(data, b.metadata[row]), storedText(reference, a.metadata[row]));
         const EventSource& sa = a.sources[a.source[row]];
         const EventSource& sb = b.sources[b.source[row]];
-        QCOMPARE(str(data, sb.sessionId), str(reference, sa.sessionId));
-        QCOMPARE(str(data, sb.collector), str(reference, sa.collector));
-        QCOMPARE(str(data, sb.host), str(reference, sa.host));
-        QCOMPARE(str(data, sb.jobId), str(reference, sa.jobId));
+        QCOMPARE(storedText(data, sb.sessionId), storedText(reference, sa.sessionId));
+        QCOMPARE(storedText(data, sb.collector), storedText(reference, sa.collector));
+        QCOMPARE(storedText(data, sb.host), storedText(reference, sa.host));
+        QCOMPARE(storedText(data, sb.jobId), storedText(reference, sa.jobId));
         QCOMPARE(sb.deviceId, sa.deviceId);
         QCOMPARE(sb.samplingIntervalMs, sa.samplingIntervalMs);
     }

@@ -1,4 +1,5 @@
 #include "model/trace/TraceLoader.h"
+#include "tests/StoreChecks.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,6 +13,9 @@
 #include <atomic>
 
 using namespace gapscope;
+using gapscope::test::compareCounterColumns;
+using gapscope::test::problemTexts;
+using gapscope::test::storedText;
 
 namespace {
 
@@ -83,19 +87,6 @@ std::shared_ptr<const TraceData> loadOk(const QString& path)
     if (!outcome.data)
         qWarning("load failed: %s", qPrintable(outcome.fatalError));
     return outcome.data;
-}
-
-QStringList problemTexts(const TraceData& data)
-{
-    QStringList texts;
-    for (const LoadProblem& p : data.problems.kept())
-        texts << p.toString();
-    return texts;
-}
-
-QString str(const TraceData& data, uint32_t id)
-{
-    return QString::fromStdString(data.store.str(id));
 }
 
 } // namespace
@@ -229,27 +220,19 @@ private slots:
         QVERIFY2(csv->problems.empty(), qPrintable(problemTexts(*csv).join('\n')));
         const EventStore& a = json->store;
         const EventStore& b = csv->store;
-        QCOMPARE(b.size(), a.size());
-        QCOMPARE(b.timestampNs, a.timestampNs);
-        QCOMPARE(b.allocated, a.allocated);
-        QCOMPARE(b.reserved, a.reserved);
-        QCOMPARE(b.active, a.active);
-        QCOMPARE(b.inactive, a.inactive);
-        QCOMPARE(b.change, a.change);
-        QCOMPARE(b.used, a.used);
-        QCOMPARE(b.free, a.free);
-        QCOMPARE(b.total, a.total);
-        QVERIFY(b.type == a.type);
+        compareCounterColumns(b, a);
+        if (QTest::currentTestFailed())
+            return;
         for (size_t row = 0; row < a.size(); ++row) {
-            QCOMPARE(str(*csv, b.typeName[row]), str(*json, a.typeName[row]));
-            QCOMPARE(str(*csv, b.context[row]), str(*json, a.context[row]));
-            QCOMPARE(str(*csv, b.metadata[row]), str(*json, a.metadata[row]));
+            QCOMPARE(storedText(*csv, b.typeName[row]), storedText(*json, a.typeName[row]));
+            QCOMPARE(storedText(*csv, b.context[row]), storedText(*json, a.context[row]));
+            QCOMPARE(storedText(*csv, b.metadata[row]), storedText(*json, a.metadata[row]));
             const EventSource& sa = a.sources[a.source[row]];
             const EventSource& sb = b.sources[b.source[row]];
-            QCOMPARE(str(*csv, sb.sessionId), str(*json, sa.sessionId));
-            QCOMPARE(str(*csv, sb.collector), str(*json, sa.collector));
-            QCOMPARE(str(*csv, sb.host), str(*json, sa.host));
-            QCOMPARE(str(*csv, sb.jobId), str(*json, sa.jobId));
+            QCOMPARE(storedText(*csv, sb.sessionId), storedText(*json, sa.sessionId));
+            QCOMPARE(storedText(*csv, sb.collector), storedText(*json, sa.collector));
+            QCOMPARE(storedText(*csv, sb.host), storedText(*json, sa.host));
+            QCOMPARE(storedText(*csv, sb.jobId), storedText(*json, sa.jobId));
             QCOMPARE(sb.pid, sa.pid);
             QCOMPARE(sb.rank, sa.rank);
             QCOMPARE(sb.localRank, sa.localRank);
@@ -258,7 +241,7 @@ private slots:
             QCOMPARE(sb.samplingIntervalMs, sa.samplingIntervalMs);
             QCOMPARE(sb.schemaVersion, sa.schemaVersion);
         }
-        QVERIFY(str(*json, a.metadata[1]).startsWith("{\"phase_scope\":{\"action\":\"enter\""));
+        QVERIFY(storedText(*json, a.metadata[1]).startsWith("{\"phase_scope\":{\"action\":\"enter\""));
         QCOMPARE(b.origins.size(), a.origins.size());
         QCOMPARE(csv->phases.size(), json->phases.size());
         for (size_t i = 0; i < json->phases.size(); ++i) {
@@ -621,7 +604,7 @@ private slots:
         QCOMPARE(rank1->size(), size_t(1));
         QCOMPARE(data->partition(2)->rank, int64_t(0));
         QVERIFY(!data->partition(1, 5));
-        QCOMPARE(str(*data, data->store.metadata[data->partition(1)->begin + 1]),
+        QCOMPARE(storedText(*data, data->store.metadata[data->partition(1)->begin + 1]),
                  QStringLiteral("{\"oom_reason\":\"CUDA out of memory\"}"));
     }
 
@@ -846,10 +829,10 @@ private slots:
         QCOMPARE(problems[2].line, qint64(8));
         QCOMPARE(problems[2].reason, QStringLiteral("row has 4 cells, the header has 11"));
         const EventStore& s = data->store;
-        QCOMPARE(str(*data, s.metadata[0]),
+        QCOMPARE(storedText(*data, s.metadata[0]),
                  QStringLiteral("{\"backend\":\"cuda\",\"x\":null,\"ok\":true,\"path\":[\"a\",\"b\"]}"));
-        QCOMPARE(str(*data, s.metadata[1]), QStringLiteral("{\"backend\":\"cuda\"}"));
-        QCOMPARE(str(*data, s.context[0]), QStringLiteral("a, \"quoted\"\nline"));
+        QCOMPARE(storedText(*data, s.metadata[1]), QStringLiteral("{\"backend\":\"cuda\"}"));
+        QCOMPARE(storedText(*data, s.context[0]), QStringLiteral("a, \"quoted\"\nline"));
         QCOMPARE(s.total, (std::vector<int64_t>{1000, kNullInt}));
         QCOMPARE(data->sessions[0].backend, QStringLiteral("cuda"));
     }
