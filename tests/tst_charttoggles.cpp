@@ -8,6 +8,7 @@
 #include "app/Gui.h"
 #include "app/MainWindow.h"
 #include "app/pages/TracePage.h"
+#include "tests/OwnSettings.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QAction>
@@ -62,14 +63,9 @@ class TestChartToggles : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        // one settings file per process: runs in other build trees must not share it
-        QCoreApplication::setApplicationName(
-            QStringLiteral("tst_charttoggles-%1").arg(QCoreApplication::applicationPid()));
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_charttoggles")); }
+
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void init() { QSettings().clear(); }
 

@@ -6,6 +6,7 @@
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
+#include "tests/OwnSettings.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QGraphicsView>
@@ -53,15 +54,9 @@ class TestKeepSelection : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        // one settings file per process: runs in other build trees must not share it
-        QCoreApplication::setApplicationName(
-            QStringLiteral("tst_keepselection-%1").arg(QCoreApplication::applicationPid()));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_keepselection")); }
+
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void thresholdChangeKeepsSelectionAndCursor()
     {

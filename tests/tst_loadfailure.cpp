@@ -4,6 +4,7 @@
 #include "app/MainWindow.h"
 #include "model/document/Document.h"
 #include "model/document/LoadFailure.h"
+#include "tests/OwnSettings.h"
 #include "widgets/common/LoadFailureBanner.h"
 
 #include <QDir>
@@ -39,15 +40,9 @@ class TestLoadFailure : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        // one settings file per process: runs in other build trees must not share it
-        QCoreApplication::setApplicationName(
-            QStringLiteral("tst_loadfailure-%1").arg(QCoreApplication::applicationPid()));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_loadfailure")); }
+
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void explanation_data()
     {

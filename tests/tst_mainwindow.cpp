@@ -8,6 +8,7 @@
 #include "model/items/ProblemsModel.h"
 #include "model/items/SessionsModel.h"
 #include "model/report/ReportContent.h"
+#include "tests/OwnSettings.h"
 #include "widgets/common/ProblemsPanel.h"
 #include "widgets/common/ThresholdsDialog.h"
 #include "widgets/common/WelcomePage.h"
@@ -93,13 +94,9 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_mainwindow")); }
+
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void init() { QSettings().clear(); }
 

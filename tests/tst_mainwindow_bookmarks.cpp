@@ -8,6 +8,7 @@
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "model/items/BookmarksModel.h"
+#include "tests/OwnSettings.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/trace/GapChartView.h"
 #include "widgets/trace/TimelineScrubber.h"
@@ -52,13 +53,9 @@ class TestMainWindowBookmarks : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow_bookmarks"));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_mainwindow_bookmarks")); }
+
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void init() { QSettings().clear(); }
 

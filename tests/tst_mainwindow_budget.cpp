@@ -8,6 +8,7 @@
 #include "app/pages/TracePage.h"
 #include "model/items/FindingsModel.h"
 #include "model/report/ReportContent.h"
+#include "tests/OwnSettings.h"
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/budget/BudgetTickDetailView.h"
 #include "widgets/budget/VerdictLane.h"
@@ -59,24 +60,9 @@ class TestMainWindowBudget : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        // one settings file per process: test runs of several build trees at once must not
-        // clear each other's recent files
-        QCoreApplication::setApplicationName(
-            QStringLiteral("tst_mainwindow_budget-%1").arg(QCoreApplication::applicationPid()));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_mainwindow_budget")); }
 
-    void cleanupTestCase()
-    {
-        QSettings settings;
-        settings.clear();
-        settings.sync();
-        QFile::remove(settings.fileName());
-    }
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void init() { QSettings().clear(); }
 

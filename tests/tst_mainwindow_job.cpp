@@ -18,6 +18,7 @@
 #include "widgets/trace/GapChartView.h"
 
 #include "tests/GapscopeProcess.h"
+#include "tests/OwnSettings.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -69,13 +70,9 @@ class TestMainWindowJob : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow_job"));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_mainwindow_job")); }
+
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void layoutsOpenAsJob_data()
     {

@@ -8,6 +8,7 @@
 #include "app/pages/BudgetPage.h"
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
+#include "tests/OwnSettings.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QAction>
@@ -54,13 +55,9 @@ class TestMainWindowTabs : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow_tabs"));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_mainwindow_tabs")); }
+
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void init() { QSettings().clear(); }
 

@@ -3,6 +3,7 @@
 
 #include "app/MainWindow.h"
 #include "model/items/ProblemsModel.h"
+#include "tests/OwnSettings.h"
 #include "widgets/common/ProblemsPanel.h"
 
 #include <QFile>
@@ -55,13 +56,9 @@ class TestMalformedGui : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        // Settings of their own, apart from the other window tests that may run in parallel.
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_malformed_gui"));
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_malformed_gui")); }
+
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void traceWithRejectedRecords()
     {

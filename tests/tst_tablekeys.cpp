@@ -6,6 +6,7 @@
 #include "app/pages/TracePage.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
+#include "tests/OwnSettings.h"
 #include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"
 
@@ -66,15 +67,9 @@ class TestTableKeys : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        // one settings file per process: runs in other build trees must not share it
-        QCoreApplication::setApplicationName(
-            QStringLiteral("tst_tablekeys-%1").arg(QCoreApplication::applicationPid()));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_tablekeys")); }
+
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void tabMovesBetweenPanes()
     {

@@ -1,6 +1,7 @@
 // Analysis > Thresholds: edits take effect on Apply or OK (once, however many keystrokes),
 // Cancel drops them, Restore Defaults only fills the fields; every field says what it means
 // and the range GapThresholds::range allows.
+#include "tests/OwnSettings.h"
 #include "widgets/common/ThresholdsDialog.h"
 
 #include <QDialogButtonBox>
@@ -42,20 +43,10 @@ private slots:
     void initTestCase()
     {
         qRegisterMetaType<GapThresholds>();
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("gapscope-tests"));
-        QCoreApplication::setApplicationName(
-            QStringLiteral("tst_thresholdsdialog-%1").arg(QCoreApplication::applicationPid()));
-        QSettings().clear();
+        test::useOwnSettings(QStringLiteral("tst_thresholdsdialog"));
     }
 
-    void cleanupTestCase()
-    {
-        QSettings settings;
-        settings.clear();
-        settings.sync();
-        QFile::remove(settings.fileName());
-    }
+    void cleanupTestCase() { test::removeOwnSettings(); }
 
     void init() { QSettings().clear(); }
 
