@@ -111,54 +111,63 @@ double median(std::vector<double> values)
     return values.empty() ? 0 : values[values.size() / 2];
 }
 
-int benchLoad(const QString& form, const QString& path, int threads)
+// One trace load with its wall and CPU time and its memory over the baseline before it.
+struct MeasuredLoad
+{
+    LoadOutcome outcome;
+    double seconds = 0;
+    double cpu = 0;
+    long long residentKb = 0; // VmRSS after the load (the trace still held)
+    long long peakKb = 0;     // VmHWM during it
+};
+
+MeasuredLoad measureLoad(const QString& path, int threads)
 {
     const long long baselineKb = statusKb("VmRSS:");
     resetPeak();
     LoadControl control;
     control.threads = threads;
+    MeasuredLoad load;
     const auto start = Clock::now();
     const double cpuStart = cpuSeconds();
-    const LoadOutcome outcome = loadTrace(path, control);
-    const double seconds = secondsSince(start);
-    const double cpu = cpuSeconds() - cpuStart;
-    if (!outcome.data) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
+    load.outcome = loadTrace(path, control);
+    load.seconds = secondsSince(start);
+    load.cpu = cpuSeconds() - cpuStart;
+    load.residentKb = statusKb("VmRSS:") - baselineKb;
+    load.peakKb = statusKb("VmHWM:") - baselineKb;
+    if (!load.outcome.data)
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(load.outcome.fatalError));
+    return load;
+}
+
+int benchLoad(const QString& form, const QString& path, int threads)
+{
+    const MeasuredLoad load = measureLoad(path, threads);
+    if (!load.outcome.data)
         return 1;
-    }
-    const double samples = double(outcome.data->store.size());
+    const double seconds = load.seconds;
+    const double cpu = load.cpu;
+    const double samples = double(load.outcome.data->store.size());
     const double megabytes = double(inputBytes(path)) / 1e6;
-    const long long residentKb = statusKb("VmRSS:") - baselineKb;
-    const long long peakKb = statusKb("VmHWM:") - baselineKb;
     std::printf(
         "%-12s %8.0f MB %10.0f samples %7.2f s %8.1f MB/s %12.0f samples/s (cpu %6.2f s, %6.1f MB per "
         "cpu-s)  resident %6.1f B/sample (peak %6.1f, store columns %6.1f)\n",
         qPrintable(form), megabytes, samples, seconds, megabytes / seconds, samples / seconds, cpu,
-        megabytes / cpu, double(residentKb) * 1024 / samples, double(peakKb) * 1024 / samples,
-        double(outcome.data->store.memoryBytes()) / samples);
+        megabytes / cpu, double(load.residentKb) * 1024 / samples, double(load.peakKb) * 1024 / samples,
+        double(load.outcome.data->store.memoryBytes()) / samples);
     return 0;
 }
 
 int benchLoadFigures(const QString& path, int threads)
 {
-    const long long baselineKb = statusKb("VmRSS:");
-    resetPeak();
-    LoadControl control;
-    control.threads = threads;
-    const auto start = Clock::now();
-    const double cpuStart = cpuSeconds();
-    const LoadOutcome outcome = loadTrace(path, control);
-    const double seconds = secondsSince(start);
-    const double cpu = cpuSeconds() - cpuStart;
-    if (!outcome.data) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
+    const MeasuredLoad load = measureLoad(path, threads);
+    if (!load.outcome.data)
         return 1;
-    }
-    const double events = double(outcome.data->store.size());
-    const double peakBytes = double(statusKb("VmHWM:") - baselineKb) * 1024;
-    std::printf("%.4f %.1f %.1f %.1f %.1f %.0f %.4f\n", seconds, double(inputBytes(path)) / 1e6 / seconds,
-                peakBytes / events, double(statusKb("VmRSS:") - baselineKb) * 1024 / events, peakBytes / 1e6,
-                events, cpu);
+    const double events = double(load.outcome.data->store.size());
+    const double peakBytes = double(load.peakKb) * 1024;
+    std::printf("%.4f %.1f %.1f %.1f %.1f %.0f %.4f\n", load.seconds,
+                double(inputBytes(path)) / 1e6 / load.seconds, peakBytes / events,
+                double(load.residentKb) * 1024 / events, peakBytes / 1e6, events, load.cpu);
     return 0;
 }
 
