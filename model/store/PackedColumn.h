@@ -300,6 +300,17 @@ public:
         return same;
     }
 
+    friend bool operator==(const PackedColumn& column, const std::vector<T>& values)
+    {
+        if (column.size() != values.size())
+            return false;
+        bool same = true;
+        column.forEachBlock(0, column.size(), [&](size_t first, std::span<const T> rows) {
+            same = same && std::equal(rows.begin(), rows.end(), values.begin() + std::ptrdiff_t(first));
+        });
+        return same;
+    }
+
     // Gives back the spare capacity of the vectors (after loading), and forgets the rows
     // reserved beyond the size when they are more than 1/32 of them (shrinkIfMuchSpare's rule).
     void shrink_to_fit()
