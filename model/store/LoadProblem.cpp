@@ -52,4 +52,12 @@ void ProblemLog::shiftLines(qint64 delta)
         problem.line += delta;
 }
 
+void ProblemLog::shiftIndexes(qint64 delta)
+{
+    for (LoadProblem& problem : m_kept) {
+        if (problem.index >= 0)
+            problem.index += delta;
+    }
+}
+
 } // namespace gapscope

@@ -41,6 +41,9 @@ public:
     // Adds delta to the line of every kept problem (a range parsed with its lines counted
     // from 1, placed in its file).
     void shiftLines(qint64 delta);
+    // Adds delta to the array index of every kept problem that has one (a range of array
+    // elements parsed with its indexes counted from 0).
+    void shiftIndexes(qint64 delta);
 
     const std::vector<LoadProblem>& kept() const { return m_kept; }
     qint64 errorCount() const { return m_errors; }
