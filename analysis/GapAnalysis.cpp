@@ -30,6 +30,28 @@ struct Moments
     friend Moments operator+(Moments a, const Moments& b) { return a += b; }
 };
 
+// The gap, the time and the fragmentation counters of the usable rows, read through column
+// readers of its own: the sums run on two threads, each with its own GapRows. The readers
+// are mutable: reading decodes a block into them, which is not a change of what they show.
+class GapRows
+{
+public:
+    explicit GapRows(const GapInput& input)
+        : m_rows(input.rows), m_time(input.timestampNs), m_allocated(input.allocated),
+          m_reserved(input.reserved), m_used(input.used), m_total(input.total)
+    {
+    }
+    int64_t gap(size_t i) const { return gapBytes(m_used[m_rows[i]], m_reserved[m_rows[i]]); }
+    int64_t time(size_t i) const { return m_time[m_rows[i]]; }
+    int64_t allocated(size_t i) const { return m_allocated[m_rows[i]]; }
+    int64_t reserved(size_t i) const { return m_reserved[m_rows[i]]; }
+    int64_t total(size_t i) const { return m_total[m_rows[i]]; }
+
+private:
+    std::span<const uint32_t> m_rows;
+    mutable Int64ColumnReader m_time, m_allocated, m_reserved, m_used, m_total;
+};
+
 EvidenceValue evidence(const char* key, double value, EvidenceUnit unit, bool isInteger = false)
 {
     return EvidenceValue{key, value, isInteger, unit};
@@ -63,20 +85,20 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
     stats.sampleCount = n;
     if (n == 0)
         return stats;
-    const auto rows = input.rows;
+    const GapRows reader(input);
 
     // Ratio of the gap to the device total, and the argmax of the gap, in one pass.
     // np.argmax runs on the doubles: the first of equal maxima wins.
     double maxRatio = 0;
     size_t maxGapIndex = 0;
-    double maxGap = static_cast<double>(input.gapAt(0));
+    double maxGap = static_cast<double>(reader.gap(0));
     for (size_t i = 0; i < n; ++i) {
-        const int64_t gap = input.gapAt(i);
+        const int64_t gap = reader.gap(i);
         if (static_cast<double>(gap) > maxGap) {
             maxGap = static_cast<double>(gap);
             maxGapIndex = i;
         }
-        const int64_t total = input.total[rows[i]];
+        const int64_t total = reader.total(i);
         // Callers pass rows with a positive total; a null one here contributes nothing.
         if (total == kNullInt || total <= 0)
             continue;
@@ -86,24 +108,32 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
     stats.belowRatioThreshold = maxRatio < thresholds.gapRatio;
     stats.maxGapIndex = maxGapIndex;
 
-    // Upstream holds the gaps as Python floats: the int difference rounded to double.
-    const auto gapValue = [&](size_t i) { return static_cast<double>(input.gapAt(i)); };
+    // Upstream holds the gaps as Python floats: the int difference rounded to double. The
+    // sums may run on two threads: each term reads through GapRows of its own.
     const double count = static_cast<double>(n);
-    const double mean = pairwiseSumOnCores<double>(n, gapValue) / count;
+    const double mean = pairwiseSumOnCoresWith<double>(n,
+                                                       [&input] {
+                                                           return [rows = GapRows(input)](size_t i) {
+                                                               return static_cast<double>(rows.gap(i));
+                                                           };
+                                                       }) /
+                        count;
     stats.meanGap = mean;
     stats.avgGap = mean;
 
     // Transient spikes: np.std(ddof=1) is the root of the pairwise sum of squared
     // deviations over n - 1.
     if (n >= 2) {
-        const double squares = pairwiseSumOnCores<double>(n, [&](size_t i) {
-            const double deviation = gapValue(i) - mean;
-            return deviation * deviation;
+        const double squares = pairwiseSumOnCoresWith<double>(n, [&input, mean] {
+            return [rows = GapRows(input), mean](size_t i) {
+                const double deviation = static_cast<double>(rows.gap(i)) - mean;
+                return deviation * deviation;
+            };
         });
         stats.stdGap = std::sqrt(squares / static_cast<double>(n - 1));
         if (stats.stdGap > 0) {
             for (size_t i = 0; i < n; ++i)
-                if ((gapValue(i) - mean) / stats.stdGap > thresholds.spikeZScore)
+                if ((static_cast<double>(reader.gap(i)) - mean) / stats.stdGap > thresholds.spikeZScore)
                     ++stats.spikeCount;
             stats.maxZScore = (maxGap - mean) / stats.stdGap;
         }
@@ -113,15 +143,21 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
     // centred cross products times 1/n. Upstream converts each timestamp to double before
     // subtracting the first (x = float(ts) - float(ts0)); the parity vectors depend on it.
     if (n >= 2) {
-        const double origin = static_cast<double>(input.timestampNs[rows[0]]);
-        const auto xValue = [&](size_t i) {
-            return static_cast<double>(input.timestampNs[rows[i]]) - origin;
-        };
-        const double xMean = pairwiseSumOnCores<double>(n, xValue) / count;
-        const Moments sums = pairwiseSumOnCores<Moments>(n, [&](size_t i) {
-            const double dx = xValue(i) - xMean;
-            const double dy = gapValue(i) - mean;
-            return Moments{dx * dx, dx * dy, dy * dy};
+        const double origin = static_cast<double>(reader.time(0));
+        const double xMean =
+            pairwiseSumOnCoresWith<double>(n,
+                                           [&input, origin] {
+                                               return [rows = GapRows(input), origin](size_t i) {
+                                                   return static_cast<double>(rows.time(i)) - origin;
+                                               };
+                                           }) /
+            count;
+        const Moments sums = pairwiseSumOnCoresWith<Moments>(n, [&input, origin, xMean, mean] {
+            return [rows = GapRows(input), origin, xMean, mean](size_t i) {
+                const double dx = (static_cast<double>(rows.time(i)) - origin) - xMean;
+                const double dy = static_cast<double>(rows.gap(i)) - mean;
+                return Moments{dx * dx, dx * dy, dy * dy};
+            };
         });
         const double scale = 1.0 / count;
         const double ssxm = sums.xx * scale;
@@ -131,7 +167,7 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
         if (ssxm != 0.0 && ssym != 0.0)
             r = std::clamp(ssxym / std::sqrt(ssxm * ssym), -1.0, 1.0);
         stats.r = r;
-        stats.fitOriginNs = input.timestampNs[rows[0]];
+        stats.fitOriginNs = reader.time(0);
         // All timestamps equal: no line to fit (scipy's slope would be NaN).
         if (ssxm != 0.0) {
             stats.hasFit = true;
@@ -147,10 +183,10 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
     std::vector<double> ratios;
     ratios.reserve(n);
     for (size_t i = 0; i < n; ++i) {
-        const int64_t reserved = input.reserved[rows[i]];
+        const int64_t reserved = reader.reserved(i);
         if (reserved <= 0)
             continue;
-        const int64_t unused = std::max<int64_t>(0, saturatingSub(reserved, input.allocated[rows[i]]));
+        const int64_t unused = std::max<int64_t>(0, saturatingSub(reserved, reader.allocated(i)));
         const double ratio = trueDivide(unused, reserved);
         if (ratios.empty() || ratio > stats.maxFragmentation) {
             stats.maxFragmentation = ratio;

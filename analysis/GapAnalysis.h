@@ -4,6 +4,7 @@
 // and the rows of its usable samples (event_type "sample" and device_total > 0), in
 // timestamp order.
 
+#include "analysis/ColumnView.h"
 #include "analysis/Finding.h"
 #include "analysis/Int64Math.h"
 #include "analysis/Thresholds.h"
@@ -27,14 +28,16 @@ constexpr int64_t gapBytes(int64_t used, int64_t reserved)
     return saturatingSub(used, reserved);
 }
 
+// The columns are views (dense arrays or the store's packed columns); a pass over many rows
+// reads them through an Int64ColumnReader each.
 struct GapInput
 {
-    std::span<const int64_t> timestampNs;
-    std::span<const int64_t> allocated; // allocator_allocated_bytes
-    std::span<const int64_t> reserved;  // allocator_reserved_bytes
-    std::span<const int64_t> used;      // device_used_bytes
-    std::span<const int64_t> total;     // device_total_bytes (kNullInt = null)
-    std::span<const uint32_t> rows;     // usable rows, ascending timestamp
+    Int64ColumnView timestampNs;
+    Int64ColumnView allocated;      // allocator_allocated_bytes
+    Int64ColumnView reserved;       // allocator_reserved_bytes
+    Int64ColumnView used;           // device_used_bytes
+    Int64ColumnView total;          // device_total_bytes (kNullInt = null)
+    std::span<const uint32_t> rows; // usable rows, ascending timestamp
 
     size_t size() const { return rows.size(); }
     int64_t gapAt(size_t i) const { return gapBytes(used[rows[i]], reserved[rows[i]]); }

@@ -64,17 +64,25 @@ template <typename Value, typename Term> Value pairwiseSum(size_t first, size_t 
 
 // pairwiseSum over [0, count) with its top split on two threads when count is large: the
 // same two halves added the same way, so the result is the same to the bit. (10 M samples:
-// the sums are most of an analysis.)
-template <typename Value, typename Term> Value pairwiseSumOnCores(size_t count, const Term& term)
+// the sums are most of an analysis.) makeTerm() makes the term of each thread, for terms that
+// keep state (column readers that hold the block they read last).
+template <typename Value, typename MakeTerm>
+Value pairwiseSumOnCoresWith(size_t count, const MakeTerm& makeTerm)
 {
     constexpr size_t kTwoThreadsFrom = size_t(1) << 20;
     if (count < kTwoThreadsFrom || std::thread::hardware_concurrency() < 2)
-        return pairwiseSum<Value>(0, count, term);
+        return pairwiseSum<Value>(0, count, makeTerm());
     size_t half = count / 2;
     half -= half % 8;
-    auto left = std::async(std::launch::async, [&] { return pairwiseSum<Value>(0, half, term); });
-    const Value right = pairwiseSum<Value>(half, count - half, term);
+    auto left = std::async(std::launch::async, [&] { return pairwiseSum<Value>(0, half, makeTerm()); });
+    const Value right = pairwiseSum<Value>(half, count - half, makeTerm());
     return left.get() + right;
+}
+
+// pairwiseSumOnCoresWith for a term without state, shared by both threads.
+template <typename Value, typename Term> Value pairwiseSumOnCores(size_t count, const Term& term)
+{
+    return pairwiseSumOnCoresWith<Value>(count, [&term]() -> const Term& { return term; });
 }
 
 // np.median of doubles: the middle value, or the mean of the two middle values (their sum

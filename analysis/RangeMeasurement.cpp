@@ -23,7 +23,9 @@ std::optional<RangeMeasurement> measureGapRange(const GapInput& input, int64_t b
     m.endNs = endNs;
     m.durationNs = saturatingSub(endNs, beginNs);
     m.sampleCount = size_t(last - first);
-    const auto gapOf = [&](uint32_t row) { return gapBytes(input.used[row], input.reserved[row]); };
+    // the passes below walk the rows in order: readers decode each block of a column once
+    Int64ColumnReader time(input.timestampNs), used(input.used), reserved(input.reserved);
+    const auto gapOf = [&](uint32_t row) { return gapBytes(used[row], reserved[row]); };
     m.firstSampleNs = timeOf(*first);
     m.lastSampleNs = timeOf(*(last - 1));
     m.startGapBytes = gapOf(*first);
@@ -39,7 +41,7 @@ std::optional<RangeMeasurement> measureGapRange(const GapInput& input, int64_t b
         const int64_t gap = gapOf(*it);
         m.minGapBytes = std::min(m.minGapBytes, gap);
         m.maxGapBytes = std::max(m.maxGapBytes, gap);
-        meanX += differenceAsDouble(timeOf(*it), m.firstSampleNs) / 1e9;
+        meanX += differenceAsDouble(time[*it], m.firstSampleNs) / 1e9;
         meanY += double(gap);
     }
     const double n = double(m.sampleCount);
@@ -47,7 +49,7 @@ std::optional<RangeMeasurement> measureGapRange(const GapInput& input, int64_t b
     meanY /= n;
     double sxx = 0, sxy = 0;
     for (auto it = first; it != last; ++it) {
-        const double dx = differenceAsDouble(timeOf(*it), m.firstSampleNs) / 1e9 - meanX;
+        const double dx = differenceAsDouble(time[*it], m.firstSampleNs) / 1e9 - meanX;
         sxx += dx * dx;
         sxy += dx * (double(gapOf(*it)) - meanY);
     }

@@ -144,6 +144,28 @@ MeasuredLoad measureLoad(const QString& path, int threads)
     return load;
 }
 
+// Where the store's bytes go, per sample: each column, the strings, the origins, the sources.
+void printStoreBreakdown(const EventStore& store)
+{
+    const double samples = double(std::max<size_t>(store.size(), 1));
+    std::string line = "  store B/sample:";
+    size_t index = 0;
+    EventStore::forEachColumnOf(
+        [&](const auto& column) {
+            line += ' ' + std::string(EventStore::kColumnNames[index++]) + ' ' +
+                    QString::number(double(column.memoryBytes()) / samples, 'f', 2).toStdString();
+        },
+        store);
+    const EventStore::MemoryUse use = store.memoryUse();
+    for (const auto& [name, bytes] : {std::pair<const char*, size_t>{"| columns", use.columns},
+                                      {"strings", use.strings},
+                                      {"origins", use.origins},
+                                      {"sources", use.sources}})
+        line +=
+            std::string(" ") + name + ' ' + QString::number(double(bytes) / samples, 'f', 2).toStdString();
+    std::printf("%s\n", line.c_str());
+}
+
 int benchLoad(const QString& form, const QString& path, int threads)
 {
     const MeasuredLoad load = measureLoad(path, threads);
@@ -159,6 +181,7 @@ int benchLoad(const QString& form, const QString& path, int threads)
         qPrintable(form), megabytes, samples, seconds, megabytes / seconds, samples / seconds, cpu,
         megabytes / cpu, double(load.residentKb) * 1024 / samples, double(load.peakKb) * 1024 / samples,
         double(load.outcome.data->store.memoryBytes()) / samples);
+    printStoreBreakdown(load.outcome.data->store);
     return 0;
 }
 
@@ -291,9 +314,8 @@ int benchChart(const QString& path)
         size_t lodBytes = 0;
         for (int i = 0; i < 3; ++i) {
             const auto start = Clock::now();
-            const MinMaxPyramid pyramid(
-                std::span<const uint32_t>(result->usableRows),
-                [&store](uint32_t row) { return double(store.used[row] - store.reserved[row]); });
+            const MinMaxPyramid pyramid(std::span<const uint32_t>(result->usableRows),
+                                        GapValue(store.used, store.reserved)); // as the chart builds it
             lodTimes.push_back(secondsSince(start));
             lodBytes = pyramid.memoryBytes();
         }

@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -33,6 +34,60 @@ std::vector<int64_t> randomValues(size_t count, int64_t spread, int nullEvery, u
         values.push_back(nullEvery > 0 && int(i % size_t(nullEvery)) == nullEvery - 1
                              ? kNullInt
                              : (spread > 0 ? 1'000'000'000 + r % spread : r));
+    }
+    return values;
+}
+
+// The value patterns the store's columns hold, and the extremes: row i of `count` rows.
+enum class Pattern
+{
+    RegularTimes,  // a steady sampling rate: the line of each block is exact
+    JitteredTimes, // 100 ms steps with up to 1 ms of jitter
+    Counters,      // 20 GiB moving within 64 MiB, a null now and then
+    Random,        // any int64 but the null marker
+    Extremes,      // INT64_MAX, INT64_MIN + 1, nulls, 0, -1 in turn
+    DescendingWithNulls,
+    AllNull,
+};
+
+std::vector<int64_t> patternValues(Pattern pattern, size_t count)
+{
+    constexpr int64_t max = std::numeric_limits<int64_t>::max();
+    std::vector<int64_t> values;
+    uint64_t state = 77;
+    auto next = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state;
+    };
+    for (size_t i = 0; i < count; ++i) {
+        const auto n = int64_t(i);
+        switch (pattern) {
+        case Pattern::RegularTimes:
+            values.push_back(1'700'000'000'000'000'000 + n * 100'000'000);
+            break;
+        case Pattern::JitteredTimes:
+            values.push_back(1'700'000'000'000'000'000 + n * 100'000'000 + int64_t(next() >> 44));
+            break;
+        case Pattern::Counters:
+            values.push_back(i % 97 == 5 ? kNullInt : (20LL << 30) + int64_t(next() >> 38));
+            break;
+        case Pattern::Random: {
+            const auto value = int64_t(next());
+            values.push_back(value == kNullInt ? 0 : value);
+            break;
+        }
+        case Pattern::Extremes: {
+            const int64_t cycle[] = {max, kNullInt + 1, kNullInt, 0, -1, max - 1, kNullInt + 2};
+            values.push_back(cycle[i % 7]);
+            break;
+        }
+        case Pattern::DescendingWithNulls:
+            values.push_back(i % 10 == 3 ? kNullInt : max - n * 1'000'003);
+            break;
+        case Pattern::AllNull:
+            values.push_back(kNullInt);
+            break;
+        }
     }
     return values;
 }
@@ -246,6 +301,215 @@ private slots:
         PackedColumn<int64_t> counters = packed(randomValues(rows, 64 << 20, 50, 9));
         counters.shrink_to_fit();
         QVERIFY(counters.memoryBytes() <= rows * 4 + rows / 8);
+    }
+    // Every access path returns the rows pushed: operator[] (O(1) random access), blockAt,
+    // forEachBlock over ranges that start and end inside blocks and cross them, a reader
+    // walking forwards and jumping back, the iterators (lower_bound), and rows pushed after
+    // blocks were sealed.
+    void accessPaths_data()
+    {
+        QTest::addColumn<int>("pattern");
+        QTest::addColumn<int>("count");
+        constexpr int blocks = int(PackedColumn<int64_t>::kBlockRows);
+        const std::pair<Pattern, const char*> patterns[] = {
+            {Pattern::RegularTimes, "regular times"},
+            {Pattern::JitteredTimes, "jittered times"},
+            {Pattern::Counters, "counters"},
+            {Pattern::Random, "random"},
+            {Pattern::Extremes, "extremes"},
+            {Pattern::DescendingWithNulls, "descending, nulls"},
+            {Pattern::AllNull, "all null"}};
+        for (const auto& [pattern, name] : patterns) {
+            for (int count : {0, 1, blocks - 1, blocks, blocks + 1, 5 * blocks + 17})
+                QTest::addRow("%s, %d rows", name, count) << int(pattern) << count;
+        }
+    }
+    void accessPaths()
+    {
+        QFETCH(int, pattern);
+        QFETCH(int, count);
+        constexpr size_t kBlock = PackedColumn<int64_t>::kBlockRows;
+        const std::vector<int64_t> values = patternValues(Pattern(pattern), size_t(count));
+        const PackedColumn<int64_t> column = packed(values);
+        QCOMPARE(column.size(), values.size());
+        for (size_t row = 0; row < values.size(); ++row)
+            QCOMPARE(column[row], values[row]);
+        QCOMPARE(std::vector<int64_t>(column), values);
+
+        std::array<int64_t, kBlock> buffer{};
+        for (size_t row = 0; row < values.size(); row += 333) {
+            const ColumnRows<int64_t> block = column.blockAt(row, buffer.data());
+            QVERIFY(block.first <= row && row < block.first + block.count);
+            for (size_t i = 0; i < block.count; ++i)
+                QCOMPARE(block.rows[i], values[block.first + i]);
+        }
+
+        const size_t n = values.size();
+        const std::pair<size_t, size_t> ranges[] = {{0, n},
+                                                    {n / 3, n - n / 4},
+                                                    {std::min(n, kBlock - 2), std::min(n, 2 * kBlock + 2)},
+                                                    {n, n},
+                                                    {5, 3}};
+        for (const auto& [begin, end] : ranges) {
+            std::vector<int64_t> read;
+            size_t expectedFirst = begin;
+            column.forEachBlock(begin, end, [&](size_t first, std::span<const int64_t> rows) {
+                QCOMPARE(first, expectedFirst);
+                QVERIFY(!rows.empty());
+                QVERIFY(first / kBlock == (first + rows.size() - 1) / kBlock || first >= n - n % kBlock);
+                expectedFirst = first + rows.size();
+                read.insert(read.end(), rows.begin(), rows.end());
+            });
+            std::vector<int64_t> expected;
+            if (begin < end)
+                expected.assign(values.begin() + std::ptrdiff_t(begin), values.begin() + std::ptrdiff_t(end));
+            QCOMPARE(read, expected);
+        }
+
+        // a reader forwards, then backwards (a block decoded per jump), through the view
+        const Int64ColumnView view(column);
+        QCOMPARE(view.size(), n);
+        Int64ColumnReader reader(view);
+        for (size_t row = 0; row < n; ++row)
+            QCOMPARE(reader[row], values[row]);
+        for (size_t row = n; row-- > 0;)
+            QCOMPARE(reader[row], values[row]);
+        for (size_t row = 0; row < n; row += 101)
+            QCOMPARE(view[row], values[row]);
+
+        // iterators: lower_bound finds what it finds in the vector
+        if (Pattern(pattern) == Pattern::RegularTimes || Pattern(pattern) == Pattern::JitteredTimes) {
+            std::vector<int64_t> sorted = values;
+            std::sort(sorted.begin(), sorted.end());
+            PackedColumn<int64_t> sortedColumn = packed(sorted);
+            for (size_t row = 0; row < n; row += 97) {
+                const int64_t key = sorted[row] + 1;
+                const auto got =
+                    std::lower_bound(sortedColumn.begin(), sortedColumn.end(), key) - sortedColumn.begin();
+                const auto want = std::lower_bound(sorted.begin(), sorted.end(), key) - sorted.begin();
+                QCOMPARE(got, want);
+            }
+        }
+
+        // rows pushed after sealed blocks, then cut back
+        PackedColumn<int64_t> grown = packed(values);
+        std::vector<int64_t> more = values;
+        for (int64_t value : patternValues(Pattern::Extremes, kBlock + 5)) {
+            grown.push_back(value);
+            more.push_back(value);
+        }
+        QCOMPARE(grown.toVector(), more);
+        grown.resize(n / 2);
+        more.resize(n / 2);
+        QCOMPARE(grown.toVector(), more);
+        grown.push_back(kNullInt);
+        more.push_back(kNullInt);
+        QCOMPARE(grown.toVector(), more);
+        QCOMPARE(grown.back(), kNullInt);
+    }
+
+    // Bits, not bytes: a steady clock costs no bits a row, jitter of under 2^20 ns about 20 bits
+    // (under 3 bytes), counters moving within 64 MiB (26 bits) under 4 bytes with their nulls.
+    void bitsPerRow_data()
+    {
+        QTest::addColumn<int>("pattern");
+        QTest::addColumn<double>("maxBytesPerRow");
+        QTest::newRow("regular times") << int(Pattern::RegularTimes) << 0.05;
+        QTest::newRow("jittered times") << int(Pattern::JitteredTimes) << 2.7;
+        QTest::newRow("counters") << int(Pattern::Counters) << 3.45;
+        QTest::newRow("all null") << int(Pattern::AllNull) << 0.05;
+        QTest::newRow("random") << int(Pattern::Random) << 8.05;
+    }
+    void bitsPerRow()
+    {
+        QFETCH(int, pattern);
+        QFETCH(double, maxBytesPerRow);
+        const size_t rows = 200 * PackedColumn<int64_t>::kBlockRows;
+        PackedColumn<int64_t> column = packed(patternValues(Pattern(pattern), rows));
+        column.shrink_to_fit();
+        const double bytesPerRow = double(column.memoryBytes()) / double(rows);
+        QVERIFY2(bytesPerRow <= maxBytesPerRow, qPrintable(QString::number(bytesPerRow)));
+    }
+
+    // A serialiser's view: the raw blocks and the tail rebuild an equal column; a block that
+    // cannot be one is refused.
+    void rawBlocks_data()
+    {
+        QTest::addColumn<int>("pattern");
+        QTest::addColumn<int>("count");
+        for (Pattern pattern :
+             {Pattern::JitteredTimes, Pattern::Counters, Pattern::Extremes, Pattern::AllNull})
+            QTest::addRow("pattern %d", int(pattern))
+                << int(pattern) << int(3 * PackedColumn<int64_t>::kBlockRows + 9);
+    }
+    void rawBlocks()
+    {
+        QFETCH(int, pattern);
+        QFETCH(int, count);
+        const PackedColumn<int64_t> column = packed(patternValues(Pattern(pattern), size_t(count)));
+        PackedColumn<int64_t> copy;
+        for (size_t b = 0; b < column.blockCount(); ++b)
+            QVERIFY(copy.appendRawBlock(column.rawBlock(b)));
+        for (int64_t value : column.tail())
+            copy.push_back(value);
+        QVERIFY(copy == column);
+        QCOMPARE(copy.toVector(), column.toVector());
+
+        PackedColumn<int64_t>::RawBlock bad = column.rawBlock(0);
+        bad.bits = 65;
+        QVERIFY(!PackedColumn<int64_t>().appendRawBlock(bad));
+        bad = column.rawBlock(0);
+        bad.words = bad.words.first(bad.words.size() / 2);
+        QVERIFY(bad.bits == 0 || !PackedColumn<int64_t>().appendRawBlock(bad));
+        PackedColumn<int64_t> withTail;
+        withTail.push_back(1);
+        QVERIFY(!withTail.appendRawBlock(column.rawBlock(0)));
+        PackedColumn<uint32_t>::RawBlock nullInIds;
+        nullInIds.bits = 1;
+        nullInIds.hasNull = true;
+        const std::vector<uint64_t> words(PackedColumn<uint32_t>::wordsPerBlock(1));
+        nullInIds.words = words;
+        QVERIFY(!PackedColumn<uint32_t>().appendRawBlock(nullInIds));
+    }
+
+    // forEachBlockOf walks columns side by side in pieces inside one block of each, also when
+    // one is packed and the other was kept unpacked; an enum column packs like its integer.
+    void severalColumns()
+    {
+        enum class Kind : uint8_t
+        {
+            A,
+            B,
+            C
+        };
+        const size_t rows = 4 * PackedColumn<int64_t>::kBlockRows + 30;
+        const std::vector<int64_t> times = patternValues(Pattern::JitteredTimes, rows);
+        PackedColumn<int64_t> packedTimes = packed(times);
+        PackedColumn<Kind> kinds;
+        kinds.keepUnpacked();
+        std::vector<Kind> kindValues;
+        for (size_t i = 0; i < rows; ++i) {
+            kindValues.push_back(i % 50 == 0 ? Kind::C : (i % 7 == 0 ? Kind::B : Kind::A));
+            kinds.push_back(kindValues.back());
+        }
+        size_t next = 10;
+        forEachBlockOf(
+            10, rows - 3,
+            [&](size_t first, std::span<const int64_t> t, std::span<const Kind> k) {
+                QCOMPARE(first, next);
+                QCOMPARE(t.size(), k.size());
+                for (size_t i = 0; i < t.size(); ++i) {
+                    QCOMPARE(t[i], times[first + i]);
+                    QVERIFY(k[i] == kindValues[first + i]);
+                }
+                next = first + t.size();
+            },
+            packedTimes, kinds);
+        QCOMPARE(next, rows - 3);
+        kinds.pack();
+        QVERIFY(kinds.toVector() == kindValues);
+        kinds.shrink_to_fit();
+        QVERIFY(kinds.memoryBytes() < rows / 2); // 2 bits a row, not 8
     }
 };
 

@@ -81,14 +81,15 @@ public:
 
     MagnitudePyramid() = default;
     template <typename ValueAt>
-    MagnitudePyramid(std::span<const int64_t> timeNs, std::span<const uint32_t> rows, ValueAt&& valueAt)
+    MagnitudePyramid(const Int64ColumnView& timeNs, std::span<const uint32_t> rows, ValueAt&& valueAt)
     {
         m_rowCount = rows.size();
         std::vector<Bucket> level((rows.size() + kFanOut - 1) / kFanOut);
+        Int64ColumnReader time(timeNs); // rows ascend: each block decoded once
         for (size_t pos = 0; pos < rows.size(); ++pos) {
             Bucket& bucket = level[pos / kFanOut];
             merge(bucket.value, valueAt(rows[pos]));
-            bucket.lastNs = timeNs[rows[pos]];
+            bucket.lastNs = time[rows[pos]];
         }
         while (!level.empty()) {
             std::vector<Bucket> above(level.size() / kFanOut); // whole buckets only
@@ -130,7 +131,7 @@ private:
 // timeNs, these rows and valueAt. columnStarts, when given, must be range.columnStarts() (rows of a
 // heatmap with one span and width share them). holdLimitNs 0: no column is held.
 template <typename ValueAt>
-std::vector<double> binLargestMagnitude(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+std::vector<double> binLargestMagnitude(const Int64ColumnView& timeNs, std::span<const uint32_t> rows,
                                         const HeatmapColumns& range, int64_t holdLimitNs, ValueAt&& valueAt,
                                         const MagnitudePyramid* pyramid = nullptr,
                                         const std::vector<int64_t>* columnStarts = nullptr)
@@ -150,7 +151,8 @@ std::vector<double> binLargestMagnitude(std::span<const int64_t> timeNs, std::sp
     const std::vector<int64_t>& starts = *columnStarts;
     const RowSpan span = rowsInTimeRange(timeNs, rows, range.beginNs, range.endNs);
     std::vector<bool> sampled(size_t(columns), false);
-    auto offsetAt = [&](size_t position) { return saturatingSub(timeNs[rows[position]], range.beginNs); };
+    Int64ColumnReader time(timeNs); // positions ascend: each block decoded once
+    auto offsetAt = [&](size_t position) { return saturatingSub(time[rows[position]], range.beginNs); };
     size_t column = 0;
     int64_t nextStart = starts[1];
     double best = kEmpty;

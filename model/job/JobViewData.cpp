@@ -17,10 +17,11 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // a late sample: the heatmap leaves it empty instead of holding the value across it.
 constexpr int64_t kHoldIntervals = 4;
 
-int64_t medianPositiveInterval(const std::vector<int64_t>& times, const std::vector<uint32_t>& rows)
+int64_t medianPositiveInterval(const Int64ColumnView& timeNs, const std::vector<uint32_t>& rows)
 {
     std::vector<int64_t> intervals;
     intervals.reserve(rows.size());
+    Int64ColumnReader times(timeNs);
     for (size_t i = 1; i < rows.size(); ++i) {
         const int64_t delta = saturatingSub(times[rows[i]], times[rows[i - 1]]);
         if (delta > 0)
@@ -34,7 +35,7 @@ int64_t medianPositiveInterval(const std::vector<int64_t>& times, const std::vec
 }
 
 // last - first of a counter over the rows where it is recorded
-std::optional<int64_t> counterDelta(const std::vector<int64_t>& column, const std::vector<uint32_t>& rows)
+std::optional<int64_t> counterDelta(const PackedColumn<int64_t>& column, const std::vector<uint32_t>& rows)
 {
     const auto recorded = [&](uint32_t row) { return column[row] != kNullInt; };
     const auto first = std::find_if(rows.begin(), rows.end(), recorded);
@@ -191,19 +192,23 @@ void finishRankSeries(RankSeries& series)
     const std::span<const uint32_t> rows(series.rows);
     series.holdLimitNs = saturatingMul(medianPositiveInterval(s.timestampNs, series.rows), kHoldIntervals);
     for (JobMeasure measure : {JobMeasure::Gap, JobMeasure::GapRatio}) {
-        const auto valueOf = [&](uint32_t row) { return series.valueOfRow(measure, row); };
+        Int64ColumnReader used(s.used), reserved(s.reserved), total(s.total);
+        const auto valueOf = [&](uint32_t row) {
+            return RankSeries::measureValue(measure, used[row], reserved[row], total[row]);
+        };
         series.linePyramids[size_t(measure)] = MinMaxPyramid(rows, valueOf);
         series.cellPyramids[size_t(measure)] = MagnitudePyramid(s.timestampNs, rows, valueOf);
     }
     series.allocatedDelta = counterDelta(s.allocated, series.rows);
     series.reservedDelta = counterDelta(s.reserved, series.rows);
     series.latestGap = s.gapAt(series.rows.back());
+    Int64ColumnReader time(s.timestampNs), used(s.used), reserved(s.reserved), total(s.total);
     for (uint32_t row : series.rows) {
-        const int64_t gap = s.gapAt(row);
+        const int64_t gap = gapBytes(used[row], reserved[row]);
         const auto magnitude = [](int64_t v) { return v < 0 ? -WideInt(v) : WideInt(v); };
         if (!series.peakGap || magnitude(gap) > magnitude(*series.peakGap)) {
             series.peakGap = gap;
-            series.peakGapNs = s.timestampNs[row];
+            series.peakGapNs = time[row];
         }
     }
     for (JobMeasure measure : {JobMeasure::Gap, JobMeasure::GapRatio}) {
@@ -211,7 +216,7 @@ void finishRankSeries(RankSeries& series)
         double& low = series.minValue[size_t(measure)];
         double& high = series.maxValue[size_t(measure)];
         for (uint32_t row : series.rows) {
-            const double v = series.valueOfRow(measure, row);
+            const double v = RankSeries::measureValue(measure, used[row], reserved[row], total[row]);
             if (std::isnan(v))
                 continue;
             low = any ? std::min(low, v) : v;

@@ -134,7 +134,7 @@ struct RankSeries
     std::array<double, 2> maxValue{};
 
     const EventStore& store() const { return trace->store; }
-    std::span<const int64_t> times() const { return trace->store.timestampNs; }
+    Int64ColumnView times() const { return trace->store.timestampNs; }
     int64_t timeAt(size_t position) const { return trace->store.timestampNs[rows[position]]; }
     int64_t gapAt(size_t position) const { return trace->store.gapAt(rows[position]); }
     // The measure of a store row as a double; NaN where it is not defined. Inline: the
@@ -142,14 +142,16 @@ struct RankSeries
     double valueOfRow(JobMeasure measure, uint32_t row) const
     {
         const EventStore& s = trace->store;
-        const int64_t used = s.used[row];
-        const int64_t reserved = s.reserved[row];
+        return measureValue(measure, s.used[row], s.reserved[row], s.total[row]);
+    }
+    // The measure of a row's counters (the pyramids read them a block at a time).
+    static double measureValue(JobMeasure measure, int64_t used, int64_t reserved, int64_t total)
+    {
         if (used == kNullInt || reserved == kNullInt)
             return std::numeric_limits<double>::quiet_NaN();
         const double gap = double(gapBytes(used, reserved));
         if (measure == JobMeasure::Gap)
             return gap;
-        const int64_t total = s.total[row];
         return total == kNullInt || total <= 0 ? std::numeric_limits<double>::quiet_NaN()
                                                : gap / double(total);
     }

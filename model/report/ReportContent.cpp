@@ -180,12 +180,16 @@ ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAna
     if (!result.usableRows.empty()) {
         c.firstTimestampNs = store.timestampNs[result.usableRows.front()];
         c.lastTimestampNs = store.timestampNs[result.usableRows.back()];
-        const GapInput input = result.gapInput();
-        size_t best = 0;
-        for (size_t i = 1; i < input.size(); ++i)
-            if (input.gapAt(i) > input.gapAt(best))
-                best = i;
-        const uint32_t peak = result.usableRows[best];
+        // the first largest gap, the rows read a block at a time
+        Int64ColumnReader used(store.used), reserved(store.reserved);
+        uint32_t peak = result.usableRows.front();
+        int64_t peakGap = gapBytes(used[peak], reserved[peak]);
+        for (const uint32_t row : result.usableRows) {
+            if (const int64_t gap = gapBytes(used[row], reserved[row]); gap > peakGap) {
+                peak = row;
+                peakGap = gap;
+            }
+        }
         c.peakGapBytes = store.gapAt(peak);
         c.peakGapTimestampNs = store.timestampNs[peak];
     }

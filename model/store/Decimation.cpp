@@ -6,7 +6,7 @@
 
 namespace gapscope {
 
-RowSpan rowsInTimeRange(std::span<const int64_t> timeNs, std::span<const uint32_t> rows, int64_t beginNs,
+RowSpan rowsInTimeRange(const Int64ColumnView& timeNs, std::span<const uint32_t> rows, int64_t beginNs,
                         int64_t endNs)
 {
     if (endNs < beginNs)
@@ -18,7 +18,7 @@ RowSpan rowsInTimeRange(std::span<const int64_t> timeNs, std::span<const uint32_
     return RowSpan{size_t(lower - rows.begin()), size_t(upper - rows.begin())};
 }
 
-std::optional<size_t> nearestRowPosition(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+std::optional<size_t> nearestRowPosition(const Int64ColumnView& timeNs, std::span<const uint32_t> rows,
                                          int64_t ns)
 {
     if (rows.empty())
@@ -46,14 +46,25 @@ RowSpan withNeighbours(RowSpan span, size_t rowCount)
     return span;
 }
 
-std::vector<uint32_t> decimateMinMax(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+std::vector<uint32_t> decimateMinMax(const Int64ColumnView& timeNs, std::span<const uint32_t> rows,
                                      RowSpan span, int64_t beginNs, int64_t endNs, int columns,
-                                     std::span<const int64_t> values)
+                                     const Int64ColumnView& values)
 {
-    return decimateMinMax(timeNs, rows, span, beginNs, endNs, columns, [&](uint32_t row) {
-        const int64_t v = values[row];
-        return v == kNullInt ? std::numeric_limits<double>::quiet_NaN() : double(v);
-    });
+    return decimateMinMax(timeNs, rows, span, beginNs, endNs, columns, NullableColumnValue(values));
+}
+
+double NullableColumnValue::operator()(uint32_t row) const
+{
+    const int64_t v = m_values[row];
+    return v == kNullInt ? std::numeric_limits<double>::quiet_NaN() : double(v);
+}
+
+double GapValue::operator()(uint32_t row) const
+{
+    const int64_t used = m_used[row];
+    const int64_t reserved = m_reserved[row];
+    return used == kNullInt || reserved == kNullInt ? std::numeric_limits<double>::quiet_NaN()
+                                                    : double(used - reserved);
 }
 
 } // namespace gapscope

@@ -4,11 +4,14 @@
 // result has exactly the envelope of the full data at that pixel width. Works through the
 // row indirection of the analysis (usableRows) without copying any column. Plain C++, no Qt.
 
+#include "analysis/ColumnView.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace gapscope {
@@ -25,7 +28,7 @@ struct RowSpan
 
 // Positions of the rows with beginNs <= timeNs[row] <= endNs; rows must be in ascending time.
 // Binary search: O(log n).
-RowSpan rowsInTimeRange(std::span<const int64_t> timeNs, std::span<const uint32_t> rows, int64_t beginNs,
+RowSpan rowsInTimeRange(const Int64ColumnView& timeNs, std::span<const uint32_t> rows, int64_t beginNs,
                         int64_t endNs);
 
 // The span widened by one row on each side (within [0, rowCount)), so that a line through the
@@ -34,7 +37,7 @@ RowSpan withNeighbours(RowSpan span, size_t rowCount);
 
 // Position of the row nearest in time to ns (the earlier one on a tie); rows must be in
 // ascending time. nullopt without rows. Binary search: O(log n).
-std::optional<size_t> nearestRowPosition(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+std::optional<size_t> nearestRowPosition(const Int64ColumnView& timeNs, std::span<const uint32_t> rows,
                                          int64_t ns);
 
 // Min/max decimation of the rows at positions `span` into `columns` equal time columns over
@@ -43,9 +46,9 @@ std::optional<size_t> nearestRowPosition(std::span<const int64_t> timeNs, std::s
 // Returns ascending positions into `rows`: at most 2 per column plus the first and the last.
 // Points outside [beginNs, endNs] (neighbours) fall into the first or last column.
 template <typename ValueAt>
-std::vector<uint32_t> decimateMinMax(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
-                                     RowSpan span, int64_t beginNs, int64_t endNs, int columns,
-                                     ValueAt&& valueAt)
+requires std::is_invocable_r_v<double, ValueAt&, uint32_t> std::vector<uint32_t>
+decimateMinMax(const Int64ColumnView& timeNs, std::span<const uint32_t> rows, RowSpan span, int64_t beginNs,
+               int64_t endNs, int columns, ValueAt&& valueAt)
 {
     std::vector<uint32_t> kept;
     span.last = std::min(span.last, rows.size());
@@ -80,9 +83,10 @@ std::vector<uint32_t> decimateMinMax(std::span<const int64_t> timeNs, std::span<
             }
             minPos = maxPos = none;
         };
+        Int64ColumnReader time(timeNs); // rows ascend: each block of the column decoded once
         for (uint32_t pos = first + 1; pos < last; ++pos) {
             const uint32_t row = rows[pos];
-            const int64_t offset = timeNs[row] - beginNs;
+            const int64_t offset = time[row] - beginNs;
             const int64_t c = std::clamp<int64_t>(int64_t(std::floor(double(offset) * columnsPerNs)), 0,
                                                   int64_t(columns) - 1);
             if (c != column) {
@@ -165,7 +169,7 @@ public:
     // Same contract and result as decimateMinMax over the rows and valueAt the pyramid was
     // built from (valueAt is still needed for the points at column edges).
     template <typename ValueAt>
-    std::vector<uint32_t> decimate(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+    std::vector<uint32_t> decimate(const Int64ColumnView& timeNs, std::span<const uint32_t> rows,
                                    RowSpan span, int64_t beginNs, int64_t endNs, int columns,
                                    ValueAt&& valueAt) const
     {
@@ -303,9 +307,38 @@ private:
     std::vector<std::vector<Bucket>> m_levels; // [0] = leaves
 };
 
+// valueAt of a nullable int64 column (kNullInt of GapAnalysis.h = missing, NaN here) for the
+// decimation and the pyramids: reads through a column reader, so a walk over ascending rows
+// decodes each block of the column once. One per thread (the reader holds its last block).
+class NullableColumnValue
+{
+public:
+    explicit NullableColumnValue(const Int64ColumnView& values) : m_values(values) {}
+    double operator()(uint32_t row) const;
+
+private:
+    mutable Int64ColumnReader m_values;
+};
+
+// valueAt of the gap drawn (device used - allocator reserved as double, NaN when either is
+// null), read as NullableColumnValue reads.
+class GapValue
+{
+public:
+    GapValue(const Int64ColumnView& used, const Int64ColumnView& reserved)
+        : m_used(used), m_reserved(reserved)
+    {
+    }
+    double operator()(uint32_t row) const;
+
+private:
+    mutable Int64ColumnReader m_used;
+    mutable Int64ColumnReader m_reserved;
+};
+
 // Convenience for one nullable int64 column (kNullInt of GapAnalysis.h = missing).
-std::vector<uint32_t> decimateMinMax(std::span<const int64_t> timeNs, std::span<const uint32_t> rows,
+std::vector<uint32_t> decimateMinMax(const Int64ColumnView& timeNs, std::span<const uint32_t> rows,
                                      RowSpan span, int64_t beginNs, int64_t endNs, int columns,
-                                     std::span<const int64_t> values);
+                                     const Int64ColumnView& values);
 
 } // namespace gapscope

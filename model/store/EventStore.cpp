@@ -79,39 +79,23 @@ std::string_view toString(EventType type)
 void EventStore::shrinkToFit()
 {
     // one column at a time, so the transient copy is one column, not the store
-    forEachColumn([](auto& column) {
-        if constexpr (requires { column.capacity(); })
-            shrinkIfMuchSpare(column);
-        else
-            column.shrink_to_fit();
-    });
+    forEachColumn([](auto& column) { column.shrink_to_fit(); });
     sources.shrink_to_fit();
 }
 
 void EventStore::reserveRows(size_t rows)
 {
-    forEachColumn([rows](auto& column) {
-        if constexpr (requires { column.capacity(); })
-            column.reserve(rows);
-        else
-            column.reserveRows(rows);
-    });
+    forEachColumn([rows](auto& column) { column.reserveRows(rows); });
 }
 
 void EventStore::keepRowsUnpacked()
 {
-    forEachColumn([](auto& column) {
-        if constexpr (requires { column.keepUnpacked(); })
-            column.keepUnpacked();
-    });
+    forEachColumn([](auto& column) { column.keepUnpacked(); });
 }
 
 void EventStore::packRows()
 {
-    forEachColumn([](auto& column) {
-        if constexpr (requires { column.pack(); })
-            column.pack();
-    });
+    forEachColumn([](auto& column) { column.pack(); });
 }
 
 void EventStore::clearRows()
@@ -122,27 +106,25 @@ void EventStore::clearRows()
     strings = StringPool();
 }
 
-size_t EventStore::memoryBytes() const
+EventStore::MemoryUse EventStore::memoryUse() const
 {
-    auto bytesOf = [](const auto& column) { return column.capacity() * sizeof(column[0]); };
-    size_t bytes = bytesOf(timestampNs) + bytesOf(allocated) + bytesOf(reserved) + active.memoryBytes() +
-                   inactive.memoryBytes() + change.memoryBytes() + bytesOf(used) + free.memoryBytes() +
-                   bytesOf(total) + bytesOf(type) + typeName.memoryBytes() + source.memoryBytes() +
-                   context.memoryBytes() + metadata.memoryBytes() + bytesOf(sources);
+    MemoryUse use;
+    use.sources = sources.capacity() * sizeof(EventSource);
+    forEachColumnOf([&use](const auto& column) { use.columns += column.memoryBytes(); }, *this);
     // unordered_map node: key + value + next pointer + cached hash, roughly.
     for (const auto& [row, origin] : origins) {
-        bytes += sizeof(row) + sizeof(origin) + 2 * sizeof(void*);
+        use.origins += sizeof(row) + sizeof(origin) + 2 * sizeof(void*);
         if (origin.phaseScopeId)
-            bytes += origin.phaseScopeId->capacity();
+            use.origins += origin.phaseScopeId->capacity();
     }
-    bytes += origins.bucket_count() * sizeof(void*);
+    use.origins += origins.bucket_count() * sizeof(void*);
     for (size_t id = 0; id < strings.size(); ++id) {
         const std::string& s = strings.at(static_cast<uint32_t>(id));
         // the pool's index holds a string_view and an id per string
-        bytes += sizeof(std::string) + s.capacity() + sizeof(std::string_view) + sizeof(uint32_t) +
-                 2 * sizeof(void*);
+        use.strings += sizeof(std::string) + s.capacity() + sizeof(std::string_view) + sizeof(uint32_t) +
+                       2 * sizeof(void*);
     }
-    return bytes;
+    return use;
 }
 
 } // namespace gapscope

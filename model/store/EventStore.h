@@ -100,19 +100,22 @@ struct Partition
 class EventStore
 {
 public:
-    // Numeric columns, kNullInt = null. The columns the analysis and the chart read by row in
-    // every pass are dense vectors; the rest vary little between neighbouring rows and are
-    // packed (PackedColumn: a few bytes per row or none), so a sample costs < 64 bytes.
-    std::vector<int64_t> timestampNs;
-    std::vector<int64_t> allocated;
-    std::vector<int64_t> reserved;
+    // Numeric columns, kNullInt = null. Every column is packed (PackedColumn: blocks of 1024
+    // rows, a line through each block and the rows' distances from it in as few bits as the
+    // block needs): timestamps sampled at a steady rate cost the bits of their jitter, counters
+    // those of their movement within a block. Random access by row is O(1); the readers that
+    // walk many rows (the analysis, the chart's pyramids) decode a block at a time
+    // (forEachBlock, Int64ColumnReader).
+    PackedColumn<int64_t> timestampNs;
+    PackedColumn<int64_t> allocated;
+    PackedColumn<int64_t> reserved;
     PackedColumn<int64_t> active;
     PackedColumn<int64_t> inactive;
     PackedColumn<int64_t> change;
-    std::vector<int64_t> used;
+    PackedColumn<int64_t> used;
     PackedColumn<int64_t> free;
-    std::vector<int64_t> total;
-    std::vector<EventType> type;
+    PackedColumn<int64_t> total;
+    PackedColumn<EventType> type;
     // used - reserved of a row (analysis/GapAnalysis.h gapBytes)
     int64_t gapAt(uint32_t row) const { return gapBytes(used[row], reserved[row]); }
     PackedColumn<uint32_t> typeName; // pool id of the verbatim event_type
@@ -160,8 +163,22 @@ public:
         f(stores.context...);
         f(stores.metadata...);
     }
-    // Approximate resident bytes of the columns (for the benchmark and the status bar).
-    size_t memoryBytes() const;
+    // The names of the row columns, in forEachColumnOf's order (the benchmark's breakdown).
+    static constexpr std::array<std::string_view, 14> kColumnNames{
+        "timestampNs", "allocated", "reserved", "active",   "inactive", "change",  "used",
+        "free",        "total",     "type",     "typeName", "source",   "context", "metadata"};
+    // Approximate resident bytes of the store by part (for the benchmark).
+    struct MemoryUse
+    {
+        size_t columns = 0;
+        size_t strings = 0; // the pool's strings and its index
+        size_t origins = 0; // the sparse per-row origins
+        size_t sources = 0;
+        size_t total() const { return columns + strings + origins + sources; }
+    };
+    MemoryUse memoryUse() const;
+    // Approximate resident bytes of the store (for the benchmark and the status bar).
+    size_t memoryBytes() const { return memoryUse().total(); }
 };
 
 } // namespace gapscope

@@ -55,10 +55,15 @@ std::vector<uint32_t> usableRowsOf(const EventStore& store, std::pair<uint32_t, 
 {
     std::vector<uint32_t> rows;
     rows.reserve(range.second - range.first);
-    for (uint32_t row = range.first; row < range.second; ++row) {
-        if (store.type[row] == EventType::Sample && store.total[row] != kNullInt && store.total[row] > 0)
-            rows.push_back(row);
-    }
+    forEachBlockOf(
+        range.first, range.second,
+        [&rows](size_t first, std::span<const EventType> type, std::span<const int64_t> total) {
+            for (size_t i = 0; i < type.size(); ++i) {
+                if (type[i] == EventType::Sample && total[i] != kNullInt && total[i] > 0)
+                    rows.push_back(uint32_t(first + i));
+            }
+        },
+        store.type, store.total);
     return rows;
 }
 
@@ -67,11 +72,17 @@ std::vector<uint32_t> counterRowsOf(const EventStore& store, std::pair<uint32_t,
 {
     auto collect = [&](bool samplesOnly) {
         std::vector<uint32_t> rows;
-        for (uint32_t row = range.first; row < range.second; ++row) {
-            if (store.used[row] == kNullInt || (samplesOnly && store.type[row] != EventType::Sample))
-                continue;
-            rows.push_back(row);
-        }
+        forEachBlockOf(
+            range.first, range.second,
+            [&rows, samplesOnly](size_t first, std::span<const EventType> type,
+                                 std::span<const int64_t> used) {
+                for (size_t i = 0; i < type.size(); ++i) {
+                    if (used[i] == kNullInt || (samplesOnly && type[i] != EventType::Sample))
+                        continue;
+                    rows.push_back(uint32_t(first + i));
+                }
+            },
+            store.type, store.used);
         return rows;
     };
     std::vector<uint32_t> rows = collect(true);

@@ -29,12 +29,17 @@ const std::vector<uint32_t>& timelineRows(const AnalysisResult& result)
     return isCounterOnly(result) ? result.counterRows : result.usableRows;
 }
 
-double timelineValue(const AnalysisResult& result, uint32_t row)
+TimelineValue::TimelineValue(const AnalysisResult& result)
+    : m_counterOnly(isCounterOnly(result)), m_used(result.trace->store.used),
+      m_reserved(result.trace->store.reserved)
 {
-    const EventStore& store = result.trace->store;
-    if (!isCounterOnly(result))
-        return double(store.gapAt(row));
-    const int64_t used = store.used[row];
+}
+
+double TimelineValue::operator()(uint32_t row) const
+{
+    const int64_t used = m_used[row];
+    if (!m_counterOnly)
+        return double(gapBytes(used, m_reserved[row]));
     return used == kNullInt ? std::numeric_limits<double>::quiet_NaN() : double(used);
 }
 
@@ -52,8 +57,9 @@ CounterFigures counterFigures(const AnalysisResult& result)
         figures.firstNs = store.timestampNs[result.counterRows.front()];
         figures.lastNs = store.timestampNs[result.counterRows.back()];
     }
+    Int64ColumnReader usedColumn(store.used); // rows ascend: each block decoded once
     for (uint32_t row : result.counterRows) {
-        const int64_t used = store.used[row];
+        const int64_t used = usedColumn[row];
         if (used == kNullInt)
             continue;
         ++figures.sampleCount;

@@ -21,8 +21,19 @@ bool isCounterOnly(const AnalysisResult& result);
 // counter-only capture.
 const std::vector<uint32_t>& timelineRows(const AnalysisResult& result);
 // What a timeline draws at one of those rows: the gap, or device used (RSS on a CPU capture);
-// NaN when the value is null.
-double timelineValue(const AnalysisResult& result, uint32_t row);
+// NaN when the value is null. Reads the columns a block at a time (a walk over the rows in
+// order decodes each block once): one per thread.
+class TimelineValue
+{
+public:
+    explicit TimelineValue(const AnalysisResult& result);
+    double operator()(uint32_t row) const;
+
+private:
+    bool m_counterOnly = false;
+    mutable Int64ColumnReader m_used;
+    mutable Int64ColumnReader m_reserved;
+};
 // Position in timelineRows of the row nearest to ns; nullopt without rows.
 std::optional<size_t> nearestTimelineRow(const AnalysisResult& result, int64_t ns);
 

@@ -74,8 +74,9 @@ std::optional<int64_t> peakGapIn(const AnalysisResult& result, const std::string
         const auto begin =
             std::lower_bound(result.usableRows.begin(), result.usableRows.end(), span.startNs,
                              [&](uint32_t row, int64_t ns) { return store.timestampNs[row] < ns; });
-        for (auto it = begin; it != result.usableRows.end() && store.timestampNs[*it] <= span.endNs; ++it) {
-            const int64_t gap = store.gapAt(*it);
+        Int64ColumnReader time(store.timestampNs), used(store.used), reserved(store.reserved);
+        for (auto it = begin; it != result.usableRows.end() && time[*it] <= span.endNs; ++it) {
+            const int64_t gap = gapBytes(used[*it], reserved[*it]);
             if (!peak || gap > *peak)
                 peak = gap;
         }
@@ -151,8 +152,9 @@ std::vector<AlignedGapPoint> TraceComparison::alignedGapSeries(const ComparedSid
         return points;
     const EventStore& store = side.result->trace->store;
     points.reserve(side.result->usableRows.size());
+    Int64ColumnReader time(store.timestampNs), used(store.used), reserved(store.reserved);
     for (uint32_t row : side.result->usableRows)
-        points.push_back({store.timestampNs[row] - side.originNs, store.gapAt(row)});
+        points.push_back({time[row] - side.originNs, gapBytes(used[row], reserved[row])});
     return points;
 }
 

@@ -342,18 +342,21 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data,
     bool timesInOrder = true; // within each run
     for (const SourceRun& run : runs) {
         const uint32_t id = in.sources[run.source].sessionId;
-        const int64_t* ts = in.timestampNs.data();
+        const int64_t start = in.timestampNs[run.begin];
         auto [it, inserted] = spanOfPoolId.try_emplace(id, spans.size());
         if (inserted)
-            spans.push_back({id, ts[run.begin], ts[run.begin]});
+            spans.push_back({id, start, start});
         SessionSpan& span = spans[it->second];
-        int64_t first = ts[run.begin], last = ts[run.begin];
+        int64_t first = start, last = start, previous = start;
         bool ordered = true;
-        for (uint32_t row = run.begin + 1; row < run.end; ++row) {
-            first = std::min(first, ts[row]);
-            last = std::max(last, ts[row]);
-            ordered &= ts[row] >= ts[row - 1];
-        }
+        in.timestampNs.forEachBlock(run.begin, run.end, [&](size_t, std::span<const int64_t> times) {
+            for (const int64_t ts : times) {
+                first = std::min(first, ts);
+                last = std::max(last, ts);
+                ordered &= ts >= previous;
+                previous = ts;
+            }
+        });
         span.first = std::min(span.first, first);
         span.last = std::max(span.last, last);
         timesInOrder = timesInOrder && ordered;
@@ -447,10 +450,10 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data,
         }
         info.eventCount += static_cast<qint64>(partition.size());
         info.ranks.push_back(partition.rank);
-        static_assert(sizeof(EventType) == 1); // a byte search
-        if (std::memchr(out.type.data() + partition.begin, static_cast<int>(EventType::Stop),
-                        partition.size()))
-            hasStop[partition.sessionIndex] = true;
+        out.type.forEachBlock(partition.begin, partition.end, [&](size_t, std::span<const EventType> types) {
+            if (std::find(types.begin(), types.end(), EventType::Stop) != types.end())
+                hasStop[partition.sessionIndex] = true;
+        });
     }
     // Events per collector of each session: rows per source first, then per (session, collector).
     std::vector<qint64> rowsOfSource(out.sources.size(), 0);

@@ -51,17 +51,10 @@ constexpr int kLineCount = 7;
 constexpr std::array<CollectiveClass, 3> kCollectiveClasses{
     CollectiveClass::Confident, CollectiveClass::Likely, CollectiveClass::Suspect};
 
-// Values of the drawn series as doubles, NaN where missing.
-double gapValueOfRow(const EventStore& s, uint32_t row)
+// Values of the drawn series as doubles, NaN where missing (model/store/Decimation.h).
+GapValue gapValueOf(const EventStore& s)
 {
-    const int64_t used = s.used[row];
-    const int64_t res = s.reserved[row];
-    return used == kNullInt || res == kNullInt ? kNaN : double(used - res);
-}
-
-auto columnValue(const std::vector<int64_t>& values)
-{
-    return [&values](uint32_t row) { return values[row] == kNullInt ? kNaN : double(values[row]); };
+    return GapValue(s.used, s.reserved);
 }
 
 int overlayIndex(ChartOverlay overlay)
@@ -915,12 +908,12 @@ void GapChartView::Private::rebuildStaticSeries()
     }
     const std::span<const uint32_t> usable(result->usableRows);
     const std::span<const uint32_t> counters(result->counterRows);
-    pyramids.gap = MinMaxPyramid(usable, [&s](uint32_t row) { return gapValueOfRow(s, row); });
-    pyramids.allocated = MinMaxPyramid(counters, columnValue(s.allocated));
-    pyramids.reserved = MinMaxPyramid(counters, columnValue(s.reserved));
-    pyramids.used = MinMaxPyramid(counters, columnValue(s.used));
-    pyramids.total = MinMaxPyramid(counters, columnValue(s.total));
-    pyramids.outside = MinMaxPyramid(outsideRows, [&s](uint32_t row) { return gapValueOfRow(s, row); });
+    pyramids.gap = MinMaxPyramid(usable, gapValueOf(s));
+    pyramids.allocated = MinMaxPyramid(counters, NullableColumnValue(s.allocated));
+    pyramids.reserved = MinMaxPyramid(counters, NullableColumnValue(s.reserved));
+    pyramids.used = MinMaxPyramid(counters, NullableColumnValue(s.used));
+    pyramids.total = MinMaxPyramid(counters, NullableColumnValue(s.total));
+    pyramids.outside = MinMaxPyramid(outsideRows, gapValueOf(s));
 }
 
 void GapChartView::Private::redraw()
@@ -955,7 +948,7 @@ void GapChartView::Private::redrawSeries(int columns)
         return;
     }
     const EventStore& s = store();
-    const std::span<const int64_t> time(s.timestampNs);
+    const Int64ColumnView time(s.timestampNs);
     const int64_t begin = visibleBeginNs;
     const int64_t end = visibleEndNs;
 
@@ -994,7 +987,7 @@ void GapChartView::Private::redrawSeries(int columns)
         }
         return points;
     };
-    auto gapValue = [&s](uint32_t row) { return gapValueOfRow(s, row); };
+    const GapValue gapValue = gapValueOf(s);
 
     const std::span<const uint32_t> usable(result->usableRows);
     setDrawnPoints(ChartLine::Gap, decimated(gap, usable, gapValue, &pyramids.gap));
@@ -1003,13 +996,13 @@ void GapChartView::Private::redrawSeries(int columns)
     // counters are drawn from every sample, also those without a device total (CPU traces)
     const std::span<const uint32_t> counters(result->counterRows);
     setDrawnPoints(ChartLine::Allocated,
-                   decimated(allocated, counters, columnValue(s.allocated), &pyramids.allocated));
+                   decimated(allocated, counters, NullableColumnValue(s.allocated), &pyramids.allocated));
     setDrawnPoints(ChartLine::Reserved,
-                   decimated(reserved, counters, columnValue(s.reserved), &pyramids.reserved));
+                   decimated(reserved, counters, NullableColumnValue(s.reserved), &pyramids.reserved));
     setDrawnPoints(ChartLine::DeviceUsed,
-                   decimated(deviceUsed, counters, columnValue(s.used), &pyramids.used));
+                   decimated(deviceUsed, counters, NullableColumnValue(s.used), &pyramids.used));
     setDrawnPoints(ChartLine::DeviceTotal,
-                   decimated(deviceTotal, counters, columnValue(s.total), &pyramids.total));
+                   decimated(deviceTotal, counters, NullableColumnValue(s.total), &pyramids.total));
     QList<QPointF> comparisonPoints;
     if (comparison->isVisible()) {
         const std::span<const int64_t> times(comparisonTimes);

@@ -136,16 +136,16 @@ void TimelineScrubber::setAnalysis(std::shared_ptr<const AnalysisResult> result)
         // the gap, or what a capture without a device total has (RSS on a CPU capture)
         const AnalysisResult& result = *d->result;
         bool first = true;
+        const TimelineValue valueAt(result);
         for (uint32_t row : timelineRows(result)) {
-            const double value = timelineValue(result, row);
+            const double value = valueAt(row);
             if (std::isnan(value))
                 continue;
             d->gapMin = first ? value : std::min(d->gapMin, value);
             d->gapMax = first ? value : std::max(d->gapMax, value);
             first = false;
         }
-        d->gapPyramid = MinMaxPyramid(std::span<const uint32_t>(timelineRows(result)),
-                                      [&result](uint32_t row) { return timelineValue(result, row); });
+        d->gapPyramid = MinMaxPyramid(std::span<const uint32_t>(timelineRows(result)), valueAt);
     }
     resetView(d->hasData() ? d->range.analysedBeginNs : 0, d->range.beginNs, d->range.endNs);
     updateGeometry();
@@ -249,9 +249,9 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
     const AnalysisResult& result = *d->result;
     const auto& rows = timelineRows(result);
     if (!rows.empty()) {
-        const std::span<const int64_t> time(result.trace->store.timestampNs);
+        const Int64ColumnView time(result.trace->store.timestampNs);
         const std::span<const uint32_t> usable(rows);
-        const auto valueAt = [&result](uint32_t row) { return timelineValue(result, row); };
+        const TimelineValue valueAt(result);
         const std::vector<uint32_t> kept =
             d->gapPyramid.decimate(time, usable, RowSpan{0, rows.size()}, axis.beginNs, axis.endNs,
                                    std::max(1, int(spark.width())), valueAt);
