@@ -41,6 +41,38 @@ QString copyInput(const QString& source, const QString& dir)
     return target;
 }
 
+// A JSON lines trace of `rows` samples whose counters vary (a few bytes per row), with nulls
+// and several contexts, so that the packed columns hold sealed blocks of every width.
+QByteArray generatedTrace(int rows)
+{
+    QByteArray text;
+    for (int i = 0; i < rows; ++i) {
+        const qint64 reserved = 30000000000LL + qint64(i % 97) * 1000003LL + (i / 1500) * 4000000000LL;
+        const qint64 used = reserved + 2000000000LL + qint64(i % 13) * 65536;
+        const QByteArray inactive = i % 11 == 3 ? QByteArray("null") : QByteArray::number(qint64(i % 7) * 300);
+        text += QStringLiteral("{\"schema_version\": 4, \"session_id\": \"s-1\", \"timestamp_ns\": %1, "
+                               "\"event_type\": \"sample\", \"collector\": \"stormlog.cuda_tracker\", "
+                               "\"sampling_interval_ms\": 100, \"pid\": 7, \"host\": \"h\", \"job_id\": \"j\", "
+                               "\"rank\": %2, \"local_rank\": 0, \"world_size\": 2, \"device_id\": 0, "
+                               "\"allocator_allocated_bytes\": %3, \"allocator_reserved_bytes\": %3, "
+                               "\"allocator_active_bytes\": %3, \"allocator_inactive_bytes\": %4, "
+                               "\"allocator_change_bytes\": %5, \"device_used_bytes\": %6, "
+                               "\"device_free_bytes\": %7, \"device_total_bytes\": 85899345920, "
+                               "\"context\": \"step %8\", \"metadata\": {\"backend\": \"cuda\", \"k\": %9}}\n")
+                    .arg(1796000000000000000LL + qint64(i) * 100000000LL)
+                    .arg(i % 2)
+                    .arg(reserved)
+                    .arg(QString::fromLatin1(inactive))
+                    .arg(i % 5 == 0 ? qint64(-(i % 1000)) * 4096 : qint64(i) * 17)
+                    .arg(used)
+                    .arg(85899345920LL - used)
+                    .arg(i / 700)
+                    .arg(i % 300 == 0 ? i : 0)
+                    .toUtf8();
+    }
+    return text;
+}
+
 QByteArray reportOf(const DocumentOutcome& document)
 {
     return reportJson(analyzeDocument(document, DocumentRequest{}).reportContent());
@@ -159,6 +191,7 @@ private slots:
         QTest::newRow("sink folder") << "real/cpu_sink" << QByteArray();
         QTest::newRow("ranks") << "distributed/collective-merged.jsonl" << QByteArray();
         QTest::newRow("sessions and ranks") << "distributed-extra/extra-16rank-s22.jsonl" << QByteArray();
+        QTest::newRow("5000 samples (sealed blocks)") << "" << generatedTrace(5000);
         QTest::newRow("with problems") << "parity/drift.jsonl"
                                        << QByteArray("{\"broken\n[1,2]\n{\"schema_version\": 9}\n");
     }
@@ -167,7 +200,8 @@ private slots:
         QFETCH(QString, fixture);
         QFETCH(QByteArray, appended);
         QTemporaryDir dir;
-        const QString input = copyInput(kFixtures + fixture, dir.path());
+        const QString input = fixture.isEmpty() ? dir.path() + QStringLiteral("/generated.jsonl")
+                                                 : copyInput(kFixtures + fixture, dir.path());
         if (!appended.isEmpty()) {
             QFile file(input);
             QVERIFY(file.open(QIODevice::Append));
@@ -179,7 +213,9 @@ private slots:
         QVERIFY(first.trace);
         QVERIFY(!first.fromCache);
         QVERIFY(first.cacheKey);
-        if (!appended.isEmpty())
+        if (fixture.isEmpty())
+            QCOMPARE(first.trace->store.size(), size_t(5000));
+        else if (!appended.isEmpty())
             QVERIFY(first.trace->problems.errorCount() >= 3);
         QString error;
         QVERIFY2(keepInCache(first, cache, nullptr, &error), qPrintable(error));
