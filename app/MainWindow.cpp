@@ -21,6 +21,7 @@
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
+#include "model/cache/TraceCache.h"
 #include "model/jobs/LoadJob.h"
 #include "widgets/common/LoadFailureBanner.h"
 #include "widgets/common/ProblemsPanel.h"
@@ -43,6 +44,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QMimeData>
 #include <QPointer>
 #include <QProgressBar>
@@ -1493,9 +1495,48 @@ QString MainWindow::aboutText()
         .arg(QLatin1String(kGapscopeVersion), QLatin1String(QT_VERSION_STR), QLatin1String(qVersion()));
 }
 
+void MainWindow::setTraceCache(std::shared_ptr<const TraceCache> cache)
+{
+    m_loadJob->setTraceCache(std::move(cache));
+}
+
+std::shared_ptr<const TraceCache> MainWindow::traceCache() const
+{
+    return m_loadJob->traceCache();
+}
+
+QString MainWindow::cacheText() const
+{
+    const std::shared_ptr<const TraceCache>& cache = m_loadJob->traceCache();
+    if (!cache)
+        return tr("Reopen cache: off (--no-cache).");
+    const std::vector<TraceCache::Entry> entries = cache->entries();
+    qint64 bytes = 0;
+    for (const TraceCache::Entry& entry : entries)
+        bytes += entry.bytes;
+    const auto count = qint64(entries.size());
+    return tr("Reopen cache (traces of %1 or more, read again while unchanged): %2, %3 in %4, at most %5.")
+        .arg(bytesText(cache->settings().minInputBytes), cache->folder().toHtmlEscaped(), bytesText(bytes),
+             count == 1 ? tr("1 entry") : tr("%1 entries").arg(count), bytesText(cache->settings().maxBytes));
+}
+
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About gapscope"), aboutText());
+    QMessageBox box(this);
+    box.setWindowTitle(tr("About gapscope"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(aboutText() + QStringLiteral("<p>%1</p>").arg(cacheText()));
+    box.setIconPixmap(windowIcon().pixmap(64, 64));
+    QPushButton* clear = nullptr;
+    if (traceCache())
+        clear = box.addButton(tr("Clear Cache"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Close);
+    box.exec();
+    if (clear && box.clickedButton() == clear) {
+        const bool cleared = traceCache()->clear();
+        statusBar()->showMessage(cleared ? tr("Reopen cache cleared") : tr("Some cache entries could not be deleted"),
+                                 5000);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -227,7 +227,16 @@ private slots:
         compareTraces(*second.trace, *first.trace);
         if (QTest::currentTestFailed())
             return;
+        // the default analysis is kept in the entry: the reopen is not analysed again, and
+        // gives the same report; under other thresholds it is analysed as before
+        QVERIFY(second.trace->gapMemo);
+        QVERIFY(!first.trace->gapMemo);
         QCOMPARE(reportOf(second), reportOf(first));
+        DocumentRequest strict;
+        strict.thresholds.spikeZScore = 1.0;
+        strict.thresholds.driftRSquared = 0.1;
+        QCOMPARE(reportJson(analyzeDocument(second, strict).reportContent()),
+                 reportJson(analyzeDocument(first, strict).reportContent()));
         // read from the cache: not written again
         QVERIFY(!keepInCache(second, cache));
         // the input was only read; the entry is in the cache folder

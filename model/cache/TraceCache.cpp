@@ -1,6 +1,7 @@
 #include "model/cache/TraceCache.h"
 
 #include "model/cache/Hash64.h"
+#include "model/trace/AnalysisRunner.h"
 
 #include <QDir>
 #include <QFile>
@@ -30,7 +31,7 @@ namespace {
 
 // Every field of these is written and read below. A field added to one of them changes its
 // size and stops the build here: write and read it, then raise TraceCache::kFormatVersion.
-static_assert(sizeof(TraceData) == 1192, "TraceData changed: serialise the new field (TraceCache.cpp)");
+static_assert(sizeof(TraceData) == 1440, "TraceData changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(EventStore) == 1032, "EventStore changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(SessionInfo) == 192, "SessionInfo changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(EventSource) == 72, "EventSource changed: serialise the new field (TraceCache.cpp)");
@@ -38,6 +39,10 @@ static_assert(sizeof(Partition) == 24, "Partition changed: serialise the new fie
 static_assert(sizeof(PhaseSpan) == 312, "PhaseSpan changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(EventOrigin) == 56, "EventOrigin changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(LoadProblem) == 72, "LoadProblem changed: serialise the new field (TraceCache.cpp)");
+static_assert(sizeof(GapStatistics) == 168, "GapStatistics changed: serialise the new field (TraceCache.cpp)");
+static_assert(sizeof(EvidenceValue) == 80, "EvidenceValue changed: serialise the new field (TraceCache.cpp)");
+// of a Finding, the memo keeps what analyzeGaps sets (phase and texts are added after)
+static_assert(sizeof(Finding) == 416, "Finding changed: serialise the new field if analyzeGaps sets it");
 
 constexpr char kMagic[8] = {'G', 'A', 'P', 'S', 'C', 'T', 'R', 'C'};
 constexpr uint64_t kEndMarker = 0x444E454543415254ULL; // "TRACEEND"
@@ -543,6 +548,134 @@ bool readProblems(PayloadReader& in, ProblemLog& problems)
     return true;
 }
 
+void writeThresholds(PayloadWriter& out, const GapThresholds& t)
+{
+    for (double value : {t.gapRatio, t.spikeZScore, t.driftRSquared, t.fragmentation})
+        out.bytes(&value, sizeof value);
+}
+
+bool readThresholds(PayloadReader& in, GapThresholds& t)
+{
+    for (double* value : {&t.gapRatio, &t.spikeZScore, &t.driftRSquared, &t.fragmentation}) {
+        if (!in.scalar(*value))
+            return false;
+    }
+    return true;
+}
+
+void writeOptionalIndex(PayloadWriter& out, const std::optional<size_t>& index)
+{
+    out.u8(index ? 1 : 0);
+    out.u64(index.value_or(0));
+}
+
+bool readOptionalIndex(PayloadReader& in, std::optional<size_t>& index, size_t limit)
+{
+    uint8_t present = 0;
+    uint64_t value = 0;
+    if (!in.u8(present) || present > 1 || !in.u64(value) || (present && value >= limit))
+        return false;
+    index = present ? std::optional<size_t>(value) : std::nullopt;
+    return true;
+}
+
+// The statistics and the findings as analyzeGaps gives them (phases and texts are added when
+// a result is made of them).
+void writeMemo(PayloadWriter& out, const std::optional<GapAnalysisMemo>& memo)
+{
+    out.u8(memo ? 1 : 0);
+    if (!memo)
+        return;
+    out.u64(memo->sessionIndex);
+    out.i64(memo->rank);
+    writeThresholds(out, memo->thresholds);
+    const GapStatistics& s = memo->statistics;
+    out.u64(s.sampleCount);
+    out.u64(s.spikeCount);
+    out.u64(s.fragmentationCount);
+    for (double value : {s.maxAbsGapRatio, s.meanGap, s.stdGap, s.maxZScore, s.slopePerNs, s.intercept, s.r,
+                         s.pValue, s.avgFragmentation, s.maxFragmentation, s.avgGap})
+        out.bytes(&value, sizeof value);
+    out.u8(uint8_t((s.belowRatioThreshold ? 1 : 0) | (s.hasFit ? 2 : 0)));
+    out.i64(s.fitOriginNs);
+    writeOptionalIndex(out, s.maxGapIndex);
+    writeOptionalIndex(out, s.maxFragmentationIndex);
+    out.u64(memo->findings.size());
+    for (const Finding& f : memo->findings) {
+        out.u8(uint8_t(f.classification));
+        out.u8(uint8_t(f.severity));
+        out.bytes(&f.confidence, sizeof f.confidence);
+        out.u64(f.evidence.size());
+        for (const EvidenceValue& e : f.evidence) {
+            out.text(e.key);
+            out.bytes(&e.value, sizeof e.value);
+            out.u8(e.isInteger ? 1 : 0);
+            out.u8(uint8_t(e.unit));
+            out.text(e.label);
+        }
+        out.i64(f.evidenceTimestampNs);
+        out.u32(f.evidenceRow);
+        out.u8(f.rank ? 1 : 0);
+        out.i64(f.rank.value_or(0));
+    }
+}
+
+bool readMemo(PayloadReader& in, std::optional<GapAnalysisMemo>& memo, size_t sessions, size_t rows)
+{
+    uint8_t present = 0;
+    if (!in.u8(present) || present > 1)
+        return false;
+    if (!present)
+        return true;
+    GapAnalysisMemo m;
+    GapStatistics& s = m.statistics;
+    uint64_t sessionIndex = 0, sampleCount = 0, spikeCount = 0, fragmentationCount = 0, findings = 0;
+    uint8_t flags = 0;
+    if (!in.u64(sessionIndex) || sessionIndex >= sessions || !in.i64(m.rank) || !readThresholds(in, m.thresholds) ||
+        !in.u64(sampleCount) || sampleCount > rows || !in.u64(spikeCount) || !in.u64(fragmentationCount))
+        return false;
+    m.sessionIndex = sessionIndex;
+    s.sampleCount = sampleCount;
+    s.spikeCount = spikeCount;
+    s.fragmentationCount = fragmentationCount;
+    for (double* value : {&s.maxAbsGapRatio, &s.meanGap, &s.stdGap, &s.maxZScore, &s.slopePerNs, &s.intercept, &s.r,
+                          &s.pValue, &s.avgFragmentation, &s.maxFragmentation, &s.avgGap}) {
+        if (!in.scalar(*value))
+            return false;
+    }
+    if (!in.u8(flags) || flags > 3 || !in.i64(s.fitOriginNs) || !readOptionalIndex(in, s.maxGapIndex, sampleCount) ||
+        !readOptionalIndex(in, s.maxFragmentationIndex, sampleCount) || !in.count(findings, 30))
+        return false;
+    s.belowRatioThreshold = flags & 1;
+    s.hasFit = flags & 2;
+    m.findings.resize(findings);
+    for (Finding& f : m.findings) {
+        uint8_t classification = 0, severity = 0, hasRank = 0;
+        uint64_t evidence = 0;
+        int64_t rank = 0;
+        if (!in.u8(classification) || classification > uint8_t(Classification::FirstCause) || !in.u8(severity) ||
+            severity > uint8_t(Severity::Critical) || !in.scalar(f.confidence) || !in.count(evidence, 26))
+            return false;
+        f.classification = Classification(classification);
+        f.severity = Severity(severity);
+        f.evidence.resize(evidence);
+        for (EvidenceValue& e : f.evidence) {
+            uint8_t isInteger = 0, unit = 0;
+            if (!in.text(e.key) || !in.scalar(e.value) || !in.u8(isInteger) || isInteger > 1 || !in.u8(unit) ||
+                unit > uint8_t(EvidenceUnit::Nanoseconds) || !in.text(e.label))
+                return false;
+            e.isInteger = isInteger != 0;
+            e.unit = EvidenceUnit(unit);
+        }
+        if (!in.i64(f.evidenceTimestampNs) || !in.u32(f.evidenceRow) || f.evidenceRow >= rows || !in.u8(hasRank) ||
+            hasRank > 1 || !in.i64(rank))
+            return false;
+        f.rank = hasRank ? std::optional<int64_t>(rank) : std::nullopt;
+    }
+    memo = std::move(m);
+    return true;
+}
+
 // The ids of the store's rows point into its tables.
 bool idsInRange(const EventStore& store)
 {
@@ -555,7 +688,8 @@ bool idsInRange(const EventStore& store)
 
 // The payload of an entry: key first (read before the checksum is computed, to tell a stale
 // entry from a corrupt one cheaply), then everything TraceData holds.
-void writePayload(PayloadWriter& out, const TraceCacheKey& key, const TraceData& data)
+void writePayload(PayloadWriter& out, const TraceCacheKey& key, const TraceData& data,
+                  const std::optional<GapAnalysisMemo>& memo)
 {
     out.text(std::string_view(traceCacheBuildId()));
     writeKey(out, key);
@@ -573,6 +707,7 @@ void writePayload(PayloadWriter& out, const TraceCacheKey& key, const TraceData&
     writePartitions(out, data.partitions);
     writePhases(out, data.phases);
     writeProblems(out, data.problems);
+    writeMemo(out, memo);
     out.u64(kEndMarker);
 }
 
@@ -596,7 +731,8 @@ std::shared_ptr<TraceData> readPayload(PayloadReader& in)
     ok = ok && readSources(in, sources, UINT32_MAX) && readStrings(in, store.strings) &&
          readOrigins(in, store.origins, rows) && readSessions(in, data->sessions) &&
          readPartitions(in, data->partitions, data->sessions.size(), rows) && readPhases(in, data->phases) &&
-         readProblems(in, data->problems) && in.u64(endMarker) && endMarker == kEndMarker && in.remaining() == 0;
+         readProblems(in, data->problems) && readMemo(in, data->gapMemo, data->sessions.size(), rows) &&
+         in.u64(endMarker) && endMarker == kEndMarker && in.remaining() == 0;
     if (!ok)
         return nullptr;
     for (const EventSource& s : sources) {
@@ -818,7 +954,8 @@ bool TraceCache::write(const TraceCacheKey& key, const TraceData& data, const st
     header.headerBytes = sizeof(Header);
     file.write(reinterpret_cast<const char*>(&header), sizeof header); // the real one once the payload is known
     PayloadWriter out(file, cancel);
-    writePayload(out, key, data);
+    writePayload(out, key, data,
+                 data.gapMemo ? data.gapMemo : defaultGapAnalysisMemo(data, m_settings.memoThresholds));
     if (!out.finish()) {
         file.cancelWriting();
         return fail(out.cancelled() ? QStringLiteral("cancelled") : QStringLiteral("%1: %2").arg(path, file.errorString()));

@@ -53,6 +53,9 @@ struct TraceCacheSettings
     QString folder;                                                  // empty: defaultTraceCacheFolder()
     qint64 maxBytes = kDefaultMaxBytes;
     qint64 minInputBytes = kDefaultMinInputBytes; // smaller inputs load fast enough: not cached
+    // An entry also keeps the default analysis (default session, lowest rank, whole trace)
+    // under these thresholds, so that a reopen under them is not analysed again.
+    GapThresholds memoThresholds;
 };
 
 class TraceCache
