@@ -23,6 +23,7 @@
 #ifdef Q_OS_LINUX
 #include <elf.h>
 #include <link.h>
+#include <sys/mman.h>
 #endif
 
 namespace gapscope {
@@ -216,6 +217,22 @@ std::string columnLayout()
     return layout;
 }
 
+// A large column is filled in one go: with huge pages (where the kernel gives them on request)
+// that is a fault per 2 MiB instead of one per 4 KiB, a third of a reopen's time otherwise.
+void adviseHugePages(void* data, size_t bytes)
+{
+#ifdef Q_OS_LINUX
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    const auto begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+    const auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
+    if (end > begin)
+        ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    Q_UNUSED(data);
+    Q_UNUSED(bytes);
+#endif
+}
+
 struct ColumnWriter
 {
     PayloadWriter& out;
@@ -242,8 +259,12 @@ struct ColumnReader
         uint64_t count = 0;
         const unsigned char* at = nullptr;
         ok = ok && in.u64(count) && count == rows && in.align() && (at = in.view(count * sizeof(T)));
-        if (ok) // the payload is 8-byte aligned in the mapping, and so is every column in it
-            column.assign(reinterpret_cast<const T*>(at), reinterpret_cast<const T*>(at) + count);
+        if (!ok)
+            return;
+        column.reserve(count);
+        adviseHugePages(column.data(), count * sizeof(T));
+        // the payload is 8-byte aligned in the mapping, and so is every column in it
+        column.assign(reinterpret_cast<const T*>(at), reinterpret_cast<const T*>(at) + count);
     }
     template <typename T> void operator()(PackedColumn<T>& column) const
     {
