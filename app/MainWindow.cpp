@@ -15,13 +15,13 @@
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "app/pages/WindowBanner.h"
+#include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
 #include "model/document/LoadFailure.h"
 #include "model/items/BookmarksModel.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
-#include "model/cache/TraceCache.h"
 #include "model/jobs/LoadJob.h"
 #include "widgets/common/LoadFailureBanner.h"
 #include "widgets/common/ProblemsPanel.h"
@@ -44,10 +44,10 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QMimeData>
 #include <QPointer>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -1534,8 +1534,8 @@ void MainWindow::showAbout()
     box.exec();
     if (clear && box.clickedButton() == clear) {
         const bool cleared = traceCache()->clear();
-        statusBar()->showMessage(cleared ? tr("Reopen cache cleared") : tr("Some cache entries could not be deleted"),
-                                 5000);
+        statusBar()->showMessage(
+            cleared ? tr("Reopen cache cleared") : tr("Some cache entries could not be deleted"), 5000);
     }
 }
 

@@ -29,9 +29,9 @@
 // Memory: VmRSS/VmHWM of /proc/self/status; the peak is reset (clear_refs 5) before loading.
 
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/budget/BudgetLoader.h"
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
-#include "model/budget/BudgetLoader.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobFindings.h"
 #include "model/job/JobRanks.h"
@@ -359,10 +359,11 @@ int benchReopen(const QString& path, int runs)
         if (picture.isNull())
             return 1;
     }
-    std::printf("second open to a drawn chart (median of %d): %.3f s, cpu %.3f s (entry read %.3f s, cpu %.3f s; "
-                "analysis %.3f s, cpu %.3f s; first draw %.3f s); fastest %.3f s\n",
-                runs, median(total), median(cpu), median(read), median(readCpu), median(analysis),
-                median(analysisCpu), median(draw), *std::min_element(total.begin(), total.end()));
+    std::printf(
+        "second open to a drawn chart (median of %d): %.3f s, cpu %.3f s (entry read %.3f s, cpu %.3f s; "
+        "analysis %.3f s, cpu %.3f s; first draw %.3f s); fastest %.3f s\n",
+        runs, median(total), median(cpu), median(read), median(readCpu), median(analysis),
+        median(analysisCpu), median(draw), *std::min_element(total.begin(), total.end()));
     return 0;
 }
 
@@ -744,7 +745,8 @@ int main(int argc, char** argv)
                             args.size() >= 4 ? args[3].toInt() : 100'000);
     std::fprintf(stderr,
                  "usage: gapscope_bench load FORM PATH [THREADS] | load-figures PATH THREADS | budget FORM "
-                 "PATH [THREADS] | chart PATH | reopen PATH [RUNS] | cancel PATH | job RUNS PATH... | job-open PATH... | "
+                 "PATH [THREADS] | chart PATH | reopen PATH [RUNS] | cancel PATH | job RUNS PATH... | "
+                 "job-open PATH... | "
                  "crossrank [RANKS] [SAMPLES] | crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");
     return 2;

@@ -49,26 +49,28 @@ QByteArray generatedTrace(int rows)
     for (int i = 0; i < rows; ++i) {
         const qint64 reserved = 30000000000LL + qint64(i % 97) * 1000003LL + (i / 1500) * 4000000000LL;
         const qint64 used = reserved + 2000000000LL + qint64(i % 13) * 65536;
-        const QByteArray inactive = i % 11 == 3 ? QByteArray("null") : QByteArray::number(qint64(i % 7) * 300);
-        text += QStringLiteral("{\"schema_version\": 4, \"session_id\": \"s-1\", \"timestamp_ns\": %1, "
-                               "\"event_type\": \"sample\", \"collector\": \"stormlog.cuda_tracker\", "
-                               "\"sampling_interval_ms\": 100, \"pid\": 7, \"host\": \"h\", \"job_id\": \"j\", "
-                               "\"rank\": %2, \"local_rank\": 0, \"world_size\": 2, \"device_id\": 0, "
-                               "\"allocator_allocated_bytes\": %3, \"allocator_reserved_bytes\": %3, "
-                               "\"allocator_active_bytes\": %3, \"allocator_inactive_bytes\": %4, "
-                               "\"allocator_change_bytes\": %5, \"device_used_bytes\": %6, "
-                               "\"device_free_bytes\": %7, \"device_total_bytes\": 85899345920, "
-                               "\"context\": \"step %8\", \"metadata\": {\"backend\": \"cuda\", \"k\": %9}}\n")
-                    .arg(1796000000000000000LL + qint64(i) * 100000000LL)
-                    .arg(i % 2)
-                    .arg(reserved)
-                    .arg(QString::fromLatin1(inactive))
-                    .arg(i % 5 == 0 ? qint64(-(i % 1000)) * 4096 : qint64(i) * 17)
-                    .arg(used)
-                    .arg(85899345920LL - used)
-                    .arg(i / 700)
-                    .arg(i % 300 == 0 ? i : 0)
-                    .toUtf8();
+        const QByteArray inactive =
+            i % 11 == 3 ? QByteArray("null") : QByteArray::number(qint64(i % 7) * 300);
+        text +=
+            QStringLiteral("{\"schema_version\": 4, \"session_id\": \"s-1\", \"timestamp_ns\": %1, "
+                           "\"event_type\": \"sample\", \"collector\": \"stormlog.cuda_tracker\", "
+                           "\"sampling_interval_ms\": 100, \"pid\": 7, \"host\": \"h\", \"job_id\": \"j\", "
+                           "\"rank\": %2, \"local_rank\": 0, \"world_size\": 2, \"device_id\": 0, "
+                           "\"allocator_allocated_bytes\": %3, \"allocator_reserved_bytes\": %3, "
+                           "\"allocator_active_bytes\": %3, \"allocator_inactive_bytes\": %4, "
+                           "\"allocator_change_bytes\": %5, \"device_used_bytes\": %6, "
+                           "\"device_free_bytes\": %7, \"device_total_bytes\": 85899345920, "
+                           "\"context\": \"step %8\", \"metadata\": {\"backend\": \"cuda\", \"k\": %9}}\n")
+                .arg(1796000000000000000LL + qint64(i) * 100000000LL)
+                .arg(i % 2)
+                .arg(reserved)
+                .arg(QString::fromLatin1(inactive))
+                .arg(i % 5 == 0 ? qint64(-(i % 1000)) * 4096 : qint64(i) * 17)
+                .arg(used)
+                .arg(85899345920LL - used)
+                .arg(i / 700)
+                .arg(i % 300 == 0 ? i : 0)
+                .toUtf8();
     }
     return text;
 }
@@ -131,10 +133,11 @@ void compareTraces(const TraceData& got, const TraceData& want)
         const PhaseSpan& a = got.phases[i];
         const PhaseSpan& b = want.phases[i];
         QVERIFY(a.sessionId == b.sessionId && a.rank == b.rank && a.scopeId == b.scopeId &&
-                a.parentScopeId == b.parentScopeId && a.name == b.name && a.path == b.path && a.label == b.label &&
-                a.depth == b.depth && a.threadId == b.threadId && a.threadName == b.threadName &&
-                a.sequence == b.sequence && a.startNs == b.startNs && a.endNs == b.endNs &&
-                a.syntheticEnd == b.syntheticEnd && a.attributesJson == b.attributesJson);
+                a.parentScopeId == b.parentScopeId && a.name == b.name && a.path == b.path &&
+                a.label == b.label && a.depth == b.depth && a.threadId == b.threadId &&
+                a.threadName == b.threadName && a.sequence == b.sequence && a.startNs == b.startNs &&
+                a.endNs == b.endNs && a.syntheticEnd == b.syntheticEnd &&
+                a.attributesJson == b.attributesJson);
     }
     QCOMPARE(problemTexts(got), problemTexts(want));
     QCOMPARE(got.problems.errorCount(), want.problems.errorCount());
@@ -170,13 +173,17 @@ private slots:
         QCoreApplication::setApplicationName(
             QStringLiteral("tst_tracecache-%1").arg(QCoreApplication::applicationPid()));
     }
-    void cleanupTestCase() { QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).removeRecursively(); }
+    void cleanupTestCase()
+    {
+        QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).removeRecursively();
+    }
 
     void defaultFolder()
     {
         // under the user's cache folder (here the test-mode one), never beside an input
         const QString folder = TraceCache().folder();
-        QCOMPARE(folder, QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/traces"));
+        QCOMPARE(folder,
+                 QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/traces"));
         QVERIFY(folder.contains(QStringLiteral(".qttest")));
     }
 
@@ -192,8 +199,8 @@ private slots:
         QTest::newRow("ranks") << "distributed/collective-merged.jsonl" << QByteArray();
         QTest::newRow("sessions and ranks") << "distributed-extra/extra-16rank-s22.jsonl" << QByteArray();
         QTest::newRow("5000 samples (sealed blocks)") << "" << generatedTrace(5000);
-        QTest::newRow("with problems") << "parity/drift.jsonl"
-                                       << QByteArray("{\"broken\n[1,2]\n{\"schema_version\": 9}\n");
+        QTest::newRow("with problems")
+            << "parity/drift.jsonl" << QByteArray("{\"broken\n[1,2]\n{\"schema_version\": 9}\n");
     }
     void roundTrip()
     {
@@ -201,7 +208,7 @@ private slots:
         QFETCH(QByteArray, appended);
         QTemporaryDir dir;
         const QString input = fixture.isEmpty() ? dir.path() + QStringLiteral("/generated.jsonl")
-                                                 : copyInput(kFixtures + fixture, dir.path());
+                                                : copyInput(kFixtures + fixture, dir.path());
         if (!appended.isEmpty()) {
             QFile file(input);
             QVERIFY(file.open(QIODevice::Append));
@@ -292,7 +299,8 @@ private slots:
             bytes[8] = char(bytes[8] + 1); // the format version follows the 8-byte magic
             variants.push_back(bytes);
         } else if (damage == QLatin1String("foreign")) {
-            variants.push_back(QByteArray("not a cache entry at all, but long enough to hold a header......"));
+            variants.push_back(
+                QByteArray("not a cache entry at all, but long enough to hold a header......"));
             variants.push_back(QByteArray(good.size(), 'x'));
         }
         const QDateTime later = QDateTime::currentDateTime().addSecs(5);
@@ -301,7 +309,8 @@ private slots:
             file.write(bytes);
             file.close();
             QString why;
-            QVERIFY2(!cache.read(*first.cacheKey, &why), qPrintable(QStringLiteral("%1 bytes").arg(bytes.size())));
+            QVERIFY2(!cache.read(*first.cacheKey, &why),
+                     qPrintable(QStringLiteral("%1 bytes").arg(bytes.size())));
             QVERIFY2(!QFile::exists(entry), qPrintable(why));
         }
         if (variants.empty()) { // the input changed, the entry did not

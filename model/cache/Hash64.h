@@ -82,7 +82,10 @@ private:
     static constexpr size_t kStripe = 32;
 
     static uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-    static uint64_t round(uint64_t lane, uint64_t input) { return rotl(lane + input * kPrime2, 31) * kPrime1; }
+    static uint64_t round(uint64_t lane, uint64_t input)
+    {
+        return rotl(lane + input * kPrime2, 31) * kPrime1;
+    }
     static uint64_t load64(const unsigned char* p)
     {
         uint64_t value;

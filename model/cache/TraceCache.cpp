@@ -40,7 +40,8 @@ static_assert(sizeof(Partition) == 24, "Partition changed: serialise the new fie
 static_assert(sizeof(PhaseSpan) == 312, "PhaseSpan changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(EventOrigin) == 56, "EventOrigin changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(LoadProblem) == 72, "LoadProblem changed: serialise the new field (TraceCache.cpp)");
-static_assert(sizeof(GapStatistics) == 168, "GapStatistics changed: serialise the new field (TraceCache.cpp)");
+static_assert(sizeof(GapStatistics) == 168,
+              "GapStatistics changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(EvidenceValue) == 80, "EvidenceValue changed: serialise the new field (TraceCache.cpp)");
 // of a Finding, the memo keeps what analyzeGaps sets (phase and texts are added after)
 static_assert(sizeof(Finding) == 416, "Finding changed: serialise the new field if analyzeGaps sets it");
@@ -178,10 +179,7 @@ public:
         value = QString::fromUtf8(reinterpret_cast<const char*>(at), qsizetype(size));
         return true;
     }
-    bool align()
-    {
-        return view((8 - (sizeof(Header) + m_pos) % 8) % 8) != nullptr;
-    }
+    bool align() { return view((8 - (sizeof(Header) + m_pos) % 8) % 8) != nullptr; }
 
 private:
     const unsigned char* m_begin;
@@ -307,8 +305,8 @@ void writeSources(PayloadWriter& out, const std::vector<EventSource>& sources)
     for (const EventSource& s : sources) {
         for (uint32_t id : {s.sessionId, s.collector, s.host, s.jobId})
             out.u32(id);
-        for (int64_t value : {s.pid, s.rank, s.localRank, s.worldSize, s.deviceId, s.samplingIntervalMs,
-                              s.schemaVersion})
+        for (int64_t value :
+             {s.pid, s.rank, s.localRank, s.worldSize, s.deviceId, s.samplingIntervalMs, s.schemaVersion})
             out.i64(value);
     }
 }
@@ -324,8 +322,8 @@ bool readSources(PayloadReader& in, std::vector<EventSource>& sources, size_t st
             if (!in.u32(*id) || *id >= strings)
                 return false;
         }
-        for (int64_t* value : {&s.pid, &s.rank, &s.localRank, &s.worldSize, &s.deviceId, &s.samplingIntervalMs,
-                               &s.schemaVersion}) {
+        for (int64_t* value : {&s.pid, &s.rank, &s.localRank, &s.worldSize, &s.deviceId,
+                               &s.samplingIntervalMs, &s.schemaVersion}) {
             if (!in.i64(*value))
                 return false;
         }
@@ -431,8 +429,8 @@ bool readSessions(PayloadReader& in, std::vector<SessionInfo>& sessions)
     for (SessionInfo& s : sessions) {
         uint8_t status = 0;
         uint64_t ranks = 0;
-        if (!in.text(s.id) || !in.u8(status) || status > uint8_t(SessionStatus::Unknown) || !in.text(s.host) ||
-            !in.i64(s.pid) || !in.text(s.jobId) || !in.count(ranks, 8))
+        if (!in.text(s.id) || !in.u8(status) || status > uint8_t(SessionStatus::Unknown) ||
+            !in.text(s.host) || !in.i64(s.pid) || !in.text(s.jobId) || !in.count(ranks, 8))
             return false;
         s.status = SessionStatus(status);
         s.ranks.resize(ranks);
@@ -525,9 +523,9 @@ bool readPhases(PayloadReader& in, std::vector<PhaseSpan>& phases)
             if (!in.text(part))
                 return false;
         }
-        if (!in.text(span.label) || !in.i64(span.depth) || !in.i64(span.threadId) || !in.text(span.threadName) ||
-            !in.i64(span.sequence) || !in.i64(span.startNs) || !in.i64(span.endNs) || !in.u8(synthetic) ||
-            synthetic > 1 || !in.text(span.attributesJson))
+        if (!in.text(span.label) || !in.i64(span.depth) || !in.i64(span.threadId) ||
+            !in.text(span.threadName) || !in.i64(span.sequence) || !in.i64(span.startNs) ||
+            !in.i64(span.endNs) || !in.u8(synthetic) || synthetic > 1 || !in.text(span.attributesJson))
             return false;
         span.syntheticEnd = synthetic != 0;
     }
@@ -652,19 +650,21 @@ bool readMemo(PayloadReader& in, std::optional<GapAnalysisMemo>& memo, size_t se
     GapStatistics& s = m.statistics;
     uint64_t sessionIndex = 0, sampleCount = 0, spikeCount = 0, fragmentationCount = 0, findings = 0;
     uint8_t flags = 0;
-    if (!in.u64(sessionIndex) || sessionIndex >= sessions || !in.i64(m.rank) || !readThresholds(in, m.thresholds) ||
-        !in.u64(sampleCount) || sampleCount > rows || !in.u64(spikeCount) || !in.u64(fragmentationCount))
+    if (!in.u64(sessionIndex) || sessionIndex >= sessions || !in.i64(m.rank) ||
+        !readThresholds(in, m.thresholds) || !in.u64(sampleCount) || sampleCount > rows ||
+        !in.u64(spikeCount) || !in.u64(fragmentationCount))
         return false;
     m.sessionIndex = sessionIndex;
     s.sampleCount = sampleCount;
     s.spikeCount = spikeCount;
     s.fragmentationCount = fragmentationCount;
-    for (double* value : {&s.maxAbsGapRatio, &s.meanGap, &s.stdGap, &s.maxZScore, &s.slopePerNs, &s.intercept, &s.r,
-                          &s.pValue, &s.avgFragmentation, &s.maxFragmentation, &s.avgGap}) {
+    for (double* value : {&s.maxAbsGapRatio, &s.meanGap, &s.stdGap, &s.maxZScore, &s.slopePerNs, &s.intercept,
+                          &s.r, &s.pValue, &s.avgFragmentation, &s.maxFragmentation, &s.avgGap}) {
         if (!in.scalar(*value))
             return false;
     }
-    if (!in.u8(flags) || flags > 3 || !in.i64(s.fitOriginNs) || !readOptionalIndex(in, s.maxGapIndex, sampleCount) ||
+    if (!in.u8(flags) || flags > 3 || !in.i64(s.fitOriginNs) ||
+        !readOptionalIndex(in, s.maxGapIndex, sampleCount) ||
         !readOptionalIndex(in, s.maxFragmentationIndex, sampleCount) || !in.count(findings, 30))
         return false;
     s.belowRatioThreshold = flags & 1;
@@ -674,22 +674,23 @@ bool readMemo(PayloadReader& in, std::optional<GapAnalysisMemo>& memo, size_t se
         uint8_t classification = 0, severity = 0, hasRank = 0;
         uint64_t evidence = 0;
         int64_t rank = 0;
-        if (!in.u8(classification) || classification > uint8_t(Classification::FirstCause) || !in.u8(severity) ||
-            severity > uint8_t(Severity::Critical) || !in.scalar(f.confidence) || !in.count(evidence, 26))
+        if (!in.u8(classification) || classification > uint8_t(Classification::FirstCause) ||
+            !in.u8(severity) || severity > uint8_t(Severity::Critical) || !in.scalar(f.confidence) ||
+            !in.count(evidence, 26))
             return false;
         f.classification = Classification(classification);
         f.severity = Severity(severity);
         f.evidence.resize(evidence);
         for (EvidenceValue& e : f.evidence) {
             uint8_t isInteger = 0, unit = 0;
-            if (!in.text(e.key) || !in.scalar(e.value) || !in.u8(isInteger) || isInteger > 1 || !in.u8(unit) ||
-                unit > uint8_t(EvidenceUnit::Nanoseconds) || !in.text(e.label))
+            if (!in.text(e.key) || !in.scalar(e.value) || !in.u8(isInteger) || isInteger > 1 ||
+                !in.u8(unit) || unit > uint8_t(EvidenceUnit::Nanoseconds) || !in.text(e.label))
                 return false;
             e.isInteger = isInteger != 0;
             e.unit = EvidenceUnit(unit);
         }
-        if (!in.i64(f.evidenceTimestampNs) || !in.u32(f.evidenceRow) || f.evidenceRow >= rows || !in.u8(hasRank) ||
-            hasRank > 1 || !in.i64(rank))
+        if (!in.i64(f.evidenceTimestampNs) || !in.u32(f.evidenceRow) || f.evidenceRow >= rows ||
+            !in.u8(hasRank) || hasRank > 1 || !in.i64(rank))
             return false;
         f.rank = hasRank ? std::optional<int64_t>(rank) : std::nullopt;
     }
@@ -771,7 +772,9 @@ std::shared_ptr<TraceData> readPayload(PayloadReader& in)
 qint64 nanosecondsOf(const QFileInfo& info)
 {
 #ifdef Q_OS_UNIX
-    struct stat status{};
+    struct stat status
+    {
+    };
     if (::stat(QFile::encodeName(info.filePath()).constData(), &status) == 0)
         return qint64(status.st_mtim.tv_sec) * 1000000000 + status.st_mtim.tv_nsec;
 #endif
@@ -781,7 +784,9 @@ qint64 nanosecondsOf(const QFileInfo& info)
 quint64 inodeOf(const QFileInfo& info)
 {
 #ifdef Q_OS_UNIX
-    struct stat status{};
+    struct stat status
+    {
+    };
     if (::stat(QFile::encodeName(info.filePath()).constData(), &status) == 0)
         return quint64(status.st_ino);
 #endif
@@ -828,7 +833,8 @@ std::optional<TraceCacheKey> traceCacheKey(const QString& path)
         return std::nullopt;
     if (info.isDir()) {
         const QFileInfoList files =
-            QDir(key.canonicalPath).entryInfoList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
+            QDir(key.canonicalPath)
+                .entryInfoList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
         for (const QFileInfo& file : files)
             key.files.push_back({file.fileName(), file.size(), nanosecondsOf(file), inodeOf(file)});
     } else {
@@ -846,8 +852,9 @@ QString defaultTraceCacheFolder()
 QByteArray traceCacheBuildId()
 {
     static const QByteArray id = [] {
-        QByteArray text = QByteArrayLiteral("gapscope trace cache ") + QByteArray::number(TraceCache::kFormatVersion) +
-                          ' ' + QByteArray::fromStdString(columnLayout()) + ' ';
+        QByteArray text = QByteArrayLiteral("gapscope trace cache ") +
+                          QByteArray::number(TraceCache::kFormatVersion) + ' ' +
+                          QByteArray::fromStdString(columnLayout()) + ' ';
         QByteArray buildId;
 #ifdef Q_OS_LINUX
         // the program's own build id (the first object dl_iterate_phdr lists)
@@ -865,7 +872,8 @@ QByteArray traceCacheBuildId()
                         const char* desc = name + ((note->n_namesz + 3) & ~3u);
                         if (desc + note->n_descsz > end)
                             break;
-                        if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+                        if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+                            std::memcmp(name, "GNU", 4) == 0) {
                             *static_cast<QByteArray*>(out) = QByteArray(desc, note->n_descsz).toHex();
                             return 1;
                         }
@@ -923,8 +931,10 @@ std::shared_ptr<TraceData> TraceCache::read(const TraceCacheKey& key, QString* w
     std::memcpy(&header, mapped, sizeof header);
     if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
         return refuse(QStringLiteral("not a trace cache entry"), true);
-    if (header.formatVersion != kFormatVersion || header.headerBytes != sizeof(Header) || header.reserved != 0)
-        return refuse(QStringLiteral("format version %1, not %2").arg(header.formatVersion).arg(kFormatVersion), true);
+    if (header.formatVersion != kFormatVersion || header.headerBytes != sizeof(Header) ||
+        header.reserved != 0)
+        return refuse(
+            QStringLiteral("format version %1, not %2").arg(header.formatVersion).arg(kFormatVersion), true);
     if (header.payloadBytes != quint64(size) - sizeof(Header))
         return refuse(QStringLiteral("cut or extended (payload of %1 bytes, file of %2)")
                           .arg(header.payloadBytes)
@@ -952,7 +962,8 @@ std::shared_ptr<TraceData> TraceCache::read(const TraceCacheKey& key, QString* w
 
 bool TraceCache::worthWriting(const TraceCacheKey& key, const TraceData& data) const
 {
-    return key.inputBytes() >= m_settings.minInputBytes && qint64(data.store.memoryBytes()) <= m_settings.maxBytes;
+    return key.inputBytes() >= m_settings.minInputBytes &&
+           qint64(data.store.memoryBytes()) <= m_settings.maxBytes;
 }
 
 bool TraceCache::write(const TraceCacheKey& key, const TraceData& data, const std::atomic<bool>* cancel,
@@ -973,17 +984,20 @@ bool TraceCache::write(const TraceCacheKey& key, const TraceData& data, const st
     std::memcpy(header.magic, kMagic, sizeof kMagic);
     header.formatVersion = kFormatVersion;
     header.headerBytes = sizeof(Header);
-    file.write(reinterpret_cast<const char*>(&header), sizeof header); // the real one once the payload is known
+    file.write(reinterpret_cast<const char*>(&header),
+               sizeof header); // the real one once the payload is known
     PayloadWriter out(file, cancel);
     writePayload(out, key, data,
                  data.gapMemo ? data.gapMemo : defaultGapAnalysisMemo(data, m_settings.memoThresholds));
     if (!out.finish()) {
         file.cancelWriting();
-        return fail(out.cancelled() ? QStringLiteral("cancelled") : QStringLiteral("%1: %2").arg(path, file.errorString()));
+        return fail(out.cancelled() ? QStringLiteral("cancelled")
+                                    : QStringLiteral("%1: %2").arg(path, file.errorString()));
     }
     header.payloadBytes = out.written();
     header.checksum = out.digest();
-    if (!file.seek(0) || file.write(reinterpret_cast<const char*>(&header), sizeof header) != qint64(sizeof header) ||
+    if (!file.seek(0) ||
+        file.write(reinterpret_cast<const char*>(&header), sizeof header) != qint64(sizeof header) ||
         !file.commit())
         return fail(QStringLiteral("%1: %2").arg(path, file.errorString()));
     evict();

@@ -50,7 +50,7 @@ struct TraceCacheSettings
 {
     static constexpr qint64 kDefaultMaxBytes = qint64(4) << 30;       // 4 GiB
     static constexpr qint64 kDefaultMinInputBytes = qint64(64) << 20; // 64 MiB
-    QString folder;                                                  // empty: defaultTraceCacheFolder()
+    QString folder;                                                   // empty: defaultTraceCacheFolder()
     qint64 maxBytes = kDefaultMaxBytes;
     qint64 minInputBytes = kDefaultMinInputBytes; // smaller inputs load fast enough: not cached
     // An entry also keeps the default analysis (default session, lowest rank, whole trace)

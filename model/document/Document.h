@@ -65,8 +65,8 @@ DocumentOutcome loadDocument(const QString& path, const LoadControl& control = {
 // Writes the trace of a document loaded with a cache into it when it is worth keeping (large
 // enough, read from the input, the input unchanged since the load began). False when nothing
 // was written (*error says why when a write failed).
-bool keepInCache(const DocumentOutcome& document, const TraceCache& cache, const std::atomic<bool>* cancel = nullptr,
-                 QString* error = nullptr);
+bool keepInCache(const DocumentOutcome& document, const TraceCache& cache,
+                 const std::atomic<bool>* cancel = nullptr, QString* error = nullptr);
 
 // What to analyse in a document and with which thresholds.
 struct DocumentRequest

@@ -169,8 +169,7 @@ public:
 
     // Whether every value is below limit (ids checked against the table they index): a block
     // whose range cannot reach limit is passed without reading its rows.
-    bool allBelow(T limit) const
-        requires std::is_unsigned_v<T>
+    bool allBelow(T limit) const requires std::is_unsigned_v<T>
     {
         for (size_t b = 0; b < m_blocks.size(); ++b) {
             const Block& block = m_blocks[b];
@@ -216,14 +215,15 @@ public:
         if (!in.u8(unpacked) || unpacked > 1 || !in.u64(blocks) || !in.u64(bytes) || !in.u64(tail))
             return false;
         constexpr size_t kBlockBytes = 2 * sizeof(uint64_t) + 2;
-        if (blocks > in.remaining() / kBlockBytes || bytes > in.remaining() || tail > in.remaining() / sizeof(T) ||
-            (!unpacked && tail >= kBlockRows) || (bytes > 0 && bytes < sizeof(uint64_t)))
+        if (blocks > in.remaining() / kBlockBytes || bytes > in.remaining() ||
+            tail > in.remaining() / sizeof(T) || (!unpacked && tail >= kBlockRows) ||
+            (bytes > 0 && bytes < sizeof(uint64_t)))
             return false;
         m_blocks.resize(blocks);
         for (Block& block : m_blocks) {
             uint8_t width = 0, hasNull = 0;
-            if (!in.u64(block.base) || !in.u64(block.offset) || !in.u8(width) || !in.u8(hasNull) || width > 8 ||
-                hasNull > 1)
+            if (!in.u64(block.base) || !in.u64(block.offset) || !in.u8(width) || !in.u8(hasNull) ||
+                width > 8 || hasNull > 1)
                 return fail();
             block.width = width;
             block.hasNull = hasNull != 0;

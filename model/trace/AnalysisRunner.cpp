@@ -153,7 +153,8 @@ std::optional<GapAnalysisMemo> defaultGapAnalysisMemo(const TraceData& trace, co
     memo.sessionIndex = *sessionIndex;
     memo.rank = partition->rank;
     memo.thresholds = thresholds;
-    const std::vector<uint32_t> rows = usableRowsOf(trace.store, rowRangeOf(trace.store, *partition, std::nullopt));
+    const std::vector<uint32_t> rows =
+        usableRowsOf(trace.store, rowRangeOf(trace.store, *partition, std::nullopt));
     const EventStore& store = trace.store;
     const GapInput input{store.timestampNs, store.allocated, store.reserved, store.used, store.total, rows};
     memo.statistics = computeGapStatistics(input, thresholds);
