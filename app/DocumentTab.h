@@ -49,8 +49,9 @@ public:
     // What the shell keeps of this tab's document beside its pages.
     struct State
     {
-        QString displayPath;               // what the title shows (the sample is named, not its temp copy)
-        quint64 jobAnalysisGeneration = 0; // drops the analyses of a job no longer shown
+        QString displayPath;                // what the title shows (the sample is named, not its temp copy)
+        quint64 jobAnalysisGeneration = 0;  // drops the analyses of a job no longer shown
+        quint64 rankFindingsGeneration = 0; // drops rank gap findings of another job or thresholds
         std::shared_ptr<const JobAnalysisResult> jobAnalysis;
         std::optional<PendingRankView> pendingRankView;
         bool jobPageFirst = false; // the trace's first result shows the job page (several ranks)

@@ -22,6 +22,7 @@
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
+#include "model/job/JobRanks.h"
 #include "model/jobs/LoadJob.h"
 #include "widgets/common/LoadFailureBanner.h"
 #include "widgets/common/ProblemsPanel.h"
@@ -449,7 +450,8 @@ void MainWindow::fillYAxisMenu()
 void MainWindow::decorateTab(DocumentTab* tab)
 {
     for (DocumentPage* page :
-         {static_cast<DocumentPage*>(tab->tracePage()), static_cast<DocumentPage*>(tab->budgetPage())}) {
+         {static_cast<DocumentPage*>(tab->tracePage()), static_cast<DocumentPage*>(tab->budgetPage()),
+          static_cast<DocumentPage*>(tab->jobPage())}) {
         page->chartWidget()->setContextMenuPolicy(Qt::ActionsContextMenu);
         page->chartWidget()->addAction(m_exportActions->saveChartAction());
         page->chartWidget()->addAction(m_resetZoomAction);
@@ -894,6 +896,41 @@ void MainWindow::showJob(std::shared_ptr<const JobData> job)
             },
             Qt::QueuedConnection);
     });
+    countRankFindings(m_tab);
+}
+
+std::vector<int64_t> MainWindow::rankGapFindingCounts(const JobData& job, const GapThresholds& thresholds)
+{
+    AnalysisRequest each;
+    each.thresholds = thresholds;
+    const auto results = analyzeJobRanks(job, each);
+    std::vector<int64_t> counts; // in the order of JobData::ranks, which JobViewData::ranks keeps
+    counts.reserve(results.size());
+    for (const auto& result : results)
+        counts.push_back(result ? int64_t(result->findings.size()) : 0);
+    return counts;
+}
+
+void MainWindow::countRankFindings(DocumentTab* tab)
+{
+    const std::shared_ptr<const JobData> job = tab->jobPage()->job();
+    if (!job)
+        return;
+    const quint64 generation = ++tab->state().rankFindingsGeneration;
+    const GapThresholds thresholds = tab->jobPage()->thresholds();
+    QPointer<DocumentTab> target(tab);
+    QThreadPool::globalInstance()->start([target, job, generation, thresholds] {
+        std::vector<int64_t> counts = rankGapFindingCounts(*job, thresholds);
+        QMetaObject::invokeMethod(
+            qApp,
+            [target, job, generation, counts = std::move(counts)]() mutable {
+                if (!target || generation != target->state().rankFindingsGeneration ||
+                    target->jobPage()->job() != job)
+                    return;
+                target->jobPage()->setGapFindingCounts(std::move(counts));
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 bool MainWindow::showJobNow(const QStringList& paths, QString* error)
@@ -911,6 +948,8 @@ bool MainWindow::showJobNow(const QStringList& paths, QString* error)
     m_tab->state().jobAnalysis = analyzeJob(*outcome.job);
     m_jobPage->setJobAnalysis(m_tab->state().jobAnalysis);
     updateTraceIntervals(m_tab);
+    ++m_tab->state().rankFindingsGeneration; // nor is the background count
+    m_jobPage->setGapFindingCounts(rankGapFindingCounts(*outcome.job, m_jobPage->thresholds()));
     return true;
 }
 
@@ -1465,6 +1504,7 @@ void MainWindow::setThresholds(const GapThresholds& thresholds)
             tab->budgetPage()->setThresholds(thresholds);
             tab->tracePage()->setThresholds(thresholds);
             tab->jobPage()->setThresholds(thresholds); // its export analyses every rank with them
+            countRankFindings(tab);                    // and its rank table counts their findings
         }
     }
 }

@@ -12,6 +12,7 @@
 #include "app/pages/ViewState.h"
 #include "model/items/RankTableModel.h"
 #include "model/job/JobData.h"
+#include "model/job/JobRanks.h"
 #include "widgets/chart/ChartExport.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/trace/FindingDetailView.h"
@@ -118,6 +119,63 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return window.jobPage()->findingsView()->model()->rowCount() > 0; },
                                 kLoadTimeoutMs));
         QVERIFY(!window.jobOverviewAction()->isEnabled()); // the overview is what is shown
+    }
+
+    // The rank table's findings column counts each rank's own gap findings (every rank analysed
+    // alone with the window's thresholds, as the job's report does) beside its job findings.
+    void rankTableCountsEachRanksGapFindings_data()
+    {
+        QTest::addColumn<QString>("job");
+        QTest::newRow("firstcause-job") << QStringLiteral("firstcause-job");
+        QTest::newRow("skew-job") << QStringLiteral("skew-job");
+    }
+
+    void rankTableCountsEachRanksGapFindings()
+    {
+        QFETCH(QString, job);
+        MainWindow window;
+        QVERIFY(openJob(window, {distributed(job)}));
+        const auto data = window.jobPage()->job();
+        const auto findings = window.jobPage()->jobFindings();
+        QVERIFY(findings);
+        AnalysisRequest each;
+        each.thresholds = window.jobPage()->thresholds();
+        const auto results = analyzeJobRanks(*data, each);
+        QCOMPARE(results.size(), data->ranks.size());
+        std::vector<qlonglong> expected;
+        qlonglong gapFindings = 0;
+        for (size_t i = 0; i < data->ranks.size(); ++i) {
+            const qlonglong own = results[i] ? qlonglong(results[i]->findings.size()) : 0;
+            gapFindings += own;
+            qlonglong ofJob = 0;
+            for (const Finding& finding : findings->findings)
+                ofJob += finding.rank == data->ranks[i].rank ? 1 : 0;
+            expected.push_back(own + ofJob);
+        }
+        QVERIFY(gapFindings > 0); // these jobs' ranks drift: their own findings must show
+        const RankTableModel* model = window.jobPage()->rankModel();
+        auto shown = [&] {
+            std::vector<qlonglong> counts;
+            for (int row = 0; row < model->rowCount(); ++row)
+                counts.push_back(model->index(row, RankTableModel::FindingsColumn)
+                                     .data(RankTableModel::SortRole)
+                                     .toLongLong());
+            return counts;
+        };
+        QVERIFY(QTest::qWaitFor([&] { return shown() == expected; }, kLoadTimeoutMs));
+    }
+
+    // The heatmap's context menu saves the chart and resets the zoom; the findings table's
+    // copies the finding, as on the trace page.
+    void jobPageContextMenus()
+    {
+        MainWindow window;
+        QVERIFY(openJob(window, {distributed(QStringLiteral("firstcause-job"))}));
+        const QList<QAction*> chart = window.jobPage()->chartWidget()->actions();
+        QVERIFY(chart.contains(window.exportActions()->saveChartAction()));
+        QCOMPARE(window.jobPage()->chartWidget()->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QVERIFY(window.jobPage()->findingsView()->actions().contains(
+            window.exportActions()->copyFindingAction()));
     }
 
     void rankOpensOnTracePageAndBack()
