@@ -8,6 +8,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     using namespace gapscope;
     const std::string_view input(reinterpret_cast<const char*>(data), size);
     fuzz::checkBudgetOutcome(loadBudgetBytes(input, QStringLiteral("budget.log")), input);
-    looksLikeBudgetLog(QByteArray(input.data(), static_cast<qsizetype>(input.size())));
+    looksLikeBudgetLog(QByteArray::fromRawData(input.data(), static_cast<qsizetype>(input.size())));
     return 0;
 }
