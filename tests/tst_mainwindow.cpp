@@ -156,7 +156,6 @@ private slots:
         QVERIFY(about.contains(QStringLiteral("memory-budget tick logs")));
 
         // Help > About names the reopen cache's folder, or says it is off
-        MainWindow window;
         QVERIFY(window.cacheText().contains(QStringLiteral("off (--no-cache)")));
         QTemporaryDir cacheFolder;
         TraceCacheSettings cacheSettings;
