@@ -5,6 +5,9 @@
 //                                              medians: seconds MB/s peak-B/event resident-B/event
 //                                              peak-MB events cpu-seconds
 //   gapscope_bench budget FORM PATH [THREADS]  parse a memory-budget log: MB/s, ticks/s
+//   gapscope_bench threads RUNS PATH...        1 thread against 2 on each input (a trace or a
+//                                              budget log), alternating, RUNS of each: medians of
+//                                              wall and CPU seconds and the ratio 2 / 1
 //   gapscope_bench chart PATH                  open to a drawn chart, analysis, window
 //                                              re-analysis, chart redraw (offscreen grab())
 //   gapscope_bench reopen PATH [RUNS]          the reopen cache: the first open (load, then the
@@ -62,6 +65,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace gapscope;
@@ -174,6 +178,56 @@ int benchLoadFigures(const QString& path, int threads)
     std::printf("%.4f %.1f %.1f %.1f %.1f %.0f %.4f\n", load.seconds,
                 double(inputBytes(path)) / 1e6 / load.seconds, peakBytes / events,
                 double(load.residentKb) * 1024 / events, peakBytes / 1e6, events, load.cpu);
+    return 0;
+}
+
+// Whether the file at path is a memory-budget log rather than a trace (as the app tells them).
+bool isBudgetLog(const QString& path)
+{
+    QFile file(path);
+    return !QFileInfo(path).isDir() && file.open(QIODevice::ReadOnly) &&
+           looksLikeBudgetLog(file.read(64 * 1024));
+}
+
+// Wall and CPU seconds of one load of path (trace or budget log) on `threads`.
+std::pair<double, double> timeLoad(const QString& path, bool budget, int threads)
+{
+    LoadControl control;
+    control.threads = threads;
+    const auto start = Clock::now();
+    const double cpuStart = cpuSeconds();
+    const bool loaded =
+        budget ? loadBudgetLog(path, control).data != nullptr : loadTrace(path, control).data != nullptr;
+    if (!loaded)
+        std::fprintf(stderr, "%s: not loaded\n", qPrintable(path));
+    return {secondsSince(start), cpuSeconds() - cpuStart};
+}
+
+// Two threads against one, the loads alternating (1, 2, 1, 2, ...) so that the machine's other
+// work touches both alike; one line per input with the medians. All in this process: the
+// memory figures of load/load-figures are not measured here.
+int benchThreads(int runs, const QStringList& paths)
+{
+    std::printf("%-40s %8s %8s %8s %8s %8s %7s %7s\n", "input", "MB", "1 thr s", "2 thr s", "1 cpu-s",
+                "2 cpu-s", "wall 2/1", "MB/s 2");
+    for (const QString& path : paths) {
+        const bool budget = isBudgetLog(path);
+        const double megabytes = double(inputBytes(path)) / 1e6;
+        std::vector<double> wall[2], cpu[2];
+        timeLoad(path, budget, 2); // the page cache and the allocator warmed alike for both
+        for (int run = 0; run < runs; ++run) {
+            for (int threads = 1; threads <= 2; ++threads) {
+                const auto [seconds, cpuUsed] = timeLoad(path, budget, threads);
+                wall[threads - 1].push_back(seconds);
+                cpu[threads - 1].push_back(cpuUsed);
+            }
+        }
+        const double one = median(wall[0]), two = median(wall[1]);
+        std::printf("%-40s %8.0f %8.3f %8.3f %8.3f %8.3f %7.2f%s %7.0f\n",
+                    qPrintable(QFileInfo(path).fileName()), megabytes, one, two, median(cpu[0]),
+                    median(cpu[1]), two / one, two > one ? "!" : " ", megabytes / two);
+        std::fflush(stdout);
+    }
     return 0;
 }
 
@@ -725,6 +779,8 @@ int main(int argc, char** argv)
         return benchLoadFigures(args[2], args[3].toInt());
     if (args.size() >= 4 && args[1] == QLatin1String("budget"))
         return benchBudget(args[2], args[3], args.size() >= 5 ? args[4].toInt() : 0);
+    if (args.size() >= 4 && args[1] == QLatin1String("threads"))
+        return benchThreads(args[2].toInt(), args.mid(3));
     if (args.size() >= 3 && args[1] == QLatin1String("reopen"))
         return benchReopen(args[2], args.size() >= 4 ? std::max(1, args[3].toInt()) : 5);
     if (args.size() >= 3 && args[1] == QLatin1String("chart"))
@@ -745,7 +801,8 @@ int main(int argc, char** argv)
                             args.size() >= 4 ? args[3].toInt() : 100'000);
     std::fprintf(stderr,
                  "usage: gapscope_bench load FORM PATH [THREADS] | load-figures PATH THREADS | budget FORM "
-                 "PATH [THREADS] | chart PATH | reopen PATH [RUNS] | cancel PATH | job RUNS PATH... | "
+                 "PATH [THREADS] | threads RUNS PATH... | chart PATH | reopen PATH [RUNS] | cancel PATH | "
+                 "job RUNS PATH... | "
                  "job-open PATH... | "
                  "crossrank [RANKS] [SAMPLES] | crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");

@@ -4,7 +4,8 @@
 //   gapscope_gen jsonl  EVENTS OUT      JSON lines as the sink writes them (sorted keys, spaces)
 //   gapscope_gen array  EVENTS OUT      the same events as the tracker's JSON export (indent 2)
 //   gapscope_gen csv    EVENTS OUT      the same events as the tracker's CSV export
-//   gapscope_gen sink   EVENTS OUTDIR   a sink directory (manifest + segments of ~64 MB)
+//   gapscope_gen sink   EVENTS OUTDIR [PER_SEGMENT]   a sink directory (manifest + segments of
+//                                        PER_SEGMENT events, default 64 000: ~64 MB)
 //   gapscope_gen cpu-jsonl EVENTS OUT   JSON lines of a CPU tracker run (null device counters)
 //   gapscope_gen compact-jsonl SAMPLES OUT   the bench's former shape: compact JSON lines of
 //                                        samples only, no context, empty metadata
@@ -15,6 +16,7 @@
 
 #include "bench/RealShape.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -143,7 +145,9 @@ int main(int argc, char** argv)
     if (form == "csv")
         return written(writeRealShape(RealForm::Csv, count, out));
     if (form == "sink")
-        return written(writeRealShape(RealForm::Sink, count, out));
+        return written(argc >= 5 ? writeRealShape(RealForm::Sink, count, out, false,
+                                                  std::max<int64_t>(std::strtoll(argv[4], nullptr, 10), 1))
+                                 : writeRealShape(RealForm::Sink, count, out));
     if (form == "cpu-jsonl")
         return written(writeRealShape(RealForm::JsonLines, count, out, true));
     if (form == "compact-jsonl")

@@ -5,6 +5,7 @@
 # The inputs are stormlog's own record shape (bench/RealShape.h) in every form; the bench's
 # former compact JSON lines are one extra case. `bench/run.sh BUILD targets` prints only the
 # real-shape targets (a 138 MB and a 1 GB trace: load on 1 and 2 threads, gapscope analyze).
+# `bench/run.sh BUILD threads` prints 1 thread against 2 on every form at about 16, 64 and 500 MB.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -17,7 +18,7 @@ gapscope=$build/app/gapscope
 fixtures=$here/../tests/data/fixtures/budget
 mkdir -p "$dir"
 
-make_input() { # form count output [fixture]
+make_input() { # form count output [fixture or events per sink segment]
     [ -e "$3" ] && return 0
     echo "generating $3" >&2
     if [ $# -ge 4 ]; then "$gen" "$1" "$2" "$4" "$3"; else "$gen" "$1" "$2" "$3"; fi
@@ -65,6 +66,48 @@ targets() { # label events
         "cpu $(awk '{ print $3 + $4 }' "$dir/analyze" | median) s (medians of 5;" \
         "every run: $(cut -d' ' -f1 "$dir/analyze" | tr '\n' ' ')s)"
 }
+
+# Every form at about 16, 64 and 500 MB (counts chosen for each form's bytes per record), loaded on 1 and 2 threads
+# alternately by `gapscope_bench threads` (medians of 5; "!" marks 2 threads slower than 1).
+threads_matrix() {
+    echo "== 1 thread against 2 ($(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
+    for size in 16 64 500; do
+        events=$((size * 1000)) # the real shape: ~1000 bytes per JSON line, ~1160 per array element
+        inputs=""
+        for form in jsonl array csv compact-jsonl sink; do
+            case $form in
+            csv) count=$((size * 1780)) ;;           # ~560 bytes per row
+            compact-jsonl) count=$((size * 1680)) ;; # ~595 bytes per line
+            *) count=$events ;;
+            esac
+            if [ $form = sink ]; then
+                make_input sink $count "$dir/threads-sink-${size}mb" $((count / 4)) # four segments
+            else
+                make_input $form $count "$dir/threads-$form-${size}mb"
+            fi
+            inputs="$inputs $dir/threads-$form-${size}mb"
+        done
+        for fixture in leak.text leak.json leak.jsonl; do # text, tracing JSON, snapshot JSON lines
+            case $fixture in
+            leak.text) ticks=$((size * 790)) ;;
+            leak.json) ticks=$((size * 570)) ;;
+            *) ticks=$((size * 955)) ;;
+            esac
+            make_input budget-text $ticks "$dir/threads-budget-${size}mb.$fixture" "$fixtures/$fixture"
+            inputs="$inputs $dir/threads-budget-${size}mb.$fixture"
+        done
+        for input in $inputs; do
+            if [ -d "$input" ]; then warm "$input"/*; else warm "$input"; fi
+        done
+        # shellcheck disable=SC2086
+        "$bench" threads "${GAPSCOPE_BENCH_RUNS:-5}" $inputs 2>/dev/null | { [ $size = 16 ] && cat || tail -n +2; }
+    done
+}
+
+if [ "${2:-}" = threads ]; then
+    threads_matrix
+    exit 0
+fi
 
 if [ "${2:-}" = targets ]; then
     echo "== real-shape targets ($(nproc) cores)"

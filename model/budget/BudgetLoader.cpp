@@ -1105,10 +1105,19 @@ template <typename T> void appendColumn(std::vector<T>& to, const std::vector<T>
     to.insert(to.end(), from.begin(), from.end());
 }
 
+// Room for `more` elements after the end of v, grown geometrically: reserving exactly size + more
+// for every merged range copied the whole column each time, quadratic in the ranges (two threads
+// cut a window into four times the ranges of one: 2.4 times the CPU on a 64 MB snapshot log).
+template <typename T> void reserveMore(std::vector<T>& v, size_t more)
+{
+    if (v.size() + more > v.capacity())
+        v.reserve(std::max(v.size() + more, v.capacity() * 2));
+}
+
 void appendNames(std::vector<uint32_t>& to, const std::vector<uint32_t>& from,
                  const std::vector<uint32_t>& remap)
 {
-    to.reserve(to.size() + from.size());
+    reserveMore(to, from.size());
     for (uint32_t id : from)
         to.push_back(remap[id]);
 }
@@ -1200,11 +1209,11 @@ void BudgetLogAssembler::append(detail::BudgetChunk&& chunk)
     appendNames(t.verdictLabel, c.verdictLabel, remap);
     appendNames(t.verdictDetail, c.verdictDetail, remap);
     appendNames(t.previousVerdictLabel, c.previousVerdictLabel, remap);
-    t.caches.reserve(t.caches.size() + c.caches.size());
+    reserveMore(t.caches, c.caches.size());
     for (const auto& row : c.caches)
         t.caches.push_back({row.tick + offset, remap[row.name], row.currentBytes, row.previousMaxBytes,
                             row.newMaxBytes, row.deltaBytes, row.hitRate});
-    t.reporters.reserve(t.reporters.size() + c.reporters.size());
+    reserveMore(t.reporters, c.reporters.size());
     for (const auto& row : c.reporters)
         t.reporters.push_back({row.tick + offset, remap[row.name], row.currentBytes});
     for (const auto& end : c.runEnds)

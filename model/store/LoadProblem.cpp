@@ -52,6 +52,14 @@ void ProblemLog::shiftLines(qint64 delta)
         problem.line += delta;
 }
 
+void ProblemLog::shiftIndexes(qint64 delta)
+{
+    for (LoadProblem& problem : m_kept) {
+        if (problem.index >= 0)
+            problem.index += delta;
+    }
+}
+
 std::optional<ProblemLog> ProblemLog::restored(std::vector<LoadProblem> kept, qint64 errors, qint64 warnings)
 {
     qint64 keptErrors = 0;

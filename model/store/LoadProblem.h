@@ -42,6 +42,9 @@ public:
     // Adds delta to the line of every kept problem (a range parsed with its lines counted
     // from 1, placed in its file).
     void shiftLines(qint64 delta);
+    // Adds delta to the array index of every kept problem that has one (a range of array
+    // elements parsed with its indexes counted from 0).
+    void shiftIndexes(qint64 delta);
     // A log as it was (model/cache/TraceCache reopens a trace): the problems kept and the
     // counts of all. nullopt when they cannot belong together (more kept than counted of a
     // level, more than kMaxKept).
