@@ -2,6 +2,7 @@
 
 #include "app/MainWindow.h"
 #include "app/Theme.h"
+#include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
 
 #include <QApplication>
@@ -9,6 +10,9 @@
 #include <QIcon>
 #include <QImage>
 #include <QPainter>
+#include <QSettings>
+
+#include <algorithm>
 
 namespace gapscope {
 
@@ -26,7 +30,7 @@ void setApplicationIdentity()
 
 } // namespace
 
-int runGui(QApplication& app, const QStringList& files)
+int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& cache)
 {
     setApplicationIdentity();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/gapscope/gapscope.svg")));
@@ -37,6 +41,14 @@ int runGui(QApplication& app, const QStringList& files)
     auto* window = new MainWindow;
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->restoreSettings();
+    if (cache.enabled) {
+        TraceCacheSettings settings;
+        const qint64 megabytes = cache.maxMegabytes.value_or(
+            QSettings().value(QStringLiteral("cache/maxMegabytes"), settings.maxBytes >> 20).toLongLong());
+        settings.maxBytes = std::max<qint64>(megabytes, 0) << 20;
+        settings.memoThresholds = window->thresholds(); // the analysis a reopen runs first
+        window->setTraceCache(std::make_shared<const TraceCache>(settings));
+    }
     window->show();
     if (!files.isEmpty())
         window->openPaths(files);

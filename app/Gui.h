@@ -5,12 +5,22 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 class QApplication;
 
 namespace gapscope {
 
+// The reopen cache of the desktop app (model/cache/TraceCache): on unless --no-cache; its cap
+// is --cache-max-mb, else the setting cache/maxMegabytes (default 4096).
+struct GuiCacheOptions
+{
+    bool enabled = true;
+    std::optional<qint64> maxMegabytes;
+};
+
 // Opens one main window per path (or one with the welcome page) and runs the event loop.
-int runGui(QApplication& app, const QStringList& files);
+int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& cache = {});
 
 // `gapscope --screenshot OUT.png [--size WxH] FILE`: loads FILE and analyses it on this thread,
 // lays the main window out at `size`, renders it and writes a PNG of exactly that size.

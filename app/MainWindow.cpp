@@ -15,6 +15,7 @@
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "app/pages/WindowBanner.h"
+#include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
 #include "model/document/LoadFailure.h"
 #include "model/items/BookmarksModel.h"
@@ -47,6 +48,7 @@
 #include <QMimeData>
 #include <QPointer>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -1533,9 +1535,48 @@ QString MainWindow::aboutText()
         .arg(QLatin1String(kGapscopeVersion), QLatin1String(QT_VERSION_STR), QLatin1String(qVersion()));
 }
 
+void MainWindow::setTraceCache(std::shared_ptr<const TraceCache> cache)
+{
+    m_loadJob->setTraceCache(std::move(cache));
+}
+
+std::shared_ptr<const TraceCache> MainWindow::traceCache() const
+{
+    return m_loadJob->traceCache();
+}
+
+QString MainWindow::cacheText() const
+{
+    const std::shared_ptr<const TraceCache>& cache = m_loadJob->traceCache();
+    if (!cache)
+        return tr("Reopen cache: off (--no-cache).");
+    const std::vector<TraceCache::Entry> entries = cache->entries();
+    qint64 bytes = 0;
+    for (const TraceCache::Entry& entry : entries)
+        bytes += entry.bytes;
+    const auto count = qint64(entries.size());
+    return tr("Reopen cache (traces of %1 or more, read again while unchanged): %2, %3 in %4, at most %5.")
+        .arg(bytesText(cache->settings().minInputBytes), cache->folder().toHtmlEscaped(), bytesText(bytes),
+             count == 1 ? tr("1 entry") : tr("%1 entries").arg(count), bytesText(cache->settings().maxBytes));
+}
+
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About gapscope"), aboutText());
+    QMessageBox box(this);
+    box.setWindowTitle(tr("About gapscope"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(aboutText() + QStringLiteral("<p>%1</p>").arg(cacheText()));
+    box.setIconPixmap(windowIcon().pixmap(64, 64));
+    QPushButton* clear = nullptr;
+    if (traceCache())
+        clear = box.addButton(tr("Clear Cache"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Close);
+    box.exec();
+    if (clear && box.clickedButton() == clear) {
+        const bool cleared = traceCache()->clear();
+        statusBar()->showMessage(
+            cleared ? tr("Reopen cache cleared") : tr("Some cache entries could not be deleted"), 5000);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ class LoadFailureBanner;
 struct JobData;
 struct JobAnalysisResult;
 class LoadJob;
+class TraceCache;
 class LiveFollow;
 class CompareWith;
 class PhasesModel;
@@ -107,6 +108,13 @@ public:
     LoadFailureBanner* loadFailureBanner() const { return m_loadFailureBanner; }
     // Help > About: the version (project() in CMakeLists.txt) and what gapscope reads.
     static QString aboutText();
+    // The reopen cache the loads use (model/cache/TraceCache): a large trace opened from its
+    // input is kept there, and read from there while the input is unchanged. nullptr (the
+    // default, tests, --no-cache): none.
+    void setTraceCache(std::shared_ptr<const TraceCache> cache);
+    std::shared_ptr<const TraceCache> traceCache() const;
+    // Help > About's line on the cache: its folder, size and cap, or that it is off.
+    QString cacheText() const;
     QStringList recentFiles() const;
     GapThresholds thresholds() const { return m_thresholds; }
     // memory-budget logs (budget-snapshots.md): shown instead of a trace

@@ -111,12 +111,14 @@ int main(int argc, char** argv)
         provideRuntimeDirectory();
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
+        QCoreApplication::setOrganizationName(QStringLiteral("gapscope")); // the app's cache folder
         return runCli(args);
     }
     if (!args.isEmpty() && isCliCommand(args.front())) {
         // Headless: no display needed.
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
+        QCoreApplication::setOrganizationName(QStringLiteral("gapscope")); // the app's cache folder
         return runCli(args);
     }
     if (!args.isEmpty() && args.front() == QLatin1String("--screenshot"))
@@ -126,12 +128,29 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
     QCoreApplication::setOrganizationName(QStringLiteral("gapscope"));
     QStringList files;
-    for (const QString& arg : args) {
+    GuiCacheOptions cache;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& arg = args[i];
+        if (arg == QLatin1String("--no-cache")) {
+            cache.enabled = false;
+            continue;
+        }
+        if (arg == QLatin1String("--cache-max-mb")) {
+            bool ok = false;
+            const qint64 megabytes = args.value(++i).toLongLong(&ok);
+            if (!ok || megabytes < 0) {
+                std::fprintf(stderr, "gapscope: --cache-max-mb needs a number of megabytes, got '%s'\n",
+                             qPrintable(args.value(i)));
+                return kExitUsage;
+            }
+            cache.maxMegabytes = megabytes;
+            continue;
+        }
         if (arg.startsWith(QLatin1String("-"))) {
             std::fprintf(stderr, "gapscope: unknown option %s\n%s", qPrintable(arg), qPrintable(cliUsage()));
             return kExitUsage;
         }
         files << arg;
     }
-    return runGui(app, files);
+    return runGui(app, files, cache);
 }

@@ -10,6 +10,9 @@
 //                                              wall and CPU seconds and the ratio 2 / 1
 //   gapscope_bench chart PATH                  open to a drawn chart, analysis, window
 //                                              re-analysis, chart redraw (offscreen grab())
+//   gapscope_bench reopen PATH [RUNS]          the reopen cache: the first open (load, then the
+//                                              entry written), then RUNS (default 5) second opens
+//                                              from the entry to a drawn chart; medians, CPU time
 //   gapscope_bench cancel PATH                 how soon a load returns after Cancel
 //   gapscope_bench job RUNS PATH...            open a distributed job (a job folder or per-rank
 //                                              inputs; scripts/gen-job.py writes a big one): load
@@ -30,6 +33,8 @@
 
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/budget/BudgetLoader.h"
+#include "model/cache/TraceCache.h"
+#include "model/document/Document.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobFindings.h"
 #include "model/job/JobRanks.h"
@@ -47,6 +52,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QPixmap>
+#include <QTemporaryDir>
 #include <QThread>
 
 #include <sys/resource.h>
@@ -360,6 +366,81 @@ int benchChart(const QString& path)
     std::printf("  of the pan: new visible range (decimation, axes, layout) %.1f ms, the rest is the grab\n",
                 median(panRange));
     return first.isNull() ? 1 : 0;
+}
+
+// The reopen cache on PATH: the first open reads the input and writes the entry (in a folder
+// of its own, removed at the end, or in $GAPSCOPE_BENCH_CACHE_DIR, kept: a second run there
+// finds the entry and measures the second opens only); each second open reads the entry,
+// analyses and draws the chart at 1600x800, as the app does.
+int benchReopen(const QString& path, int runs)
+{
+    QTemporaryDir folder;
+    TraceCacheSettings settings;
+    settings.folder = qEnvironmentVariableIsEmpty("GAPSCOPE_BENCH_CACHE_DIR")
+                          ? folder.path()
+                          : qEnvironmentVariable("GAPSCOPE_BENCH_CACHE_DIR");
+    settings.minInputBytes = 0;
+    const TraceCache cache(settings);
+    auto start = Clock::now();
+    double cpuStart = cpuSeconds();
+    DocumentOutcome first = loadDocument(path, {}, &cache);
+    if (!first.trace) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(first.failure()));
+        return 1;
+    }
+    const double loadSeconds = secondsSince(start);
+    start = Clock::now();
+    cpuStart = cpuSeconds();
+    QString error;
+    if (!first.fromCache && !keepInCache(first, cache, nullptr, &error)) {
+        std::fprintf(stderr, "the entry was not written: %s\n", qPrintable(error));
+        return 1;
+    }
+    const double writeSeconds = secondsSince(start);
+    const double writeCpu = cpuSeconds() - cpuStart;
+    const size_t samples = first.trace->store.size();
+    const qint64 entryBytes = cache.totalBytes();
+    first = {};
+    std::printf("first open of %s (%zu samples): load %.2f s; entry written in %.2f s (cpu %.2f s), %.1f MB "
+                "(%.1f B/sample)\n",
+                qPrintable(QFileInfo(path).fileName()), samples, loadSeconds, writeSeconds, writeCpu,
+                double(entryBytes) / 1e6, double(entryBytes) / double(samples));
+
+    std::vector<double> total, cpu, read, readCpu, analysis, analysisCpu, draw;
+    for (int run = 0; run < runs; ++run) {
+        const auto openStart = Clock::now();
+        const double openCpu = cpuSeconds();
+        const DocumentOutcome second = loadDocument(path, {}, &cache);
+        if (!second.fromCache) {
+            std::fprintf(stderr, "the second open did not read the entry\n");
+            return 1;
+        }
+        read.push_back(secondsSince(openStart));
+        readCpu.push_back(cpuSeconds() - openCpu);
+        const auto analysisStart = Clock::now();
+        const double analysisCpuStart = cpuSeconds();
+        const auto result = runAnalysis(second.trace, AnalysisRequest{});
+        if (!result)
+            return 1;
+        analysis.push_back(secondsSince(analysisStart));
+        analysisCpu.push_back(cpuSeconds() - analysisCpuStart);
+        const auto drawStart = Clock::now();
+        GapChartView view;
+        view.resize(1600, 800);
+        view.setAnalysis(result);
+        const QPixmap picture = view.grab();
+        draw.push_back(secondsSince(drawStart));
+        total.push_back(secondsSince(openStart));
+        cpu.push_back(cpuSeconds() - openCpu);
+        if (picture.isNull())
+            return 1;
+    }
+    std::printf(
+        "second open to a drawn chart (median of %d): %.3f s, cpu %.3f s (entry read %.3f s, cpu %.3f s; "
+        "analysis %.3f s, cpu %.3f s; first draw %.3f s); fastest %.3f s\n",
+        runs, median(total), median(cpu), median(read), median(readCpu), median(analysis),
+        median(analysisCpu), median(draw), *std::min_element(total.begin(), total.end()));
+    return 0;
 }
 
 // Cancel latency: loads PATH (a trace or a budget log, as the app does) on a thread of its own, sets the
@@ -722,6 +803,8 @@ int main(int argc, char** argv)
         return benchBudget(args[2], args[3], args.size() >= 5 ? args[4].toInt() : 0);
     if (args.size() >= 4 && args[1] == QLatin1String("threads"))
         return benchThreads(args[2].toInt(), args.mid(3));
+    if (args.size() >= 3 && args[1] == QLatin1String("reopen"))
+        return benchReopen(args[2], args.size() >= 4 ? std::max(1, args[3].toInt()) : 5);
     if (args.size() >= 3 && args[1] == QLatin1String("chart"))
         return benchChart(args[2]);
     if (args.size() >= 3 && args[1] == QLatin1String("cancel"))
@@ -740,7 +823,8 @@ int main(int argc, char** argv)
                             args.size() >= 4 ? args[3].toInt() : 100'000);
     std::fprintf(stderr,
                  "usage: gapscope_bench load FORM PATH [THREADS] | load-figures PATH THREADS | budget FORM "
-                 "PATH [THREADS] | threads RUNS PATH... | chart PATH | cancel PATH | job RUNS PATH... | "
+                 "PATH [THREADS] | threads RUNS PATH... | chart PATH | reopen PATH [RUNS] | cancel PATH | "
+                 "job RUNS PATH... | "
                  "job-open PATH... | "
                  "crossrank [RANKS] [SAMPLES] | crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");

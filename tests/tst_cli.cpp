@@ -1,6 +1,7 @@
 // End-to-end: the real `gapscope analyze` binary on the parity vectors and on bad input.
 #include "tests/GapscopeProcess.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -115,6 +116,37 @@ class TestCli : public QObject
     }
 
 private slots:
+    // analyze and export read the reopen cache but never write it; --no-cache is accepted by
+    // both (and by the app), refused by compare
+    void cacheNeverWritten_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        const QString trace = parity(QStringLiteral("drift.jsonl"));
+        QTest::newRow("analyze") << QStringList{QStringLiteral("analyze"), trace} << 0;
+        QTest::newRow("analyze --no-cache")
+            << QStringList{QStringLiteral("analyze"), trace, QStringLiteral("--no-cache")} << 0;
+        QTest::newRow("export --no-cache") << QStringList{QStringLiteral("export"),    trace,
+                                                          QStringLiteral("--format"),  QStringLiteral("json"),
+                                                          QStringLiteral("--output"),  QStringLiteral("-"),
+                                                          QStringLiteral("--no-cache")}
+                                           << 0;
+        QTest::newRow("compare --no-cache")
+            << QStringList{QStringLiteral("compare"), trace, trace, QStringLiteral("--no-cache")} << 2;
+    }
+    void cacheNeverWritten()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QTemporaryDir cacheHome;
+        const QByteArray before = qgetenv("XDG_CACHE_HOME");
+        qputenv("XDG_CACHE_HOME", QFile::encodeName(cacheHome.path()));
+        const Run r = run(args);
+        qputenv("XDG_CACHE_HOME", before);
+        QVERIFY2(r.exitCode == exitCode, r.err.constData());
+        QCOMPARE(QDir(cacheHome.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
+    }
+
     void parityVectors_data()
     {
         QTest::addColumn<QString>("name");

@@ -3,6 +3,7 @@
 #include "app/Version.h"
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
+#include "model/cache/TraceCache.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
 #include "model/items/ProblemsModel.h"
@@ -153,6 +154,15 @@ private slots:
         QVERIFY2(about.contains(QStringLiteral("<h3>gapscope %1</h3>").arg(QLatin1String(kGapscopeVersion))),
                  qPrintable(about));
         QVERIFY(about.contains(QStringLiteral("memory-budget tick logs")));
+
+        // Help > About names the reopen cache's folder, or says it is off
+        QVERIFY(window.cacheText().contains(QStringLiteral("off (--no-cache)")));
+        QTemporaryDir cacheFolder;
+        TraceCacheSettings cacheSettings;
+        cacheSettings.folder = cacheFolder.path();
+        window.setTraceCache(std::make_shared<const TraceCache>(cacheSettings));
+        QVERIFY2(window.cacheText().contains(cacheFolder.path()), qPrintable(window.cacheText()));
+        QVERIFY(window.cacheText().contains(QStringLiteral("0 entries")));
     }
 
     void findingsOfFixture_data()

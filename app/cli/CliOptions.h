@@ -37,6 +37,7 @@ struct CommonOptions
     QString output;             // empty or "-": standard output (export: required)
     bool force = false;         // export (analyze accepts it: --output always replaces)
     std::optional<QSize> size;  // --size WxH (export only)
+    bool noCache = false;       // --no-cache (analyze, export): the input is read, not the reopen cache
 };
 
 inline void printLine(FILE* stream, const QString& text)
@@ -134,6 +135,8 @@ inline QString parseOptions(const QString& command, const QStringList& args, Com
             if (!okWidth || !okHeight || width < 16 || height < 16 || width > 16384 || height > 16384)
                 return QStringLiteral("--size needs WxH in pixels, 16 to 16384 each, got '%1'").arg(value);
             options->size = QSize(width, height);
+        } else if (arg == QLatin1String("--no-cache") && !compare) {
+            options->noCache = true;
         } else if (arg == QLatin1String("--force") && !compare) {
             options->force = true;
         } else if (arg == QLatin1String("--set")) {
@@ -299,7 +302,12 @@ inline void reportInputProblems(const InputsAnalysis& inputs, FILE* err, const Q
 inline std::optional<InputsAnalysis> analyzeForReport(const CommonOptions& options, FILE* err,
                                                       const QString& prefix, int* exitCode)
 {
-    InputsAnalysis inputs = analyzeInputs(options.paths, options.request);
+    // The reopen cache the app wrote is read (a valid entry is the trace its input would give,
+    // in a fraction of the time) but never written: a script's one-off inputs would fill it.
+    std::optional<TraceCache> cache;
+    if (!options.noCache)
+        cache.emplace();
+    InputsAnalysis inputs = analyzeInputs(options.paths, options.request, {}, cache ? &*cache : nullptr);
     if (inputs.analysis.ok())
         return inputs;
     for (const QString& line : inputs.analysis.error.split(QLatin1Char('\n'), Qt::SkipEmptyParts))

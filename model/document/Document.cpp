@@ -101,10 +101,21 @@ const ProblemLog* DocumentOutcome::problems() const
     return budget ? &budget->problems : nullptr;
 }
 
-DocumentOutcome loadDocument(const QString& path, const LoadControl& control)
+DocumentOutcome loadDocument(const QString& path, const LoadControl& control, const TraceCache* cache)
 {
     DocumentOutcome outcome;
     outcome.path = path;
+    if (cache && (outcome.cacheKey = traceCacheKey(path))) {
+        // an entry exists only for an input that loaded as a trace, and is valid only while
+        // the input is unchanged: no need to look at its content
+        if (auto cached = cache->read(*outcome.cacheKey)) {
+            outcome.trace = std::move(cached);
+            outcome.fromCache = true;
+            if (control.progress)
+                control.progress(outcome.cacheKey->inputBytes(), outcome.cacheKey->inputBytes());
+            return outcome;
+        }
+    }
     outcome.kind = detectDocumentKind(path);
     if (outcome.kind == DocumentKind::Job) {
         outcome.fatalError =
@@ -125,6 +136,17 @@ DocumentOutcome loadDocument(const QString& path, const LoadControl& control)
     outcome.fatalError = loaded.fatalError;
     outcome.cancelled = loaded.cancelled;
     return outcome;
+}
+
+bool keepInCache(const DocumentOutcome& document, const TraceCache& cache, const std::atomic<bool>* cancel,
+                 QString* error)
+{
+    if (!document.trace || document.fromCache || !document.cacheKey ||
+        !cache.worthWriting(*document.cacheKey, *document.trace))
+        return false;
+    if (traceCacheKey(document.path) != document.cacheKey)
+        return false; // written to while it was read: what was loaded is not what it holds now
+    return cache.write(*document.cacheKey, *document.trace, cancel, error);
 }
 
 DocumentAnalysis analyzeDocument(const DocumentOutcome& document, const DocumentRequest& request)
@@ -213,7 +235,7 @@ DocumentAnalysis analyzeJobDocument(std::shared_ptr<const JobData> job, const Do
 }
 
 InputsAnalysis analyzeInputs(const QStringList& paths, const DocumentRequest& request,
-                             const LoadControl& control)
+                             const LoadControl& control, const TraceCache* cache)
 {
     InputsAnalysis inputs;
     if (opensAsJob(paths)) {
@@ -228,7 +250,7 @@ InputsAnalysis analyzeInputs(const QStringList& paths, const DocumentRequest& re
             inputs.analysis.error = inputs.job.fatalError;
         return inputs;
     }
-    inputs.document = loadDocument(paths.value(0), control);
+    inputs.document = loadDocument(paths.value(0), control, cache);
     inputs.analysis = analyzeDocument(inputs.document, request);
     if (const auto& shown = inputs.analysis.trace;
         shown && shown->trace->sessions[shown->sessionIndex].ranks.size() > 1) {

@@ -8,6 +8,7 @@
 
 #include "analysis/CollectiveAttribution.h"
 #include "model/budget/BudgetAnalysisRunner.h"
+#include "model/cache/TraceCache.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
 #include "model/report/ReportContent.h"
@@ -46,14 +47,26 @@ struct DocumentOutcome
     std::shared_ptr<const BudgetData> budget;
     QString fatalError; // why neither is set ("path: reason")
     bool cancelled = false;
+    // With a cache: the input's key taken before the load (a load of an input that changed
+    // meanwhile is not kept), and whether the trace came from the cache.
+    std::optional<TraceCacheKey> cacheKey;
+    bool fromCache = false;
     bool ok() const { return trace || budget; }
     // Why the load failed: fatalError, or "path: could not be loaded" when the loader gave none.
     QString failure() const;
     // The records (traces) or lines (budget logs) the loader rejected; nullptr unless ok().
     const ProblemLog* problems() const;
 };
-// A job folder is refused with the reason (it is loaded by loadJob).
-DocumentOutcome loadDocument(const QString& path, const LoadControl& control = {});
+// A job folder is refused with the reason (it is loaded by loadJob). With a cache, a valid
+// entry for the input is read instead of the input (loadDocument never writes one: see
+// keepInCache).
+DocumentOutcome loadDocument(const QString& path, const LoadControl& control = {},
+                             const TraceCache* cache = nullptr);
+// Writes the trace of a document loaded with a cache into it when it is worth keeping (large
+// enough, read from the input, the input unchanged since the load began). False when nothing
+// was written (*error says why when a write failed).
+bool keepInCache(const DocumentOutcome& document, const TraceCache& cache,
+                 const std::atomic<bool>* cancel = nullptr, QString* error = nullptr);
 
 // What to analyse in a document and with which thresholds.
 struct DocumentRequest
@@ -110,7 +123,8 @@ struct InputsAnalysis
     DocumentAnalysis analysis;
     bool cancelled() const { return document.cancelled || job.cancelled; }
 };
+// cache: read a valid entry for one trace instead of the input (never written here).
 InputsAnalysis analyzeInputs(const QStringList& paths, const DocumentRequest& request,
-                             const LoadControl& control = {});
+                             const LoadControl& control = {}, const TraceCache* cache = nullptr);
 
 } // namespace gapscope

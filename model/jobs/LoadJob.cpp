@@ -23,6 +23,7 @@ LoadJob::LoadJob(QObject* parent) : QObject(parent)
 
 LoadJob::~LoadJob()
 {
+    m_closing.store(true);
     if (m_cancelFlag)
         m_cancelFlag->store(true);
     m_pool.waitForDone();
@@ -66,12 +67,15 @@ template <typename Load> quint64 LoadJob::startLoad(const QString& label, Load&&
 
 quint64 LoadJob::start(const QString& path)
 {
-    return startLoad(path, [this, path](quint64 generation, const LoadControl& control) {
-        DocumentOutcome outcome = loadDocument(path, control);
-        QMetaObject::invokeMethod(
-            this, [this, generation, outcome = std::move(outcome)] { deliver(generation, outcome); },
-            Qt::QueuedConnection);
-    });
+    return startLoad(
+        path, [this, path, cache = m_traceCache](quint64 generation, const LoadControl& control) {
+            DocumentOutcome outcome = loadDocument(path, control, cache.get());
+            QMetaObject::invokeMethod(
+                this, [this, generation, outcome] { deliver(generation, outcome); }, Qt::QueuedConnection);
+            // after the delivery: the trace is shown while it is written
+            if (cache && !(control.cancel && control.cancel->load()))
+                keepInCache(outcome, *cache, &m_closing);
+        });
 }
 
 quint64 LoadJob::startJob(const QStringList& paths)

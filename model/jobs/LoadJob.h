@@ -27,8 +27,13 @@ public:
     ~LoadJob() override;
 
     // Starts loading path in the background; returns the new generation. A load still
-    // running is cancelled and its result will be dropped.
+    // running is cancelled and its result will be dropped. With a trace cache (setTraceCache)
+    // a valid entry is read instead of the input, and a large trace read from the input is
+    // written into the cache after it has been delivered, on the same worker.
     quint64 start(const QString& path);
+    // The reopen cache start() uses; nullptr (the default): none.
+    void setTraceCache(std::shared_ptr<const TraceCache> cache) { m_traceCache = std::move(cache); }
+    const std::shared_ptr<const TraceCache>& traceCache() const { return m_traceCache; }
     // Starts loading a distributed job (model/job/JobLoader loadJob: several paths or a job
     // folder, see opensAsJob) with the same generations, progress (bytes of all inputs),
     // cancel and failure as start(); the result comes as jobLoaded().
@@ -66,6 +71,9 @@ private:
     bool m_running = false;
     QString m_path;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
+    std::shared_ptr<const TraceCache> m_traceCache;
+    // Set by the destructor: a cache write in progress stops (a newer load does not stop it)
+    std::atomic<bool> m_closing{false};
 };
 
 class AnalysisJob : public QObject

@@ -60,4 +60,19 @@ void ProblemLog::shiftIndexes(qint64 delta)
     }
 }
 
+std::optional<ProblemLog> ProblemLog::restored(std::vector<LoadProblem> kept, qint64 errors, qint64 warnings)
+{
+    qint64 keptErrors = 0;
+    for (const LoadProblem& problem : kept)
+        keptErrors += problem.level == LoadProblem::Level::Error ? 1 : 0;
+    const auto keptWarnings = qint64(kept.size()) - keptErrors;
+    if (kept.size() > kMaxKept || errors < keptErrors || warnings < keptWarnings)
+        return std::nullopt;
+    ProblemLog log;
+    log.m_kept = std::move(kept);
+    log.m_errors = errors;
+    log.m_warnings = warnings;
+    return log;
+}
+
 } // namespace gapscope

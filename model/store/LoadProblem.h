@@ -3,6 +3,7 @@
 #include <QStringList>
 #include <QtGlobal>
 
+#include <optional>
 #include <vector>
 
 namespace gapscope {
@@ -44,6 +45,10 @@ public:
     // Adds delta to the array index of every kept problem that has one (a range of array
     // elements parsed with its indexes counted from 0).
     void shiftIndexes(qint64 delta);
+    // A log as it was (model/cache/TraceCache reopens a trace): the problems kept and the
+    // counts of all. nullopt when they cannot belong together (more kept than counted of a
+    // level, more than kMaxKept).
+    static std::optional<ProblemLog> restored(std::vector<LoadProblem> kept, qint64 errors, qint64 warnings);
 
     const std::vector<LoadProblem>& kept() const { return m_kept; }
     qint64 errorCount() const { return m_errors; }

@@ -352,7 +352,90 @@ public:
         return true;
     }
 
+    // Whether every value is below limit (ids checked against the table they index): a block
+    // whose range cannot reach limit is passed without reading its rows.
+    bool allBelow(T limit) const requires std::is_unsigned_v<T>
+    {
+        for (size_t b = 0; b < m_blocks.size(); ++b) {
+            const Block& block = m_blocks[b];
+            if (block.base >= uint64_t(limit))
+                return false;
+            if (block.width == 0 || uint64_t(limit) - block.base > mask(block.width))
+                continue;
+            for (size_t i = 0; i < kBlockRows; ++i) {
+                if (valueIn(block, i) >= limit)
+                    return false;
+            }
+        }
+        return std::all_of(m_tail.begin(), m_tail.end(), [limit](T value) { return value < limit; });
+    }
+
+    // The column as bytes (model/cache/TraceCache): its blocks as they are, so a reopened
+    // column is not packed again. `out` takes u8(), u64() and bytes(pointer, size).
+    template <typename Out> void writeTo(Out& out) const
+    {
+        out.u8(m_unpacked ? 1 : 0);
+        out.u64(m_blocks.size());
+        out.u64(m_bytes.size());
+        out.u64(m_tail.size());
+        for (const Block& block : m_blocks) {
+            out.u64(block.base);
+            out.u64(block.offset);
+            out.u8(block.width);
+            out.u8(block.hasNull ? 1 : 0);
+        }
+        out.bytes(m_bytes.data(), m_bytes.size());
+        out.bytes(m_tail.data(), m_tail.size() * sizeof(T));
+    }
+    // Reads what writeTo wrote; false (and the column empty) when the bytes cannot be such a
+    // column: every count is checked against what `in` has left and every block against the
+    // packed bytes before a row is read. `in` has bool u8(&), bool u64(&), remaining() and
+    // view(size) (a pointer to that many bytes, or nullptr).
+    template <typename In> bool readFrom(In& in)
+    {
+        clear();
+        m_unpacked = false;
+        uint8_t unpacked = 0;
+        uint64_t blocks = 0, bytes = 0, tail = 0;
+        if (!in.u8(unpacked) || unpacked > 1 || !in.u64(blocks) || !in.u64(bytes) || !in.u64(tail))
+            return false;
+        constexpr size_t kBlockBytes = 2 * sizeof(uint64_t) + 2;
+        if (blocks > in.remaining() / kBlockBytes || bytes > in.remaining() ||
+            tail > in.remaining() / sizeof(T) || (!unpacked && tail >= kBlockRows) ||
+            (bytes > 0 && bytes < sizeof(uint64_t)))
+            return false;
+        m_blocks.resize(blocks);
+        for (Block& block : m_blocks) {
+            uint8_t width = 0, hasNull = 0;
+            if (!in.u64(block.base) || !in.u64(block.offset) || !in.u8(width) || !in.u8(hasNull) ||
+                width > 8 || hasNull > 1)
+                return fail();
+            block.width = width;
+            block.hasNull = hasNull != 0;
+            // valueIn reads 8 bytes at the last row's code: they must lie within m_bytes
+            if (width > 0 && (block.offset > bytes || (bytes - block.offset) < (kBlockRows - 1) * width + 8))
+                return fail();
+        }
+        const unsigned char* packed = in.view(bytes);
+        if (!packed)
+            return fail();
+        m_bytes.assign(packed, packed + bytes);
+        const unsigned char* rows = in.view(tail * sizeof(T));
+        if (!rows)
+            return fail();
+        m_tail.resize(tail);
+        std::memcpy(m_tail.data(), rows, tail * sizeof(T));
+        m_unpacked = unpacked != 0;
+        return true;
+    }
+
 private:
+    bool fail()
+    {
+        clear();
+        return false;
+    }
+
     // The null marker of a signed column; unsigned columns have none.
     static constexpr bool kNullable = std::is_signed_v<Integer>;
     static constexpr Integer kNull = kNullable ? std::numeric_limits<Integer>::min() : Integer(0);

@@ -50,6 +50,19 @@ struct SessionInfo
     QString backend;                // metadata.backend if any
 };
 
+// The gap statistics and findings (before phase attribution and texts) of the whole of one
+// (session, rank) under some thresholds: what model/cache/TraceCache keeps beside a trace so
+// that its reopen is not analysed again (model/trace/AnalysisRunner uses it for a request
+// without a window for that session, rank and thresholds). Loaders leave it empty.
+struct GapAnalysisMemo
+{
+    size_t sessionIndex = 0;
+    int64_t rank = 0;
+    GapThresholds thresholds;
+    GapStatistics statistics;
+    std::vector<Finding> findings;
+};
+
 struct TraceData
 {
     QString path;
@@ -61,6 +74,7 @@ struct TraceData
     std::vector<Partition> partitions; // sorted by (session, rank)
     std::vector<PhaseSpan> phases;     // all replayed spans
     ProblemLog problems;
+    std::optional<GapAnalysisMemo> gapMemo; // set by the reopen cache only
 
     // upstream default: newest completed, then interrupted, then incomplete (then any)
     std::optional<size_t> defaultSessionIndex() const;

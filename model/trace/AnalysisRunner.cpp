@@ -132,8 +132,16 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
     result->backend = backendFromTrace(session.collector.toStdString(), session.backend.toStdString());
 
     const GapInput input = result->gapInput();
-    result->statistics = computeGapStatistics(input, request.thresholds);
-    result->findings = analyzeGaps(input, request.thresholds, result->statistics);
+    // a reopened trace carries the statistics and findings of its default analysis
+    const std::optional<GapAnalysisMemo>& memo = trace->gapMemo;
+    if (memo && !request.window && memo->sessionIndex == *sessionIndex && memo->rank == partition->rank &&
+        memo->thresholds == request.thresholds && memo->statistics.sampleCount == result->usableRows.size()) {
+        result->statistics = memo->statistics;
+        result->findings = memo->findings;
+    } else {
+        result->statistics = computeGapStatistics(input, request.thresholds);
+        result->findings = analyzeGaps(input, request.thresholds, result->statistics);
+    }
 
     const EventStore& store = trace->store;
     for (Finding& finding : result->findings) {
@@ -144,6 +152,25 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
         applyText(finding, result->backend);
     }
     return result;
+}
+
+std::optional<GapAnalysisMemo> defaultGapAnalysisMemo(const TraceData& trace, const GapThresholds& thresholds)
+{
+    const std::optional<size_t> sessionIndex = trace.defaultSessionIndex();
+    const Partition* partition = sessionIndex ? trace.partition(*sessionIndex) : nullptr;
+    if (!partition)
+        return std::nullopt;
+    GapAnalysisMemo memo;
+    memo.sessionIndex = *sessionIndex;
+    memo.rank = partition->rank;
+    memo.thresholds = thresholds;
+    const std::vector<uint32_t> rows =
+        usableRowsOf(trace.store, rowRangeOf(trace.store, *partition, std::nullopt));
+    const EventStore& store = trace.store;
+    const GapInput input{store.timestampNs, store.allocated, store.reserved, store.used, store.total, rows};
+    memo.statistics = computeGapStatistics(input, thresholds);
+    memo.findings = analyzeGaps(input, thresholds, memo.statistics);
+    return memo;
 }
 
 } // namespace gapscope

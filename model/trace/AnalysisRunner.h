@@ -60,6 +60,11 @@ struct AnalysisResult
     std::shared_ptr<JobAnalysisCache> jobAnalysisCache; // set by runAnalysis; none: not cached
 };
 
+// The memo of the default analysis (default session, lowest rank, no window) of trace under
+// thresholds, for the reopen cache; nullopt when the trace has no such partition.
+std::optional<GapAnalysisMemo> defaultGapAnalysisMemo(const TraceData& trace,
+                                                      const GapThresholds& thresholds);
+
 // nullptr with *error set when the session/rank does not exist.
 std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceData> trace,
                                                   const AnalysisRequest& request, QString* error = nullptr);
