@@ -32,8 +32,8 @@ namespace {
 
 // Every field of these is written and read below. A field added to one of them changes its
 // size and stops the build here: write and read it, then raise TraceCache::kFormatVersion.
-static_assert(sizeof(TraceData) == 1440, "TraceData changed: serialise the new field (TraceCache.cpp)");
-static_assert(sizeof(EventStore) == 1032, "EventStore changed: serialise the new field (TraceCache.cpp)");
+static_assert(sizeof(TraceData) == 1888, "TraceData changed: serialise the new field (TraceCache.cpp)");
+static_assert(sizeof(EventStore) == 1480, "EventStore changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(SessionInfo) == 192, "SessionInfo changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(EventSource) == 72, "EventSource changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(Partition) == 24, "Partition changed: serialise the new field (TraceCache.cpp)");
@@ -188,12 +188,9 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------------
-// the columns, through EventStore::forEachColumnOf: one overload per column type
+// the columns, through EventStore::forEachColumnOf: one overload per column type (every
+// column is a PackedColumn; a dense one would need its overload here)
 
-template <typename T> constexpr uint8_t columnKind(const std::vector<T>*)
-{
-    return 0;
-}
 template <typename T> constexpr uint8_t columnKind(const PackedColumn<T>*)
 {
     return 1;
@@ -215,31 +212,9 @@ std::string columnLayout()
     return layout;
 }
 
-// A large column is filled in one go: with huge pages (where the kernel gives them on request)
-// that is a fault per 2 MiB instead of one per 4 KiB, a third of a reopen's time otherwise.
-void adviseHugePages(void* data, size_t bytes)
-{
-#ifdef Q_OS_LINUX
-    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-    const auto begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-    const auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
-    if (end > begin)
-        ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-    Q_UNUSED(data);
-    Q_UNUSED(bytes);
-#endif
-}
-
 struct ColumnWriter
 {
     PayloadWriter& out;
-    template <typename T> void operator()(const std::vector<T>& column) const
-    {
-        out.u64(column.size());
-        out.align();
-        out.bytes(column.data(), column.size() * sizeof(T));
-    }
     template <typename T> void operator()(const PackedColumn<T>& column) const
     {
         column.writeTo(out);
@@ -252,18 +227,6 @@ struct ColumnReader
     PayloadReader& in;
     size_t rows;
     bool& ok;
-    template <typename T> void operator()(std::vector<T>& column) const
-    {
-        uint64_t count = 0;
-        const unsigned char* at = nullptr;
-        ok = ok && in.u64(count) && count == rows && in.align() && (at = in.view(count * sizeof(T)));
-        if (!ok)
-            return;
-        column.reserve(count);
-        adviseHugePages(column.data(), count * sizeof(T));
-        // the payload is 8-byte aligned in the mapping, and so is every column in it
-        column.assign(reinterpret_cast<const T*>(at), reinterpret_cast<const T*>(at) + count);
-    }
     template <typename T> void operator()(PackedColumn<T>& column) const
     {
         ok = ok && column.readFrom(in) && column.size() == rows && in.align();

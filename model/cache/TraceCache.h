@@ -61,7 +61,7 @@ struct TraceCacheSettings
 class TraceCache
 {
 public:
-    static constexpr quint32 kFormatVersion = 1;
+    static constexpr quint32 kFormatVersion = 2;
     static constexpr const char* kSuffix = ".gstc";
 
     explicit TraceCache(TraceCacheSettings settings = {});

@@ -21,6 +21,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -353,15 +354,19 @@ public:
     }
 
     // Whether every value is below limit (ids checked against the table they index): a block
-    // whose range cannot reach limit is passed without reading its rows.
+    // whose values cannot reach limit (its line's end plus the largest code) is passed without
+    // reading its rows.
     bool allBelow(T limit) const requires std::is_unsigned_v<T>
     {
-        for (size_t b = 0; b < m_blocks.size(); ++b) {
-            const Block& block = m_blocks[b];
-            if (block.base >= uint64_t(limit))
-                return false;
-            if (block.width == 0 || uint64_t(limit) - block.base > mask(block.width))
-                continue;
+        for (const Block& block : m_blocks) {
+            // the line rises from base to its top without passing 2^64, and the top plus the
+            // largest code stays below limit (< 2^32 for a uint32 column: no truncation either)
+            constexpr uint64_t kSpan = kBlockRows - 1;
+            if (block.step <= (~uint64_t(0) - block.base) / kSpan) {
+                const uint64_t top = block.base + block.step * kSpan;
+                if (top < uint64_t(limit) && uint64_t(limit) - top > mask(block.bits))
+                    continue;
+            }
             for (size_t i = 0; i < kBlockRows; ++i) {
                 if (valueIn(block, i) >= limit)
                     return false;
@@ -376,50 +381,52 @@ public:
     {
         out.u8(m_unpacked ? 1 : 0);
         out.u64(m_blocks.size());
-        out.u64(m_bytes.size());
+        out.u64(m_words.size());
         out.u64(m_tail.size());
         for (const Block& block : m_blocks) {
             out.u64(block.base);
-            out.u64(block.offset);
-            out.u8(block.width);
+            out.u64(block.step);
+            out.u64(block.wordOffset);
+            out.u8(block.bits);
             out.u8(block.hasNull ? 1 : 0);
         }
-        out.bytes(m_bytes.data(), m_bytes.size());
+        out.bytes(m_words.data(), m_words.size() * sizeof(uint64_t));
         out.bytes(m_tail.data(), m_tail.size() * sizeof(T));
     }
     // Reads what writeTo wrote; false (and the column empty) when the bytes cannot be such a
     // column: every count is checked against what `in` has left and every block against the
-    // packed bytes before a row is read. `in` has bool u8(&), bool u64(&), remaining() and
+    // packed words before a row is read. `in` has bool u8(&), bool u64(&), remaining() and
     // view(size) (a pointer to that many bytes, or nullptr).
     template <typename In> bool readFrom(In& in)
     {
         clear();
         m_unpacked = false;
         uint8_t unpacked = 0;
-        uint64_t blocks = 0, bytes = 0, tail = 0;
-        if (!in.u8(unpacked) || unpacked > 1 || !in.u64(blocks) || !in.u64(bytes) || !in.u64(tail))
+        uint64_t blocks = 0, words = 0, tail = 0;
+        if (!in.u8(unpacked) || unpacked > 1 || !in.u64(blocks) || !in.u64(words) || !in.u64(tail))
             return false;
-        constexpr size_t kBlockBytes = 2 * sizeof(uint64_t) + 2;
-        if (blocks > in.remaining() / kBlockBytes || bytes > in.remaining() ||
+        constexpr size_t kBlockBytes = 3 * sizeof(uint64_t) + 2;
+        if (blocks > in.remaining() / kBlockBytes || words > in.remaining() / sizeof(uint64_t) ||
             tail > in.remaining() / sizeof(T) || (!unpacked && tail >= kBlockRows) ||
-            (bytes > 0 && bytes < sizeof(uint64_t)))
+            (unpacked && blocks > 0))
             return false;
         m_blocks.resize(blocks);
         for (Block& block : m_blocks) {
-            uint8_t width = 0, hasNull = 0;
-            if (!in.u64(block.base) || !in.u64(block.offset) || !in.u8(width) || !in.u8(hasNull) ||
-                width > 8 || hasNull > 1)
+            uint8_t bits = 0, hasNull = 0;
+            if (!in.u64(block.base) || !in.u64(block.step) || !in.u64(block.wordOffset) || !in.u8(bits) ||
+                !in.u8(hasNull) || bits > 64 || hasNull > 1 || (hasNull && (!kNullable || bits == 0)))
                 return fail();
-            block.width = width;
+            block.bits = bits;
             block.hasNull = hasNull != 0;
-            // valueIn reads 8 bytes at the last row's code: they must lie within m_bytes
-            if (width > 0 && (block.offset > bytes || (bytes - block.offset) < (kBlockRows - 1) * width + 8))
+            // valueIn and decode read wordsPerBlock(bits) words from wordOffset: within m_words
+            if (block.wordOffset > words || words - block.wordOffset < wordsPerBlock(bits))
                 return fail();
         }
-        const unsigned char* packed = in.view(bytes);
+        const unsigned char* packed = in.view(words * sizeof(uint64_t));
         if (!packed)
             return fail();
-        m_bytes.assign(packed, packed + bytes);
+        m_words.resize(words);
+        std::memcpy(m_words.data(), packed, words * sizeof(uint64_t));
         const unsigned char* rows = in.view(tail * sizeof(T));
         if (!rows)
             return fail();
