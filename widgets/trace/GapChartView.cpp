@@ -37,7 +37,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <future>
 #include <limits>
+#include <thread>
 
 namespace gapscope {
 
@@ -909,12 +911,24 @@ void GapChartView::Private::rebuildStaticSeries()
     }
     const std::span<const uint32_t> usable(result->usableRows);
     const std::span<const uint32_t> counters(result->counterRows);
-    pyramids.gap = MinMaxPyramid(usable, gapValueOf(s));
-    pyramids.allocated = MinMaxPyramid(counters, NullableColumnValue(s.allocated));
+    // Six pyramids read the packed columns a block at a time: ~0.3 s at 10 M samples on one
+    // core, so a large trace builds half of them on a second thread (each reader is its own).
+    auto buildGapAndAllocated = [&] {
+        pyramids.gap = MinMaxPyramid(usable, gapValueOf(s));
+        pyramids.allocated = MinMaxPyramid(counters, NullableColumnValue(s.allocated));
+        pyramids.outside = MinMaxPyramid(outsideRows, gapValueOf(s));
+    };
+    constexpr size_t kRowsWorthAThread = size_t(1) << 17;
+    std::future<void> other;
+    if (counters.size() + usable.size() >= kRowsWorthAThread && std::thread::hardware_concurrency() > 1)
+        other = std::async(std::launch::async, buildGapAndAllocated);
+    else
+        buildGapAndAllocated();
     pyramids.reserved = MinMaxPyramid(counters, NullableColumnValue(s.reserved));
     pyramids.used = MinMaxPyramid(counters, NullableColumnValue(s.used));
     pyramids.total = MinMaxPyramid(counters, NullableColumnValue(s.total));
-    pyramids.outside = MinMaxPyramid(outsideRows, gapValueOf(s));
+    if (other.valid())
+        other.get();
 }
 
 void GapChartView::Private::redraw()
