@@ -79,13 +79,26 @@ public:
         const size_t index = row - m_rows.first; // wraps for a row before the block
         if (index < m_rows.count) [[likely]]
             return m_rows.rows[index];
+        // A block is decoded for a walk (rows ascending a few apart, or the first read); a
+        // row far from the last one is read alone: the chart's decimation reads a few rows
+        // at each pixel column's edges, and decoding 1024 rows for them doubled a pan.
+        const bool walking = m_runLength >= kWalkRows || m_lastRow == kNoRow;
+        m_runLength = row > m_lastRow && row - m_lastRow <= kWalkStep ? m_runLength + 1 : 0;
+        m_lastRow = row;
+        if (!walking)
+            return m_view[row];
         m_rows = m_view.blockAt(row, m_buffer.data());
         return m_rows.rows[row - m_rows.first];
     }
 
 private:
+    static constexpr size_t kNoRow = ~size_t(0);
+    static constexpr size_t kWalkRows = 64; // rows read ascending before a block is decoded
+    static constexpr size_t kWalkStep = 64; // at most this far apart
     Int64ColumnView m_view;
     ColumnRows<int64_t> m_rows;
+    size_t m_lastRow = kNoRow;
+    size_t m_runLength = 0;
     std::array<int64_t, kColumnBlockRows> m_buffer;
 };
 
