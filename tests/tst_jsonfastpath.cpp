@@ -7,7 +7,6 @@
 #include "bench/RealShape.h"
 #include "model/trace/Csv.h"
 #include "model/trace/JsonEventReader.h"
-#include "model/trace/WindowedRecords.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -158,9 +157,6 @@ private slots:
     // CSV rows become JSON objects that take the same fast path.
     void csvSameAsSimdjson_data();
     void csvSameAsSimdjson();
-    // A top-level array's elements (the tracker's export, pretty-printed) take it too.
-    void arraySameAsSimdjson_data();
-    void arraySameAsSimdjson();
 };
 
 void TestJsonFastPath::sameAsSimdjson_data()
@@ -422,149 +418,6 @@ void TestJsonFastPath::csvSameAsSimdjson()
     QFETCH(QByteArray, text);
     const QString difference = fastPathDifference(text.toStdString(), readCsv);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
-}
-
-namespace {
-
-// The array text read as the loader streams it (readJsonArray, one window, one range), with the
-// fast path or without; *unusable says whether that reading gave up (the loader then reads the
-// whole document).
-EventChunk readArray(const std::string& text, bool fast, bool* unusable)
-{
-    EventChunk chunk;
-    readJsonArray(WindowedInput{QStringLiteral("t.json"), std::string_view(text)}, chunk, WindowedForm{},
-                  unusable, fast);
-    return chunk;
-}
-
-// The whole document read by simdjson (parseJsonDocument), as the loader reads one it cannot stream.
-EventChunk readDocument(const std::string& text)
-{
-    const simdjson::padded_string buffer(text);
-    EventRecordParser parser(QStringLiteral("t.json"));
-    EventChunk chunk;
-    parseJsonDocument(buffer, parser, chunk, RangeControl{});
-    return chunk;
-}
-
-// How many elements of the array text the fast path reads from the start, one after the other,
-// before the first it leaves to simdjson.
-qint64 fastElements(const std::string& text)
-{
-    EventRecordParser parser(QStringLiteral("t.json"));
-    EventChunk chunk;
-    qint64 taken = 0;
-    size_t at = text.find('[') + 1;
-    for (;;) {
-        at = text.find_first_not_of(" \t\r\n,", at);
-        if (at == std::string::npos || text[at] != '{')
-            return taken;
-        size_t length = 0;
-        if (!parser.parseFlatObject(std::string_view(text).substr(at), RecordLocation{1, taken}, chunk,
-                                    &length))
-            return taken;
-        ++taken;
-        at += length;
-    }
-}
-
-std::string element(const std::string& record)
-{
-    return "  " + record;
-}
-
-} // namespace
-
-void TestJsonFastPath::arraySameAsSimdjson_data()
-{
-    QTest::addColumn<QByteArray>("text");
-    QTest::addColumn<bool>("streamed"); // the windowed reading must take it (not give up)
-    QTest::addColumn<bool>("allFast");  // the fast path must read every element
-    auto row = [](const char* name, const std::string& text, bool streamed, bool allFast) {
-        QTest::newRow(name) << QByteArray::fromStdString(text) << streamed << allFast;
-    };
-    for (const bool cpu : {false, true}) {
-        gapscope::bench::RealShapeSource source(cpu);
-        std::string text = "[\n";
-        for (int64_t i = 0; i < 2100; ++i) {
-            if (i > 0)
-                text += ",\n";
-            gapscope::bench::appendArrayElement(text, source.next(i));
-        }
-        text += "\n]";
-        row(cpu ? "real shape, CPU tracker" : "real shape, CUDA tracker", text, true, true);
-        if (!cpu) {
-            std::string crlf;
-            for (const char c : text)
-                crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
-            row("real shape, CRLF", crlf + "\r\n", true, true);
-        }
-    }
-    row("compact", "[" + kSample + "," + kSample + "]", true, true);
-    row("blanks around", " \n [ \n" + kSample + " \n ,\t" + kSample + "\n ] \n ", true, true);
-    row("one element", "[" + kSample + "]", true, true);
-    row("escape in an element",
-        "[" + kSample + ",\n" + withValue("context", "\"a\\nb\"") + ",\n" + kSample + "]", true, false);
-    row("float in an element", "[" + kSample + ",\n" + withValue("pid", "42.5") + "]", true, false);
-    row("unknown key", "[" + replaced(kSample, "\"pid\"", "\"pidx\"") + ",\n" + kSample + "]", true, false);
-    row("rejected element", "[" + withValue("timestamp_ns", "null") + ",\n" + kSample + "]", true, true);
-    row("list of objects in metadata",
-        "[" + withValue("metadata", "{\"list\": [{\"a\": 1}, {\"b\": 2}], \"backend\": \"cuda\"}") + ",\n" +
-            kSample + "]",
-        true, true);
-    row("separator inside a string", "[" + withValue("context", "\"}, {\"") + ", " + kSample + "]", true,
-        true);
-    row("nested deeper than the fast path",
-        "[" + withValue("metadata", std::string(40, '[') + std::string(40, ']')) + "]", true, false);
-    row("element not an object", "[" + kSample + ", 1, " + kSample + "]", false, false);
-    row("empty array", "[ ]", false, false);
-    row("trailing comma", "[" + kSample + ",\n]", false, false);
-    row("no closing bracket", "[" + kSample + ",\n" + kSample, false, false);
-    row("text after the array", "[" + kSample + "] x", false, false);
-    row("broken element", "[" + kSample + ",\n" + replaced(kSample, "\"pid\": 4242,", "\"pid\": 4242") + "]",
-        false, false);
-    row("unclosed string", "[" + kSample + ",\n" + element("{\"context\": \"abc}") + "]", false, false);
-    row("an object, not an array", kSample, false, false);
-
-    // Every JSON array file of the test data.
-    const QString data = QStringLiteral(GAPSCOPE_TEST_DATA_DIR);
-    QDirIterator files(data, {"*.json"}, QDir::Files, QDirIterator::Subdirectories);
-    QStringList paths;
-    while (files.hasNext())
-        paths << files.next();
-    paths.sort();
-    for (const QString& path : paths) {
-        const std::string text = readAll(path);
-        const size_t first = text.find_first_not_of(" \t\r\n");
-        if (first == std::string::npos || text[first] != '[')
-            continue;
-        QTest::newRow(qPrintable(QDir(data).relativeFilePath(path)))
-            << QByteArray::fromStdString(text) << false << false;
-    }
-}
-
-void TestJsonFastPath::arraySameAsSimdjson()
-{
-    QFETCH(QByteArray, text);
-    QFETCH(bool, streamed);
-    QFETCH(bool, allFast);
-    const std::string input = text.toStdString();
-    bool fastUnusable = false, slowUnusable = false;
-    const EventChunk fast = readArray(input, true, &fastUnusable);
-    const EventChunk slow = readArray(input, false, &slowUnusable);
-    QCOMPARE(fastUnusable, slowUnusable);
-    if (streamed)
-        QVERIFY(!fastUnusable);
-    if (fastUnusable)
-        return; // the loader reads the whole document instead
-    const EventChunk document = readDocument(input);
-    QVERIFY(document.recordsRead > 0);
-    QString difference = chunkDifference(fast, document);
-    QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("fast path: ") + difference));
-    difference = chunkDifference(slow, document);
-    QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("simdjson per element: ") + difference));
-    if (allFast)
-        QCOMPARE(fastElements(input), document.recordsRead);
 }
 
 QTEST_GUILESS_MAIN(TestJsonFastPath)

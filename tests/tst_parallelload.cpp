@@ -1,7 +1,6 @@
 // Loading on N threads gives exactly what one thread gives: the same rows in the same order,
 // the same strings, sources, sessions, phases and problems (same lines, same reasons).
 
-#include "bench/RealShape.h"
 #include "model/trace/TraceLoader.h"
 
 #include <QDir>
@@ -213,24 +212,6 @@ QByteArray generatedArray(int elements, bool nested, bool broken)
         ++written;
     }
     return text + "\n]\n";
-}
-
-// The tracker's JSON array export of `records` records in stormlog's shape (bench/RealShape.h:
-// indent 2, nested phase_scope metadata), with CRLF line ends when crlf.
-QByteArray realShapeArray(int records, bool cpu, bool crlf)
-{
-    gapscope::bench::RealShapeSource source(cpu);
-    std::string text = "[\n";
-    for (int i = 0; i < records; ++i) {
-        if (i > 0)
-            text += ",\n";
-        gapscope::bench::appendArrayElement(text, source.next(i));
-    }
-    text += "\n]\n";
-    QByteArray bytes = QByteArray::fromStdString(text);
-    if (crlf)
-        bytes.replace("\n", "\r\n");
-    return bytes;
 }
 
 // A deterministic CSV trace of `rows` records, columns in an unusual order: quoted cells
@@ -612,82 +593,25 @@ private slots:
         QVERIFY(last.reason.startsWith(QStringLiteral("truncated last line ignored")));
     }
 
-    // A top-level JSON array is read in windows cut between elements ("}" "," "{"), each range
-    // by the flat fast path where it can: on 1 to 7 threads and in windows down to one byte
-    // (every element across a window boundary) the trace is the one simdjson reads from the
-    // whole document (loadTraceBytes). False separators (a list of objects in metadata) and
-    // broken elements make the windowed reading give up and read the whole document.
-    void arraySameResultOnAnyThreadCountAndWindow_data()
-    {
-        QTest::addColumn<QString>("input");
-        QTest::addColumn<int>("windowBytes"); // per thread; 0 = what the input calls for
-        const QStringList inputs{"cpu_phases.json",   "real shape", "real shape, CPU",   "real shape, CRLF",
-                                 "compact, one line", "generated",  "generated, nested", "generated, broken"};
-        for (const QString& input : inputs) {
-            for (int window : {0, 65536, 4096, 700, 1})
-                QTest::newRow(qPrintable(QStringLiteral("%1, window %2").arg(input).arg(window)))
-                    << input << window;
-        }
-    }
-
-    void arraySameResultOnAnyThreadCountAndWindow()
-    {
-        QFETCH(QString, input);
-        QFETCH(int, windowBytes);
-        QByteArray bytes;
-        if (input == QLatin1String("cpu_phases.json")) {
-            QFile file(QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/fixtures/stormlog/real/cpu_phases.json");
-            QVERIFY(file.open(QIODevice::ReadOnly));
-            bytes = file.readAll();
-        } else if (input.startsWith(QLatin1String("real shape"))) {
-            bytes = realShapeArray(300, input.endsWith(QLatin1String("CPU")),
-                                   input.endsWith(QLatin1String("CRLF")));
-        } else if (input == QLatin1String("compact, one line")) {
-            bytes = generatedArray(400, false, false).replace(",\n", ",").replace("\n", "");
-        } else {
-            bytes = generatedArray(400, input.endsWith(QLatin1String("nested")),
-                                   input.endsWith(QLatin1String("broken")));
-        }
-        QTemporaryDir dir;
-        const QString path = writeFile(dir, QStringLiteral("trace.json"), bytes);
-        const LoadOutcome whole =
-            loadTraceBytes(std::string_view(bytes.constData(), size_t(bytes.size())), std::nullopt, path);
-        QVERIFY2(whole.data, qPrintable(whole.fatalError));
-        QVERIFY(whole.data->store.size() > 0);
-        for (int threads = 1; threads <= 7; ++threads) {
-            LoadControl control;
-            control.threads = threads;
-            control.windowBytesPerThread = static_cast<size_t>(windowBytes);
-            const LoadOutcome windowed = loadTrace(path, control);
-            QVERIFY2(windowed.data, qPrintable(windowed.fatalError));
-            QVERIFY(!windowed.cancelled);
-            const QString diff = difference(*whole.data, *windowed.data);
-            QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("%1 threads: %2").arg(threads).arg(diff)));
-        }
-    }
-
     void cancelKeepsAContiguousPrefix_data()
     {
-        QTest::addColumn<QString>("form");
-        QTest::newRow("JSON lines") << QStringLiteral("jsonl");
-        QTest::newRow("CSV") << QStringLiteral("csv");
-        QTest::newRow("JSON array") << QStringLiteral("json");
+        QTest::addColumn<bool>("csv");
+        QTest::newRow("JSON lines") << false;
+        QTest::newRow("CSV") << true;
     }
 
     void cancelKeepsAContiguousPrefix()
     {
-        QFETCH(QString, form);
-        const bool csv = form == QLatin1String("csv");
+        QFETCH(bool, csv);
         QTemporaryDir dir;
         QList<qint64> errorLines;
-        const QString path = writeFile(dir, QStringLiteral("generated.") + form,
-                                       csv ? generatedCsv(20000, false, &errorLines)
-                                       : form == QLatin1String("json") ? generatedArray(20000, false, false)
-                                                                       : generatedTrace(20000));
+        const QString path =
+            csv ? writeFile(dir, QStringLiteral("generated.csv"), generatedCsv(20000, false, &errorLines))
+                : writeFile(dir, QStringLiteral("generated.jsonl"), generatedTrace(20000));
         std::atomic<bool> cancel{false};
         LoadControl control;
         control.threads = 2;
-        control.windowBytesPerThread = form == QLatin1String("jsonl") ? 0 : 100'000;
+        control.windowBytesPerThread = csv ? 100'000 : 0;
         control.cancel = &cancel;
         control.progress = [&](qint64, qint64) { cancel = true; };
         const LoadOutcome cancelled = loadTrace(path, control);

@@ -15,7 +15,6 @@
 #include <cstring>
 #include <limits>
 #include <optional>
-#include <string.h> // memrchr
 
 namespace gapscope::detail {
 
@@ -1044,14 +1043,6 @@ bool readFlatMetadata(FlatScanner& in, RecordFields& record, std::string& metada
 std::optional<EventRecordParser::Outcome>
 EventRecordParser::parseFlatLine(std::string_view text, const RecordLocation& where, EventChunk& chunk)
 {
-    return parseFlatObject(text, where, chunk, nullptr);
-}
-
-std::optional<EventRecordParser::Outcome> EventRecordParser::parseFlatObject(std::string_view text,
-                                                                             const RecordLocation& where,
-                                                                             EventChunk& chunk,
-                                                                             size_t* length)
-{
     RecordFields& record = *m_record;
     record.clear();
     m_metadata.clear();
@@ -1123,13 +1114,9 @@ std::optional<EventRecordParser::Outcome> EventRecordParser::parseFlatObject(std
             return std::nullopt;
         in.skipSpace();
     }
-    if (length) {
-        *length = static_cast<size_t>(in.position() - text.data());
-    } else {
-        in.skipSpace();
-        if (!in.atEnd())
-            return std::nullopt; // parse() warns about text after the object
-    }
+    in.skipSpace();
+    if (!in.atEnd())
+        return std::nullopt; // parse() warns about text after the object
     ++chunk.recordsRead;
     return finish(record, where, chunk);
 }
@@ -1785,155 +1772,60 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
     return keepGoing && !control.cancelled();
 }
 
-namespace {
-
-bool isJsonBlank(char c)
+std::optional<size_t> countArraySlice(const simdjson::padded_string& slice)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-const char* skipJsonBlanks(const char* p, const char* end)
-{
-    while (p < end && isJsonBlank(*p))
-        ++p;
-    return p;
-}
-
-// Line breaks in [p, end), eight bytes at a time: a pretty-printed array has one every few dozen
-// bytes, where a memchr per line costs more than the scan.
-qint64 countLineBreaks(const char* p, const char* end)
-{
-    constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
-    qint64 count = 0;
-    for (; p + 8 <= end; p += 8) {
-        uint64_t word;
-        std::memcpy(&word, p, 8);
-        const uint64_t x = word ^ 0x0A0A0A0A0A0A0A0Aull; // '\n' bytes become zero
-        // high bit set exactly in the zero bytes (no borrow between bytes)
-        count += std::popcount(~(((x & kLow7) + kLow7) | x | kLow7));
-    }
-    for (; p < end; ++p)
-        count += *p == '\n';
+    PooledJsonParser json;
+    od::document doc;
+    od::array array;
+    size_t count = 0;
+    if (json->iterate(slice).get(doc) || doc.get_array().get(array) || array.count_elements().get(count))
+        return std::nullopt;
     return count;
 }
 
-// The end (one past its closing bracket) of the object or array starting at p, following strings
-// and their escapes; nullptr when it does not end before end. Only where the value ends is
-// decided here; simdjson then reads it.
-const char* compoundValueEnd(const char* p, const char* end)
+SliceOutcome parseArraySlice(const simdjson::padded_string& slice, qint64 firstLine, qint64 firstIndex,
+                             EventRecordParser& parser, EventChunk& chunk, const RangeControl& control)
 {
-    int depth = 0;
-    for (; p < end; ++p) {
-        const char c = *p;
-        if (c == '"') {
-            for (++p; p < end && *p != '"'; ++p) {
-                if (*p == '\\')
-                    ++p;
-            }
-            if (p >= end)
-                return nullptr;
-        } else if (c == '{' || c == '[') {
-            ++depth;
-        } else if (c == '}' || c == ']') {
-            if (--depth == 0)
-                return p + 1;
+    PooledJsonParser json;
+    od::document doc;
+    od::array array;
+    if (json->iterate(slice).get(doc) || doc.get_array().get(array))
+        return SliceOutcome::Unusable;
+    const char* data = slice.data();
+    size_t lineOffset = 0;
+    qint64 line = firstLine;
+    qint64 index = firstIndex;
+    size_t nextProgress = control.progressStepBytes;
+    for (auto elementResult : array) {
+        od::value element;
+        if (std::move(elementResult).get(element))
+            return SliceOutcome::Unusable;
+        const char* location = nullptr;
+        if (element.current_location().get(location) == simdjson::SUCCESS && location >= data + lineOffset) {
+            const auto offset = static_cast<size_t>(location - data);
+            line = advanceLine(data, lineOffset, offset, line);
+            lineOffset = offset;
         }
-    }
-    return nullptr;
-}
-
-} // namespace
-
-size_t arrayElementSeparator(const char* data, size_t from, size_t to, bool backward)
-{
-    while (from < to) {
-        const void* found =
-            backward ? memrchr(data + from, ',', to - from) : std::memchr(data + from, ',', to - from);
-        if (!found)
-            return std::string_view::npos;
-        const auto comma = static_cast<size_t>(static_cast<const char*>(found) - data);
-        size_t before = comma;
-        while (before > from && isJsonBlank(data[before - 1]))
-            --before;
-        size_t after = comma + 1;
-        while (after < to && isJsonBlank(data[after]))
-            ++after;
-        if (before > from && data[before - 1] == '}' && after < to && data[after] == '{')
-            return comma;
-        if (backward)
-            to = comma;
-        else
-            from = comma + 1;
-    }
-    return std::string_view::npos;
-}
-
-ArrayOutcome parseArrayElements(const char* data, size_t begin, size_t end, size_t capacity, bool endsArray,
-                                EventRecordParser& parser, EventChunk& chunk, const RangeControl& control,
-                                qint64* linesRead)
-{
-    std::optional<PooledJsonParser> json; // taken from the pool by the first element the fast path leaves
-    const char* const stop = data + end;
-    const char* p = data + begin;
-    const char* counted = p; // line breaks are counted up to here
-    qint64 line = 1;
-    qint64 index = 0;
-    size_t nextProgress = begin + control.progressStepBytes;
-    bool closed = false; // the ']' was read
-    for (;;) {
-        p = skipJsonBlanks(p, stop);
-        if (p == stop)
-            break; // after a ',' (or the first element of a range that holds none)
-        if (*p != '{')
-            return ArrayOutcome::Unusable; // not an object, an empty array, a stray ']'
-        line += countLineBreaks(counted, p);
-        counted = p;
-        const RecordLocation where{line, index};
-        const auto available = static_cast<size_t>(stop - p);
-        size_t length = 0;
-        if (!control.flatFastPath ||
-            !parser.parseFlatObject(std::string_view(p, available), where, chunk, &length)) {
-            const char* elementEnd = compoundValueEnd(p, stop);
-            if (!elementEnd)
-                return ArrayOutcome::Unusable;
-            length = static_cast<size_t>(elementEnd - p);
-            if (!json)
-                json.emplace();
-            od::document doc;
-            od::object object;
-            const auto offset = static_cast<size_t>(p - data);
-            if ((*json)->iterate(p, length, capacity - offset).get(doc) || doc.get_object().get(object) ||
-                parser.parse(object, where, chunk) == EventRecordParser::Outcome::SyntaxError)
-                return ArrayOutcome::Unusable;
+        od::object object;
+        if (element.get_object().get(object)) {
+            ++chunk.recordsRead;
+            chunk.problems.addError(parser.file(), line, QStringLiteral("array element is not a JSON object"),
+                                    index);
+        } else if (parser.parse(object, RecordLocation{line, index}, chunk) ==
+                   EventRecordParser::Outcome::SyntaxError) {
+            return SliceOutcome::Unusable;
         }
-        p = skipJsonBlanks(p + length, stop);
         ++index;
-        if (p < stop && *p == ',') {
-            ++p;
-        } else if (endsArray && p < stop && *p == ']') {
-            closed = true;
-            if (skipJsonBlanks(p + 1, stop) != stop)
-                return ArrayOutcome::Unusable; // text after the array
-            p = stop;
-            break;
-        } else {
-            return ArrayOutcome::Unusable;
-        }
         if (index % kCancelPollRecords == 0 && control.cancelled())
-            return ArrayOutcome::Cancelled;
-        const auto position = static_cast<size_t>(p - data);
-        if (position >= nextProgress && control.progress) {
-            control.progress(static_cast<qint64>(position));
-            nextProgress = position + control.progressStepBytes;
+            return SliceOutcome::Cancelled;
+        if (lineOffset >= nextProgress && control.progress) {
+            control.progress(static_cast<qint64>(lineOffset));
+            nextProgress = lineOffset + control.progressStepBytes;
         }
     }
-    if (endsArray && !closed)
-        return ArrayOutcome::Unusable; // a trailing ',' or no ']'
-    if (linesRead)
-        *linesRead = line - 1 + countLineBreaks(counted, stop);
     if (control.progress)
-        control.progress(static_cast<qint64>(end));
-    return control.cancelled() ? ArrayOutcome::Cancelled : ArrayOutcome::Parsed;
+        control.progress(static_cast<qint64>(slice.size()));
+    return control.cancelled() ? SliceOutcome::Cancelled : SliceOutcome::Parsed;
 }
 
 } // namespace gapscope::detail

@@ -66,8 +66,8 @@ struct RangeControl
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(qint64 bytesDone)> progress;
     size_t progressStepBytes = size_t(1) << 20; // progress is called at least this often
-    // JSON lines and array elements: try EventRecordParser's flat fast path before simdjson. Tests and the
-    // fuzz target turn it off to compare the two readings.
+    // JSON lines: try EventRecordParser::parseFlatLine before simdjson. Tests and the fuzz
+    // target turn it off to compare the two readings.
     bool flatFastPath = true;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
@@ -101,11 +101,6 @@ public:
     // compare the two).
     std::optional<Outcome> parseFlatLine(std::string_view text, const RecordLocation& where,
                                          EventChunk& chunk);
-    // parseFlatLine for an object at the start of `text` that need not end there (an element of
-    // a JSON array, pretty-printed or not): *length gets the bytes from its '{' to its '}', what
-    // follows is the caller's to read.
-    std::optional<Outcome> parseFlatObject(std::string_view text, const RecordLocation& where,
-                                           EventChunk& chunk, size_t* length);
     const std::string& syntaxError() const { return m_syntaxError; }
     const QString& file() const { return m_file; }
 
@@ -153,26 +148,22 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
 bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser& parser, EventChunk& chunk,
                        const RangeControl& control);
 
-// Where an element separator of a top-level event array ("}" blanks "," blanks "{") has its ','
-// in data[from, to), searching forward (or backward from to), or npos. One found inside a nested
-// array or a string cuts an element: parseArrayElements then finds the text unusable.
-size_t arrayElementSeparator(const char* data, size_t from, size_t to, bool backward);
-
-enum class ArrayOutcome
+// One slice of a large top-level event array, copied into `slice` as an array text of its
+// own ("[" + elements + "]"), parsed as parseJsonDocument parses the elements of the whole
+// array: element lines count on from firstLine at the start of slice, indexes from
+// firstIndex. Unusable means the slice is not a clean array of elements (a syntax error, or
+// the slice was cut inside a value): nothing is decided and the caller falls back to
+// parseJsonDocument over the whole file, which reports the break as it always did.
+enum class SliceOutcome
 {
     Parsed,
     Cancelled,
-    Unusable // not a plain run of object elements: nothing is decided, the caller reads the whole document
+    Unusable
 };
-// Elements of a top-level event array in data[begin, end) (readable up to data + capacity, simdjson's
-// padding included): blanks, then elements separated by ','; the range ends after a ',' or, when
-// endsArray, with the array's ']' and blanks. Each element is read by the flat fast path when it
-// can (control.flatFastPath), else by simdjson, as parseJsonDocument reads it: lines are numbered
-// from 1 at begin, array indexes from 0. Unusable for anything else (an element that is not an
-// object, a syntax error, text after the array). *linesRead gets the line breaks in the range.
-ArrayOutcome parseArrayElements(const char* data, size_t begin, size_t end, size_t capacity, bool endsArray,
-                                EventRecordParser& parser, EventChunk& chunk, const RangeControl& control,
-                                qint64* linesRead = nullptr);
+// Elements in the slice (nullopt: Unusable).
+std::optional<size_t> countArraySlice(const simdjson::padded_string& slice);
+SliceOutcome parseArraySlice(const simdjson::padded_string& slice, qint64 firstLine, qint64 firstIndex,
+                             EventRecordParser& parser, EventChunk& chunk, const RangeControl& control);
 
 // What differs between two chunks (rows, strings by text, sources, origins, phase
 // boundaries, backends, problems, counts), or empty when they hold the same. For the tests

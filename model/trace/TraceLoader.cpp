@@ -27,6 +27,7 @@ namespace gapscope {
 using detail::EventChunk;
 using detail::EventRecordParser;
 using detail::RangeControl;
+using detail::SliceOutcome;
 
 namespace {
 
@@ -252,6 +253,162 @@ bool startsWithBracket(const QString& path)
             return c == '[';
     }
     return false;
+}
+
+// Position of a ',' between two top-level array elements ("}" blanks "," blanks "{") in
+// data[from, to), searching forward (or backward), or npos. A comma found this way inside a
+// nested array or a string is harmless: the slices cut there do not parse, and the load
+// falls back to the whole-document parse.
+size_t elementSeparator(const char* data, size_t from, size_t to, bool backward)
+{
+    while (from < to) {
+        const void* found =
+            backward ? memrchr(data + from, ',', to - from) : std::memchr(data + from, ',', to - from);
+        if (!found)
+            return std::string_view::npos;
+        const auto comma = static_cast<size_t>(static_cast<const char*>(found) - data);
+        size_t before = comma;
+        while (before > from && isBlank(data[before - 1]))
+            --before;
+        size_t after = comma + 1;
+        while (after < to && isBlank(data[after]))
+            ++after;
+        if (before > from && data[before - 1] == '}' && after < to && data[after] == '{')
+            return comma;
+        if (backward)
+            to = comma;
+        else
+            from = comma + 1;
+    }
+    return std::string_view::npos;
+}
+
+enum class ArrayStream
+{
+    Parsed,
+    Cancelled,
+    Unusable // not a plain top-level array of objects: parse the whole document instead
+};
+
+// A top-level JSON array of events read in windows and parsed in slices on all cores, with
+// the result of parseJsonDocument (same rows, problems, lines and indexes) and without the
+// whole file in memory (simdjson cannot take a document over 4 GB at all).
+ArrayStream parseJsonArrayFile(const QString& path, EventChunk& chunk, const LoadControl& control,
+                               ByteProgress& progress)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return ArrayStream::Unusable;
+    const auto fileSize = static_cast<size_t>(std::max<qint64>(file.size(), 0));
+    const size_t threads = rangesFor(fileSize, control.threads);
+    const size_t perThread = control.windowBytesPerThread > 0 ? control.windowBytesPerThread
+                                                              : windowBytesPerThreadFor(fileSize, threads);
+    std::string buffer; // the window: carried bytes, then what was read
+    size_t window = std::min(fileSize + 1, perThread * threads);
+    qint64 line = 1;     // line of buffer[0]
+    qint64 index = 0;    // array index of the next element
+    bool opened = false; // the '[' was seen
+    for (;;) {
+        const size_t carried = buffer.size();
+        buffer.resize(std::max(window, carried + (1 << 20)));
+        const qint64 got = file.read(buffer.data() + carried, static_cast<qint64>(buffer.size() - carried));
+        if (got < 0)
+            return ArrayStream::Unusable;
+        buffer.resize(carried + static_cast<size_t>(got));
+        const bool atEnd = got == 0 || file.atEnd();
+        const char* data = buffer.data();
+        size_t begin = 0;
+        if (!opened) {
+            while (begin < buffer.size() && isBlank(data[begin]))
+                ++begin;
+            if (begin >= buffer.size() || data[begin] != '[')
+                return ArrayStream::Unusable;
+            line += countNewlines(data, data + begin);
+            buffer.erase(0, begin + 1); // the window starts with the first element
+            data = buffer.data();
+            begin = 0;
+            opened = true;
+        }
+        size_t end = 0; // slices cover [begin, end); the rest is carried
+        if (atEnd) {
+            end = buffer.size();
+            while (end > begin && isBlank(data[end - 1]))
+                --end;
+            if (end == begin || data[end - 1] != ']')
+                return ArrayStream::Unusable;
+            --end;
+        } else {
+            end = elementSeparator(data, begin, buffer.size(), true);
+            if (end == std::string_view::npos) {
+                window *= 2; // one element longer than the window
+                continue;
+            }
+        }
+        // Slices of about equal size, cut at element separators.
+        std::vector<size_t> cuts{begin};
+        for (size_t i = 1; i < threads; ++i) {
+            const size_t target = std::max(cuts.back(), begin + (end - begin) * i / threads);
+            const size_t comma = elementSeparator(data, target, end, false);
+            if (comma == std::string_view::npos)
+                break;
+            cuts.push_back(comma + 1);
+        }
+        cuts.push_back(end + 1); // past the separator (or the closing bracket)
+        const size_t slices = cuts.size() - 1;
+        std::vector<simdjson::padded_string> texts(slices);
+        std::vector<qint64> firstLine(slices + 1, 0);
+        std::vector<std::optional<size_t>> counts(slices);
+        std::vector<EventChunk> chunks(slices);
+        std::vector<SliceOutcome> outcomes(slices, SliceOutcome::Unusable);
+        // Copy every slice as "[" elements "]", count its lines and elements.
+        forEachRange(slices, [&](size_t i) {
+            const size_t from = cuts[i];
+            const size_t length = cuts[i + 1] - 1 - from; // without the separator
+            texts[i] = simdjson::padded_string(length + 2);
+            char* text = texts[i].data();
+            text[0] = '[';
+            std::memcpy(text + 1, data + from, length);
+            text[length + 1] = ']';
+            firstLine[i + 1] = countNewlines(data + from, data + cuts[i + 1]);
+            counts[i] = detail::countArraySlice(texts[i]);
+        });
+        std::vector<qint64> firstIndex(slices, index);
+        for (size_t i = 0; i < slices; ++i) {
+            if (!counts[i] || *counts[i] == 0)
+                return ArrayStream::Unusable;
+            if (i + 1 < slices)
+                firstIndex[i + 1] = firstIndex[i] + static_cast<qint64>(*counts[i]);
+        }
+        // Line of the byte before each slice's "[": the slice starts where the cut was.
+        firstLine[0] = line + countNewlines(data, data + cuts[0]);
+        for (size_t i = 1; i <= slices; ++i)
+            firstLine[i] += firstLine[i - 1];
+        forEachRange(slices, [&](size_t i) {
+            EventRecordParser parser(path);
+            qint64 reported = 0;
+            RangeControl range{control.cancel, [&](qint64 done) {
+                                   progress.advance(done - reported);
+                                   reported = done;
+                               }};
+            range.progressStepBytes = kWorkerStepBytes;
+            outcomes[i] =
+                detail::parseArraySlice(texts[i], firstLine[i], firstIndex[i], parser, chunks[i], range);
+        });
+        for (size_t i = 0; i < slices; ++i) {
+            if (outcomes[i] == SliceOutcome::Unusable)
+                return ArrayStream::Unusable;
+        }
+        for (size_t i = 0; i < slices; ++i) {
+            chunk.append(std::move(chunks[i]));
+            if (outcomes[i] == SliceOutcome::Cancelled)
+                return ArrayStream::Cancelled;
+        }
+        index = firstIndex.back() + static_cast<qint64>(*counts.back());
+        if (atEnd)
+            return ArrayStream::Parsed;
+        line = firstLine.back();
+        buffer.erase(0, end + 1);
+    }
 }
 
 // Reads a whole file into simdjson's padded buffer (read-only open).
@@ -622,17 +779,10 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
         data->bytesRead = total;
     } else if (detection->container == Container::Document && startsWithBracket(path) &&
                (QFileInfo(path).size() >= static_cast<qint64>(kMinBytesPerThread) || control.threads > 1)) {
-        // A top-level array streamed in windows on all cores, elements read by the flat fast
-        // path where they can be; anything unusual is read as one document below.
         const qint64 total = QFileInfo(path).size();
-        bool unusable = false;
-        const WindowedReadResult read = detail::readJsonArray(WindowedInput{path, std::nullopt}, chunk,
-                                                              detail::windowedForm(control), &unusable);
-        if (!read.error.isEmpty()) {
-            outcome.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, read.error);
-            return outcome;
-        }
-        if (unusable) {
+        ByteProgress progress(control.progress, total);
+        const ArrayStream streamed = parseJsonArrayFile(path, chunk, control, progress);
+        if (streamed == ArrayStream::Unusable) {
             chunk = EventChunk{};
             EventRecordParser parser(path);
             simdjson::padded_string text;
@@ -646,7 +796,9 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
                 range.progress = [&](qint64 done) { control.progress(done, total); };
             completed = detail::parseJsonDocument(text, parser, chunk, range);
         } else {
-            completed = !read.cancelled;
+            completed = streamed == ArrayStream::Parsed;
+            if (control.progress && completed)
+                control.progress(total, total);
         }
         data->bytesRead = total;
     } else {

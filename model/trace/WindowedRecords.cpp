@@ -37,7 +37,6 @@ WindowedReadResult readRecordWindows(const std::vector<WindowedInput>& inputs, E
             rowsBefore = chunk.store.size();
         EventChunk& range = chunks[merge.slot];
         range.problems.shiftLines(merge.firstLine - 1);
-        range.problems.shiftIndexes(chunk.recordsRead); // array elements are numbered from 0 in a range
         chunk.append(std::move(range));
         if (merge.complete && merge.index + 1 == merge.ranges)
             growToExpectedRows(chunk.store, chunk.store.size() - rowsBefore, merge.done);
@@ -67,55 +66,6 @@ WindowedReadResult readJsonLines(const std::vector<WindowedInput>& inputs, Event
                                                             range.capacity, 1, range.endsFile, parser, into,
                                                             control, lines);
                              });
-}
-
-WindowedReadResult readJsonArray(const WindowedInput& input, EventChunk& chunk, WindowedForm form,
-                                 bool* unusable, bool flatFastPath)
-{
-    std::atomic<bool> broken{false}; // set from the parse threads
-    bool opened = false;             // the '[' was found
-    form.padding = simdjson::SIMDJSON_PADDING;
-    form.recordsEnd = [](const char* data, size_t filled, bool atEnd) -> size_t {
-        if (atEnd)
-            return filled;
-        const size_t comma = arrayElementSeparator(data, 0, filled, true);
-        return comma == std::string_view::npos ? 0 : comma + 1; // 0: one element longer than the window
-    };
-    form.nextBoundary = [](const char* data, size_t from, size_t limit) {
-        const size_t comma = arrayElementSeparator(data, from, limit, false);
-        return comma == std::string_view::npos ? limit : comma + 1;
-    };
-    form.recordsStart = [&](const char* data, size_t end, bool atEnd, qint64* line) -> std::optional<size_t> {
-        if (opened)
-            return 0;
-        size_t at = 0;
-        while (at < end && (data[at] == ' ' || data[at] == '\t' || data[at] == '\n' || data[at] == '\r'))
-            ++at;
-        *line += countNewlines(data, data + at);
-        if (at == end && !atEnd)
-            return end;
-        if (at == end || data[at] != '[') {
-            broken = true;
-            return std::nullopt;
-        }
-        opened = true;
-        return at + 1;
-    };
-    const WindowedReadResult read = readRecordWindows(
-        {input}, chunk, std::move(form),
-        [&broken, flatFastPath](const WindowRange& range, EventRecordParser& parser, EventChunk& into,
-                                const RangeControl& control, qint64* lines) {
-            RangeControl elements = control;
-            elements.flatFastPath = flatFastPath;
-            const ArrayOutcome outcome =
-                parseArrayElements(range.data, range.begin, range.end, range.capacity, range.endsFile, parser,
-                                   into, elements, lines);
-            if (outcome == ArrayOutcome::Unusable)
-                broken = true;
-            return outcome == ArrayOutcome::Parsed;
-        });
-    *unusable = broken || (!opened && !read.cancelled && read.error.isEmpty());
-    return read;
 }
 
 } // namespace gapscope::detail

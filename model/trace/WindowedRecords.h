@@ -53,14 +53,4 @@ WindowedForm windowedForm(const LoadControl& control);
 WindowedReadResult readJsonLines(const std::vector<WindowedInput>& inputs, EventChunk& chunk,
                                  WindowedForm form);
 
-// A top-level JSON array of events (the tracker's export, pretty-printed or not) read as
-// readJsonLines reads lines: windows and ranges cut between elements (arrayElementSeparator),
-// each range read by parseArrayElements, problems renumbered to their file's lines and array
-// indexes at the merge. *unusable is set, and the read stopped, when the text is not a plain
-// array of object elements that this reading is sure of: the caller then reads the whole
-// document (parseJsonDocument), which says what is wrong. flatFastPath = false reads every
-// element with simdjson (tests and fuzz targets compare the two).
-WindowedReadResult readJsonArray(const WindowedInput& input, EventChunk& chunk, WindowedForm form,
-                                 bool* unusable, bool flatFastPath = true);
-
 } // namespace gapscope::detail
