@@ -426,12 +426,14 @@ public:
         if (!packed)
             return fail();
         m_words.resize(words);
-        std::memcpy(m_words.data(), packed, words * sizeof(uint64_t));
+        if (words > 0) // an empty vector's data() may be null, and memcpy must not get one
+            std::memcpy(m_words.data(), packed, words * sizeof(uint64_t));
         const unsigned char* rows = in.view(tail * sizeof(T));
         if (!rows)
             return fail();
         m_tail.resize(tail);
-        std::memcpy(m_tail.data(), rows, tail * sizeof(T));
+        if (tail > 0)
+            std::memcpy(m_tail.data(), rows, tail * sizeof(T));
         m_unpacked = unpacked != 0;
         return true;
     }
