@@ -34,7 +34,10 @@ bash fuzz/make-seeds.sh "$build/seeds" >/dev/null
 # 30 (StackDepot::Put and the unwinding were 5-10 % of an execution; fuzz_trace_json ran 14 %
 # more executions per CPU second). A report still gives the whole stack of the faulting access;
 # only its "allocated by"/"freed by" stacks stop after 5 frames.
-export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:malloc_context_size=5"
+# allocator_release_to_os_interval_ms=-1: ASan keeps the memory freed by an execution instead of
+# returning it to the OS every few seconds and faulting it in again (page faults and zeroing were
+# 5-10 % of a loader's execution; 2026-12-02, docs/robustness.md).
+export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:malloc_context_size=5:allocator_release_to_os_interval_ms=-1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # The libFuzzer flags of a target: -max_len=65536, then what fuzz/<target>.options sets
 # (OSS-Fuzz's form: "[libfuzzer]", then "name = value" lines; libFuzzer takes a flag's last value).
