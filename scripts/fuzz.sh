@@ -36,13 +36,17 @@ bash fuzz/make-seeds.sh "$build/seeds" >/dev/null
 # only its "allocated by"/"freed by" stacks stop after 5 frames.
 # allocator_release_to_os_interval_ms=-1: ASan keeps the memory freed by an execution instead of
 # returning it to the OS every few seconds and faulting it in again (page faults and zeroing were
-# 5-10 % of a loader's execution; 2026-12-02, docs/robustness.md).
+# about 10 % of fuzz_trace_legacy's time; 2026-12-02, docs/robustness.md).
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:malloc_context_size=5:allocator_release_to_os_interval_ms=-1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-# The libFuzzer flags of a target: -max_len=65536, then what fuzz/<target>.options sets
-# (OSS-Fuzz's form: "[libfuzzer]", then "name = value" lines; libFuzzer takes a flag's last value).
+# The libFuzzer flags of a target: the defaults of every target, then what fuzz/<target>.options
+# sets (OSS-Fuzz's form: "[libfuzzer]", then "name = value" lines; libFuzzer takes a flag's last
+# value). -entropic_feature_frequency_threshold=8: libFuzzer keeps every feature seen at most
+# this often (default 255) in its list of rare features and searches that list linearly for each
+# feature an execution hits (32 % of fuzz_trace_json's time); at 8 the list stays near 100
+# entries at the same coverage (docs/robustness.md). fuzz_job fuzzes with -entropic=0.
 target_options() {
-  echo -n "-max_len=65536 "
+  echo -n "-max_len=65536 -entropic_feature_frequency_threshold=8 "
   [ -f "fuzz/$1.options" ] && sed -n 's/^\([a-z_]*\) *= *\([^ ]*\) *$/-\1=\2/p' "fuzz/$1.options" | tr '\n' ' '
   echo
 }
