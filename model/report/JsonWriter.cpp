@@ -129,13 +129,20 @@ void JsonWriter::newline()
     if (m_indent <= 0)
         return;
     m_out += '\n';
-    m_out.append(QByteArray(qsizetype(m_stack.size()) * m_indent, ' '));
+    m_out.append(qsizetype(m_stack.size()) * m_indent, ' ');
 }
 
 void JsonWriter::writeString(std::string_view s)
 {
     m_out += '"';
-    for (unsigned char c : s) {
+    // Runs of characters that need no escape are appended at once (a report is mostly those).
+    size_t plain = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        m_out.append(s.data() + plain, qsizetype(i - plain));
+        plain = i + 1;
         switch (c) {
         case '"':
             m_out += "\\\"";
@@ -158,16 +165,14 @@ void JsonWriter::writeString(std::string_view s)
         case '\f':
             m_out += "\\f";
             break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                m_out += buf;
-            } else {
-                m_out += char(c); // UTF-8 passes through
-            }
+        default: {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            m_out += buf;
+        }
         }
     }
+    m_out.append(s.data() + plain, qsizetype(s.size() - plain)); // UTF-8 passes through
     m_out += '"';
 }
 
@@ -187,14 +192,14 @@ JsonWriter& JsonWriter::value(const QString& s)
 JsonWriter& JsonWriter::value(int64_t v)
 {
     beforeValue();
-    m_out += QByteArray::number(qlonglong(v));
+    appendNumber(v);
     return *this;
 }
 
 JsonWriter& JsonWriter::value(uint64_t v)
 {
     beforeValue();
-    m_out += QByteArray::number(qulonglong(v));
+    appendNumber(v);
     return *this;
 }
 

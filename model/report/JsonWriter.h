@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <charconv>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,12 @@ private:
     void beforeValue();
     void newline();
     void writeString(std::string_view s);
+    template <typename Integer> void appendNumber(Integer v)
+    {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+        m_out.append(digits, qsizetype(end - digits));
+    }
 
     struct Level
     {
