@@ -15,6 +15,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <type_traits>
 
 namespace gapscope::detail {
 
@@ -1133,9 +1134,15 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
     const bool metadataSeen = record.metadataSeen;
     auto has = [&](Field f) { return fields[static_cast<size_t>(f)].kind != Scalar::Kind::Absent; };
     auto get = [&](Field f) -> const Scalar& { return fields[static_cast<size_t>(f)]; };
-    auto rejectOnce = [&reject](std::string why) {
-        if (reject.empty())
-            reject = std::move(why);
+    // Only a record's first reason is kept: later ones are not even spelled out (a hostile or
+    // mangled record may fail every field, and each message is a few allocations).
+    auto rejectOnce = [&reject](auto&& why) {
+        if (!reject.empty())
+            return;
+        if constexpr (std::is_invocable_v<decltype(why)>)
+            reject = why();
+        else
+            reject = why;
     };
 
     const bool legacy =
@@ -1147,10 +1154,14 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
             rejectOnce("missing required field 'schema_version' (and no legacy fields 'timestamp', "
                        "'memory_allocated')");
         else if (version.kind != Scalar::Kind::Int)
-            rejectOnce(std::string("field 'schema_version': expected an integer, got ") +
-                       kindName(version.kind));
+            rejectOnce([&] {
+                return std::string("field 'schema_version': expected an integer, got ") +
+                       kindName(version.kind);
+            });
         else if (version.i < 2 || version.i > 4)
-            rejectOnce("unsupported schema_version " + std::to_string(version.i) + " (2, 3 or 4 expected)");
+            rejectOnce([&] {
+                return "unsupported schema_version " + std::to_string(version.i) + " (2, 3 or 4 expected)";
+            });
         else
             schemaVersion = version.i;
     }
@@ -1166,17 +1177,20 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
             return s.i;
         case Scalar::Kind::Absent:
             if (rule == IntRule::Required || rule == IntRule::RequiredNullable)
-                rejectOnce("missing required field '" + name() + "'");
+                rejectOnce([&] { return "missing required field '" + name() + "'"; });
             return rule == IntRule::Nullable ? kNullInt : fallback;
         case Scalar::Kind::Null:
             if (rule == IntRule::Required)
-                rejectOnce("field '" + name() + "' is null" +
+                rejectOnce([&] {
+                    return "field '" + name() + "' is null" +
                            (schemaVersion > 0 && !nullCountersAllowed
                                 ? " (null counters need schema_version 4)"
-                                : ""));
+                                : "");
+                });
             return (rule == IntRule::Optional) ? fallback : kNullInt;
         default:
-            rejectOnce("field '" + name() + "': expected an integer, got " + kindName(s.kind));
+            rejectOnce(
+                [&] { return "field '" + name() + "': expected an integer, got " + kindName(s.kind); });
             return kNullInt;
         }
     };
@@ -1186,15 +1200,19 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
             return s.s;
         if (s.kind == Scalar::Kind::Absent || s.kind == Scalar::Kind::Null) {
             if (required)
-                rejectOnce("missing required field '" + std::string(nameOf(f)) + "'");
+                rejectOnce([&] { return "missing required field '" + std::string(nameOf(f)) + "'"; });
             return {};
         }
-        rejectOnce("field '" + std::string(nameOf(f)) + "': expected a string, got " + kindName(s.kind));
+        rejectOnce([&] {
+            return "field '" + std::string(nameOf(f)) + "': expected a string, got " + kindName(s.kind);
+        });
         return {};
     };
     auto requireNonNegative = [&](Field f, int64_t v) {
         if (v != kNullInt && v < 0)
-            rejectOnce("field '" + std::string(nameOf(f)) + "' is negative (" + std::to_string(v) + ")");
+            rejectOnce([&] {
+                return "field '" + std::string(nameOf(f)) + "' is negative (" + std::to_string(v) + ")";
+            });
     };
 
     int64_t timestampNs = 0, allocated = 0, reserved = 0, active = kNullInt, inactive = kNullInt, change = 0,
@@ -1224,14 +1242,17 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
         if (ns)
             timestampNs = *ns;
         else if (ts.kind == Scalar::Kind::Int) // its nanoseconds do not fit int64
-            rejectOnce("field 'timestamp': " + std::to_string(ts.i) + " seconds is out of range");
+            rejectOnce(
+                [&] { return "field 'timestamp': " + std::to_string(ts.i) + " seconds is out of range"; });
         else if (ts.kind == Scalar::Kind::Float && std::isfinite(ts.d) && std::abs(ts.d) < 9.2e9)
             timestampNs = std::llround(ts.d * 1e9);
         else if (ts.kind == Scalar::Kind::Absent)
             rejectOnce("missing required field 'timestamp' (legacy record)");
         else
-            rejectOnce(std::string("field 'timestamp': expected seconds as a number, got ") +
-                       kindName(ts.kind));
+            rejectOnce([&] {
+                return std::string("field 'timestamp': expected seconds as a number, got ") +
+                       kindName(ts.kind);
+            });
         allocated = takeInt(Field::LegacyAllocated, IntRule::Required);
         reserved = has(Field::LegacyReserved) ? takeInt(Field::LegacyReserved, IntRule::Optional, allocated)
                                               : allocated;
@@ -1261,8 +1282,10 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
                 if (ec == std::errc() && ptr == end)
                     source.deviceId = index;
                 else
-                    rejectOnce("field 'device': cannot read a device index from '" + std::string(device.s) +
-                               "'");
+                    rejectOnce([&] {
+                        return "field 'device': cannot read a device index from '" + std::string(device.s) +
+                               "'";
+                    });
             }
         } else if (has(Field::DeviceId)) {
             source.deviceId = takeInt(Field::DeviceId, IntRule::Optional, 0);
@@ -1289,7 +1312,7 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
         if (trimmed(eventTypeText).empty())
             rejectOnce("empty event_type");
         if (timestampNs < 0)
-            rejectOnce("timestamp is negative (" + std::to_string(timestampNs) + ")");
+            rejectOnce([&] { return "timestamp is negative (" + std::to_string(timestampNs) + ")"; });
         const Field allocatedField = legacy ? Field::LegacyAllocated : Field::Allocated;
         requireNonNegative(allocatedField, allocated);
         requireNonNegative(legacy ? Field::LegacyReserved : Field::Reserved, reserved);
@@ -1299,13 +1322,17 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
         requireNonNegative(Field::Free, freeBytes);
         requireNonNegative(legacy ? Field::LegacyTotalMemory : Field::Total, total);
         if (used != kNullInt && total != kNullInt && used > total)
-            rejectOnce("device_used_bytes (" + std::to_string(used) + ") exceeds device_total_bytes (" +
-                       std::to_string(total) + ")");
+            rejectOnce([&] {
+                return "device_used_bytes (" + std::to_string(used) + ") exceeds device_total_bytes (" +
+                       std::to_string(total) + ")";
+            });
         if (source.rank < 0 || source.localRank < 0)
             rejectOnce("negative rank or local_rank");
         else if (source.worldSize < 1 || source.rank >= source.worldSize)
-            rejectOnce("rank " + std::to_string(source.rank) + " is not below world_size " +
-                       std::to_string(source.worldSize));
+            rejectOnce([&] {
+                return "rank " + std::to_string(source.rank) + " is not below world_size " +
+                       std::to_string(source.worldSize);
+            });
     }
 
     if (!reject.empty()) {
