@@ -82,7 +82,8 @@ void checkJob(const JobData& job)
 
 void checkReportRanks(const QByteArray& report, const JobData& job)
 {
-    simdjson::dom::parser parser;
+    // One parser for the whole run: a new one allocates its buffers for every execution.
+    static simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (const auto error = parser.parse(report.constData(), size_t(report.size())).get(root)) {
         std::fprintf(stderr, "job report JSON: %s\n", simdjson::error_message(error));

@@ -5,7 +5,8 @@
 # Env: FUZZ_BUILD (build dir, default build-fuzz), FUZZ_SECONDS (time box per target,
 # default 600), FUZZ_JOBS (parallel build jobs, default 2), FUZZ_NICE (default 19),
 # FUZZ_MERGE=1 (after the runs, minimise each target's corpus into fuzz/corpus/<target>;
-# with 0 runs it only minimises).
+# with 0 runs it only minimises), FUZZ_NO_BUILD=1 (run the binaries already in $FUZZ_BUILD:
+# a campaign beside a build in the same folder, where two ninja runs would collide).
 # Each run starts from the committed corpus fuzz/corpus/<target> (read only), the seeds cut
 # from tests/data (fuzz/make-seeds.sh) and what earlier runs left in $FUZZ_BUILD/corpus/<target>,
 # where it adds what it finds. A crash leaves crash-*/leak-*/timeout-* files in
@@ -25,10 +26,12 @@ if [ ${#targets[@]} -eq 0 ]; then
            fuzz_budget_tracing_json fuzz_budget_snapshot_jsonl fuzz_pyliteral fuzz_jsonfastpath
            fuzz_report_writers fuzz_trace_follower fuzz_compare fuzz_job)
 fi
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
-  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DGAPSCOPE_FUZZ=ON -DGAPSCOPE_SANITIZE=ON \
-  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null
-nice -n "$niceness" cmake --build "$build" --parallel "${FUZZ_JOBS:-2}" --target "${targets[@]}"
+if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DGAPSCOPE_FUZZ=ON -DGAPSCOPE_SANITIZE=ON \
+    -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null
+  nice -n "$niceness" cmake --build "$build" --parallel "${FUZZ_JOBS:-2}" --target "${targets[@]}"
+fi
 bash fuzz/make-seeds.sh "$build/seeds" >/dev/null
 # malloc_context_size=5: ASan records 5 frames of each allocation's and free's stack instead of
 # 30 (StackDepot::Put and the unwinding were 5-10 % of an execution; fuzz_trace_json ran 14 %
