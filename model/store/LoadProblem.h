@@ -26,6 +26,7 @@ struct LoadProblem
 
     // "file:line: reason" (with "[index N]" for array elements)
     QString toString() const;
+    bool operator==(const LoadProblem&) const = default;
 };
 
 // Problems are counted in full, but only the first kMaxKept are kept in detail so a

@@ -1585,7 +1585,7 @@ QString chunkDifference(const EventChunk& a, const EventChunk& b)
             .arg(b.problems.errorCount())
             .arg(b.problems.warningCount());
     for (size_t i = 0; i < pa.size(); ++i) {
-        if (pa[i].toString() != pb[i].toString())
+        if (pa[i] != pb[i]) // field by field: formatting both was a sixth of fuzz_jsonfastpath's time
             return QStringLiteral("problem %1: '%2' vs '%3'").arg(i).arg(pa[i].toString(), pb[i].toString());
     }
     return {};
