@@ -1,4 +1,5 @@
 #include "model/report/JsonWriter.h"
+#include "model/trace/PyLiteral.h"
 
 #include <QTest>
 
@@ -26,6 +27,8 @@ private slots:
         QTest::newRow("escape first and last") << QByteArray("\"mid\"") << QByteArray("\"\\\"mid\\\"\"");
         QTest::newRow("UTF-8 passes through") << QByteArray("r\xC3\xA9sum\xC3\xA9 \xE2\x86\x92")
                                               << QByteArray("\"r\xC3\xA9sum\xC3\xA9 \xE2\x86\x92\"");
+        QTest::newRow("DEL and space pass through") << QByteArray("\x7f \x20") << QByteArray("\"\x7f  \"");
+        QTest::newRow("escapes back to back") << QByteArray("\\\\\n\"") << QByteArray("\"\\\\\\\\\\n\\\"\"");
     }
 
     void escapesStrings()
@@ -35,6 +38,10 @@ private slots:
         JsonWriter writer(0);
         writer.value(std::string_view(text.constData(), size_t(text.size())));
         QCOMPARE(writer.data(), json);
+        // The event store's metadata goes through the same escaper: equal text either way.
+        std::string metadata = "prefix:";
+        appendJsonString(metadata, std::string_view(text.constData(), size_t(text.size())));
+        QCOMPARE(QByteArray::fromStdString(metadata), "prefix:" + json);
     }
 
     void writesIntegersExactly_data()

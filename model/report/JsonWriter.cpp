@@ -1,5 +1,7 @@
 #include "model/report/JsonWriter.h"
 
+#include "model/text/JsonEscape.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -134,46 +136,7 @@ void JsonWriter::newline()
 
 void JsonWriter::writeString(std::string_view s)
 {
-    m_out += '"';
-    // Runs of characters that need no escape are appended at once (a report is mostly those).
-    size_t plain = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        m_out.append(s.data() + plain, qsizetype(i - plain));
-        plain = i + 1;
-        switch (c) {
-        case '"':
-            m_out += "\\\"";
-            break;
-        case '\\':
-            m_out += "\\\\";
-            break;
-        case '\n':
-            m_out += "\\n";
-            break;
-        case '\r':
-            m_out += "\\r";
-            break;
-        case '\t':
-            m_out += "\\t";
-            break;
-        case '\b':
-            m_out += "\\b";
-            break;
-        case '\f':
-            m_out += "\\f";
-            break;
-        default: {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            m_out += buf;
-        }
-        }
-    }
-    m_out.append(s.data() + plain, qsizetype(s.size() - plain)); // UTF-8 passes through
-    m_out += '"';
+    appendJsonStringTo(m_out, s);
 }
 
 JsonWriter& JsonWriter::value(std::string_view s)

@@ -205,20 +205,6 @@ private:
     std::string m_scratch;
 };
 
-// appendJsonString with a fast path for the usual text that needs no escape.
-void appendJsonText(std::string& out, std::string_view text)
-{
-    for (const char c : text) {
-        if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') {
-            appendJsonString(out, text);
-            return;
-        }
-    }
-    out += '"';
-    out.append(text);
-    out += '"';
-}
-
 bool isBlankByte(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
@@ -368,13 +354,13 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
                     break;
                 }
             } else if (kind == CsvColumns::Kind::String) {
-                appendJsonText(object, cell);
+                appendJsonString(object, cell);
             } else if (isPlainInteger(cell) || isJsonNumber(cell)) {
                 object += cell; // integer columns and unknown numeric columns
             } else if (kind == CsvColumns::Kind::Integer && isBooleanWord(cell)) {
                 object += (cell == "True" || cell == "true") ? "true" : "false";
             } else {
-                appendJsonText(object, cell);
+                appendJsonString(object, cell);
             }
         }
         if (!rowProblem.isEmpty()) {

@@ -1,48 +1,14 @@
 #include "model/trace/PyLiteral.h"
 
+#include "model/text/JsonEscape.h"
+
 #include <cstdint>
 
 namespace gapscope {
 
 void appendJsonString(std::string& out, std::string_view utf8)
 {
-    static constexpr char kHex[] = "0123456789abcdef";
-    out += '"';
-    for (const char c : utf8) {
-        const auto byte = static_cast<unsigned char>(c);
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        case '\f':
-            out += "\\f";
-            break;
-        default:
-            if (byte < 0x20) {
-                out += "\\u00";
-                out += kHex[byte >> 4];
-                out += kHex[byte & 0xf];
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
+    appendJsonStringTo(out, utf8);
 }
 
 bool isJsonNumber(std::string_view token)
