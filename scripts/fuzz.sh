@@ -33,14 +33,17 @@ if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
   nice -n "$niceness" cmake --build "$build" --parallel "${FUZZ_JOBS:-2}" --target "${targets[@]}"
 fi
 bash fuzz/make-seeds.sh "$build/seeds" >/dev/null
-# malloc_context_size=5: ASan records 5 frames of each allocation's and free's stack instead of
-# 30 (StackDepot::Put and the unwinding were 5-10 % of an execution; fuzz_trace_json ran 14 %
-# more executions per CPU second). A report still gives the whole stack of the faulting access;
-# only its "allocated by"/"freed by" stacks stop after 5 frames.
+# malloc_context_size=0: ASan records no stack for an allocation or a free. Recording it (unwinding
+# and StackDepot::Put for every malloc and free) was 10 % of fuzz_report_writers' time; without it
+# that target runs 22 % more executions per CPU second, fuzz_compare 7 % (docs/robustness.md). A
+# report still gives the whole stack of the faulting access, and every artifact a run leaves is
+# replayed below with ASan's default 30 frames, so the "allocated by"/"freed by" stacks of a
+# finding are in its replay file.
 # allocator_release_to_os_interval_ms=-1: ASan keeps the memory freed by an execution instead of
 # returning it to the OS every few seconds and faulting it in again (page faults and zeroing were
 # about 10 % of fuzz_trace_legacy's time; 2026-12-02, docs/robustness.md).
-export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:malloc_context_size=5:allocator_release_to_os_interval_ms=-1"
+replay_options="detect_leaks=1:allocator_may_return_null=1"
+export ASAN_OPTIONS="$replay_options:malloc_context_size=0:allocator_release_to_os_interval_ms=-1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # The libFuzzer flags of a target: the defaults of every target, then what fuzz/<target>.options
 # sets (OSS-Fuzz's form: "[libfuzzer]", then "name = value" lines; libFuzzer takes a flag's last
@@ -77,6 +80,13 @@ for target in "${targets[@]}"; do
     status=1
     echo "FAILED: see $findings/log.txt"
     grep -m 5 -E 'ERROR|SUMMARY|invariant|runtime error' "$findings/log.txt" || true
+    # The campaign records no allocation stacks: replay each artifact with ASan's defaults.
+    for artifact in "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* "$findings"/oom-*; do
+      [ -f "$artifact" ] || continue
+      ASAN_OPTIONS="$replay_options" "$build/fuzz/$target" "${options[@]}" -timeout=10 -rss_limit_mb=2048 \
+        "$artifact" >"$artifact.replay.txt" 2>&1 || true
+      echo "replayed with full stacks: $artifact.replay.txt"
+    done
   fi
 done
 if [ "${FUZZ_MERGE:-0}" = 1 ]; then
