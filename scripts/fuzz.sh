@@ -82,7 +82,8 @@ for target in "${targets[@]}"; do
     grep -m 5 -E 'ERROR|SUMMARY|invariant|runtime error' "$findings/log.txt" || true
     # The campaign records no allocation stacks: replay each artifact with ASan's defaults.
     for artifact in "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* "$findings"/oom-*; do
-      [ -f "$artifact" ] || continue
+      # only the inputs: not the replays of an earlier failure, which match the same patterns
+      [ -f "$artifact" ] && [[ "$artifact" != *.replay.txt ]] || continue
       ASAN_OPTIONS="$replay_options" "$build/fuzz/$target" "${options[@]}" -timeout=10 -rss_limit_mb=2048 \
         "$artifact" >"$artifact.replay.txt" 2>&1 || true
       echo "replayed with full stacks: $artifact.replay.txt"
