@@ -3,6 +3,7 @@
 // writer's QByteArray and the event store's std::string metadata. Header-only so each caller
 // gets it inlined into its own buffer type.
 
+#include <cstddef>
 #include <string_view>
 
 namespace gapscope {
