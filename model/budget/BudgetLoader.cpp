@@ -24,21 +24,72 @@ namespace {
 
 // ------------------------------------------------------------------ small text helpers
 
+// Character classes as tables of bool. A bool loaded from a table is branched on without an
+// integer comparison, and a loop over pointers compares pointers, not integers: the fuzz
+// build's coverage instrumentation calls back on every integer comparison, and the chains of
+// comparisons per character of the text form's scanning loops were a fifth of
+// fuzz_budget_text's time (docs/robustness.md).
+struct CharClass
+{
+    std::array<bool, 256> member{};
+    constexpr bool operator()(char c) const { return member[static_cast<unsigned char>(c)]; }
+};
+
+template <typename Test> constexpr CharClass charClass(Test test)
+{
+    CharClass table;
+    for (int c = 0; c < 256; ++c)
+        table.member[static_cast<size_t>(c)] = test(static_cast<char>(c));
+    return table;
+}
+
+constexpr CharClass kSpace = charClass(
+    [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; });
+constexpr CharClass kDigit = charClass([](char c) { return c >= '0' && c <= '9'; });
+constexpr CharClass kIdentStart =
+    charClass([](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; });
+constexpr CharClass kIdentChar = charClass([](char c) { return kIdentStart(c) || kDigit(c); });
+// a field key: jemalloc.allocated_bytes
+constexpr CharClass kKeyChar = charClass([](char c) { return kIdentChar(c) || c == '.'; });
+// what ends a plain run in a header token, and in a quoted string
+constexpr CharClass kHeaderStop =
+    charClass([](char c) { return kSpace(c) || c == '"' || c == '{' || c == '}'; });
+constexpr CharClass kQuotedStop = charClass([](char c) { return c == '"' || c == '\\'; });
+
 bool isSpace(char c)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+    return kSpace(c);
 }
 bool isDigit(char c)
 {
-    return c >= '0' && c <= '9';
+    return kDigit(c);
 }
 bool isIdentStart(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    return kIdentStart(c);
 }
 bool isIdentChar(char c)
 {
-    return isIdentStart(c) || isDigit(c);
+    return kIdentChar(c);
+}
+
+// The first position from pos on whose character is not in `chars` (skipWhile) or is in it
+// (skipUntil); the size of s when there is none. pos <= s.size().
+size_t skipWhile(std::string_view s, size_t pos, const CharClass& chars)
+{
+    const char* p = s.data() + pos;
+    const char* const end = s.data() + s.size();
+    while (p < end && chars(*p))
+        ++p;
+    return static_cast<size_t>(p - s.data());
+}
+size_t skipUntil(std::string_view s, size_t pos, const CharClass& chars)
+{
+    const char* p = s.data() + pos;
+    const char* const end = s.data() + s.size();
+    while (p < end && !chars(*p))
+        ++p;
+    return static_cast<size_t>(p - s.data());
 }
 
 std::string_view trim(std::string_view s)
@@ -141,10 +192,17 @@ std::string canonicalKey(std::string_view key)
     return std::string(key);
 }
 
+// Keys are compared a line's worth of fields times the 20-odd names looked up: most differ in
+// length or in their first or last letter, which settles them without a call to memcmp.
+bool sameKey(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && (a.empty() || (a.front() == b.front() && a.back() == b.back() && a == b));
+}
+
 void setField(FieldList& fields, std::string key, FieldValue value)
 {
     for (auto& [k, v] : fields)
-        if (k == key) {
+        if (sameKey(k, key)) {
             v = std::move(value); // the last occurrence wins, as in a map
             return;
         }
@@ -154,7 +212,7 @@ void setField(FieldList& fields, std::string key, FieldValue value)
 const FieldValue* findField(const FieldList& fields, std::string_view key)
 {
     for (const auto& [k, v] : fields)
-        if (k == key)
+        if (sameKey(k, key))
             return &v;
     return nullptr;
 }
@@ -403,24 +461,30 @@ size_t headerTokenEnd(std::string_view line, size_t pos)
 {
     int depth = 0;
     bool quoted = false;
-    for (; pos < line.size(); ++pos) {
-        const char c = line[pos];
+    const char* p = line.data() + pos;
+    const char* const end = line.data() + line.size();
+    for (; p < end; ++p) {
+        const char c = *p;
         if (quoted) {
-            if (c == '\\')
-                ++pos;
-            else if (c == '"')
+            if (!kQuotedStop(c))
+                continue;
+            if (c == '"')
                 quoted = false;
+            else if (p + 1 < end)
+                ++p; // the escaped character
+        } else if (!kHeaderStop(c)) {
+            continue;
         } else if (c == '"') {
             quoted = true;
         } else if (c == '{') {
             ++depth;
         } else if (c == '}') {
             depth = std::max(depth - 1, 0);
-        } else if (depth == 0 && isSpace(c)) {
-            break;
+        } else if (depth == 0) {
+            break; // whitespace
         }
     }
-    return pos;
+    return static_cast<size_t>(p - line.data());
 }
 
 // "path::to::target:" -> "path::to::target"; empty when the token is not a target.
@@ -448,13 +512,13 @@ bool readQuoted(std::string_view line, size_t& pos, std::string& out)
 {
     ++pos; // opening quote
     while (pos < line.size()) {
-        const char c = line[pos++];
-        if (c == '"')
+        const size_t stop = skipUntil(line, pos, kQuotedStop);
+        out.append(line.substr(pos, stop - pos));
+        if (stop == line.size())
+            return false;
+        pos = stop + 1;
+        if (line[stop] == '"')
             return true;
-        if (c != '\\') {
-            out.push_back(c);
-            continue;
-        }
         if (pos >= line.size())
             return false;
         const char e = line[pos++];
@@ -505,7 +569,8 @@ bool readQuoted(std::string_view line, size_t& pos, std::string& out)
     return false;
 }
 
-ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer)
+// fields: the parser's list, reused line after line (its capacity kept).
+ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer, FieldList& fields)
 {
     ParsedBudgetLine out;
     out.form = BudgetLogForm::Text;
@@ -516,8 +581,7 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
     size_t fieldsStart = std::string_view::npos;
     constexpr int kMaxHeaderTokens = 16;
     for (int tokenIndex = 0; tokenIndex < kMaxHeaderTokens; ++tokenIndex) {
-        while (pos < line.size() && isSpace(line[pos]))
-            ++pos;
+        pos = skipWhile(line, pos, kSpace);
         if (pos >= line.size())
             break;
         const size_t end = headerTokenEnd(line, pos);
@@ -553,16 +617,13 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
     }
     out.timestampNs = *timestamp;
 
-    FieldList fields;
+    fields.clear();
     pos = fieldsStart;
     while (pos < line.size()) {
-        while (pos < line.size() && isSpace(line[pos]))
-            ++pos;
+        pos = skipWhile(line, pos, kSpace);
         if (pos >= line.size())
             break;
-        size_t keyEnd = pos;
-        while (keyEnd < line.size() && (isIdentChar(line[keyEnd]) || line[keyEnd] == '.'))
-            ++keyEnd;
+        const size_t keyEnd = skipWhile(line, pos, kKeyChar);
         if (keyEnd == pos || keyEnd >= line.size() || line[keyEnd] != '=' || !isIdentStart(line[pos])) {
             // a word of the message
             if (line[pos] == '"') {
@@ -570,8 +631,7 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
                 if (!readQuoted(line, pos, ignored))
                     pos = line.size();
             } else {
-                while (pos < line.size() && !isSpace(line[pos]))
-                    ++pos;
+                pos = skipUntil(line, pos, kSpace);
             }
             continue;
         }
@@ -586,8 +646,7 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
             }
         } else {
             const size_t start = pos;
-            while (pos < line.size() && !isSpace(line[pos]))
-                ++pos;
+            pos = skipUntil(line, pos, kSpace);
             value.text = std::string(line.substr(start, pos - start));
         }
         setField(fields, canonicalKey(key), std::move(value));
@@ -685,6 +744,7 @@ struct BudgetLineParser::Impl
     PooledJsonParser json;
     std::string padded;
     std::string ansiBuffer;
+    FieldList textFields;
 
     ParsedBudgetLine parseJson(std::string_view line);
 
@@ -699,7 +759,22 @@ private:
         std::vector<ParsedBudgetCache> caches;
         std::vector<ParsedBudgetReporter> reporters;
         std::string cacheError;
+        FieldList entryFields; // scratch for one element of "caches" or "reporters"
+
+        // Empty again for the next line; the field lists keep their capacity (a tick line has
+        // 20-odd fields, and growing a list to them anew was 5 reallocations per line).
+        void clear()
+        {
+            top.clear();
+            eventFields.clear();
+            hasEventFields = false;
+            target.reset();
+            caches.clear();
+            reporters.clear();
+            cacheError.clear();
+        }
     };
+    Members members;
     error_code readMembers(od::object object, Members& members);
     error_code readEntries(od::array array, bool isCaches, Members& members);
 };
@@ -711,7 +786,8 @@ error_code BudgetLineParser::Impl::readEntries(od::array array, bool isCaches, M
         od::object entry;
         if (const error_code error = element.get_object().get(entry))
             return error;
-        FieldList fields;
+        FieldList& fields = members.entryFields;
+        fields.clear();
         if (const error_code error = collectObject(entry, fields, ""))
             return error;
         if (isCaches) {
@@ -792,7 +868,7 @@ ParsedBudgetLine BudgetLineParser::Impl::parseJson(std::string_view line)
     padded.append(simdjson::SIMDJSON_PADDING, '\0');
     od::document document;
     od::object object;
-    Members members;
+    members.clear();
     error_code error = json->iterate(padded.data(), line.size(), padded.size()).get(document);
     if (!error)
         error = document.get_object().get(object);
@@ -856,7 +932,7 @@ ParsedBudgetLine BudgetLineParser::parse(std::string_view line)
     const std::string_view content = trim(line);
     if (content.starts_with('{'))
         return m_impl->parseJson(content);
-    return parseTextLine(line, m_impl->ansiBuffer);
+    return parseTextLine(line, m_impl->ansiBuffer, m_impl->textFields);
 }
 
 // ------------------------------------------------------------------ RFC 3339
