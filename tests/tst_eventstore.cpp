@@ -27,6 +27,36 @@ private slots:
         QCOMPARE(QString::fromStdString(pool.at(b)), QStringLiteral("beta"));
     }
 
+    // The pool allocates at its first string; an empty one, a copy and a moved-from one behave
+    // as pools with "" alone, and a copy indexes its own strings.
+    void poolCopiesAndMoves()
+    {
+        StringPool empty;
+        StringPool emptyCopy(empty);
+        QCOMPARE(emptyCopy.size(), size_t(1));
+        QVERIFY(emptyCopy.at(0).empty());
+        QCOMPARE(emptyCopy.internRecent("", 0), 0u);
+
+        StringPool pool;
+        const uint32_t alpha = pool.internRecent("alpha", 0);
+        StringPool copy(pool);
+        QCOMPARE(copy.intern("alpha"), alpha);
+        QCOMPARE(copy.internRecent("alpha", 0), alpha);
+        const uint32_t beta = copy.intern("beta");
+        QCOMPARE(copy.size(), size_t(3));
+        QCOMPARE(pool.size(), size_t(2));    // the original does not see the copy's strings
+        QCOMPARE(pool.intern("beta"), beta); // the same next id, interned on its own
+
+        StringPool moved(std::move(copy));
+        QCOMPARE(moved.at(beta), std::string("beta"));
+        QCOMPARE(copy.size(), size_t(1)); // NOLINT(bugprone-use-after-move): a valid empty pool
+        QVERIFY(copy.at(0).empty());
+        QCOMPARE(copy.intern("gamma"), 1u);
+        copy = moved;
+        QCOMPARE(copy.intern("beta"), beta);
+        QCOMPARE(copy.size(), size_t(3));
+    }
+
     // The index holds views into the storage: they must survive growth.
     void poolViewsStayValidWhileGrowing()
     {

@@ -11,8 +11,6 @@ namespace gapscope {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // A hole of more than this many median sampling intervals is a stall or a pruned segment, not
 // a late sample: the heatmap leaves it empty instead of holding the value across it.
 constexpr int64_t kHoldIntervals = 4;

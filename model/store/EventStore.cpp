@@ -5,17 +5,15 @@
 
 namespace gapscope {
 
-StringPool::StringPool()
+StringPool::StringPool(const StringPool& other) : m_recent(other.m_recent)
 {
-    m_strings.emplace_back();
-    m_index.emplace(std::string_view(m_strings.front()), 0u);
-}
-
-StringPool::StringPool(const StringPool& other) : m_strings(other.m_strings)
-{
-    m_index.reserve(m_strings.size());
-    for (size_t id = 0; id < m_strings.size(); ++id)
-        m_index.emplace(std::string_view(m_strings[id]), static_cast<uint32_t>(id));
+    if (!other.m_data)
+        return;
+    m_data = std::make_unique<Data>();
+    m_data->strings = other.m_data->strings;
+    m_data->index.reserve(m_data->strings.size());
+    for (size_t id = 1; id < m_data->strings.size(); ++id)
+        m_data->index.emplace(std::string_view(m_data->strings[id]), static_cast<uint32_t>(id));
 }
 
 StringPool& StringPool::operator=(const StringPool& other)
@@ -25,15 +23,25 @@ StringPool& StringPool::operator=(const StringPool& other)
     return *this;
 }
 
+const std::string& StringPool::emptyString()
+{
+    static const std::string empty;
+    return empty;
+}
+
 uint32_t StringPool::intern(std::string_view s)
 {
     if (s.empty())
         return 0;
-    if (auto it = m_index.find(s); it != m_index.end())
+    if (!m_data) {
+        m_data = std::make_unique<Data>();
+        m_data->strings.emplace_back(); // id 0
+    } else if (auto it = m_data->index.find(s); it != m_data->index.end()) {
         return it->second;
-    const auto id = static_cast<uint32_t>(m_strings.size());
-    m_strings.emplace_back(s);
-    m_index.emplace(std::string_view(m_strings.back()), id);
+    }
+    const auto id = static_cast<uint32_t>(m_data->strings.size());
+    m_data->strings.emplace_back(s);
+    m_data->index.emplace(std::string_view(m_data->strings.back()), id);
     return id;
 }
 

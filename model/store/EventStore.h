@@ -24,11 +24,11 @@ namespace gapscope {
 class StringPool
 {
 public:
-    StringPool();
-    // A copy indexes its own strings (the default copy would keep views into the original's).
+    StringPool() = default;
+    // A copy indexes its own strings (a copy of the index would keep views into the original's).
     StringPool(const StringPool& other);
     StringPool& operator=(const StringPool& other);
-    StringPool(StringPool&&) noexcept = default; // a moved deque keeps its elements' addresses
+    StringPool(StringPool&&) noexcept = default;
     StringPool& operator=(StringPool&&) noexcept = default;
     uint32_t intern(std::string_view s);
     // intern() for a value that is usually the same as the last one interned for `slot`
@@ -37,16 +37,25 @@ public:
     uint32_t internRecent(std::string_view s, size_t slot)
     {
         const uint32_t recent = m_recent[slot];
-        if (recent != 0 && recent < m_strings.size() && m_strings[recent] == s)
+        if (recent != 0 && recent < size() && at(recent) == s)
             return recent;
         return m_recent[slot] = intern(s);
     }
-    const std::string& at(uint32_t id) const { return m_strings[id]; }
-    size_t size() const { return m_strings.size(); }
+    const std::string& at(uint32_t id) const { return id == 0 ? emptyString() : m_data->strings[id]; }
+    size_t size() const { return m_data ? m_data->strings.size() : 1; }
 
 private:
-    std::deque<std::string> m_strings; // deque: stable addresses for the views in m_index
-    std::unordered_map<std::string_view, uint32_t> m_index;
+    static const std::string& emptyString();
+    struct Data
+    {
+        std::deque<std::string> strings; // deque: stable addresses for the views in index
+        std::unordered_map<std::string_view, uint32_t> index;
+    };
+    // Made by the first string other than "": a pool that holds none allocates nothing. Stores
+    // are made, moved and dropped by the dozen for every read of a small file (a chunk per
+    // window, per look of the live follower), and libstdc++'s deque allocates its map even when
+    // empty or moved from.
+    std::unique_ptr<Data> m_data;
     std::array<uint32_t, kRecentSlots> m_recent{}; // ids are the same in a copy
 };
 
