@@ -103,6 +103,54 @@ class TestReportWriters : public QObject
     }
 
 private slots:
+    // The HTML check itself (shared with the fuzz target): what it must refuse, and what it
+    // must let through.
+    void htmlCheck_data()
+    {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("style");
+        QTest::addColumn<QString>("problem"); // the start of the expected problem, empty: none
+        const QString dark = QStringLiteral("@media (prefers-color-scheme: dark) { body { color: #eee; } }");
+        QTest::newRow("good") << QString() << dark << QString();
+        QTest::newRow("escaped script in text")
+            << QStringLiteral("<p>&lt;script&gt;alert(1)</p>") << dark << QString();
+        QTest::newRow("script") << QStringLiteral("<script>alert(1)</script>") << dark
+                                << QStringLiteral("holds a script");
+        QTest::newRow("script in capitals")
+            << QStringLiteral("<SCRIPT>alert(1)</SCRIPT>") << dark << QStringLiteral("holds a script");
+        QTest::newRow("http in text")
+            << QStringLiteral("<p>see http://example.org</p>") << dark << QStringLiteral("holds a URL");
+        QTest::newRow("https in capitals in an attribute")
+            << QStringLiteral("<a href=\"HTTPS://example.org\">x</a>") << dark
+            << QStringLiteral("holds a URL");
+        QTest::newRow("colon slashes without a scheme")
+            << QStringLiteral("<p>file://here and ftp://there</p>") << dark << QString();
+        QTest::newRow("not well-formed")
+            << QStringLiteral("<p>a & b</p>") << dark << QStringLiteral("not well-formed");
+        QTest::newRow("no dark style")
+            << QString() << QStringLiteral("body { color: #111; }") << QStringLiteral("no dark style");
+    }
+
+    void htmlCheck()
+    {
+        QFETCH(QString, body);
+        QFETCH(QString, style);
+        QFETCH(QString, problem);
+        QString html =
+            QStringLiteral("<html><head><style>") + style + QStringLiteral("</style></head><body>");
+        for (int i = 0; i < 20; ++i)
+            html += QStringLiteral("<p>row</p>");
+        html += body + QStringLiteral("</body></html>");
+        const QString found = checks::htmlProblem(html);
+        if (problem.isEmpty())
+            QVERIFY2(found.isEmpty(), qPrintable(found));
+        else
+            QVERIFY2(found.startsWith(problem), qPrintable(found));
+        // one reader serves every call: a second check of the same text says the same
+        QCOMPARE(checks::htmlProblem(html), found);
+        QVERIFY(checks::htmlProblem(QStringLiteral("<p>")).startsWith(QStringLiteral("not well-formed")));
+    }
+
     void goldens_data()
     {
         QTest::addColumn<QString>("name");
