@@ -7,30 +7,34 @@
 
 namespace gapscope {
 
-BudgetNameTable::BudgetNameTable()
-{
-    m_texts.emplace_back();
-    m_ids.emplace(std::string(), kEmptyName);
-}
-
 uint32_t BudgetNameTable::intern(std::string_view text)
 {
-    std::string key(text);
-    auto it = m_ids.find(key);
-    if (it != m_ids.end())
+    if (text.empty())
+        return kEmptyName;
+    if (auto it = m_ids.find(text); it != m_ids.end())
         return it->second;
+    if (m_texts.empty())
+        m_texts.emplace_back(); // kEmptyName
     const auto id = static_cast<uint32_t>(m_texts.size());
-    m_texts.push_back(key);
-    m_ids.emplace(std::move(key), id);
+    m_texts.emplace_back(text);
+    m_ids.emplace(m_texts.back(), id);
     return id;
 }
 
 std::optional<uint32_t> BudgetNameTable::find(std::string_view text) const
 {
-    auto it = m_ids.find(std::string(text));
+    if (text.empty())
+        return kEmptyName;
+    auto it = m_ids.find(text);
     if (it == m_ids.end())
         return std::nullopt;
     return it->second;
+}
+
+const std::string& BudgetNameTable::text(uint32_t id) const
+{
+    static const std::string empty;
+    return id == kEmptyName ? empty : m_texts.at(id);
 }
 
 std::string_view toString(BudgetLogLevel level)

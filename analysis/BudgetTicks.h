@@ -4,6 +4,7 @@
 // (BudgetAnalysis.h) and the breakdown view read it.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,15 +19,22 @@ namespace gapscope {
 class BudgetNameTable
 {
 public:
-    BudgetNameTable();
     uint32_t intern(std::string_view text);
     std::optional<uint32_t> find(std::string_view text) const;
-    const std::string& text(uint32_t id) const { return m_texts.at(id); }
-    size_t size() const { return m_texts.size(); }
+    const std::string& text(uint32_t id) const;
+    size_t size() const { return m_texts.empty() ? 1 : m_texts.size(); }
 
 private:
+    // Looked up by string_view, without a std::string made for every lookup.
+    struct Hash
+    {
+        using is_transparent = void;
+        size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    };
+    // Both empty until the first name other than "": a table is made for every chunk of a
+    // read, most of them with a few names or none.
     std::vector<std::string> m_texts;
-    std::unordered_map<std::string, uint32_t> m_ids;
+    std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> m_ids;
 };
 
 inline constexpr uint32_t kEmptyName = 0;

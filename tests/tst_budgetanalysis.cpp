@@ -162,6 +162,37 @@ class TestBudgetAnalysis : public QObject
     Q_OBJECT
 
 private slots:
+    // Id 0 is "" in a new table (which holds nothing until its first name), a copied one and
+    // a moved-from one; names keep their ids.
+    void nameTable()
+    {
+        BudgetNameTable empty;
+        QCOMPARE(empty.size(), size_t(1));
+        QVERIFY(empty.text(kEmptyName).empty());
+        QCOMPARE(empty.find(""), std::optional<uint32_t>(kEmptyName));
+        QCOMPARE(empty.find("grace"), std::optional<uint32_t>());
+        QCOMPARE(empty.intern(""), kEmptyName);
+        QCOMPARE(empty.size(), size_t(1));
+
+        BudgetNameTable names;
+        const uint32_t healthy = names.intern("healthy");
+        const uint32_t leak = names.intern(std::string("leak_suspected"));
+        QCOMPARE(healthy, 1u);
+        QCOMPARE(leak, 2u);
+        QCOMPARE(names.intern("healthy"), healthy);
+        QCOMPARE(names.find("leak_suspected"), std::optional<uint32_t>(leak));
+        QCOMPARE(names.size(), size_t(3));
+        QCOMPARE(names.text(leak), std::string("leak_suspected"));
+        QVERIFY(names.text(kEmptyName).empty());
+
+        BudgetNameTable copy = names;
+        QCOMPARE(copy.intern("new"), 3u);
+        QCOMPARE(names.size(), size_t(3));
+        BudgetNameTable moved = std::move(copy);
+        QCOMPARE(moved.text(3), std::string("new"));
+        QCOMPARE(moved.find("healthy"), std::optional<uint32_t>(healthy));
+    }
+
     void bucketsSaturateAtZero()
     {
         BudgetTicks t;
