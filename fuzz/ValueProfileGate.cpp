@@ -11,32 +11,35 @@
 // per byte, 17 % of fuzz_budget_text's time. With the flag, the calls go on to libFuzzer's
 // callbacks as a tail call, which keeps the caller's return address (the comparison's identity in
 // the value profile).
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 namespace {
 
 bool valueProfileRequested()
 {
-    // libFuzzer reads its flags from the command line; so does this, before main.
+    // libFuzzer reads its flags from the command line; so does this, before main. Read whole:
+    // a replay names thousands of files, and the flag may come after them.
     std::FILE* file = std::fopen("/proc/self/cmdline", "rb");
     if (!file)
         return true; // cannot tell: keep libFuzzer's behaviour
-    char buffer[8192];
-    const size_t size = std::fread(buffer, 1, sizeof buffer - 1, file);
+    std::string arguments;
+    char buffer[4096];
+    for (size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;)
+        arguments.append(buffer, got);
     std::fclose(file);
-    buffer[size] = '\0';
-    constexpr char kFlag[] = "-use_value_profile=";
+    constexpr std::string_view kFlag = "-use_value_profile=";
     bool requested = false;
-    for (size_t start = 0; start < size;) {
-        const char* argument = buffer + start;
-        size_t length = 0;
-        while (start + length < size && argument[length] != '\0')
-            ++length;
-        if (length >= sizeof kFlag - 1 && std::equal(kFlag, kFlag + sizeof kFlag - 1, argument))
-            requested = argument[sizeof kFlag - 1] != '0'; // libFuzzer takes the last value
-        start += length + 1;
+    for (size_t start = 0; start < arguments.size();) {
+        size_t end = arguments.find('\0', start);
+        if (end == std::string::npos)
+            end = arguments.size();
+        const std::string_view argument(arguments.data() + start, end - start);
+        if (argument.starts_with(kFlag))
+            requested = argument.substr(kFlag.size()) != "0"; // libFuzzer takes the last value
+        start = end + 1;
     }
     return requested;
 }
