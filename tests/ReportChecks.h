@@ -59,12 +59,31 @@ inline QString htmlProblem(const QString& html, int minElements = 20)
     xml.addData(html);
     int elements = 0;
     bool script = false;
+    // A "<script" of the text: an element, or raw inside a comment, a CDATA section, a
+    // processing instruction or the DTD (where an HTML parser may end them sooner than XML
+    // does). Text elsewhere and attribute values cannot hold a raw '<' in a well-formed
+    // document. Looking at those few tokens saves searching the whole text.
+    const auto holdsScript = [](QStringView text) {
+        return text.contains(QLatin1String("<script"), Qt::CaseInsensitive);
+    };
     while (!xml.atEnd()) {
-        if (xml.readNext() == QXmlStreamReader::StartElement) {
+        switch (xml.readNext()) {
+        case QXmlStreamReader::StartElement:
             ++elements;
-            // A script can only be an element: in a well-formed document a "<script" of the
-            // text is escaped.
             script |= xml.name().compare(QLatin1String("script"), Qt::CaseInsensitive) == 0;
+            break;
+        case QXmlStreamReader::Characters:
+            script |= xml.isCDATA() && holdsScript(xml.text());
+            break;
+        case QXmlStreamReader::Comment:
+        case QXmlStreamReader::DTD:
+            script |= holdsScript(xml.text());
+            break;
+        case QXmlStreamReader::ProcessingInstruction:
+            script |= holdsScript(xml.processingInstructionData());
+            break;
+        default:
+            break;
         }
     }
     if (xml.hasError())

@@ -118,6 +118,13 @@ private slots:
                                 << QStringLiteral("holds a script");
         QTest::newRow("script in capitals")
             << QStringLiteral("<SCRIPT>alert(1)</SCRIPT>") << dark << QStringLiteral("holds a script");
+        QTest::newRow("script in a CDATA section")
+            << QStringLiteral("<p><![CDATA[><script>alert(1)</script>]]></p>") << dark
+            << QStringLiteral("holds a script");
+        QTest::newRow("script in a comment") << QStringLiteral("<!-- <Script>alert(1)</Script> -->") << dark
+                                             << QStringLiteral("holds a script");
+        QTest::newRow("script in a processing instruction")
+            << QStringLiteral("<?x <script>alert(1)</script> ?>") << dark << QStringLiteral("holds a script");
         QTest::newRow("http in text")
             << QStringLiteral("<p>see http://example.org</p>") << dark << QStringLiteral("holds a URL");
         QTest::newRow("https in capitals in an attribute")
