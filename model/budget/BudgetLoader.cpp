@@ -2,6 +2,7 @@
 
 #include "model/read/JsonParserPool.h"
 #include "model/read/WindowedReader.h"
+#include "model/text/CharClass.h"
 
 #include "analysis/Int64Math.h"
 
@@ -24,25 +25,7 @@ namespace {
 
 // ------------------------------------------------------------------ small text helpers
 
-// Character classes as tables of bool. A bool loaded from a table is branched on without an
-// integer comparison, and a loop over pointers compares pointers, not integers: the fuzz
-// build's coverage instrumentation calls back on every integer comparison, and the chains of
-// comparisons per character of the text form's scanning loops were a fifth of
-// fuzz_budget_text's time (docs/robustness.md).
-struct CharClass
-{
-    std::array<bool, 256> member{};
-    constexpr bool operator()(char c) const { return member[static_cast<unsigned char>(c)]; }
-};
-
-template <typename Test> constexpr CharClass charClass(Test test)
-{
-    CharClass table;
-    for (int c = 0; c < 256; ++c)
-        table.member[static_cast<size_t>(c)] = test(static_cast<char>(c));
-    return table;
-}
-
+// The scanners test characters against tables (model/text/CharClass.h says why).
 constexpr CharClass kSpace = charClass(
     [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; });
 constexpr CharClass kDigit = charClass([](char c) { return c >= '0' && c <= '9'; });
@@ -56,47 +39,11 @@ constexpr CharClass kHeaderStop =
     charClass([](char c) { return kSpace(c) || c == '"' || c == '{' || c == '}'; });
 constexpr CharClass kQuotedStop = charClass([](char c) { return c == '"' || c == '\\'; });
 
-bool isSpace(char c)
-{
-    return kSpace(c);
-}
-bool isDigit(char c)
-{
-    return kDigit(c);
-}
-bool isIdentStart(char c)
-{
-    return kIdentStart(c);
-}
-bool isIdentChar(char c)
-{
-    return kIdentChar(c);
-}
-
-// The first position from pos on whose character is not in `chars` (skipWhile) or is in it
-// (skipUntil); the size of s when there is none. pos <= s.size().
-size_t skipWhile(std::string_view s, size_t pos, const CharClass& chars)
-{
-    const char* p = s.data() + pos;
-    const char* const end = s.data() + s.size();
-    while (p < end && chars(*p))
-        ++p;
-    return static_cast<size_t>(p - s.data());
-}
-size_t skipUntil(std::string_view s, size_t pos, const CharClass& chars)
-{
-    const char* p = s.data() + pos;
-    const char* const end = s.data() + s.size();
-    while (p < end && !chars(*p))
-        ++p;
-    return static_cast<size_t>(p - s.data());
-}
-
 std::string_view trim(std::string_view s)
 {
-    while (!s.empty() && isSpace(s.front()))
+    while (!s.empty() && kSpace(s.front()))
         s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
+    while (!s.empty() && kSpace(s.back()))
         s.remove_suffix(1);
     return s;
 }
@@ -495,9 +442,9 @@ std::string_view targetOfToken(std::string_view token)
     const std::string_view body = token.substr(0, token.size() - 1);
     size_t i = 0;
     while (true) {
-        if (i >= body.size() || !isIdentStart(body[i]))
+        if (i >= body.size() || !kIdentStart(body[i]))
             return {};
-        while (i < body.size() && isIdentChar(body[i]))
+        while (i < body.size() && kIdentChar(body[i]))
             ++i;
         if (i == body.size())
             return body;
@@ -624,7 +571,7 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
         if (pos >= line.size())
             break;
         const size_t keyEnd = skipWhile(line, pos, kKeyChar);
-        if (keyEnd == pos || keyEnd >= line.size() || line[keyEnd] != '=' || !isIdentStart(line[pos])) {
+        if (keyEnd == pos || keyEnd >= line.size() || line[keyEnd] != '=' || !kIdentStart(line[pos])) {
             // a word of the message
             if (line[pos] == '"') {
                 std::string ignored;
@@ -775,12 +722,13 @@ private:
         }
     };
     Members members;
-    error_code readMembers(od::object object, Members& members);
-    error_code readEntries(od::array array, bool isCaches, Members& members);
+    // Both fill members.
+    error_code readMembers(od::object object);
+    error_code readEntries(od::array array, bool isCaches);
 };
 
 // The elements of "caches" or "reporters"; the first bad one is members.cacheError.
-error_code BudgetLineParser::Impl::readEntries(od::array array, bool isCaches, Members& members)
+error_code BudgetLineParser::Impl::readEntries(od::array array, bool isCaches)
 {
     for (auto element : array) {
         od::object entry;
@@ -810,7 +758,7 @@ error_code BudgetLineParser::Impl::readEntries(od::array array, bool isCaches, M
     return simdjson::SUCCESS;
 }
 
-error_code BudgetLineParser::Impl::readMembers(od::object object, Members& members)
+error_code BudgetLineParser::Impl::readMembers(od::object object)
 {
     std::optional<FieldValue> scalar;
     for (auto member : object) {
@@ -841,7 +789,7 @@ error_code BudgetLineParser::Impl::readMembers(od::object object, Members& membe
             setField(members.top, "verdict_detail", FieldValue{std::move(detail), true, false});
         } else if ((key == "caches" || key == "reporters") && type == json_type::array) {
             if (!(error = value.get_array().get(list)))
-                error = readEntries(list, key == "caches", members);
+                error = readEntries(list, key == "caches");
             if (!error && !members.cacheError.empty())
                 return simdjson::SUCCESS;
         } else if (key == "target" && type == json_type::string) {
@@ -873,7 +821,7 @@ ParsedBudgetLine BudgetLineParser::Impl::parseJson(std::string_view line)
     if (!error)
         error = document.get_object().get(object);
     if (!error)
-        error = readMembers(object, members);
+        error = readMembers(object);
     if (error) {
         // Whether a line we cannot parse was meant as a budget line decides Error vs. skipped.
         if (line.find("memory_budget") != std::string_view::npos ||
@@ -944,7 +892,7 @@ std::optional<int64_t> parseRfc3339Ns(std::string_view s)
             return false;
         value = 0;
         for (size_t i = pos; i < pos + count; ++i) {
-            if (!isDigit(s[i]))
+            if (!kDigit(s[i]))
                 return false;
             value = value * 10 + (s[i] - '0');
         }
@@ -966,7 +914,7 @@ std::optional<int64_t> parseRfc3339Ns(std::string_view s)
     if (pos < s.size() && s[pos] == '.') {
         ++pos;
         size_t count = 0;
-        while (pos < s.size() && isDigit(s[pos])) {
+        while (pos < s.size() && kDigit(s[pos])) {
             if (++count > 9)
                 return std::nullopt;
             fraction = fraction * 10 + (s[pos] - '0');

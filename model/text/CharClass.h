@@ -1,0 +1,52 @@
+#pragma once
+// Character classes as tables of bool, and the scans over them that the text parsers' inner
+// loops use (the budget text form, trace form detection).
+//
+// Why tables and pointers: a bool loaded from a table is branched on without an integer
+// comparison, and a loop over pointers compares pointers, not integers. The fuzz build's
+// coverage instrumentation calls back on every integer comparison, and the chains of
+// comparisons per character of a scanning loop (`i < size`, `c == ' ' || c == '\t' ...`) were a
+// fifth of fuzz_budget_text's time (docs/robustness.md). Outside the fuzz build the tables cost
+// nothing either: they are built at compile time.
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace gapscope {
+
+struct CharClass
+{
+    std::array<bool, 256> member{};
+    constexpr bool operator()(char c) const { return member[static_cast<unsigned char>(c)]; }
+};
+
+// The table of the characters for which test(c) holds.
+template <typename Test> constexpr CharClass charClass(Test test)
+{
+    CharClass table;
+    for (int c = 0; c < 256; ++c)
+        table.member[static_cast<size_t>(c)] = test(static_cast<char>(c));
+    return table;
+}
+
+// The first position from pos on whose character is not in `chars` (skipWhile) or is in it
+// (skipUntil); the size of s when there is none. pos <= s.size().
+inline size_t skipWhile(std::string_view s, size_t pos, const CharClass& chars)
+{
+    const char* p = s.data() + pos;
+    const char* const end = s.data() + s.size();
+    while (p < end && chars(*p))
+        ++p;
+    return static_cast<size_t>(p - s.data());
+}
+inline size_t skipUntil(std::string_view s, size_t pos, const CharClass& chars)
+{
+    const char* p = s.data() + pos;
+    const char* const end = s.data() + s.size();
+    while (p < end && !chars(*p))
+        ++p;
+    return static_cast<size_t>(p - s.data());
+}
+
+} // namespace gapscope
