@@ -856,6 +856,46 @@ private slots:
         QCOMPARE(data->store.size(), size_t(2));
     }
 
+    // Bytes in memory are detected as a file of the same content (detectTraceBytesForm is what
+    // loadTraceBytes uses), keys with escaped quotes included.
+    void bytesDetectedAsTheirFile_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("form"); // toString(TraceForm), or "none"
+        const QByteArray event = objectText(baseEvent(1));
+        QTest::newRow("JSON lines") << event + "\n" + event + "\n" << toString(TraceForm::JsonLines);
+        QTest::newRow("JSON array") << "[" + event + "]" << toString(TraceForm::JsonArray);
+        QTest::newRow("one object") << event << toString(TraceForm::JsonArray);
+        QTest::newRow("legacy lines") << QByteArray("{\"timestamp\": 1.0, \"memory_allocated\": 5}\n"
+                                                    "{\"timestamp\": 2.0, \"memory_allocated\": 6}\n")
+                                      << toString(TraceForm::Legacy);
+        QTest::newRow("CSV") << QByteArray("timestamp_ns,event_type\n1,sample\n") << toString(TraceForm::Csv);
+        QTest::newRow("escaped quote in a key")
+            << QByteArray("{\"a\\\"b\": {\"c\": [1, \"]\"]}, \"timestamp_ns\": 1}")
+            << toString(TraceForm::JsonArray);
+        QTest::newRow("key only inside a string")
+            << QByteArray("{\"note\": \"timestamp_ns\\\\\", \"x\": 1}") << QStringLiteral("none");
+        QTest::newRow("cut after a backslash") << QByteArray("{\"timestamp_ns\\") << QStringLiteral("none");
+        QTest::newRow("text") << QByteArray("hello\n") << QStringLiteral("none");
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("none");
+    }
+    void bytesDetectedAsTheirFile()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, form);
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, "input", content);
+        const auto asText = [](std::optional<TraceForm> detected) {
+            return detected ? toString(*detected) : QStringLiteral("none");
+        };
+        QString whyBytes, whyFile;
+        QCOMPARE(asText(detectTraceBytesForm(std::string_view(content.constData(), size_t(content.size())),
+                                             &whyBytes)),
+                 form);
+        QCOMPARE(asText(detectTraceForm(path, &whyFile)), form);
+        QCOMPARE(whyBytes, whyFile);
+    }
+
     void progressAndCancel()
     {
         // ~3 MB of JSON lines: progress at least every ~1 MB, cancel honoured mid-file.

@@ -1,4 +1,5 @@
 #include "model/trace/TraceLoader.h"
+#include "model/text/CharClass.h"
 #include "model/text/Text.h"
 
 #include "model/read/WindowedReader.h"
@@ -33,7 +34,7 @@ namespace {
 
 constexpr qint64 kDetectionPrefixBytes = 1 << 20;
 
-bool isBlank(char c)
+constexpr bool isBlank(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
@@ -54,61 +55,78 @@ struct Detection
     Container container = Container::Document;
 };
 
+// What objectKeys stops at: a string, or a bracket that changes the depth.
+constexpr CharClass kKeyScanStop =
+    charClass([](char c) { return c == '"' || c == '{' || c == '[' || c == '}' || c == ']'; });
+constexpr CharClass kStringStop = charClass([](char c) { return c == '"' || c == '\\'; });
+constexpr CharClass kBlank = charClass(isBlank);
+
 // Keys of the object starting at text[start] == '{' (depth-1 keys only, raw spelling), as
-// far as text reaches. *end is one past the closing brace, or npos when it is not in text.
-std::vector<std::string> objectKeys(std::string_view text, size_t start, size_t* end)
+// far as text reaches, as views into text. *end is one past the closing brace, or npos when it
+// is not in text. Detection runs on every input, so its scan steps over pointers and tables
+// (model/text/CharClass.h says why).
+std::vector<std::string_view> objectKeys(std::string_view text, size_t start, size_t* end)
 {
-    std::vector<std::string> keys;
+    std::vector<std::string_view> keys;
+    keys.reserve(32); // a stormlog record has about 25 keys
     int depth = 0;
     *end = std::string_view::npos;
-    for (size_t i = start; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '"') {
-            const size_t open = i++;
-            while (i < text.size() && text[i] != '"') {
-                if (text[i] == '\\')
-                    ++i;
-                ++i;
+    const char* const first = text.data();
+    const char* const last = first + text.size();
+    const char* p = first + start;
+    for (;;) {
+        while (p < last && !kKeyScanStop(*p))
+            ++p;
+        if (p == last)
+            return keys;
+        if (*p == '"') {
+            const char* const open = p++;
+            for (;;) { // to the closing quote; a backslash escapes the character after it
+                while (p < last && !kStringStop(*p))
+                    ++p;
+                if (p == last)
+                    return keys;
+                if (*p == '"')
+                    break;
+                if (++p == last)
+                    return keys;
+                ++p;
             }
-            if (i >= text.size())
-                return keys;
             if (depth == 1) {
-                size_t after = i + 1;
-                while (after < text.size() && isBlank(text[after]))
+                const char* after = p + 1;
+                while (after < last && kBlank(*after))
                     ++after;
-                if (after < text.size() && text[after] == ':')
-                    keys.emplace_back(text.substr(open + 1, i - open - 1));
+                if (after < last && *after == ':')
+                    keys.emplace_back(open + 1, static_cast<size_t>(p - open - 1));
             }
-        } else if (c == '{' || c == '[') {
+        } else if (*p == '{' || *p == '[') {
             ++depth;
-        } else if (c == '}' || c == ']') {
-            if (--depth == 0) {
-                *end = i + 1;
-                return keys;
-            }
+        } else if (--depth == 0) {
+            *end = static_cast<size_t>(p + 1 - first);
+            return keys;
         }
+        ++p;
     }
-    return keys;
 }
 
-bool hasKey(const std::vector<std::string>& keys, std::string_view key)
+bool hasKey(const std::vector<std::string_view>& keys, std::string_view key)
 {
     return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 // Event records without schema_version but with the legacy fields.
-bool looksLegacy(const std::vector<std::string>& keys)
+bool looksLegacy(const std::vector<std::string_view>& keys)
 {
     return !hasKey(keys, "schema_version") && (hasKey(keys, "timestamp") || hasKey(keys, "memory_allocated"));
 }
 
-bool looksLikeEvent(const std::vector<std::string>& keys)
+bool looksLikeEvent(const std::vector<std::string_view>& keys)
 {
     return hasKey(keys, "schema_version") || hasKey(keys, "timestamp_ns") || hasKey(keys, "event_type") ||
            looksLegacy(keys);
 }
 
-QString keyList(const std::vector<std::string>& keys)
+QString keyList(const std::vector<std::string_view>& keys)
 {
     QStringList names;
     for (size_t i = 0; i < keys.size() && i < 8; ++i)
@@ -157,7 +175,7 @@ std::optional<Detection> detectBytes(std::string_view prefix, QString* whyNot)
             return fail(QStringLiteral("JSON array whose first element is not an object"));
         size_t end = 0;
         const auto keys = next < prefix.size() && prefix[next] == '{' ? objectKeys(prefix, next, &end)
-                                                                      : std::vector<std::string>{};
+                                                                      : std::vector<std::string_view>{};
         return Detection{looksLegacy(keys) ? TraceForm::Legacy : TraceForm::JsonArray, Container::Document};
     }
     if (opening == '{') {
@@ -552,6 +570,9 @@ void finalize(EventChunk&& chunk, const SinkManifest& manifest, TraceData& data,
         inOrder = !rowBefore(runs[r].begin, runs[r].begin - 1);
     std::vector<uint32_t> newRowOf;
     EventStore& out = data.store;
+    // The spare room of a store of less than a block of rows is a few KB: not worth a copy of
+    // each column (a small input's whole load made as many allocations again).
+    shrinkColumns = shrinkColumns && rows >= kColumnBlockRows;
     if (inOrder) {
         out = std::move(in);
         if (shrinkColumns)
@@ -677,6 +698,14 @@ void releaseFreedMemory()
 std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot)
 {
     const auto detection = detect(path, whyNot);
+    if (!detection)
+        return std::nullopt;
+    return detection->form;
+}
+
+std::optional<TraceForm> detectTraceBytesForm(std::string_view bytes, QString* whyNot)
+{
+    const auto detection = detectBytes(bytes, whyNot);
     if (!detection)
         return std::nullopt;
     return detection->form;

@@ -40,6 +40,8 @@ struct LoadOutcome
 
 // Detects the form of a path (directory = sink). nullopt when it is not a trace.
 std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot = nullptr);
+// The form of bytes in memory: what loadTraceBytes reads them as when it is given no form.
+std::optional<TraceForm> detectTraceBytesForm(std::string_view bytes, QString* whyNot = nullptr);
 
 LoadOutcome loadTrace(const QString& path, const LoadControl& control = {});
 
