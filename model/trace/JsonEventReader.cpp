@@ -1402,9 +1402,12 @@ void EventRecordParser::extractPhaseBoundary(std::string_view metadataJson, std:
     };
     m_phaseBuffer.assign(metadataJson);
     m_phaseBuffer.append(simdjson::SIMDJSON_PADDING, ' ');
+    // A parser of the pool: a parser of its own would allocate its buffers for every record
+    // parser (each window of a load, each look of the follower) that meets a phase event.
+    PooledJsonParser phaseParser;
     od::document doc;
     od::object metadata;
-    if (m_phaseParser.iterate(m_phaseBuffer.data(), metadataJson.size(), m_phaseBuffer.size()).get(doc) ||
+    if (phaseParser->iterate(m_phaseBuffer.data(), metadataJson.size(), m_phaseBuffer.size()).get(doc) ||
         doc.get_object().get(metadata)) {
         ignore(QStringLiteral("unreadable metadata"));
         return;

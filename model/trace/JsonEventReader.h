@@ -115,7 +115,6 @@ private:
     std::vector<uint8_t> m_keyOrder; // field id seen at each key position of the last record
     std::unique_ptr<RecordFields> m_record;
     std::string m_syntaxError;
-    simdjson::ondemand::parser m_phaseParser;
     std::string m_phaseBuffer;
     // The metadata text parseFlatLine read last and what it gave: a writer repeats the same
     // metadata on most lines, which is then compared, not read again.
