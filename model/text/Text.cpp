@@ -157,10 +157,8 @@ QString confidenceText(double confidence)
     return percentText(confidence, 1);
 }
 
-QString htmlEscape(const QString& text)
+void appendHtmlEscaped(QString& out, QStringView text)
 {
-    QString out;
-    out.reserve(text.size() + text.size() / 8);
     for (QChar c : text) {
         switch (c.unicode()) {
         case u'&':
@@ -184,14 +182,19 @@ QString htmlEscape(const QString& text)
                 out += c;
         }
     }
+}
+
+QString htmlEscape(const QString& text)
+{
+    QString out;
+    out.reserve(text.size() + text.size() / 8);
+    appendHtmlEscaped(out, text);
     return out;
 }
 
-QString markdownEscape(const QString& text)
+void appendMarkdownEscaped(QString& out, QStringView text)
 {
     static const QString kMeta = QStringLiteral("\\`*_{}[]<>()#+-.!|~=&");
-    QString out;
-    out.reserve(text.size() + text.size() / 4);
     for (QChar c : text) {
         if (c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QLatin1Char('\t')) {
             out += QLatin1Char(' ');
@@ -203,6 +206,13 @@ QString markdownEscape(const QString& text)
             out += QLatin1Char('\\');
         out += c;
     }
+}
+
+QString markdownEscape(const QString& text)
+{
+    QString out;
+    out.reserve(text.size() + text.size() / 4);
+    appendMarkdownEscaped(out, text);
     return out;
 }
 

@@ -64,11 +64,15 @@ QString confidenceText(double confidence);
 // characters other than tab and line breaks, and the noncharacters U+FFFE and U+FFFF, are
 // dropped (XML 1.0 allows none of them).
 QString htmlEscape(const QString& text);
+// htmlEscape(text) appended to out.
+void appendHtmlEscaped(QString& out, QStringView text);
 
 // Backslash before every Markdown metacharacter (\ ` * _ { } [ ] < > ( ) # + - . ! | ~ = &:
 // an escaped & keeps "&lt;" from being decoded as an entity),
 // line breaks and tabs become spaces so a value cannot start a new block or table row.
 QString markdownEscape(const QString& text);
+// markdownEscape(text) appended to out.
+void appendMarkdownEscaped(QString& out, QStringView text);
 
 // One RFC 4180 field. A value that a spreadsheet would run as a formula (first character
 // = + - @, tab or carriage return) gets a leading apostrophe; the field is quoted (inner
