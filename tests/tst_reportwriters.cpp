@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTest>
+#include <QXmlStreamReader>
 
 #include <limits>
 
@@ -153,9 +154,80 @@ private slots:
             QVERIFY2(found.isEmpty(), qPrintable(found));
         else
             QVERIFY2(found.startsWith(problem), qPrintable(found));
-        // one reader serves every call: a second check of the same text says the same
+        // a second check of the same text says the same
         QCOMPARE(checks::htmlProblem(html), found);
         QVERIFY(checks::htmlProblem(QStringLiteral("<p>")).startsWith(QStringLiteral("not well-formed")));
+    }
+
+    // The XML scan of the HTML check (checks::scanXml) against Qt's XML reader: each row states
+    // Qt's verdict (well-formed or not) and scanXml's, and when both take a text as
+    // well-formed they count the same elements. They differ only in the last rows: where Qt
+    // lets through what XML 1.0 forbids (a DOCTYPE after the root element; a lone surrogate,
+    // which Qt's reader turns into U+FFFD on the way in), and where scanXml is stricter than
+    // XML where the writers never go (non-ASCII names, an internal DTD subset).
+    void xmlScanAgreesWithQt_data()
+    {
+        QTest::addColumn<QString>("xml");
+        QTest::addColumn<bool>("qt");
+        QTest::addColumn<bool>("scan");
+        QTest::newRow("empty element") << QString("<a/>") << true << true;
+        QTest::newRow("start and end") << QString("<a></a >") << true << true;
+        QTest::newRow("a page")
+            << QString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\" /></head><body><p "
+                       "class='x'>"
+                       "a &amp; b &lt; c &gt; d &quot; &apos; &#39; &#x1F600; 1 > 0</p></body></html>\n")
+            << true << true;
+        QTest::newRow("comment, CDATA and PI")
+            << QString("<!-- c -->\n<a>x<![CDATA[<b>&]]>y<?pi data?></a>\n<!-- after -->") << true << true;
+        QTest::newRow("spaced attributes") << QString("<a b = \"1\"\tc='2'/>") << true << true;
+        QTest::newRow("XML declaration") << QString("<?xml version=\"1.0\"?><a/>") << true << true;
+        QTest::newRow("surrogate pair")
+            << QString(QString::fromUtf8("<a>\xF0\x9F\x98\x80</a>")) << true << true;
+        QTest::newRow("nothing") << QString(QString()) << false << false;
+        QTest::newRow("not closed") << QString("<a>") << false << false;
+        QTest::newRow("wrong end tag") << QString("<a></b>") << false << false;
+        QTest::newRow("two roots") << QString("<a/><b/>") << false << false;
+        QTest::newRow("text before the root") << QString("text<a/>") << false << false;
+        QTest::newRow("text after the root") << QString("<a/>text") << false << false;
+        QTest::newRow("unquoted attribute") << QString("<a b=1/>") << false << false;
+        QTest::newRow("attribute twice") << QString("<a b=\"1\" b=\"2\"/>") << false << false;
+        QTest::newRow("attributes without a space") << QString("<a b=\"1\"c=\"2\"/>") << false << false;
+        QTest::newRow("< in an attribute") << QString("<a b=\"<\"/>") << false << false;
+        QTest::newRow("undeclared entity") << QString("<a>&nbsp;</a>") << false << false;
+        QTest::newRow("bare ampersand") << QString("<a>a & b</a>") << false << false;
+        QTest::newRow("reference to NUL") << QString("<a>&#0;</a>") << false << false;
+        QTest::newRow("reference to a surrogate") << QString("<a>&#xD800;</a>") << false << false;
+        QTest::newRow("capital X reference") << QString("<a>&#X41;</a>") << false << false;
+        QTest::newRow("CDATA end in text") << QString("<a>]]></a>") << false << false;
+        QTest::newRow("control character") << QString("<a>\x01</a>") << false << false;
+        QTest::newRow("U+FFFF") << QString(QStringLiteral("<a>\uFFFF</a>")) << false << false;
+        QTest::newRow("double hyphen in a comment") << QString("<!-- a -- b --><a/>") << false << false;
+        QTest::newRow("unterminated CDATA") << QString("<a><![CDATA[x</a>") << false << false;
+        QTest::newRow("name starting with a digit") << QString("<1a/>") << false << false;
+        QTest::newRow("space before the name") << QString("< a/>") << false << false;
+        QTest::newRow("XML declaration not first")
+            << QString(" <?xml version=\"1.0\"?><a/>") << false << false;
+        QTest::newRow("DOCTYPE after the root") << QString("<a/><!DOCTYPE a>") << true << false;
+        QTest::newRow("lone surrogate")
+            << QString(QStringLiteral("<a>") + QChar(0xD800) + QStringLiteral("</a>")) << true << false;
+        QTest::newRow("non-ASCII name") << QString::fromUtf8("<\xC3\xA9/>") << true << false;
+        QTest::newRow("internal DTD subset")
+            << QString("<!DOCTYPE a [<!ELEMENT a EMPTY>]><a/>") << true << false;
+    }
+    void xmlScanAgreesWithQt()
+    {
+        QFETCH(QString, xml);
+        QFETCH(bool, qt);
+        QFETCH(bool, scan);
+        QXmlStreamReader reader(xml);
+        int elements = 0;
+        while (!reader.atEnd())
+            elements += reader.readNext() == QXmlStreamReader::StartElement ? 1 : 0;
+        QVERIFY2(reader.hasError() != qt, qPrintable(reader.errorString()));
+        const checks::XmlShape shape = checks::scanXml(xml);
+        QVERIFY2(shape.error.isEmpty() == scan, qPrintable(shape.error));
+        if (qt && scan)
+            QCOMPARE(shape.elements, elements);
     }
 
     void goldens_data()
