@@ -210,15 +210,10 @@ public:
     // A column that is only filled to be appended to another (the chunk of one parse thread)
     // can leave its rows unpacked: they are packed once, where they are appended, instead of
     // packed, unpacked and packed again. pack() packs the rows and ends the unpacked state.
-    // Room is made for at least kFirstUnpackedRows rows: a chunk's first rows then take one
-    // allocation per column instead of growing it 1, 2, 4, 8 and 16 rows long (a small input,
-    // a follower's look at a file, has only a few rows; each allocation is a measurable cost
-    // under the fuzz build's sanitizers).
-    static constexpr size_t kFirstUnpackedRows = 16;
     void keepUnpacked()
     {
         m_unpacked = true;
-        m_tail.reserve(std::max(m_capacityRows, kFirstUnpackedRows));
+        m_tail.reserve(m_capacityRows);
     }
     void pack()
     {
