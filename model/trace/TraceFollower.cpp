@@ -2,6 +2,7 @@
 
 #include "model/jobs/LoadJob.h"
 #include "model/read/WindowedReader.h"
+#include "model/text/CharClass.h"
 #include "model/trace/JsonEventReader.h"
 #include "model/trace/SinkManifest.h"
 #include "model/trace/TraceLoader.h"
@@ -23,6 +24,11 @@ namespace gapscope {
 using detail::EventChunk;
 
 namespace {
+
+// What QByteArray::trimmed takes away (a look at the file made a QByteArray of its rest to
+// trim it: an allocation per look).
+constexpr CharClass kAsciiSpace = charClass(
+    [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; });
 
 struct FileState
 {
@@ -67,12 +73,15 @@ size_t detail::readFollowedLines(std::string_view bytes, const QString& file, qi
     // that ends the file without a newline). It is not consumed: the writer may still add to it
     // (text after a record makes the line an error when read whole), so the next look reads it
     // again with whatever came.
-    const QByteArray rest = QByteArray(lines.data() + complete, qsizetype(lines.size() - complete)).trimmed();
-    if (rest.endsWith('}')) {
+    std::string_view rest = lines.substr(complete);
+    rest.remove_prefix(skipWhile(rest, 0, kAsciiSpace));
+    while (!rest.empty() && kAsciiSpace(rest.back()))
+        rest.remove_suffix(1);
+    if (rest.ends_with('}')) {
         EventChunk last;
         if (!parser)
             parser.emplace(file);
-        const simdjson::padded_string text(rest.constData(), size_t(rest.size()));
+        const simdjson::padded_string text(rest.data(), rest.size());
         detail::parseJsonLinesRange(text.data(), 0, text.size(), text.size() + simdjson::SIMDJSON_PADDING,
                                     *nextLine + completeLines, true, *parser, last, {});
         if (last.store.size() == 1 && last.problems.empty())
