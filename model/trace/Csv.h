@@ -21,8 +21,9 @@
 
 namespace gapscope::detail {
 
-// Keys of the CSV header (unquoted), or empty when the first line is not a header.
-std::vector<std::string> csvHeader(std::string_view firstLine);
+// Whether the first line is a stormlog CSV header: a cell (unquoted, trimmed) names one of the
+// marker columns (schema_version, timestamp_ns, event_type, timestamp, memory_allocated).
+bool isCsvHeader(std::string_view firstLine);
 
 // Whole CSV text (header row first). Returns false when cancelled. The one-thread form of
 // what parseCsvFile does in windows and ranges.
@@ -41,10 +42,20 @@ struct CsvColumns
     };
     std::vector<std::string> names; // trimmed
     std::vector<Kind> kinds;
-    std::vector<std::string> keys; // "name": as JSON
 
     explicit CsvColumns(std::vector<std::string> headerNames = {});
     bool empty() const { return names.empty(); }
+    // Column i's "name": as JSON, the start of its member in a row's object.
+    std::string_view key(size_t i) const
+    {
+        return std::string_view(m_keyText).substr(m_keyStarts[i], m_keyStarts[i + 1] - m_keyStarts[i]);
+    }
+
+private:
+    // The keys one after the other in one string (a string each was an allocation per column
+    // of every header read).
+    std::string m_keyText;
+    std::vector<size_t> m_keyStarts; // key i is [m_keyStarts[i], m_keyStarts[i + 1])
 };
 
 // The header row: the first non-blank record of data[begin, end), which must start at a

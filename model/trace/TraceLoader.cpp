@@ -201,9 +201,8 @@ std::optional<Detection> detectBytes(std::string_view prefix, QString* whyNot)
         return fail(QStringLiteral("JSON object without event fields (keys: %1)").arg(keyList(keys)));
     }
     const size_t lineEnd = prefix.find('\n', first);
-    if (!detail::csvHeader(prefix.substr(first, lineEnd == std::string_view::npos ? prefix.size() - first
-                                                                                  : lineEnd - first))
-             .empty())
+    if (detail::isCsvHeader(prefix.substr(first, lineEnd == std::string_view::npos ? prefix.size() - first
+                                                                                   : lineEnd - first)))
         return Detection{TraceForm::Csv, Container::Csv};
     std::string start(prefix.substr(first, std::min<size_t>(24, prefix.size() - first)));
     std::replace_if(
