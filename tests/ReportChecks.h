@@ -105,15 +105,27 @@ inline XmlShape scanXml(QStringView text)
     const auto holdsScript = [](QStringView raw) {
         return raw.contains(QLatin1StringView("<script"), Qt::CaseInsensitive);
     };
-    // Every character of text[from, to) an XML character.
-    const auto allXmlChars = [&](qsizetype from, qsizetype to) -> qsizetype {
-        for (qsizetype k = from; k < to;) {
+    // The body of a section the XML parser does not parse (comment, CDATA section, DOCTYPE,
+    // processing instruction) that the opener at `opener` starts at `from`: up to the next
+    // `close`, every character an XML character, a "<script" in it counted. Its end, or -1
+    // with shape.error set.
+    const auto rawBody = [&](qsizetype opener, qsizetype from, QLatin1StringView close,
+                             const char* unterminated) -> qsizetype {
+        const qsizetype end = text.indexOf(close, from);
+        if (end < 0) {
+            fail(opener, unterminated);
+            return -1;
+        }
+        for (qsizetype k = from; k < end;) {
             const int length = xmlCharLength(k);
-            if (length == 0)
-                return k;
+            if (length == 0) {
+                fail(k, "not an XML character");
+                return -1;
+            }
             k += length;
         }
-        return -1;
+        shape.script |= holdsScript(text.sliced(from, end - from));
+        return end;
     };
     const auto name = [&](qsizetype from) {
         qsizetype end = from;
@@ -155,41 +167,33 @@ inline XmlShape scanXml(QStringView text)
         const char16_t c = at(i);
         if (c == u'<') {
             if (startsAt(i, QLatin1StringView("<!--"))) {
-                const qsizetype end = text.indexOf(QLatin1StringView("-->"), i + 4);
+                const qsizetype end = rawBody(i, i + 4, QLatin1StringView("-->"), "unterminated comment");
                 if (end < 0)
-                    return fail(i, "unterminated comment");
+                    return shape;
                 const QStringView body = text.sliced(i + 4, end - i - 4);
                 if (body.contains(QLatin1StringView("--")) || body.endsWith(QLatin1Char('-')))
                     return fail(i, "'--' inside a comment");
-                if (const qsizetype bad = allXmlChars(i + 4, end); bad >= 0)
-                    return fail(bad, "not an XML character");
-                shape.script |= holdsScript(body);
                 i = end + 3;
             } else if (startsAt(i, QLatin1StringView("<![CDATA["))) {
                 if (open.empty())
                     return fail(i, "CDATA section outside the root element");
-                const qsizetype end = text.indexOf(QLatin1StringView("]]>"), i + 9);
+                const qsizetype end =
+                    rawBody(i, i + 9, QLatin1StringView("]]>"), "unterminated CDATA section");
                 if (end < 0)
-                    return fail(i, "unterminated CDATA section");
-                if (const qsizetype bad = allXmlChars(i + 9, end); bad >= 0)
-                    return fail(bad, "not an XML character");
-                shape.script |= holdsScript(text.sliced(i + 9, end - i - 9));
+                    return shape;
                 i = end + 3;
             } else if (startsAt(i, QLatin1StringView("<!DOCTYPE"))) {
                 if (rootSeen || doctypeSeen)
                     return fail(i, "DOCTYPE after the root element or twice");
                 doctypeSeen = true;
-                const qsizetype end = text.indexOf(QLatin1Char('>'), i);
+                const qsizetype end = rawBody(i, i + 9, QLatin1StringView(">"), "unterminated DOCTYPE");
                 if (end < 0)
-                    return fail(i, "unterminated DOCTYPE");
+                    return shape;
                 const QStringView body = text.sliced(i + 9, end - i - 9);
                 if (body.contains(QLatin1Char('[')) || body.contains(QLatin1Char('<')))
                     return fail(i, "DOCTYPE with an internal subset");
                 if (!body.isEmpty() && !isSpace(body.front().unicode()))
                     return fail(i, "no space after DOCTYPE");
-                if (const qsizetype bad = allXmlChars(i + 9, end); bad >= 0)
-                    return fail(bad, "not an XML character");
-                shape.script |= holdsScript(body);
                 i = end + 1;
             } else if (startsAt(i, QLatin1StringView("<?"))) {
                 const QStringView target = name(i + 2);
@@ -197,15 +201,13 @@ inline XmlShape scanXml(QStringView text)
                     return fail(i, "processing instruction without a target");
                 if (target.compare(QLatin1StringView("xml"), Qt::CaseInsensitive) == 0 && i != 0)
                     return fail(i, "XML declaration not at the start");
-                const qsizetype end = text.indexOf(QLatin1StringView("?>"), i + 2 + target.size());
-                if (end < 0)
-                    return fail(i, "unterminated processing instruction");
                 const qsizetype after = i + 2 + target.size();
+                const qsizetype end =
+                    rawBody(i, after, QLatin1StringView("?>"), "unterminated processing instruction");
+                if (end < 0)
+                    return shape;
                 if (after < end && !isSpace(at(after)))
                     return fail(after, "no space after the processing instruction's target");
-                if (const qsizetype bad = allXmlChars(after, end); bad >= 0)
-                    return fail(bad, "not an XML character");
-                shape.script |= holdsScript(text.sliced(after, end - after));
                 i = end + 2;
             } else if (at(i + 1) == u'/') {
                 const QStringView closing = name(i + 2);
