@@ -13,6 +13,18 @@ void require(bool condition, const char* what)
     std::abort();
 }
 
+simdjson::dom::element parsedJson(std::string_view json, const char* what)
+{
+    static simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (const auto error = parser.parse(json.data(), json.size()).get(root)) {
+        std::fprintf(stderr, "gapscope fuzz invariant violated: %s does not parse: %s\n", what,
+                     simdjson::error_message(error));
+        std::abort();
+    }
+    return root;
+}
+
 void checkTraceOutcome(const LoadOutcome& outcome)
 {
     require(!outcome.cancelled, "a load without a cancel flag reports cancelled");

@@ -10,6 +10,8 @@
 
 #include <QString>
 
+#include <simdjson.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -18,6 +20,12 @@ namespace gapscope::fuzz {
 
 // Aborts with the message when the condition does not hold.
 void require(bool condition, const char* what);
+
+// The root of json parsed as strict JSON, or an abort saying that `what` does not parse and
+// why. One simdjson parser serves the whole run (a parser made per execution allocates its
+// buffers every time, and a QJsonDocument a tree of them); the element is valid until the
+// next call.
+simdjson::dom::element parsedJson(std::string_view json, const char* what);
 
 // What every trace load must satisfy whatever the input: an outcome is either data or a
 // fatal error, all columns have one value per row, partitions tile the rows, sessions count

@@ -14,8 +14,6 @@
 #include "model/trace/TraceComparison.h"
 #include "tests/ReportChecks.h"
 
-#include <simdjson.h>
-
 #include <cstdio>
 
 namespace {
@@ -88,15 +86,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                           "an aligned gap series out of time order");
     }
 
-    // One parser for the whole run (simdjson: strict JSON); QJsonDocument made a tree of
-    // allocations for every execution.
-    static simdjson::dom::parser json;
-    const QByteArray rendered = renderComparisonJson(*comparison);
-    simdjson::dom::element root;
-    if (const auto error = json.parse(rendered.constData(), size_t(rendered.size())).get(root)) {
-        std::fprintf(stderr, "comparison JSON: %s\n", simdjson::error_message(error));
-        fuzz::require(false, "the comparison's JSON does not parse");
-    }
+    const QByteArray json = renderComparisonJson(*comparison);
+    fuzz::parsedJson(std::string_view(json.constData(), size_t(json.size())), "the comparison's JSON");
     if (const QString problem =
             checks::markdownProblem(QString::fromUtf8(renderComparisonMarkdown(*comparison)));
         !problem.isEmpty()) {

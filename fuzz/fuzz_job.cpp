@@ -82,13 +82,8 @@ void checkJob(const JobData& job)
 
 void checkReportRanks(const QByteArray& report, const JobData& job)
 {
-    // One parser for the whole run: a new one allocates its buffers for every execution.
-    static simdjson::dom::parser parser;
-    simdjson::dom::element root;
-    if (const auto error = parser.parse(report.constData(), size_t(report.size())).get(root)) {
-        std::fprintf(stderr, "job report JSON: %s\n", simdjson::error_message(error));
-        fuzz::require(false, "the job's JSON report does not parse");
-    }
+    const simdjson::dom::element root = fuzz::parsedJson(
+        std::string_view(report.constData(), size_t(report.size())), "the job's JSON report");
     simdjson::dom::array ranks;
     fuzz::require(!root["ranks"].get(ranks), "the job's JSON report has no ranks array");
     size_t i = 0;

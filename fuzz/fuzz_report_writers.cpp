@@ -7,12 +7,11 @@
 // - the Markdown (the whole report and each finding's section) has no raw '<' or '&' and
 //   every table row keeps its header's cells;
 // - the CSV has one record per finding after the header, each with the header's fields.
+#include "fuzz/FuzzSupport.h"
 #include "model/report/ReportWriters.h"
 #include "tests/ReportChecks.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
-
-#include <simdjson.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -145,13 +144,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 
     switch (writer) {
     case Writer::Json: {
-        // One parser for the whole run (simdjson: strict JSON); QJsonDocument made a tree of
-        // allocations for every execution.
-        static simdjson::dom::parser parser;
         const QByteArray json = reportJson(content);
-        simdjson::dom::element root;
-        if (const auto error = parser.parse(json.constData(), size_t(json.size())).get(root))
-            fail("JSON does not parse", QString::fromLatin1(simdjson::error_message(error)));
+        const simdjson::dom::element root =
+            fuzz::parsedJson(std::string_view(json.constData(), size_t(json.size())), "the JSON report");
         std::string_view path;
         if (root["input"]["path"].get(path) ||
             QString::fromUtf8(path.data(), qsizetype(path.size())) != content.path)
