@@ -26,24 +26,21 @@ namespace {
 // ------------------------------------------------------------------ small text helpers
 
 // The scanners test characters against tables (model/text/CharClass.h says why).
-constexpr CharClass kSpace = charClass(
-    [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; });
-constexpr CharClass kDigit = charClass([](char c) { return c >= '0' && c <= '9'; });
 constexpr CharClass kIdentStart =
     charClass([](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; });
-constexpr CharClass kIdentChar = charClass([](char c) { return kIdentStart(c) || kDigit(c); });
+constexpr CharClass kIdentChar = charClass([](char c) { return kIdentStart(c) || kAsciiDigit(c); });
 // a field key: jemalloc.allocated_bytes
 constexpr CharClass kKeyChar = charClass([](char c) { return kIdentChar(c) || c == '.'; });
 // what ends a plain run in a header token, and in a quoted string
 constexpr CharClass kHeaderStop =
-    charClass([](char c) { return kSpace(c) || c == '"' || c == '{' || c == '}'; });
+    charClass([](char c) { return kAsciiSpace(c) || c == '"' || c == '{' || c == '}'; });
 constexpr CharClass kQuotedStop = charClass([](char c) { return c == '"' || c == '\\'; });
 
 std::string_view trim(std::string_view s)
 {
-    while (!s.empty() && kSpace(s.front()))
+    while (!s.empty() && kAsciiSpace(s.front()))
         s.remove_prefix(1);
-    while (!s.empty() && kSpace(s.back()))
+    while (!s.empty() && kAsciiSpace(s.back()))
         s.remove_suffix(1);
     return s;
 }
@@ -528,7 +525,7 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
     size_t fieldsStart = std::string_view::npos;
     constexpr int kMaxHeaderTokens = 16;
     for (int tokenIndex = 0; tokenIndex < kMaxHeaderTokens; ++tokenIndex) {
-        pos = skipWhile(line, pos, kSpace);
+        pos = skipWhile(line, pos, kAsciiSpace);
         if (pos >= line.size())
             break;
         const size_t end = headerTokenEnd(line, pos);
@@ -567,7 +564,7 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
     fields.clear();
     pos = fieldsStart;
     while (pos < line.size()) {
-        pos = skipWhile(line, pos, kSpace);
+        pos = skipWhile(line, pos, kAsciiSpace);
         if (pos >= line.size())
             break;
         const size_t keyEnd = skipWhile(line, pos, kKeyChar);
@@ -578,7 +575,7 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
                 if (!readQuoted(line, pos, ignored))
                     pos = line.size();
             } else {
-                pos = skipUntil(line, pos, kSpace);
+                pos = skipUntil(line, pos, kAsciiSpace);
             }
             continue;
         }
@@ -593,7 +590,7 @@ ParsedBudgetLine parseTextLine(std::string_view rawLine, std::string& ansiBuffer
             }
         } else {
             const size_t start = pos;
-            pos = skipUntil(line, pos, kSpace);
+            pos = skipUntil(line, pos, kAsciiSpace);
             value.text = std::string(line.substr(start, pos - start));
         }
         setField(fields, canonicalKey(key), std::move(value));
@@ -892,7 +889,7 @@ std::optional<int64_t> parseRfc3339Ns(std::string_view s)
             return false;
         value = 0;
         for (size_t i = pos; i < pos + count; ++i) {
-            if (!kDigit(s[i]))
+            if (!kAsciiDigit(s[i]))
                 return false;
             value = value * 10 + (s[i] - '0');
         }
@@ -914,7 +911,7 @@ std::optional<int64_t> parseRfc3339Ns(std::string_view s)
     if (pos < s.size() && s[pos] == '.') {
         ++pos;
         size_t count = 0;
-        while (pos < s.size() && kDigit(s[pos])) {
+        while (pos < s.size() && kAsciiDigit(s[pos])) {
             if (++count > 9)
                 return std::nullopt;
             fraction = fraction * 10 + (s[pos] - '0');

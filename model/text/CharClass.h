@@ -30,6 +30,12 @@ template <typename Test> constexpr CharClass charClass(Test test)
     return table;
 }
 
+// The classes more than one parser scans by: white space as C's isspace (and QByteArray's
+// trimmed) has it in the C locale, and the decimal digits.
+inline constexpr CharClass kAsciiSpace = charClass(
+    [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; });
+inline constexpr CharClass kAsciiDigit = charClass([](char c) { return c >= '0' && c <= '9'; });
+
 // The first position from pos on whose character is not in `chars` (skipWhile) or is in it
 // (skipUntil); the size of s when there is none. pos <= s.size().
 inline size_t skipWhile(std::string_view s, size_t pos, const CharClass& chars)

@@ -221,7 +221,6 @@ std::string_view trimmedCell(std::string_view cell)
 
 // The common JSON numbers: -?(0|[1-9][0-9]*). Others go to isJsonNumber. Most cells of a row
 // are numbers, so the scan steps over pointers and a table (model/text/CharClass.h says why).
-constexpr CharClass kDigit = charClass([](char c) { return c >= '0' && c <= '9'; });
 bool isPlainInteger(std::string_view cell)
 {
     const char* p = cell.data();
@@ -232,7 +231,7 @@ bool isPlainInteger(std::string_view cell)
         return false;
     if (*p == '0')
         return p + 1 == end;
-    while (p < end && kDigit(*p))
+    while (p < end && kAsciiDigit(*p))
         ++p;
     return p == end;
 }

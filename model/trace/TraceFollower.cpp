@@ -25,11 +25,6 @@ using detail::EventChunk;
 
 namespace {
 
-// What QByteArray::trimmed takes away (a look at the file made a QByteArray of its rest to
-// trim it: an allocation per look).
-constexpr CharClass kAsciiSpace = charClass(
-    [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; });
-
 struct FileState
 {
     bool exists = false;
@@ -73,6 +68,7 @@ size_t detail::readFollowedLines(std::string_view bytes, const QString& file, qi
     // that ends the file without a newline). It is not consumed: the writer may still add to it
     // (text after a record makes the line an error when read whole), so the next look reads it
     // again with whatever came.
+    // Trimmed as QByteArray::trimmed does, as a view (a trimmed copy was an allocation per look).
     std::string_view rest = lines.substr(complete);
     rest.remove_prefix(skipWhile(rest, 0, kAsciiSpace));
     while (!rest.empty() && kAsciiSpace(rest.back()))
