@@ -42,6 +42,14 @@ template <typename Vector> void shrinkIfMuchSpare(Vector& vector)
 }
 
 namespace detail {
+// One block's rows decoded on the stack, left uninitialised: a std::array in a std::tuple is
+// value-initialised, which zeroed 8 KB per column on every pass, even over rows that are not
+// decoded at all (the unsealed tail of a small store).
+template <typename T> struct BlockBuffer
+{
+    BlockBuffer() {} // NOLINT(modernize-use-equals-default): = default would zero the rows
+    T rows[kColumnBlockRows];
+};
 template <typename T, bool = std::is_enum_v<T>> struct PackedCodeOf
 {
     using type = T;
@@ -60,6 +68,7 @@ template <typename T> class PackedColumn
 public:
     using value_type = T;
     static constexpr size_t kBlockRows = kColumnBlockRows;
+    static constexpr size_t kFirstTailRows = 16;
     // 64-bit words of a block of `bits` bits per row (kBlockRows is a multiple of 64)
     static constexpr size_t wordsPerBlock(unsigned bits) { return kBlockRows * bits / 64; }
 
@@ -160,6 +169,11 @@ public:
 
     void push_back(T value)
     {
+        // The first row makes room for kFirstTailRows: a vector grown from empty reallocates at
+        // 1, 2, 4 and 8 rows, which in every column of a small read (a follower's look, a
+        // window of a few lines) was most of its allocations.
+        if (m_tail.capacity() == 0) [[unlikely]]
+            m_tail.reserve(kFirstTailRows);
         m_tail.push_back(value);
         if (m_tail.size() == kBlockRows && !m_unpacked)
             seal();
@@ -627,13 +641,13 @@ void forEachBlockOf(size_t begin, size_t end, F&& f, const Columns&... columns)
     {
         const std::tuple<const Columns&...> all(columns...);
         std::tuple<ColumnRows<typename Columns::value_type>...> blocks;
-        std::tuple<std::array<typename Columns::value_type, kColumnBlockRows>...> buffers;
+        std::tuple<detail::BlockBuffer<typename Columns::value_type>...> buffers;
         while (begin < end) {
             size_t last = end;
             (
                 [&](auto& block, const auto& column, auto& buffer) {
                     if (begin - block.first >= block.count) // not in the block read last
-                        block = column.blockAt(begin, buffer.data());
+                        block = column.blockAt(begin, buffer.rows);
                     last = std::min(last, block.first + block.count);
                 }(std::get<I>(blocks), std::get<I>(all), std::get<I>(buffers)),
                 ...);
