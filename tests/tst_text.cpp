@@ -28,6 +28,48 @@ private slots:
         QVERIFY(qs(std::string_view()).isEmpty());
     }
 
+    void numbers_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QList<qint64>>("numbers");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("two") << QStringLiteral("row has %1 cells, the header has %2") << QList<qint64>{3, 20}
+                             << QStringLiteral("row has 3 cells, the header has 20");
+        QTest::newRow("reordered") << QStringLiteral("%2 before %1") << QList<qint64>{1, 2}
+                                   << QStringLiteral("2 before 1");
+        QTest::newRow("extremes") << QStringLiteral("%1..%2") << QList<qint64>{INT64_MIN, INT64_MAX}
+                                  << QStringLiteral("-9223372036854775808..9223372036854775807");
+        QTest::newRow("no such number")
+            << QStringLiteral("%1 of %3, 100%") << QList<qint64>{7} << QStringLiteral("7 of %3, 100%");
+        QTest::newRow("percent at the end") << QStringLiteral("%") << QList<qint64>{1} << QStringLiteral("%");
+        QTest::newRow("utf-8") << QStringLiteral("größe %1") << QList<qint64>{0} << QStringLiteral("größe 0");
+        QTest::newRow("longer than the stack buffer")
+            << QString(300, QLatin1Char('x')) + QStringLiteral(" %1") << QList<qint64>{-5}
+            << QString(300, QLatin1Char('x')) + QStringLiteral(" -5");
+    }
+
+    // withNumbers writes what QString::arg writes, for the patterns it takes.
+    void numbers()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QList<qint64>, numbers);
+        QFETCH(QString, expected);
+        const QByteArray utf8 = pattern.toUtf8();
+        const std::string_view view(utf8.constData(), size_t(utf8.size()));
+        QString result;
+        if (numbers.size() == 1)
+            result = withNumbers(view, {numbers[0]});
+        else
+            result = withNumbers(view, {numbers[0], numbers[1]});
+        QCOMPARE(result, expected);
+        if (!pattern.contains(QStringLiteral("%3")) && pattern != QStringLiteral("%")) {
+            QString viaArg = pattern;
+            for (qint64 n : numbers)
+                viaArg = viaArg.arg(n);
+            QCOMPARE(result, viaArg);
+        }
+    }
+
     void plural_data()
     {
         QTest::addColumn<QString>("text");

@@ -21,8 +21,11 @@ void ProblemLog::add(LoadProblem problem)
         ++m_errors;
     else
         ++m_warnings;
-    if (m_kept.size() < kMaxKept)
+    if (m_kept.size() < kMaxKept) {
+        if (m_kept.capacity() == 0)
+            m_kept.reserve(16); // once, not at 1, 2, 4 and 8 problems (a fuzzed file has several)
         m_kept.push_back(std::move(problem));
+    }
 }
 
 void ProblemLog::addError(const QString& file, qint64 line, const QString& reason, qint64 index)

@@ -7,7 +7,9 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
+#include <string>
 
 namespace gapscope {
 
@@ -26,6 +28,29 @@ bool isDroppedControl(QChar c)
 QString qs(std::string_view utf8)
 {
     return QString::fromUtf8(utf8.data(), qsizetype(utf8.size()));
+}
+
+QString withNumbers(std::string_view pattern, std::initializer_list<qint64> numbers)
+{
+    constexpr size_t kDigits = 20; // of -9223372036854775808
+    char stack[256];
+    std::string heap;
+    char* out = stack;
+    if (const size_t most = pattern.size() + kDigits * numbers.size(); most > sizeof stack) {
+        heap.resize(most);
+        out = heap.data();
+    }
+    size_t size = 0;
+    for (size_t i = 0; i < pattern.size(); ++i) {
+        const size_t number = i + 1 < pattern.size() ? size_t(pattern[i + 1] - '1') : numbers.size();
+        if (pattern[i] == '%' && number < numbers.size()) {
+            size = size_t(std::to_chars(out + size, out + size + kDigits, numbers.begin()[number]).ptr - out);
+            ++i;
+        } else {
+            out[size++] = pattern[i];
+        }
+    }
+    return QString::fromUtf8(out, qsizetype(size));
 }
 
 QString englishPlural(QString text, qint64 n)

@@ -8,12 +8,19 @@
 
 #include <concepts>
 #include <cstdint>
+#include <initializer_list>
 #include <string_view>
 
 namespace gapscope {
 
 // A UTF-8 string from the analysis layer (std::string, string_view, literals) as a QString.
 QString qs(std::string_view utf8);
+
+// pattern (UTF-8) with %1 .. %9 replaced by numbers[0] .. numbers[8] in decimal, as
+// QString::arg writes them, made in one allocation: a file with many bad rows has its problem
+// messages made by the thousand, and QString::arg goes through the locale and makes a new string
+// per argument. A % not followed by the digit of a given number stays as it is.
+QString withNumbers(std::string_view pattern, std::initializer_list<qint64> numbers);
 
 // Qt resolves "%n ...(s)" plurals only through a translation; without one, the English
 // plural is written out here: "(s)" becomes "" for n == 1 and "s" otherwise.

@@ -2,6 +2,7 @@
 
 #include "model/read/JsonParserPool.h"
 #include "model/text/CharClass.h"
+#include "model/text/Text.h"
 #include "model/trace/PyLiteral.h"
 #include "model/trace/WindowedRecords.h"
 
@@ -320,9 +321,9 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
             continue;
         if (reader.size() != columnCount) {
             ++chunk.recordsRead;
-            chunk.problems.addError(
-                parser.file(), line,
-                QStringLiteral("row has %1 cells, the header has %2").arg(reader.size()).arg(columnCount));
+            chunk.problems.addError(parser.file(), line,
+                                    withNumbers("row has %1 cells, the header has %2",
+                                                {qint64(reader.size()), qint64(columnCount)}));
             continue;
         }
         // Rewrite the row as a JSON object; the record parser then judges the types.
