@@ -242,23 +242,81 @@ bool isBooleanWord(std::string_view cell)
     return cell == "True" || cell == "False" || cell == "true" || cell == "false";
 }
 
+// The known column names by length: a name is compared only with those of its length. The
+// header of a foreign or fuzzed file has many columns, and comparing each with all 26 names
+// was a tenth of reading such a file; libFuzzer still sees every comparison that can match.
+struct NamedKind
+{
+    std::string_view name;
+    CsvColumns::Kind kind = CsvColumns::Kind::Other;
+};
+constexpr size_t kLongestName = 31;
+constexpr size_t kNamesPerLength = 6;
+constexpr auto kKindsByLength = [] {
+    std::array<std::array<NamedKind, kNamesPerLength>, kLongestName + 1> table{};
+    std::array<size_t, kLongestName + 1> used{};
+    auto add = [&](std::string_view name, CsvColumns::Kind kind) {
+        if (name.size() > kLongestName || used[name.size()] == kNamesPerLength)
+            throw "kKindsByLength: make room for the name"; // a compile-time error
+        table[name.size()][used[name.size()]++] = {name, kind};
+    };
+    add("metadata", CsvColumns::Kind::Metadata);
+    for (std::string_view name : kStringKeys)
+        add(name, CsvColumns::Kind::String);
+    for (std::string_view name : kIntegerKeys)
+        add(name, CsvColumns::Kind::Integer);
+    return table;
+}();
+
+CsvColumns::Kind columnKind(std::string_view name)
+{
+    if (name.size() > kLongestName)
+        return CsvColumns::Kind::Other;
+    for (const NamedKind& known : kKindsByLength[name.size()]) {
+        if (known.name.empty())
+            break;
+        if (known.name == name)
+            return known.kind;
+    }
+    return CsvColumns::Kind::Other;
+}
+
+// The columns' names as the start of a JSON member ("name":), one after the other in one
+// string. A range makes them when it first rewrites a row: the header of a file whose rows all
+// have another width (most fuzzed ones) never needs them.
+class RowKeys
+{
+public:
+    bool empty() const { return m_starts.empty(); }
+    void build(const std::vector<std::string>& names)
+    {
+        m_starts.reserve(names.size() + 1);
+        m_starts.push_back(0);
+        for (const std::string& name : names) {
+            appendJsonString(m_text, name);
+            m_text += ':';
+            m_starts.push_back(m_text.size());
+        }
+    }
+    std::string_view key(size_t i) const
+    {
+        return std::string_view(m_text).substr(m_starts[i], m_starts[i + 1] - m_starts[i]);
+    }
+
+private:
+    std::string m_text;
+    std::vector<size_t> m_starts; // key i is [m_starts[i], m_starts[i + 1])
+};
+
 } // namespace
 
 CsvColumns::CsvColumns(std::vector<std::string> headerNames) : names(std::move(headerNames))
 {
     kinds.reserve(names.size());
-    m_keyStarts.reserve(names.size() + 1);
-    m_keyStarts.push_back(0);
     for (std::string& name : names) {
         if (const std::string_view trimmed = trimmedView(name); trimmed.size() != name.size())
             name = std::string(trimmed);
-        kinds.push_back(name == "metadata"             ? Kind::Metadata
-                        : contains(kStringKeys, name)  ? Kind::String
-                        : contains(kIntegerKeys, name) ? Kind::Integer
-                                                       : Kind::Other);
-        appendJsonString(m_keyText, name);
-        m_keyText += ':';
-        m_keyStarts.push_back(m_keyText.size());
+        kinds.push_back(columnKind(name));
     }
 }
 
@@ -307,6 +365,7 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
     // conversion depends on the cell's text alone).
     std::string lastMetadataCell;
     std::string lastMetadataJson;
+    RowKeys keys;
     qint64 records = 0;
     size_t nextProgress = begin + control.progressStepBytes;
     const size_t columnCount = columns.names.size();
@@ -327,6 +386,8 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
             continue;
         }
         // Rewrite the row as a JSON object; the record parser then judges the types.
+        if (keys.empty())
+            keys.build(columns.names);
         object.assign(1, '{');
         QString rowProblem;
         for (size_t i = 0; i < columnCount; ++i) {
@@ -339,7 +400,7 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
             }
             if (i > 0)
                 object += ',';
-            object += columns.key(i);
+            object += keys.key(i);
             const CsvColumns::Kind kind = columns.kinds[i];
             if (cell.empty()) {
                 object += "null"; // empty cell = null

@@ -45,17 +45,6 @@ struct CsvColumns
 
     explicit CsvColumns(std::vector<std::string> headerNames = {});
     bool empty() const { return names.empty(); }
-    // Column i's "name": as JSON, the start of its member in a row's object.
-    std::string_view key(size_t i) const
-    {
-        return std::string_view(m_keyText).substr(m_keyStarts[i], m_keyStarts[i + 1] - m_keyStarts[i]);
-    }
-
-private:
-    // The keys one after the other in one string (a string each was an allocation per column
-    // of every header read).
-    std::string m_keyText;
-    std::vector<size_t> m_keyStarts; // key i is [m_keyStarts[i], m_keyStarts[i + 1])
 };
 
 // The header row: the first non-blank record of data[begin, end), which must start at a
