@@ -454,9 +454,10 @@ bool parseCsvRecords(const char* data, size_t begin, size_t end, qint64 firstLin
             outcome = parser.parse(record, RecordLocation{line, -1}, chunk);
         }
         if (*outcome == EventRecordParser::Outcome::SyntaxError)
-            chunk.problems.addError(parser.file(), line,
-                                    QStringLiteral("row cannot be read as an event: %1")
-                                        .arg(QString::fromStdString(parser.syntaxError())));
+            chunk.problems.addError(
+                parser.file(), line,
+                QStringLiteral("row cannot be read as an event: %1")
+                    .arg(QString::fromUtf8(simdjson::error_message(parser.syntaxError()))));
         if (++records % kCancelPollRecords == 0 && control.cancelled())
             return false;
         if (reader.position() >= nextProgress && control.progress) {

@@ -586,6 +586,19 @@ void rememberKeyAt(std::vector<uint8_t>& keyOrder, size_t position, std::optiona
 
 } // namespace
 
+const QString& invalidJsonMessage(error_code error)
+{
+    static const std::array<QString, simdjson::NUM_ERROR_CODES + 1> messages = [] {
+        std::array<QString, simdjson::NUM_ERROR_CODES + 1> made;
+        for (size_t code = 0; code < made.size(); ++code)
+            made[code] = QStringLiteral("invalid JSON: %1")
+                             .arg(QString::fromUtf8(simdjson::error_message(static_cast<error_code>(code))));
+        return made;
+    }();
+    const auto code = static_cast<size_t>(error);
+    return messages[std::min(code, messages.size() - 1)];
+}
+
 EventRecordParser::EventRecordParser(QString file)
     : m_file(std::move(file)), m_record(std::make_unique<RecordFields>())
 {
@@ -608,7 +621,7 @@ EventRecordParser::Outcome EventRecordParser::parse(od::object object, const Rec
     m_metadata.clear();
 
     auto syntax = [this](error_code error) {
-        m_syntaxError = simdjson::error_message(error);
+        m_syntaxError = error;
         return Outcome::SyntaxError;
     };
 
@@ -1656,13 +1669,12 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
                 report(tooLong ? QStringLiteral("line of %1 bytes is longer than the %2 MB a record may have")
                                      .arg(text.size())
                                      .arg(kMaxRecordBytes >> 20)
-                       : text.front() == '{'
-                           ? QStringLiteral("invalid JSON: %1").arg(simdjson::error_message(error))
-                           : QStringLiteral("line is not a JSON object"));
+                       : text.front() == '{' ? invalidJsonMessage(error)
+                                             : QStringLiteral("line is not a JSON object"));
             } else {
                 const auto outcome = parser.parse(object, RecordLocation{line, -1}, chunk);
                 if (outcome == EventRecordParser::Outcome::SyntaxError) {
-                    report(QStringLiteral("invalid JSON: %1").arg(qs(parser.syntaxError())));
+                    report(invalidJsonMessage(parser.syntaxError()));
                 } else {
                     const char* after = nullptr;
                     if (doc.current_location().get(after) == simdjson::SUCCESS && after != nullptr)
@@ -1726,7 +1738,7 @@ bool parseEventArray(od::array& array, const simdjson::padded_string& buffer, Ev
                    EventRecordParser::Outcome::SyntaxError) {
             chunk.problems.addError(parser.file(), line,
                                     QStringLiteral("invalid JSON: %1; the rest of the array is not loaded")
-                                        .arg(qs(parser.syntaxError())),
+                                        .arg(simdjson::error_message(parser.syntaxError())),
                                     index);
             return true;
         }
@@ -1753,8 +1765,7 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
     const qint64 firstLine =
         advanceLine(buffer.data(), 0, static_cast<size_t>(text.data() - buffer.data()), 1);
     auto broken = [&](error_code error) {
-        chunk.problems.addError(parser.file(), firstLine,
-                                QStringLiteral("invalid JSON: %1").arg(simdjson::error_message(error)));
+        chunk.problems.addError(parser.file(), firstLine, invalidJsonMessage(error));
         return true;
     };
     if (auto error = json->iterate(buffer.data() + bom, buffer.size() - bom,
@@ -1804,8 +1815,7 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
             }
         } else if (parser.parse(root, RecordLocation{firstLine, -1}, chunk) ==
                    EventRecordParser::Outcome::SyntaxError) {
-            chunk.problems.addError(parser.file(), firstLine,
-                                    QStringLiteral("invalid JSON: %1").arg(qs(parser.syntaxError())));
+            chunk.problems.addError(parser.file(), firstLine, invalidJsonMessage(parser.syntaxError()));
         }
     }
     if (keepGoing && control.progress)

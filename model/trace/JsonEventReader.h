@@ -101,7 +101,7 @@ public:
     // compare the two).
     std::optional<Outcome> parseFlatLine(std::string_view text, const RecordLocation& where,
                                          EventChunk& chunk);
-    const std::string& syntaxError() const { return m_syntaxError; }
+    simdjson::error_code syntaxError() const { return m_syntaxError; }
     const QString& file() const { return m_file; }
 
 private:
@@ -114,7 +114,7 @@ private:
     std::string m_metadata;          // scratch: canonical metadata text of the current record
     std::vector<uint8_t> m_keyOrder; // field id seen at each key position of the last record
     std::unique_ptr<RecordFields> m_record;
-    std::string m_syntaxError;
+    simdjson::error_code m_syntaxError = simdjson::SUCCESS;
     std::string m_phaseBuffer;
     // The metadata text parseFlatLine read last and what it gave: a writer repeats the same
     // metadata on most lines, which is then compared, not read again.
@@ -127,6 +127,10 @@ private:
     };
     FlatMetadata m_lastMetadata;
 };
+
+// "invalid JSON: " and simdjson's message for error, one shared copy per error: a file of broken
+// lines reports one per line, and a copy of a QString is a reference, not an allocation.
+const QString& invalidJsonMessage(simdjson::error_code error);
 
 // Writes value as compact canonical JSON (see PyLiteral.h) to out.
 simdjson::error_code writeCanonicalJson(simdjson::ondemand::value value, std::string& out, int depth = 0);
