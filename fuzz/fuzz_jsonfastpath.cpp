@@ -74,7 +74,9 @@ std::string realShapedLine(int64_t i, std::string_view metadata, std::string_vie
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    std::string text(reinterpret_cast<const char*>(data), size);
+    std::string text;
+    text.reserve(size + simdjson::SIMDJSON_PADDING); // the padding appended below, without a second allocation
+    text.assign(reinterpret_cast<const char*>(data), size);
     if (!text.empty() && text.front() == '\x01') {
         std::string_view value(text.data() + 1, text.size() - 1);
         std::string_view context;

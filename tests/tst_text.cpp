@@ -70,6 +70,41 @@ private slots:
         }
     }
 
+    void texts_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("second");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("key") << QStringLiteral("unknown key '%1' ignored") << QStringLiteral("colour")
+                             << QString() << QStringLiteral("unknown key 'colour' ignored");
+        QTest::newRow("utf-8 text") << QStringLiteral("%1 = %2") << QStringLiteral("größe")
+                                    << QStringLiteral("€") << QStringLiteral("größe = €");
+        QTest::newRow("twice") << QStringLiteral("%1 and %1") << QStringLiteral("a") << QString()
+                               << QStringLiteral("a and a");
+        QTest::newRow("a text holding %2 is not read again")
+            << QStringLiteral("%1 then %2") << QStringLiteral("%2") << QStringLiteral("x")
+            << QStringLiteral("%2 then x");
+        QTest::newRow("empty text") << QStringLiteral("[%1]") << QString() << QString()
+                                    << QStringLiteral("[]");
+        QTest::newRow("longer than the stack buffer")
+            << QStringLiteral("<%1>") << QString(400, QLatin1Char('y')) << QString()
+            << QStringLiteral("<") + QString(400, QLatin1Char('y')) + QStringLiteral(">");
+    }
+
+    void texts()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        QFETCH(QString, expected);
+        const QByteArray p = pattern.toUtf8(), a = first.toUtf8(), b = second.toUtf8();
+        auto view = [](const QByteArray& bytes) {
+            return std::string_view(bytes.constData(), size_t(bytes.size()));
+        };
+        QCOMPARE(withTexts(view(p), {view(a), view(b)}), expected);
+    }
+
     void plural_data()
     {
         QTest::addColumn<QString>("text");

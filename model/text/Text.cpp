@@ -7,8 +7,10 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <limits>
+#include <span>
 #include <string>
 
 namespace gapscope {
@@ -30,27 +32,61 @@ QString qs(std::string_view utf8)
     return QString::fromUtf8(utf8.data(), qsizetype(utf8.size()));
 }
 
-QString withNumbers(std::string_view pattern, std::initializer_list<qint64> numbers)
+namespace {
+
+// Calls piece(text) for the pieces of pattern with each "%k" (k = 1 .. count) replaced by
+// argument k - 1: the literal text between them is found with find() (memchr), not compared a
+// character at a time.
+template <typename Piece>
+void forEachPiece(std::string_view pattern, std::span<const std::string_view> arguments, Piece&& piece)
 {
-    constexpr size_t kDigits = 20; // of -9223372036854775808
+    size_t from = 0;
+    for (size_t at = pattern.find('%'); at != std::string_view::npos; at = pattern.find('%', at + 1)) {
+        if (at + 1 == pattern.size())
+            break;
+        const auto k = static_cast<size_t>(pattern[at + 1] - '1'); // wraps below '1'
+        if (k >= arguments.size())
+            continue;
+        piece(pattern.substr(from, at - from));
+        piece(arguments[k]);
+        from = at + 2;
+        at = from - 1;
+    }
+    piece(pattern.substr(from));
+}
+
+QString withArguments(std::string_view pattern, std::span<const std::string_view> arguments)
+{
+    size_t size = 0;
+    forEachPiece(pattern, arguments, [&size](std::string_view piece) { size += piece.size(); });
     char stack[256];
     std::string heap;
-    char* out = stack;
-    if (const size_t most = pattern.size() + kDigits * numbers.size(); most > sizeof stack) {
-        heap.resize(most);
-        out = heap.data();
+    char* const out = size <= sizeof stack ? stack : (heap.resize(size), heap.data());
+    char* end = out;
+    forEachPiece(pattern, arguments,
+                 [&end](std::string_view piece) { end = std::copy(piece.begin(), piece.end(), end); });
+    return QString::fromUtf8(out, qsizetype(end - out));
+}
+
+} // namespace
+
+QString withTexts(std::string_view pattern, std::initializer_list<std::string_view> texts)
+{
+    return withArguments(pattern, std::span(texts.begin(), texts.size()));
+}
+
+QString withNumbers(std::string_view pattern, std::initializer_list<qint64> numbers)
+{
+    constexpr size_t kMost = 9;
+    std::array<std::array<char, 20>, kMost> digits; // 20: -9223372036854775808
+    std::array<std::string_view, kMost> texts;
+    const size_t count = std::min(numbers.size(), kMost);
+    for (size_t i = 0; i < count; ++i) {
+        char* const first = digits[i].data();
+        texts[i] =
+            std::string_view(first, size_t(std::to_chars(first, first + 20, numbers.begin()[i]).ptr - first));
     }
-    size_t size = 0;
-    for (size_t i = 0; i < pattern.size(); ++i) {
-        const size_t number = i + 1 < pattern.size() ? size_t(pattern[i + 1] - '1') : numbers.size();
-        if (pattern[i] == '%' && number < numbers.size()) {
-            size = size_t(std::to_chars(out + size, out + size + kDigits, numbers.begin()[number]).ptr - out);
-            ++i;
-        } else {
-            out[size++] = pattern[i];
-        }
-    }
-    return QString::fromUtf8(out, qsizetype(size));
+    return withArguments(pattern, std::span(texts.data(), count));
 }
 
 QString englishPlural(QString text, qint64 n)

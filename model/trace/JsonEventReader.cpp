@@ -1367,18 +1367,16 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
     }
 
     for (const std::string& key : unknownKeys)
-        chunk.problems.addWarning(m_file, where.line, QStringLiteral("unknown key '%1' ignored").arg(qs(key)),
+        chunk.problems.addWarning(m_file, where.line, withTexts("unknown key '%1' ignored", {key}),
                                   where.index);
     for (const std::string& key : duplicateKeys)
-        chunk.problems.addWarning(m_file, where.line,
-                                  QStringLiteral("duplicate key '%1': the last value is used").arg(qs(key)),
-                                  where.index);
+        chunk.problems.addWarning(
+            m_file, where.line, withTexts("duplicate key '%1': the last value is used", {key}), where.index);
     for (uint64_t bits = record.present; bits != 0; bits &= bits - 1) {
         const auto i = static_cast<size_t>(std::countr_zero(bits));
         const auto f = static_cast<Field>(i);
         if (fields[i].kind != Scalar::Kind::Absent && (legacy ? !legacyAccepts(f) : isLegacyField(f)))
-            chunk.problems.addWarning(m_file, where.line,
-                                      QStringLiteral("unknown key '%1' ignored").arg(qs(nameOf(f))),
+            chunk.problems.addWarning(m_file, where.line, withTexts("unknown key '%1' ignored", {nameOf(f)}),
                                       where.index);
     }
     if (!metadataSeen)
@@ -1647,11 +1645,10 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
                 if (partialLastLine)
                     chunk.problems.addWarning(
                         parser.file(), line,
-                        QStringLiteral(
-                            "truncated last line ignored (%1 bytes without a newline; a live writer "
-                            "may be mid-line): %2")
-                            .arg(text.size())
-                            .arg(reason));
+                        withNumbers("truncated last line ignored (%1 bytes without a newline; a live "
+                                    "writer may be mid-line): ",
+                                    {qint64(text.size())}) +
+                            reason);
                 else
                     chunk.problems.addError(parser.file(), line, reason);
             };
