@@ -54,11 +54,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     // reused): a pair of chunks made per look was a twelfth of an execution.
     detail::EventChunk chunk;
     detail::EventChunk pending;
+    detail::EventRecordParser parser(path); // the file's, kept from look to look as the follower's
     while (written < content.size()) {
         written += std::min(nextChunk(), content.size() - written);
         pending.clear();
         const size_t used = detail::readFollowedLines(
-            std::string_view(content).substr(offset, written - offset), path, &nextLine, chunk, pending);
+            std::string_view(content).substr(offset, written - offset), parser, &nextLine, chunk, pending);
         fuzz::require(pending.store.size() <= 1, "more than one pending row");
         fuzz::require(pending.store.size() == 0 || written < content.size(),
                       "a row left pending once the content ended with its newline");

@@ -46,7 +46,7 @@ FileState fileState(const QString& path)
 
 } // namespace
 
-size_t detail::readFollowedLines(std::string_view bytes, const QString& file, qint64* nextLine,
+size_t detail::readFollowedLines(std::string_view bytes, EventRecordParser& parser, qint64* nextLine,
                                  EventChunk& chunk, EventChunk& pending)
 {
     // The bytes start the file when no line was read before them: its byte order mark is not
@@ -56,12 +56,10 @@ size_t detail::readFollowedLines(std::string_view bytes, const QString& file, qi
     // Only complete lines: the writer may be in the middle of one.
     const size_t lastNewline = lines.rfind('\n');
     const size_t complete = lastNewline == std::string_view::npos ? 0 : lastNewline + 1;
-    std::optional<detail::EventRecordParser> parser; // made when there is a line to parse
     if (complete > 0) {
-        parser.emplace(file);
         const simdjson::padded_string text(lines.data(), complete);
         detail::parseJsonLinesRange(text.data(), 0, text.size(), text.size() + simdjson::SIMDJSON_PADDING,
-                                    *nextLine, false, *parser, chunk, {});
+                                    *nextLine, false, parser, chunk, {});
     }
     const qint64 completeLines = countNewlines(lines.data(), lines.data() + complete);
     // A last line without its newline is shown only when it is a whole valid record (a writer
@@ -75,11 +73,9 @@ size_t detail::readFollowedLines(std::string_view bytes, const QString& file, qi
         rest.remove_suffix(1);
     if (rest.ends_with('}')) {
         EventChunk last;
-        if (!parser)
-            parser.emplace(file);
         const simdjson::padded_string text(rest.data(), rest.size());
         detail::parseJsonLinesRange(text.data(), 0, text.size(), text.size() + simdjson::SIMDJSON_PADDING,
-                                    *nextLine + completeLines, true, *parser, last, {});
+                                    *nextLine + completeLines, true, parser, last, {});
         if (last.store.size() == 1 && last.problems.empty())
             pending = std::move(last);
     }
@@ -324,8 +320,10 @@ TraceFollower::ReadResult TraceFollower::readFile(FileCursor& cursor, qint64* ro
     cursor.seen = cursor.offset + bytes.size();
     EventChunk chunk;
     EventChunk pending;
+    if (!cursor.parser)
+        cursor.parser = std::make_shared<detail::EventRecordParser>(cursor.path);
     const size_t used = detail::readFollowedLines(std::string_view(bytes.constData(), size_t(bytes.size())),
-                                                  cursor.path, &cursor.nextLine, chunk, pending);
+                                                  *cursor.parser, &cursor.nextLine, chunk, pending);
     // The snapshot changes with new problems (a line of errors only) and with a pending row
     // replaced (by the same row, now consumed, or by what its line became) or taken away, even
     // when no row was added.

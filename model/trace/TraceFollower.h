@@ -36,6 +36,7 @@ namespace gapscope {
 class AnalysisJob;
 namespace detail {
 struct EventChunk;
+class EventRecordParser;
 
 // One look at a followed JSON lines file: `bytes` is its content from the cursor on (what was
 // appended since the last look, after the partial line left then). The rows of its complete
@@ -44,9 +45,10 @@ struct EventChunk;
 // newline) its row goes to pending, to be shown until the line is read whole. Returns the bytes
 // used (the cursor moves by them); *nextLine, the line number at the cursor, moves over their
 // lines. The follower reads every file through this; the fuzz target fuzz_trace_follower feeds
-// it a content in random chunks.
-size_t readFollowedLines(std::string_view bytes, const QString& file, qint64* nextLine, EventChunk& chunk,
-                         EventChunk& pending);
+// it a content in random chunks. parser is the file's, kept from look to look (its file name
+// goes into the problems; what it remembers of the lines before only spares work).
+size_t readFollowedLines(std::string_view bytes, EventRecordParser& parser, qint64* nextLine,
+                         EventChunk& chunk, EventChunk& pending);
 } // namespace detail
 
 class TraceFollower : public QObject
@@ -117,6 +119,8 @@ private:
         qint64 seen = 0; // size at the last read (offset plus a partial last line)
         // The row of a last line without its newline that is a whole record: shown, not consumed.
         std::shared_ptr<const detail::EventChunk> pending = nullptr;
+        // Made at the first look (shared: a cursor is copied when the file list is rebuilt).
+        std::shared_ptr<detail::EventRecordParser> parser = nullptr;
     };
     enum class ReadResult
     {
