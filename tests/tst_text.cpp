@@ -70,6 +70,27 @@ private slots:
         }
     }
 
+    void decimal_data()
+    {
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("zero") << qint64(0) << QStringLiteral("line:0");
+        QTest::newRow("negative") << qint64(-42) << QStringLiteral("line:-42");
+        QTest::newRow("smallest") << qint64(INT64_MIN) << QStringLiteral("line:-9223372036854775808");
+        QTest::newRow("largest") << qint64(INT64_MAX) << QStringLiteral("line:9223372036854775807");
+    }
+
+    // appendDecimal appends what QString::number gives.
+    void decimal()
+    {
+        QFETCH(qint64, n);
+        QFETCH(QString, expected);
+        QString out = QStringLiteral("line:");
+        appendDecimal(out, n);
+        QCOMPARE(out, expected);
+        QCOMPARE(out, QStringLiteral("line:") + QString::number(n));
+    }
+
     void texts_data()
     {
         QTest::addColumn<QString>("pattern");

@@ -1,18 +1,30 @@
 #include "model/store/LoadProblem.h"
 
+#include "model/text/Text.h"
+
 namespace gapscope {
 
 QString LoadProblem::toString() const
 {
-    QString text = file;
-    if (line > 0)
-        text += QStringLiteral(":%1").arg(line);
-    if (index >= 0)
-        text += QStringLiteral(" [index %1]").arg(index);
-    text += QStringLiteral(": ");
+    // Built in one string: a load that finds no valid record names its first problem, and a
+    // fuzzed input is such a load more often than not.
+    QString text;
+    text.reserve(file.size() + reason.size() + 48);
+    text += file;
+    if (line > 0) {
+        text += u':';
+        appendDecimal(text, line);
+    }
+    if (index >= 0) {
+        text += QLatin1StringView(" [index ");
+        appendDecimal(text, index);
+        text += u']';
+    }
+    text += QLatin1StringView(": ");
     if (level == Level::Warning)
-        text += QStringLiteral("warning: ");
-    return text + reason;
+        text += QLatin1StringView("warning: ");
+    text += reason;
+    return text;
 }
 
 void ProblemLog::add(LoadProblem problem)

@@ -70,6 +70,13 @@ QString withArguments(std::string_view pattern, std::span<const std::string_view
 
 } // namespace
 
+void appendDecimal(QString& out, qint64 n)
+{
+    char digits[20]; // -9223372036854775808
+    const char* const end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+    out += QLatin1StringView(digits, qsizetype(end - digits));
+}
+
 QString withTexts(std::string_view pattern, std::initializer_list<std::string_view> texts)
 {
     return withArguments(pattern, std::span(texts.begin(), texts.size()));

@@ -723,12 +723,20 @@ void finishLoad(LoadOutcome& outcome, std::shared_ptr<TraceData> data, EventChun
     if (chunk.store.size() == 0) {
         if (outcome.cancelled)
             return;
-        QString detail;
-        if (!chunk.problems.kept().empty())
-            detail = QStringLiteral(" (%1 rejected; first: %2)")
-                         .arg(chunk.problems.errorCount())
-                         .arg(chunk.problems.kept().front().toString());
-        outcome.fatalError = QStringLiteral("%1: no valid event record%2").arg(data->path, detail);
+        // "<path>: no valid event record (<n> rejected; first: <problem>)", in one string
+        const QString first =
+            chunk.problems.kept().empty() ? QString() : chunk.problems.kept().front().toString();
+        QString& fatal = outcome.fatalError;
+        fatal.reserve(data->path.size() + first.size() + 64);
+        fatal += data->path;
+        fatal += QLatin1StringView(": no valid event record");
+        if (!first.isEmpty()) {
+            fatal += QLatin1StringView(" (");
+            appendDecimal(fatal, chunk.problems.errorCount());
+            fatal += QLatin1StringView(" rejected; first: ");
+            fatal += first;
+            fatal += u')';
+        }
         return;
     }
     if (container == Container::Document || container == Container::Lines) {
