@@ -21,11 +21,11 @@ QString qs(std::string_view utf8);
 // messages made by the thousand, and QString::arg goes through the locale and makes a new string
 // per argument. A % not followed by the digit of a given number stays as it is.
 QString withNumbers(std::string_view pattern, std::initializer_list<qint64> numbers);
-// n in decimal appended to out, without the QString QString::number makes.
-void appendDecimal(QString& out, qint64 n);
 // The same with UTF-8 texts for %1 .. %9 (a key, a reason): one allocation where
 // QStringLiteral(...).arg(qs(text)) made two.
 QString withTexts(std::string_view pattern, std::initializer_list<std::string_view> texts);
+// n in decimal appended to out, without the QString QString::number makes.
+void appendDecimal(QString& out, qint64 n);
 
 // Qt resolves "%n ...(s)" plurals only through a translation; without one, the English
 // plural is written out here: "(s)" becomes "" for n == 1 and "s" otherwise.

@@ -588,15 +588,17 @@ void rememberKeyAt(std::vector<uint8_t>& keyOrder, size_t position, std::optiona
 
 const QString& invalidJsonMessage(error_code error)
 {
-    static const std::array<QString, simdjson::NUM_ERROR_CODES + 1> messages = [] {
-        std::array<QString, simdjson::NUM_ERROR_CODES + 1> made;
+    // error_message() is defined for the codes below NUM_ERROR_CODES only.
+    static const std::array<QString, simdjson::NUM_ERROR_CODES> messages = [] {
+        std::array<QString, simdjson::NUM_ERROR_CODES> made;
         for (size_t code = 0; code < made.size(); ++code)
             made[code] = QStringLiteral("invalid JSON: %1")
                              .arg(QString::fromUtf8(simdjson::error_message(static_cast<error_code>(code))));
         return made;
     }();
+    static const QString unknown = QStringLiteral("invalid JSON");
     const auto code = static_cast<size_t>(error);
-    return messages[std::min(code, messages.size() - 1)];
+    return code < messages.size() ? messages[code] : unknown;
 }
 
 EventRecordParser::EventRecordParser(QString file)
