@@ -50,8 +50,8 @@ const std::string& realShapedRecord(int64_t i)
 }
 
 // Appends the real-shaped record of event i with the text of its metadata (and context)
-// replaced to out, in place (a string per line and per replacement was a tenth of the
-// allocations of an execution).
+// replaced to out, in place (a string per line and per replacement, then their sum, were 13 %
+// of an execution's allocation samples).
 void appendRealShapedLine(std::string& out, int64_t i, std::string_view metadata, std::string_view context)
 {
     const size_t lineStart = out.size();
@@ -77,9 +77,9 @@ void appendRealShapedLine(std::string& out, int64_t i, std::string_view metadata
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
+    // Room for the padding appended below: one allocation, not two.
     std::string text;
-    text.reserve(size +
-                 simdjson::SIMDJSON_PADDING); // the padding appended below, without a second allocation
+    text.reserve(size + simdjson::SIMDJSON_PADDING);
     text.assign(reinterpret_cast<const char*>(data), size);
     if (!text.empty() && text.front() == '\x01') {
         std::string_view value(text.data() + 1, text.size() - 1);
@@ -94,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         appendRealShapedLine(lines, 2, value, context);
         appendRealShapedLine(lines, 999, "{}", {});
         appendRealShapedLine(lines, 1000, value, context);
-        text.swap(lines); // value and context point into the old text, which lines now holds
+        text.swap(lines); // value and context, views into the input's copy, are not used after this
     }
     const size_t length = text.size();
     text.append(simdjson::SIMDJSON_PADDING, '\0');
