@@ -38,11 +38,7 @@ constexpr CharClass kQuotedStop = charClass([](char c) { return c == '"' || c ==
 
 std::string_view trim(std::string_view s)
 {
-    while (!s.empty() && kAsciiSpace(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && kAsciiSpace(s.back()))
-        s.remove_suffix(1);
-    return s;
+    return trimmedBy(s, kAsciiSpace);
 }
 
 std::string shortened(std::string_view s)

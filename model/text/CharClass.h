@@ -55,4 +55,13 @@ inline size_t skipUntil(std::string_view s, size_t pos, const CharClass& chars)
     return static_cast<size_t>(p - s.data());
 }
 
+// s without the characters in `chars` at either end.
+inline std::string_view trimmedBy(std::string_view s, const CharClass& chars)
+{
+    s.remove_prefix(skipWhile(s, 0, chars));
+    while (!s.empty() && chars(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
 } // namespace gapscope

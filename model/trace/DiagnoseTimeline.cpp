@@ -26,8 +26,7 @@ void parseDiagnoseTimeline(const simdjson::padded_string& buffer, const QString&
     if (!error)
         error = doc.get_object().get(root);
     if (error) {
-        chunk.problems.addError(file, 1,
-                                QStringLiteral("invalid JSON: %1").arg(simdjson::error_message(error)));
+        chunk.problems.addError(file, 1, invalidJsonMessage(error));
         return;
     }
     for (auto fieldResult : root) {

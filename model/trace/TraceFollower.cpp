@@ -67,10 +67,7 @@ size_t detail::readFollowedLines(std::string_view bytes, EventRecordParser& pars
     // (text after a record makes the line an error when read whole), so the next look reads it
     // again with whatever came.
     // Trimmed as QByteArray::trimmed does, as a view (a trimmed copy was an allocation per look).
-    std::string_view rest = lines.substr(complete);
-    rest.remove_prefix(skipWhile(rest, 0, kAsciiSpace));
-    while (!rest.empty() && kAsciiSpace(rest.back()))
-        rest.remove_suffix(1);
+    const std::string_view rest = trimmedBy(lines.substr(complete), kAsciiSpace);
     if (rest.ends_with('}')) {
         EventChunk last;
         const simdjson::padded_string text(rest.data(), rest.size());
