@@ -68,13 +68,22 @@ QString withArguments(std::string_view pattern, std::span<const std::string_view
     return QString::fromUtf8(out, qsizetype(end - out));
 }
 
+// Room for any qint64 in decimal: -9223372036854775808.
+using DecimalDigits = std::array<char, 20>;
+
+std::string_view decimal(DecimalDigits& digits, qint64 n)
+{
+    const char* const end = std::to_chars(digits.data(), digits.data() + digits.size(), n).ptr;
+    return std::string_view(digits.data(), size_t(end - digits.data()));
+}
+
 } // namespace
 
 void appendDecimal(QString& out, qint64 n)
 {
-    char digits[20]; // -9223372036854775808
-    const char* const end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-    out += QLatin1StringView(digits, qsizetype(end - digits));
+    DecimalDigits digits;
+    const std::string_view text = decimal(digits, n);
+    out += QLatin1StringView(text.data(), qsizetype(text.size()));
 }
 
 QString withTexts(std::string_view pattern, std::initializer_list<std::string_view> texts)
@@ -85,14 +94,11 @@ QString withTexts(std::string_view pattern, std::initializer_list<std::string_vi
 QString withNumbers(std::string_view pattern, std::initializer_list<qint64> numbers)
 {
     constexpr size_t kMost = 9;
-    std::array<std::array<char, 20>, kMost> digits; // 20: -9223372036854775808
+    std::array<DecimalDigits, kMost> digits;
     std::array<std::string_view, kMost> texts;
     const size_t count = std::min(numbers.size(), kMost);
-    for (size_t i = 0; i < count; ++i) {
-        char* const first = digits[i].data();
-        texts[i] =
-            std::string_view(first, size_t(std::to_chars(first, first + 20, numbers.begin()[i]).ptr - first));
-    }
+    for (size_t i = 0; i < count; ++i)
+        texts[i] = decimal(digits[i], numbers.begin()[i]);
     return withArguments(pattern, std::span(texts.data(), count));
 }
 
