@@ -219,6 +219,9 @@ private slots:
         file.write(line(5, "collective", "null", "{}", 1));
         file.write(line(6, "warning", "\"\"", "{\"backend\": \"cuda\", \"note\": \"barrier-sync\"}", 0));
         file.write(line(7, "warning", "null", "{\"ops\": [{\"kind\": [\"x\", \"All-Gather\"]}]}", 0));
+        // a token written with escapes is a token; an escape elsewhere makes none
+        file.write(line(8, "warning", "null", "{\"note\": \"\\u0062arrier\", \"x\": \"a\\\"b\"}", 1));
+        file.write(line(9, "warning", "null", "{\"note\": \"\\\"quoted\\\" \\u00e9t\\u00e9\"}", 1));
         file.close();
 
         const DocumentOutcome loaded = loadDocument(path);
@@ -226,7 +229,7 @@ private slots:
         QCOMPARE(loaded.trace->problems.errorCount(), qint64(0));
         const JobEventsBuild build = buildJobEvents(*loaded.trace, 0);
         const JobEvents& events = build.events;
-        QCOMPARE(events.size(), size_t(8));
+        QCOMPARE(events.size(), size_t(10));
         for (size_t row = 0; row < events.size(); ++row)
             QCOMPARE(events.timestampNs[row], int64_t(1000 + row));
         const auto flags = [&](size_t row) { return events.flags[row]; };
@@ -239,6 +242,8 @@ private slots:
         QCOMPARE(flags(5), uint8_t(kCollectiveMarker | kCountersRecorded)); // event_type
         QCOMPARE(flags(6), uint8_t(kCollectiveMarker | kCountersRecorded)); // a metadata value
         QCOMPARE(flags(7), uint8_t(kCollectiveMarker | kCountersRecorded)); // the same metadata again
+        QCOMPARE(flags(8), uint8_t(kCollectiveMarker | kCountersRecorded)); // an escaped token
+        QCOMPARE(flags(9), uint8_t(kCountersRecorded));
         QCOMPARE(events.sources.size(), size_t(2));
         QCOMPARE(events.rankCount(), size_t(2));
         QCOMPARE(events.sourceOf(1).rank, int64_t(1));

@@ -101,9 +101,14 @@ bool JobEventsBuilder::metadataMarker(const EventStore& store, uint32_t id)
     uint8_t& facts = m_facts[id];
     if (!(facts & kMetadataJudged)) {
         facts |= kMetadataJudged;
+        const std::string& text = store.str(id);
+        // Without an escape every string value is a run of the text itself, so a token in no part
+        // of the text is in no value: most metadata is decided without parsing it.
+        if (text.find('\\') == std::string::npos && !hasCollectiveToken(text))
+            return false;
         simdjson::dom::element metadata;
         // the loader wrote it: valid JSON (a failure only means no marker)
-        if (!m_parser.parse(store.str(id)).get(metadata) && anyStringHasCollectiveToken(metadata))
+        if (!m_parser.parse(text).get(metadata) && anyStringHasCollectiveToken(metadata))
             facts |= kMetadataMarker;
     }
     return facts & kMetadataMarker;
