@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringEncoder>
 
 #include <charconv>
 #include <cstdint>
@@ -19,7 +20,7 @@ QByteArray pythonFloatRepr(double value);
 class JsonWriter
 {
 public:
-    explicit JsonWriter(int indent = 2) : m_indent(indent) {}
+    explicit JsonWriter(int indent = 2) : m_indent(indent) { m_stack.reserve(8); }
 
     JsonWriter& beginObject();
     JsonWriter& endObject();
@@ -65,6 +66,7 @@ private:
     std::vector<Level> m_stack;
     bool m_afterKey = false;
     int m_indent;
+    QStringEncoder m_utf8{QStringEncoder::Utf8, QStringConverter::Flag::Stateless};
 };
 
 } // namespace gapscope

@@ -19,6 +19,12 @@ inline constexpr auto kJsonEscaped = [] {
     return escaped;
 }();
 
+// Whether appendJsonStringTo escapes c.
+constexpr bool isJsonEscaped(char c)
+{
+    return kJsonEscaped[static_cast<unsigned char>(c)];
+}
+
 // Appends utf8 to out as a JSON string literal with the minimal escapes: '"', '\\' and the
 // control characters below 0x20 (\n \r \t \b \f by name, the rest as \u00XX in lower-case
 // hex). Everything else, UTF-8 included, passes through, so equal strings always give equal
@@ -35,8 +41,7 @@ template <typename Buffer> void appendJsonStringTo(Buffer& out, std::string_view
         // appended at once. std::find_if walks it: in the fuzz build a library loop is left out
         // of the coverage instrumentation (fuzz/coverage-ignorelist.txt), where a loop here
         // made a comparison callback per character of every key and value a report writes.
-        const char* const next =
-            std::find_if(plain, end, [](char c) { return kJsonEscaped[static_cast<unsigned char>(c)]; });
+        const char* const next = std::find_if(plain, end, isJsonEscaped);
         out.append(plain, decltype(out.size())(next - plain));
         if (next == end)
             break;
