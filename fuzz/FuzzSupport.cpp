@@ -119,4 +119,27 @@ void checkBudgetOutcome(const BudgetLoadOutcome& outcome, std::string_view input
         require(ticks.timestampNs[i - 1] <= ticks.timestampNs[i], "ticks not sorted by time");
 }
 
+std::vector<JobBytes> jobInputs(std::string_view input, bool halve)
+{
+    constexpr std::string_view kSeparator = "\n--input--\n";
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    for (size_t cut = input.find(kSeparator); cut != std::string_view::npos && parts.size() < 3;
+         cut = input.find(kSeparator, start)) {
+        parts.push_back(input.substr(start, cut - start));
+        start = cut + kSeparator.size();
+    }
+    parts.push_back(input.substr(start));
+    if (parts.size() == 1 && halve) {
+        size_t middle = input.rfind('\n', input.size() / 2);
+        middle = middle == std::string_view::npos ? input.size() / 2 : middle + 1;
+        parts = {input.substr(0, middle), input.substr(middle)};
+    }
+    std::vector<JobBytes> inputs;
+    inputs.reserve(parts.size());
+    for (size_t i = 0; i < parts.size(); ++i)
+        inputs.push_back(JobBytes{QStringLiteral("rank%1.jsonl").arg(i), parts[i]});
+    return inputs;
+}
+
 } // namespace gapscope::fuzz

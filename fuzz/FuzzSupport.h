@@ -6,6 +6,7 @@
 // crash, with the input that caused it.
 
 #include "model/budget/BudgetLoader.h"
+#include "model/job/JobLoader.h"
 #include "model/trace/TraceLoader.h"
 
 #include <QString>
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace gapscope::fuzz {
 
@@ -35,5 +37,11 @@ void checkTraceOutcome(const LoadOutcome& outcome);
 // What every budget load must satisfy: every line is accounted for exactly once (used,
 // skipped, rejected with an error, or blank), and ticks, caches and reporters line up.
 void checkBudgetOutcome(const BudgetLoadOutcome& outcome, std::string_view input);
+
+// The inputs of a job (gapscope analyze A B C) in one fuzz input: up to four traces cut at
+// "\n--input--\n" (at most three cuts, the rest is the last input), each named rankN.jsonl. With
+// no separator the input is one trace, or with halve two: cut after the line break nearest its
+// middle (a JSON lines trace of two ranks becomes one input per half).
+std::vector<JobBytes> jobInputs(std::string_view input, bool halve);
 
 } // namespace gapscope::fuzz

@@ -55,6 +55,11 @@ extra=$fixtures/stormlog/distributed-extra
   head -n 3 "$extra/extra-16rank-s21/rank03.jsonl"; } | seed fuzz_job four-ranks
 head -n 8 "$extra/extra-2rank-s11.jsonl" | seed fuzz_job merged-two-ranks
 head -n 8 "$distributed/collective-merged.jsonl" | seed fuzz_job collective-merged
+# A job's analyses and report: the same jobs (a trace without a separator is one input, its
+# ranks the job's).
+for f in "$out"/fuzz_job/*; do
+  seed fuzz_job_report "$(basename "$f")" < "$f"
+done
 jq -c '.[0:4]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array.json
 jq '.[0:3]' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json array-pretty.json
 jq -c '{events: .[0:2]}' "$fixtures/stormlog/real/cpu_phases.json" | seed fuzz_trace_json wrapper.json
