@@ -50,7 +50,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # value). -entropic_feature_frequency_threshold=8: libFuzzer keeps every feature seen at most
 # this often (default 255) in its list of rare features and searches that list linearly for each
 # feature an execution hits (32 % of fuzz_trace_json's time); at 8 the list stays near 100
-# entries at the same coverage (docs/robustness.md). fuzz_job and fuzz_job_report fuzz with -entropic=0.
+# entries at the same coverage (docs/robustness.md).
 target_options() {
   echo -n "-max_len=65536 -entropic_feature_frequency_threshold=8 "
   [ -f "fuzz/$1.options" ] && sed -n 's/^\([a-z_]*\) *= *\([^ ]*\) *$/-\1=\2/p' "fuzz/$1.options" | tr '\n' ' '
