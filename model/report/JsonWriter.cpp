@@ -29,36 +29,35 @@ char* writePythonFloatRepr(char* out, double value)
     const char* p = sci;
     if (*p == '-')
         *out++ = *p++;
-    char digits[20];
+    char digitBuffer[20];
     size_t count = 0;
     for (; p != sciEnd && *p != 'e'; ++p)
         if (*p != '.')
-            digits[count++] = *p;
+            digitBuffer[count++] = *p;
+    const std::string_view digits(digitBuffer, count);
     int exponent = 0; // value = d.ddd x 10^exponent
     std::from_chars(p + 1 + (p[1] == '+'), sciEnd, exponent);
     const int decpt = exponent + 1; // Python's position of the decimal point
-    const char* const digitsEnd = digits + count;
-    const char* const first = digits;
 
     if (decpt > -4 && decpt <= 16) {
         if (decpt <= 0) {
             out = std::copy_n("0.", 2, out);
             out = std::fill_n(out, -decpt, '0');
-            return std::copy(first, digitsEnd, out);
+            return std::copy(digits.begin(), digits.end(), out);
         }
-        if (size_t(decpt) >= count) {
-            out = std::copy(first, digitsEnd, out);
-            out = std::fill_n(out, size_t(decpt) - count, '0');
+        if (size_t(decpt) >= digits.size()) {
+            out = std::copy(digits.begin(), digits.end(), out);
+            out = std::fill_n(out, size_t(decpt) - digits.size(), '0');
             return std::copy_n(".0", 2, out);
         }
-        out = std::copy(first, first + decpt, out);
+        out = std::copy(digits.begin(), digits.begin() + decpt, out);
         *out++ = '.';
-        return std::copy(first + decpt, digitsEnd, out);
+        return std::copy(digits.begin() + decpt, digits.end(), out);
     }
     *out++ = digits[0];
-    if (count > 1) {
+    if (digits.size() > 1) {
         *out++ = '.';
-        out = std::copy(first + 1, digitsEnd, out);
+        out = std::copy(digits.begin() + 1, digits.end(), out);
     }
     *out++ = 'e';
     *out++ = exponent < 0 ? '-' : '+';
