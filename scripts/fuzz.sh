@@ -6,7 +6,11 @@
 # default 600), FUZZ_JOBS (parallel build jobs, default 2), FUZZ_NICE (default 19),
 # FUZZ_MERGE=1 (after the runs, minimise each target's corpus into fuzz/corpus/<target>;
 # with 0 runs it only minimises), FUZZ_NO_BUILD=1 (run the binaries already in $FUZZ_BUILD:
-# a campaign beside a build in the same folder, where two ninja runs would collide).
+# a campaign beside a build in the same folder, where two ninja runs would collide),
+# FUZZ_UBSAN_ALL=1 (a build with UBSan's alignment and pointer-overflow checks, which the fuzz
+# build leaves out for speed (CMakeLists.txt); default build dir build-fuzz-ubsan-all),
+# FUZZ_REPLAY=1 (no fuzzing: run every input of each target's committed corpus once; with
+# FUZZ_UBSAN_ALL=1, the check that the corpus passes the full UBSan set).
 # Each run starts from the committed corpus fuzz/corpus/<target> (read only), the seeds cut
 # from tests/data (fuzz/make-seeds.sh) and what earlier runs left in $FUZZ_BUILD/corpus/<target>,
 # where it adds what it finds. A crash leaves crash-*/leak-*/timeout-* files in
@@ -17,7 +21,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-20000}
 shift || true
-build=${FUZZ_BUILD:-build-fuzz}
+ubsan_all=OFF
+[ "${FUZZ_UBSAN_ALL:-0}" = 1 ] && ubsan_all=ON
+default_build=build-fuzz
+[ "$ubsan_all" = ON ] && default_build=build-fuzz-ubsan-all
+build=${FUZZ_BUILD:-$default_build}
 seconds=${FUZZ_SECONDS:-600}
 niceness=${FUZZ_NICE:-19}
 targets=("$@")
@@ -29,7 +37,7 @@ fi
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
     -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DGAPSCOPE_FUZZ=ON -DGAPSCOPE_SANITIZE=ON \
-    -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null
+    -DGAPSCOPE_FUZZ_UBSAN_ALL="$ubsan_all" -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null
   nice -n "$niceness" cmake --build "$build" --parallel "${FUZZ_JOBS:-2}" --target "${targets[@]}"
 fi
 bash fuzz/make-seeds.sh "$build/seeds" >/dev/null
@@ -57,6 +65,25 @@ target_options() {
   echo
 }
 status=0
+if [ "${FUZZ_REPLAY:-0}" = 1 ]; then
+  for target in "${targets[@]}"; do
+    [ -d "fuzz/corpus/$target" ] || continue
+    read -r -a options <<<"$(target_options "$target")"
+    log="$build/findings/$target/replay.txt"
+    mkdir -p "$(dirname "$log")"
+    inputs=("fuzz/corpus/$target"/*)
+    # each input given by name runs once, as a test; the first failure stops the target
+    if nice -n "$niceness" "$build/fuzz/$target" "${options[@]}" -timeout=10 -rss_limit_mb=2048 "${inputs[@]}" \
+        >"$log" 2>&1; then
+      echo "== $target: ${#inputs[@]} inputs replayed, no finding"
+    else
+      status=1
+      echo "FAILED: $target, see $log"
+      grep -m 5 -E 'ERROR|SUMMARY|invariant|runtime error' "$log" || true
+    fi
+  done
+  exit $status
+fi
 for target in "${targets[@]}"; do
   [ "$runs" = 0 ] && break
   corpus="$build/corpus/$target"
