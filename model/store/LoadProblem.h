@@ -31,18 +31,20 @@ struct LoadProblem
 
 // Problems are counted in full, but only the first kMaxKept are kept in detail so a
 // garbage file of millions of lines cannot exhaust memory.
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+// The fuzz build keeps 1 024 (73 KB of problems): a fuzzed file of a few KB can hold thousands
+// of bad lines, and the vector grown past 128 KB came from ASan's mmap-backed allocator, every
+// page zeroed afresh on every execution. Past the limit problems are counted as they are at
+// 10 000.
+inline constexpr size_t kMaxKeptProblems = 1024;
+#else
+inline constexpr size_t kMaxKeptProblems = 10000;
+#endif
+
 class ProblemLog
 {
 public:
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-    // The fuzz build keeps 1 024 (73 KB of problems): a fuzzed file of a few KB can hold thousands
-    // of bad lines, and the vector grown past 128 KB came from ASan's mmap-backed allocator, every
-    // page zeroed afresh on every execution. Past the limit problems are counted as they are at
-    // 10 000.
-    static constexpr size_t kMaxKept = 1024;
-#else
-    static constexpr size_t kMaxKept = 10000;
-#endif
+    static constexpr size_t kMaxKept = kMaxKeptProblems;
 
     void add(LoadProblem problem);
     void addError(const QString& file, qint64 line, const QString& reason, qint64 index = -1);
