@@ -105,9 +105,16 @@ void checkBudgetOutcome(const BudgetLoadOutcome& outcome, std::string_view input
                             problem.reason.startsWith(QStringLiteral("truncated last line ignored"))
                         ? 1
                         : 0;
-    if (data.problems.kept().size() < ProblemLog::kMaxKept)
-        require(data.linesUsed + data.linesSkipped + rejected + blank == lines,
-                "a line is neither used, skipped, rejected nor blank");
+    const qint64 accounted = data.linesUsed + data.linesSkipped + rejected + blank;
+    const auto kept = static_cast<qint64>(data.problems.kept().size());
+    if (kept < static_cast<qint64>(ProblemLog::kMaxKept)) {
+        require(accounted == lines, "a line is neither used, skipped, rejected nor blank");
+    } else {
+        // Past the kept problems each line rejected unlisted has at least one problem counted.
+        const qint64 unlisted = data.problems.errorCount() + data.problems.warningCount() - kept;
+        require(accounted <= lines && lines <= accounted + unlisted,
+                "the lines do not add up, with problems past those kept");
+    }
     const BudgetTicks& ticks = data.ticks;
     require(!ticks.empty(), "budget data without ticks should have been a fatal error");
     for (const auto& cache : ticks.caches)
