@@ -40,7 +40,8 @@ if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
     -DGAPSCOPE_FUZZ_UBSAN_ALL="$ubsan_all" -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null
   nice -n "$niceness" cmake --build "$build" --parallel "${FUZZ_JOBS:-2}" --target "${targets[@]}"
 fi
-bash fuzz/make-seeds.sh "$build/seeds" >/dev/null
+# a replay runs the committed corpus alone: no seeds
+[ "${FUZZ_REPLAY:-0}" = 1 ] || bash fuzz/make-seeds.sh "$build/seeds" >/dev/null
 # malloc_context_size=0: ASan records no stack for an allocation or a free. Recording it (unwinding
 # and StackDepot::Put for every malloc and free) was 10 % of fuzz_report_writers' time; without it
 # that target runs 22 % more executions per CPU second, fuzz_compare 7 % (docs/robustness.md). A
@@ -64,6 +65,11 @@ target_options() {
   [ -f "fuzz/$1.options" ] && sed -n 's/^\([a-z_]*\) *= *\([^ ]*\) *$/-\1=\2/p' "fuzz/$1.options" | tr '\n' ' '
   echo
 }
+# failed <what> <log>: says so, with the first lines of the log that tell why
+failed() {
+  echo "FAILED: $1, see $2"
+  grep -m 5 -E 'ERROR|SUMMARY|invariant|runtime error' "$2" || true
+}
 status=0
 if [ "${FUZZ_REPLAY:-0}" = 1 ]; then
   for target in "${targets[@]}"; do
@@ -78,8 +84,7 @@ if [ "${FUZZ_REPLAY:-0}" = 1 ]; then
       echo "== $target: ${#inputs[@]} inputs replayed, no finding"
     else
       status=1
-      echo "FAILED: $target, see $log"
-      grep -m 5 -E 'ERROR|SUMMARY|invariant|runtime error' "$log" || true
+      failed "$target" "$log"
     fi
   done
   exit $status
@@ -105,8 +110,7 @@ for target in "${targets[@]}"; do
     echo "($(( $(date +%s) - start ))s)"
   else
     status=1
-    echo "FAILED: see $findings/log.txt"
-    grep -m 5 -E 'ERROR|SUMMARY|invariant|runtime error' "$findings/log.txt" || true
+    failed "$target" "$findings/log.txt"
     # The campaign records no allocation stacks: replay each artifact with ASan's defaults.
     for artifact in "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* "$findings"/oom-*; do
       # only the inputs: not the replays of an earlier failure, which match the same patterns
