@@ -1,0 +1,97 @@
+#pragma once
+// Notices: gapscope's own judgement of what an input can show, beside upstream's findings.
+// A finding says what the data shows; a notice says what the data cannot show (a trace whose
+// collector records device used as the allocator's own counters has a gap of 0 by
+// construction, and "no findings" there does not mean "no hidden memory"). Plain C++, no Qt:
+// computed by pure functions over the columns, carried in AnalysisResult, written by every
+// report (JSON `notices`, docs/report-json.md) and shown by the app.
+
+#include "analysis/GapAnalysis.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace gapscope {
+
+enum class NoticeSeverity
+{
+    Info,
+    Warning,
+    Critical
+};
+std::string_view toString(NoticeSeverity severity); // "info", "warning", "critical"
+
+// The stable codes (docs/report-json.md). A code is never reused for another meaning.
+namespace notice_code {
+inline constexpr std::string_view kGapNotObservable = "gap_not_observable";
+} // namespace notice_code
+
+// One extra key of a notice, in the order it is written. JSON writes std::monostate as null.
+using NoticeValue = std::variant<std::monostate, bool, int64_t, double, std::string>;
+struct NoticeField
+{
+    std::string key;
+    NoticeValue value;
+};
+
+struct Notice
+{
+    std::string code;
+    NoticeSeverity severity = NoticeSeverity::Info;
+    std::string title;   // one line: the chart's overlay and the summary's first line
+    std::string message; // what it means, why, and what to do
+    std::vector<NoticeField> fields;
+
+    const NoticeValue* field(std::string_view key) const
+    {
+        for (const NoticeField& f : fields)
+            if (f.key == key)
+                return &f.value;
+        return nullptr;
+    }
+};
+
+// How a blind trace records device used.
+enum class BlindRelation
+{
+    MaxOfAllocatedAndReserved, // device_used = max(allocated, reserved): stormlog's stock collectors
+    Reserved,                  // device_used = reserved (on a sample where allocated > reserved too)
+};
+
+// "max(allocated, reserved)", "reserved": the notice's `recorded_as`.
+std::string_view toString(BlindRelation relation);
+std::optional<BlindRelation> blindRelationFromString(std::string_view text);
+
+// Samples where the allocator holds nothing (before the CUDA context, say) agree with every
+// collector: they are no evidence. A blind verdict needs this many samples with reserved or
+// allocated above zero, all of them agreeing; fewer can be chance.
+inline constexpr size_t kMinBlindEvidenceSamples = 5;
+
+struct GapObservability
+{
+    size_t samples = 0;         // usable samples looked at
+    size_t evidenceSamples = 0; // of them, with allocated or reserved above zero
+    bool blind = false;         // device used never differs from the allocator's counters
+    BlindRelation relation = BlindRelation::MaxOfAllocatedAndReserved;
+};
+
+// Whether device used on the usable rows of input is only ever max(allocated, reserved) or
+// reserved: then gap = used - reserved is 0 on every sample by construction, not by
+// measurement. One pass, O(n). A null allocated counts as 0.
+GapObservability gapObservability(const GapInput& input);
+
+// The notices of one (session, rank) analysis: gap_not_observable when gapObservability says
+// blind (collector: the session's `collector`, named in the message; empty when unknown).
+std::vector<Notice> traceNotices(const GapInput& input, std::string_view collector);
+
+// The gap_not_observable notice itself, for a count of samples and a collector. ranks > 0: the
+// notice of a whole job, every one of whose ranks is blind (samples: of all of them together),
+// said once instead of once per rank, with an extra field `ranks`.
+Notice gapNotObservableNotice(size_t samples, std::string_view collector, BlindRelation relation,
+                              size_t ranks = 0);
+
+} // namespace gapscope
