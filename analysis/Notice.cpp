@@ -63,22 +63,25 @@ GapObservability gapObservability(const GapInput& input)
     return result;
 }
 
-Notice gapNotObservableNotice(size_t samples, std::string_view collector, BlindRelation relation, size_t ranks)
+Notice gapNotObservableNotice(size_t samples, std::string_view collector, BlindRelation relation,
+                              size_t ranks)
 {
     const std::string recordedAs(toString(relation));
     const std::string who = collector.empty() ? std::string(ranks > 0 ? "their collector" : "its collector")
                                               : (ranks > 0 ? "their collector (" : "its collector (") +
                                                     std::string(collector) + ")";
-    const std::string sampleText = samples == 1 ? "its 1 sample" : "all " + std::to_string(samples) + " samples";
+    const std::string sampleText =
+        samples == 1 ? "its 1 sample" : "all " + std::to_string(samples) + " samples";
     Notice notice;
     notice.code = std::string(notice_code::kGapNotObservable);
     notice.severity = NoticeSeverity::Warning;
-    notice.title = (ranks > 0 ? "The gap cannot be observed on any rank of this job" : "The gap cannot be observed in this trace") +
+    notice.title = (ranks > 0 ? "The gap cannot be observed on any rank of this job"
+                              : "The gap cannot be observed in this trace") +
                    std::string(": device used is recorded as ") + recordedAs;
-    const std::string what = ranks > 0 ? "None of the job's " + std::to_string(ranks) +
-                                             " ranks can show memory outside the allocator. On " + sampleText +
-                                             " of them, "
-                                       : "This trace cannot show memory outside the allocator. On " + sampleText + ", ";
+    const std::string what =
+        ranks > 0 ? "None of the job's " + std::to_string(ranks) +
+                        " ranks can show memory outside the allocator. On " + sampleText + " of them, "
+                  : "This trace cannot show memory outside the allocator. On " + sampleText + ", ";
     notice.message =
         what + who + " recorded device used as " + recordedAs +
         (relation == BlindRelation::MaxOfAllocatedAndReserved
@@ -89,8 +92,8 @@ Notice gapNotObservableNotice(size_t samples, std::string_view collector, BlindR
         "device log (--device-log FILE, or File > Attach Device Log...) or record with a collector "
         "that reads the device's own used memory (cudaMemGetInfo or NVML).";
     notice.fields.push_back({"samples", int64_t(samples)});
-    notice.fields.push_back(
-        {"collector", collector.empty() ? NoticeValue(std::monostate{}) : NoticeValue(std::string(collector))});
+    notice.fields.push_back({"collector", collector.empty() ? NoticeValue(std::monostate{})
+                                                            : NoticeValue(std::string(collector))});
     notice.fields.push_back({"recorded_as", recordedAs});
     if (ranks > 0)
         notice.fields.push_back({"ranks", int64_t(ranks)});

@@ -197,6 +197,73 @@ private slots:
                  0);
     }
 
+    // Issue 30 item 2: `analyze` says what a trace cannot show. The stock collector's capture
+    // (device used = max(allocated, reserved)) gets a gap_not_observable notice in text and
+    // JSON; the same run recorded with cudaMemGetInfo an empty list. A job whose every rank is
+    // blind says it once for the job, and each rank carries its own.
+    void notices()
+    {
+        const QString real = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/real-gpu/");
+        const QString stock = real + QStringLiteral("single/stock/telemetry_sink");
+        const QString truth = real + QStringLiteral("single/truth/telemetry_sink");
+
+        Run r = run({QStringLiteral("analyze"), stock, QStringLiteral("--format"), QStringLiteral("text")});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(text.contains(
+                     QStringLiteral("NOTICE WARNING  gap_not_observable\n  The gap cannot be observed in "
+                                    "this trace: device used is recorded as max(allocated, reserved).")),
+                 r.out.constData());
+        QVERIFY(text.contains(QStringLiteral("This trace cannot show memory outside the allocator.")));
+        QVERIFY(text.contains(QStringLiteral("its collector (stormlog.cuda_tracker)")));
+
+        r = run({QStringLiteral("analyze"), stock, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonArray notices =
+            QJsonDocument::fromJson(r.out).object().value(QStringLiteral("notices")).toArray();
+        QCOMPARE(notices.size(), 1);
+        QCOMPARE(notices.first().toObject().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("gap_not_observable"));
+
+        r = run({QStringLiteral("analyze"), truth, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonValue none = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("notices"));
+        QVERIFY(none.isArray());
+        QVERIFY(none.toArray().isEmpty());
+
+        QStringList job{QStringLiteral("analyze")};
+        for (int rank = 0; rank < 4; ++rank)
+            job << real + QStringLiteral("ddp/rank%1/telemetry_sink").arg(rank);
+        r = run(job + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        notices = report.value(QStringLiteral("notices")).toArray();
+        QCOMPARE(notices.size(), 1);
+        const QJsonObject once = notices.first().toObject();
+        QCOMPARE(once.value(QStringLiteral("code")).toString(), QStringLiteral("gap_not_observable"));
+        QCOMPARE(once.value(QStringLiteral("ranks")).toInt(), 4);
+        qint64 samples = 0;
+        const QJsonArray ranks = report.value(QStringLiteral("ranks")).toArray();
+        QCOMPARE(ranks.size(), 4);
+        for (const QJsonValue& rank : ranks) {
+            const QJsonArray own = rank.toObject().value(QStringLiteral("notices")).toArray();
+            QCOMPARE(own.size(), 1);
+            QCOMPARE(own.first().toObject().value(QStringLiteral("code")).toString(),
+                     QStringLiteral("gap_not_observable"));
+            samples += own.first().toObject().value(QStringLiteral("samples")).toInteger();
+        }
+        QCOMPARE(once.value(QStringLiteral("samples")).toInteger(), samples);
+
+        r = run(job + QStringList{QStringLiteral("--format"), QStringLiteral("markdown")});
+        QCOMPARE(r.exitCode, 0);
+        const QString markdown = QString::fromUtf8(r.out);
+        QCOMPARE(
+            markdown.count(QStringLiteral("None of the job's 4 ranks can show memory outside the allocator")),
+            1);
+        QCOMPARE(markdown.count(QStringLiteral("This trace cannot show memory outside the allocator")), 0);
+        QVERIFY(markdown.contains(QStringLiteral("| Notices |")));
+    }
+
     void evidenceNumbersKeepPythonSpelling()
     {
         // upstream writes "max_gap_bytes": 11308576161.0 and "spike_count": 7

@@ -14,9 +14,11 @@
 #include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineSeries>
 #include <QScatterSeries>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace gapscope;
@@ -359,6 +361,61 @@ private slots:
         for (ChartLine line : {ChartLine::Allocated, ChartLine::Reserved, ChartLine::DeviceUsed})
             for (const QPointF& value : m_view->drawnPoints(line))
                 QVERIFY(toView(value).y() > note.bottom());
+    }
+
+    // issue 30 item 2: a real trace of stormlog's stock collector (device used recorded as
+    // max(allocated, reserved)) says on the chart that its gap cannot be observed, draws the
+    // flat zero muted under another name, and keeps the allocator's counters readable; the same
+    // run recorded with cudaMemGetInfo draws its gap as ever.
+    void gapNotObservable_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("blind");
+        QTest::newRow("stock collector") << QStringLiteral("real-gpu/single/stock/telemetry_sink") << true;
+        QTest::newRow("truth collector") << QStringLiteral("real-gpu/single/truth/telemetry_sink") << false;
+    }
+    void gapNotObservable()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, blind);
+        const LoadOutcome loaded = loadTrace(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/") + path);
+        QVERIFY(loaded.data);
+        show(runAnalysis(loaded.data, AnalysisRequest{}));
+        for (ChartOverlay overlay : {ChartOverlay::Allocated, ChartOverlay::Reserved})
+            m_view->setOverlayVisible(overlay, true);
+        QCoreApplication::processEvents();
+
+        const QString note = m_view->noteText();
+        const QRectF box = m_view->noteRect();
+        auto* gap = qobject_cast<QLineSeries*>(series(QStringLiteral("Gap")));
+        QVERIFY(gap);
+        QVERIFY(gap->isVisible());
+        const ChartColors colors = chartColors(m_view->palette());
+        if (!blind) {
+            QVERIFY2(note.isEmpty(), qPrintable(note));
+            QVERIFY(box.isEmpty());
+            QCOMPARE(gap->name(), QStringLiteral("Gap (used − reserved)"));
+            QCOMPARE(gap->pen().color().alpha(), 255);
+            return;
+        }
+        QVERIFY(note.startsWith(QStringLiteral("The gap cannot be observed in this trace: device used is "
+                                               "recorded as max(allocated, reserved)")));
+        QVERIFY(!box.isEmpty());
+        QVERIFY(plotInView().contains(box.center().toPoint()));
+        QCOMPARE(gap->name(), QStringLiteral("Gap (not observable: 0 by construction)"));
+        QVERIFY(gap->pen().color().alpha() < 128);
+        // the note sits above the data: no counter line runs through its words
+        for (ChartLine line : {ChartLine::Allocated, ChartLine::Reserved})
+            for (const QPointF& value : m_view->drawnPoints(line))
+                QVERIFY(toView(value).y() > box.bottom());
+        // the zero line is still there, muted, for what it is
+        const QList<QPointF> zero = m_view->drawnPoints(ChartLine::Gap);
+        QVERIFY(!zero.isEmpty());
+        QVERIFY(std::all_of(zero.begin(), zero.end(), [](const QPointF& p) { return p.y() == 0; }));
+        const QImage image = m_view->grab().toImage();
+        QCOMPARE(pixelsNear(image, box.toAlignedRect(), colors.allocated, 40), 0);
+        if (const QByteArray png = qgetenv("GAPSCOPE_NOTICE_CHART_PNG"); !png.isEmpty())
+            QVERIFY(image.save(QString::fromLocal8Bit(png)));
     }
 };
 

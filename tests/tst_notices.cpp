@@ -39,16 +39,16 @@ struct Columns
 
 enum class Shape
 {
-    StockCollector,    // used = max(allocated, reserved), reserved >= allocated (PyTorch's caching allocator)
-    MaxAboveReserved,  // used = max(allocated, reserved) with allocated above reserved on some samples
-    ReservedOnly,      // used = reserved, also where allocated is above it
-    Truth,             // used = total - free: the CUDA context and more outside the allocator
-    OneSampleDiffers,  // blind but for one sample that saw 2 MiB more
-    CpuCapture,        // no device total: no usable sample
-    FewSamples,        // blind, one sample short of the evidence needed
-    EnoughSamples,     // blind, exactly the evidence needed
-    IdleThenFew,       // many all-zero samples (before the context) and too few with counters
-    NullUsed,          // a sample without device used
+    StockCollector,   // used = max(allocated, reserved), reserved >= allocated (PyTorch's caching allocator)
+    MaxAboveReserved, // used = max(allocated, reserved) with allocated above reserved on some samples
+    ReservedOnly,     // used = reserved, also where allocated is above it
+    Truth,            // used = total - free: the CUDA context and more outside the allocator
+    OneSampleDiffers, // blind but for one sample that saw 2 MiB more
+    CpuCapture,       // no device total: no usable sample
+    FewSamples,       // blind, one sample short of the evidence needed
+    EnoughSamples,    // blind, exactly the evidence needed
+    IdleThenFew,      // many all-zero samples (before the context) and too few with counters
+    NullUsed,         // a sample without device used
 };
 
 Columns columnsOf(Shape shape)
@@ -131,14 +131,15 @@ private slots:
             << int(Shape::StockCollector) << true << "max(allocated, reserved)" << 41;
         QTest::newRow("max with allocated above reserved")
             << int(Shape::MaxAboveReserved) << true << "max(allocated, reserved)" << 21;
-        QTest::newRow("reserved, also below allocated") << int(Shape::ReservedOnly) << true << "reserved" << 21;
+        QTest::newRow("reserved, also below allocated")
+            << int(Shape::ReservedOnly) << true << "reserved" << 21;
         QTest::newRow("truth: total - free") << int(Shape::Truth) << false << "" << 40;
         QTest::newRow("one sample differs") << int(Shape::OneSampleDiffers) << false << "" << 41;
         QTest::newRow("CPU capture: no device total") << int(Shape::CpuCapture) << false << "" << 0;
-        QTest::newRow("too few samples") << int(Shape::FewSamples) << false << ""
-                                         << int(kMinBlindEvidenceSamples) - 1;
-        QTest::newRow("just enough samples") << int(Shape::EnoughSamples) << true << "max(allocated, reserved)"
-                                             << int(kMinBlindEvidenceSamples);
+        QTest::newRow("too few samples")
+            << int(Shape::FewSamples) << false << "" << int(kMinBlindEvidenceSamples) - 1;
+        QTest::newRow("just enough samples") << int(Shape::EnoughSamples) << true
+                                             << "max(allocated, reserved)" << int(kMinBlindEvidenceSamples);
         QTest::newRow("idle samples are no evidence")
             << int(Shape::IdleThenFew) << false << "" << 30 + int(kMinBlindEvidenceSamples) - 1;
         QTest::newRow("a sample without device used") << int(Shape::NullUsed) << false << "" << 41;
@@ -162,9 +163,11 @@ private slots:
         const Notice& notice = notices.front();
         QCOMPARE(qstr(notice.code), QStringLiteral("gap_not_observable"));
         QCOMPARE(qstr(toString(notice.severity)), QStringLiteral("warning"));
-        QVERIFY2(qstr(notice.title).endsWith(QStringLiteral("recorded as ") + recordedAs), notice.title.c_str());
+        QVERIFY2(qstr(notice.title).endsWith(QStringLiteral("recorded as ") + recordedAs),
+                 notice.title.c_str());
         const QString message = qstr(notice.message);
-        QVERIFY2(message.contains(QStringLiteral("cannot show memory outside the allocator")), notice.message.c_str());
+        QVERIFY2(message.contains(QStringLiteral("cannot show memory outside the allocator")),
+                 notice.message.c_str());
         QVERIFY(message.contains(QStringLiteral("its collector (stormlog.cuda_tracker)")));
         QVERIFY(message.contains(QStringLiteral("recorded device used as ") + recordedAs));
         QVERIFY(message.contains(QStringLiteral("all %1 samples").arg(samples)));
@@ -175,7 +178,8 @@ private slots:
         QCOMPARE(qstr(notice.fields[0].key), QStringLiteral("samples"));
         QCOMPARE(std::get<int64_t>(notice.fields[0].value), int64_t(samples));
         QCOMPARE(qstr(notice.fields[1].key), QStringLiteral("collector"));
-        QCOMPARE(qstr(std::get<std::string>(notice.fields[1].value)), QStringLiteral("stormlog.cuda_tracker"));
+        QCOMPARE(qstr(std::get<std::string>(notice.fields[1].value)),
+                 QStringLiteral("stormlog.cuda_tracker"));
         QCOMPARE(qstr(std::get<std::string>(*notice.field("recorded_as"))), recordedAs);
     }
 

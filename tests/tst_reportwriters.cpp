@@ -569,6 +569,81 @@ private slots:
         QFETCH(QString, text);
         QCOMPARE(formatReportDuration(ns), text);
     }
+
+    // Issue 30 item 2: gapscope's notices beside upstream's findings. The real capture of
+    // stormlog's stock collector cannot show the gap (device used = max(allocated, reserved)):
+    // every form says so; the same run recorded with cudaMemGetInfo carries an empty list.
+    void noticesOfRealCaptures_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("blind");
+        QTest::newRow("stock") << kTestDataDir +
+                                      QStringLiteral("/fixtures/real-gpu/single/stock/telemetry_sink")
+                               << true;
+        QTest::newRow("truth") << kTestDataDir +
+                                      QStringLiteral("/fixtures/real-gpu/single/truth/telemetry_sink")
+                               << false;
+    }
+    void noticesOfRealCaptures()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, blind);
+        const auto result = analyse(path);
+        QVERIFY(result);
+        QVERIFY(result->usableRows.size() > 50);
+        const ReportContent content = buildReportContent(*result, false);
+
+        QJsonParseError error;
+        const QJsonObject json = QJsonDocument::fromJson(reportJson(content), &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QVERIFY(json.value(QStringLiteral("notices")).isArray());
+        const QJsonArray notices = json.value(QStringLiteral("notices")).toArray();
+        const QString markdown = reportMarkdown(content);
+        const QString html = reportHtml(content);
+        const QString text = reportText(content);
+        QCOMPARE(checks::markdownProblem(markdown), QString());
+        QCOMPARE(checks::htmlProblem(html), QString());
+        if (!blind) {
+            QCOMPARE(notices.size(), 0);
+            for (const QString& form : {markdown, html, text})
+                QVERIFY(!form.contains(QStringLiteral("cannot be observed")));
+            QVERIFY(markdown.contains(QStringLiteral("No hidden-memory findings.\n")));
+            return;
+        }
+        QCOMPARE(notices.size(), 1);
+        const QJsonObject notice = notices.first().toObject();
+        QCOMPARE(notice.value(QStringLiteral("code")).toString(), QStringLiteral("gap_not_observable"));
+        QCOMPARE(notice.value(QStringLiteral("severity")).toString(), QStringLiteral("warning"));
+        QCOMPARE(notice.value(QStringLiteral("samples")).toInteger(), qint64(result->usableRows.size()));
+        QCOMPARE(notice.value(QStringLiteral("collector")).toString(),
+                 QStringLiteral("stormlog.cuda_tracker"));
+        QCOMPARE(notice.value(QStringLiteral("recorded_as")).toString(),
+                 QStringLiteral("max(allocated, reserved)"));
+        // the keys in their documented order: the fixed ones, then the extra ones
+        const QByteArray raw = reportJson(content);
+        const QList<QByteArray> order{"\"code\"",    "\"severity\"",  "\"title\"",      "\"message\"",
+                                      "\"samples\"", "\"collector\"", "\"recorded_as\""};
+        qsizetype at = raw.indexOf("\"notices\"");
+        for (const QByteArray& key : order) {
+            const qsizetype next = raw.indexOf(key, at);
+            QVERIFY2(next > at, key.constData());
+            at = next;
+        }
+        const QString message = notice.value(QStringLiteral("message")).toString();
+        QVERIFY(message.contains(QStringLiteral("its collector (stormlog.cuda_tracker)")));
+        // every human form says it, escaped for itself, and does not say "no findings" alone
+        QVERIFY(markdown.contains(markdownEscape(message)));
+        QVERIFY(markdown.contains(QStringLiteral("## Notices")));
+        QVERIFY(!markdown.contains(QStringLiteral("No hidden-memory findings.\n")));
+        QVERIFY(html.contains(htmlEscape(message)));
+        QVERIFY(html.contains(QStringLiteral("<section class=\"notice warning\">")));
+        QVERIFY(text.contains(QStringLiteral("NOTICE WARNING  gap_not_observable")));
+        QVERIFY(text.contains(message));
+        // a peak gap of 0 B is no measurement: the figure says so
+        for (const ReportSummaryFigure& figure : reportSummaryFigures(content))
+            if (figure.label == QStringLiteral("Peak gap"))
+                QCOMPARE(figure.value, QStringLiteral("not observable"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReportWriters)

@@ -2,14 +2,17 @@
 
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
-#include "widgets/common/PaneKeys.h"
+#include "model/text/Text.h"
+#include "widgets/chart/ChartSupport.h"
 #include "widgets/common/ModelDecorations.h"
+#include "widgets/common/PaneKeys.h"
 #include "widgets/common/SummaryView.h"
 #include "widgets/trace/FindingDetailView.h"
 
 #include <QAction>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSplitter>
@@ -58,6 +61,21 @@ DocumentPage::DocumentPage(QAction* resetZoomAction, QWidget* parent)
 
 DocumentPage::~DocumentPage() = default;
 
+void DocumentPage::updateFindingsNotice()
+{
+    // the title in the notice's tint, the whole message in the tooltip: the pane stays short
+    QStringList lines;
+    QStringList tips;
+    for (const Notice& notice : m_findingsModel->notices()) {
+        lines << QStringLiteral("<span style=\"color:%1\">&#9888;</span> <b>%2</b>")
+                     .arg(noticeTint(notice.severity, palette()).name(), qs(notice.title).toHtmlEscaped());
+        tips << qs(notice.message);
+    }
+    m_findingsNotice->setText(lines.join(QStringLiteral("<br/>")));
+    m_findingsNotice->setToolTip(tips.join(QStringLiteral("\n\n")));
+    m_findingsNotice->setVisible(!lines.isEmpty());
+}
+
 void DocumentPage::setUpLayout(QWidget* chartArea)
 {
     // The findings table beside the detail of the selected one, created after the chart so
@@ -95,10 +113,18 @@ void DocumentPage::setUpLayout(QWidget* chartArea)
     m_findingsFilter->setClearButtonEnabled(true);
     connect(m_findingsFilter, &QLineEdit::textChanged, m_findingsProxy,
             &QSortFilterProxyModel::setFilterFixedString);
+    m_findingsNotice = new QLabel(this);
+    m_findingsNotice->setObjectName(QStringLiteral("findingsNotice"));
+    m_findingsNotice->setWordWrap(true);
+    m_findingsNotice->setTextFormat(Qt::RichText);
+    m_findingsNotice->setContentsMargins(6, 4, 6, 4);
+    m_findingsNotice->hide();
+    connect(m_findingsModel, &QAbstractItemModel::modelReset, this, [this] { updateFindingsNotice(); });
     auto* findingsPane = new QWidget(this);
     auto* findingsLayout = new QVBoxLayout(findingsPane);
     findingsLayout->setContentsMargins(0, 0, 0, 0);
     findingsLayout->setSpacing(2);
+    findingsLayout->addWidget(m_findingsNotice);
     findingsLayout->addWidget(m_findingsFilter);
     findingsLayout->addWidget(m_findingsView, 1);
 

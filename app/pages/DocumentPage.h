@@ -12,6 +12,7 @@
 #include <QWidget>
 
 class QAction;
+class QLabel;
 class QLineEdit;
 class QModelIndex;
 class QSettings;
@@ -46,6 +47,9 @@ public:
     // The text the findings table is filtered by (any column, case-insensitive).
     QLineEdit* findingsFilter() const { return m_findingsFilter; }
     FindingsModel* findingsModel() const { return m_findingsModel; }
+    // Above the findings table: the notices of the analysis shown (FindingsModel::notices),
+    // hidden when there are none.
+    QLabel* findingsNotice() const { return m_findingsNotice; }
     FindingDetailView* detailView() const { return m_detail; }
     // "Summary | Chart": the summary a document opens on (app/pages/PageSummary), the chart
     // with the findings one click or F9 away. A page without a summary shows only the chart.
@@ -144,8 +148,10 @@ protected:
     QTableView* m_findingsView = nullptr;
     FindingDetailView* m_detail = nullptr;
     QLineEdit* m_findingsFilter = nullptr;
+    QLabel* m_findingsNotice = nullptr;
 
 private:
+    void updateFindingsNotice();
     bool m_restoringSelection = false;
     QToolBar* m_toolBar = nullptr;
     QVBoxLayout* m_pageLayout = nullptr;

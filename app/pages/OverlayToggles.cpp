@@ -6,6 +6,8 @@
 #include <QAction>
 #include <QSettings>
 
+#include <algorithm>
+
 namespace gapscope {
 
 namespace {
@@ -21,14 +23,28 @@ bool isCounter(ChartOverlay overlay)
 
 } // namespace
 
+constexpr std::array<TraceKind, kTraceKinds> kKinds{TraceKind::Gpu, TraceKind::Cpu, TraceKind::Blind};
+
 TraceKind traceKindOf(const AnalysisResult& result)
 {
-    return result.usableRows.empty() && !result.counterRows.empty() ? TraceKind::Cpu : TraceKind::Gpu;
+    if (result.usableRows.empty() && !result.counterRows.empty())
+        return TraceKind::Cpu;
+    const bool blind = std::any_of(result.notices.begin(), result.notices.end(),
+                                   [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
+    return blind ? TraceKind::Blind : TraceKind::Gpu;
 }
 
 QString settingsKey(TraceKind kind)
 {
-    return kind == TraceKind::Cpu ? QStringLiteral("cpu") : QStringLiteral("gpu");
+    switch (kind) {
+    case TraceKind::Cpu:
+        return QStringLiteral("cpu");
+    case TraceKind::Blind:
+        return QStringLiteral("blind");
+    case TraceKind::Gpu:
+        break;
+    }
+    return QStringLiteral("gpu");
 }
 
 OverlayToggles::OverlayToggles(std::vector<std::pair<ChartOverlay, QAction*>> actions)
@@ -39,6 +55,9 @@ OverlayToggles::OverlayToggles(std::vector<std::pair<ChartOverlay, QAction*>> ac
         choice(TraceKind::Gpu)[overlay] = on;
         // nothing else to draw for a capture without a device total
         choice(TraceKind::Cpu)[overlay] = on || isCounter(overlay);
+        // nor beside a gap that is 0 by construction (device used is reserved there)
+        choice(TraceKind::Blind)[overlay] =
+            on || overlay == ChartOverlay::Allocated || overlay == ChartOverlay::Reserved;
     }
 }
 
@@ -71,7 +90,7 @@ void OverlayToggles::adoptChoices(const OverlayToggles& other)
 
 void OverlayToggles::restore(const QSettings& settings)
 {
-    for (const TraceKind kind : {TraceKind::Gpu, TraceKind::Cpu}) {
+    for (const TraceKind kind : kKinds) {
         for (const auto& [overlay, action] : m_actions) {
             const QVariant on =
                 settings.value(kGroup + settingsKey(kind) + QLatin1Char('/') + action->data().toString());
@@ -86,7 +105,7 @@ void OverlayToggles::save(QSettings& settings) const
 {
     for (const auto& [overlay, action] : m_actions) {
         settings.remove(kLegacyGroup + action->data().toString());
-        for (const TraceKind kind : {TraceKind::Gpu, TraceKind::Cpu})
+        for (const TraceKind kind : kKinds)
             settings.setValue(kGroup + settingsKey(kind) + QLatin1Char('/') + action->data().toString(),
                               isOn(kind, overlay));
     }

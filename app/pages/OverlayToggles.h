@@ -24,11 +24,16 @@ enum class TraceKind
 {
     Gpu, // has a device total: the gap is drawn
     Cpu, // no usable gap sample but counters (a CPU capture)
+    // a device total but a gap that cannot be observed (gap_not_observable, analysis/Notice.h):
+    // the gap is 0 by construction, so allocated and reserved are what there is to see
+    Blind,
 };
+inline constexpr size_t kTraceKinds = 3;
 
-// Gpu unless the result has no usable gap sample but has counter rows.
+// Cpu when the result has no usable gap sample but has counter rows, Blind when its notices
+// say the gap cannot be observed, else Gpu.
 TraceKind traceKindOf(const AnalysisResult& result);
-// "gpu", "cpu": the settings group of the kind.
+// "gpu", "cpu", "blind": the settings group of the kind.
 QString settingsKey(TraceKind kind);
 
 class OverlayToggles
@@ -59,7 +64,7 @@ private:
     const Choice& choice(TraceKind kind) const { return m_choices[size_t(kind)]; }
 
     std::vector<std::pair<ChartOverlay, QAction*>> m_actions;
-    std::array<Choice, 2> m_choices{};
+    std::array<Choice, kTraceKinds> m_choices{};
     std::optional<TraceKind> m_shown;
     bool m_applying = false;
 };

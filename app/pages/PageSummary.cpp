@@ -37,6 +37,18 @@ std::vector<SummaryFigure> figuresOf(const ReportContent& content)
     return figures;
 }
 
+void addNotices(SummaryContent& summary, const std::vector<Notice>& notices)
+{
+    for (const Notice& notice : notices)
+        summary.notices.push_back({notice.severity, qs(notice.title), qs(notice.message), qs(notice.code)});
+}
+
+bool gapNotObservable(const std::vector<Notice>& notices)
+{
+    return std::any_of(notices.begin(), notices.end(),
+                       [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
+}
+
 void addFindings(SummaryContent& summary, const std::vector<Finding>& findings, int64_t originNs)
 {
     summary.findingCount = findings.size();
@@ -127,8 +139,12 @@ SummaryContent traceSummary(const AnalysisResult& result, const PhasesModel& pha
                 {tr("Peak %1").arg(usedCounterName(result)), bytesText(double(*counters.peakUsedBytes)),
                  tr("at %1").arg(formatRelativeTime(counters.peakUsedNs, report.originNs))});
     }
+    addNotices(summary, report.notices);
     summary.noFindings = isCounterOnly(result)
                              ? tr("No hidden-memory findings: there is no gap in this capture")
+                         : gapNotObservable(report.notices)
+                             ? tr("No hidden-memory findings, and none could be found: the gap cannot be "
+                                  "observed in this trace")
                              : tr("No hidden-memory findings");
     addFindings(summary, result.findings, report.originNs);
     summary.tables.push_back(phasesTable(phases));

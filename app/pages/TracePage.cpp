@@ -587,12 +587,14 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
     else if (kept)
         restoreSelection(*kept);
     const qsizetype findings = qsizetype(m_result->findings.size());
-    emit statusMessage(findings == 0
-                           ? trMain("No hidden-memory findings")
-                           : englishPlural(QCoreApplication::translate("MainWindow", "%n finding(s)", nullptr,
-                                                                       int(findings)),
-                                           findings),
-                       4000);
+    const bool blind = traceKindOf(*m_result) == TraceKind::Blind;
+    emit statusMessage(
+        findings == 0 ? (blind ? trMain("No hidden-memory findings: the gap cannot be observed in this trace")
+                               : trMain("No hidden-memory findings"))
+                      : englishPlural(QCoreApplication::translate("MainWindow", "%n finding(s)", nullptr,
+                                                                  int(findings)),
+                                      findings),
+        4000);
 }
 
 bool TracePage::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest)

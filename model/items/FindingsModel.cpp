@@ -66,6 +66,12 @@ void FindingsModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     endResetModel();
 }
 
+const std::vector<Notice>& FindingsModel::notices() const
+{
+    static const std::vector<Notice> none;
+    return m_result ? m_result->notices : none;
+}
+
 void FindingsModel::setBudgetAnalysis(std::shared_ptr<const BudgetAnalysisResult> result)
 {
     beginResetModel();

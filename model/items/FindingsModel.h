@@ -62,6 +62,9 @@ public:
     void setJobFindings(std::shared_ptr<const JobFindings> findings, int64_t alignedOriginNs);
     std::shared_ptr<const JobFindings> jobFindings() const { return m_job; }
     const Finding* finding(int row) const;
+    // What the trace analysis shown cannot show (analysis/Notice.h); none for the other kinds.
+    // The findings pane says them above the table: no rows must not read as "nothing there".
+    const std::vector<Notice>& notices() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

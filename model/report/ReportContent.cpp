@@ -5,6 +5,7 @@
 #include "model/job/JobData.h"
 #include "model/store/BudgetData.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -200,10 +201,61 @@ ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAna
                                                  : 0;
     for (const Finding& f : result.findings)
         c.findings.push_back(toReportFinding(f, c.originNs, timeResolutionNs(span)));
+    c.notices = result.notices;
     for (auto name : GapThresholds::names())
         c.thresholds.push_back({std::string(name), *result.request.thresholds.get(name)});
     return c;
 }
+
+std::vector<Notice> reportNotices(const ReportContent& content)
+{
+    if (!content.job)
+        return content.notices;
+    std::vector<Notice> notices = content.job->notices;
+    for (const Notice& notice : content.notices) {
+        const auto sameCode = [&notice](const Notice& n) { return n.code == notice.code; };
+        if (std::none_of(content.job->notices.begin(), content.job->notices.end(), sameCode))
+            notices.push_back(notice);
+    }
+    return notices;
+}
+
+namespace {
+
+// gap_not_observable on every present rank, recorded the same way: one notice for the job.
+// A job of one present rank says nothing more than the rank does.
+std::vector<Notice> jobWideNotices(const std::vector<ReportRank>& ranks)
+{
+    size_t present = 0;
+    int64_t samples = 0;
+    std::optional<BlindRelation> recordedAs;
+    const NoticeValue* collector = nullptr;
+    for (const ReportRank& rank : ranks) {
+        if (!rank.present)
+            continue;
+        ++present;
+        const auto blind = std::find_if(rank.notices.begin(), rank.notices.end(), [](const Notice& n) {
+            return n.code == notice_code::kGapNotObservable;
+        });
+        if (blind == rank.notices.end())
+            return {};
+        const auto* count = std::get_if<int64_t>(blind->field("samples"));
+        const auto* text = std::get_if<std::string>(blind->field("recorded_as"));
+        const std::optional<BlindRelation> relation = text ? blindRelationFromString(*text) : std::nullopt;
+        if (!count || !relation || (recordedAs && *recordedAs != *relation))
+            return {};
+        samples = saturatingAdd(samples, *count);
+        recordedAs = relation;
+        if (!collector)
+            collector = blind->field("collector");
+    }
+    if (present < 2)
+        return {};
+    const auto* name = collector ? std::get_if<std::string>(collector) : nullptr;
+    return {gapNotObservableNotice(size_t(samples), name ? *name : std::string(), *recordedAs, present)};
+}
+
+} // namespace
 
 ReportJob buildReportJob(const JobData& job,
                          const std::vector<std::shared_ptr<const AnalysisResult>>& rankAnalyses,
@@ -250,9 +302,11 @@ ReportJob buildReportJob(const JobData& job,
             row.originNs = analysis->partition.size() ? store.timestampNs[analysis->partition.begin] : 0;
             for (const Finding& f : analysis->findings)
                 row.findings.push_back(toReportFinding(f, row.originNs));
+            row.notices = analysis->notices;
         }
         r.ranks.push_back(std::move(row));
     }
+    r.notices = jobWideNotices(r.ranks);
     if (!crossRank)
         return r;
     r.crossRank = true;

@@ -111,6 +111,7 @@ struct ReportRank
     std::optional<int64_t> peakAbsGapBytes; // the largest |gap| among the samples analysed
     int64_t originNs = 0;                   // its first event: its relative times count from here
     std::vector<ReportFinding> findings;    // its own gap analysis
+    std::vector<Notice> notices;            // of its own analysis (analysis/Notice.h)
     // from the job's cross-rank analyses (when the report has them)
     std::vector<ReportCollectiveInterval> collective;
     std::optional<ReportFirstCause> firstCause;
@@ -139,6 +140,10 @@ struct ReportJob
     std::vector<ReportRank> ranks; // ascending rank, missing ranks included
     int64_t originNs = 0;          // the job's first event: its intervals and spikes count from here
     bool crossRank = false;        // the ranks carry the cross-rank analyses
+    // What holds for every present rank, said once for the job (a gap_not_observable on every
+    // rank is one notice with `ranks`): the report shows these instead of the same code of the
+    // rank shown.
+    std::vector<Notice> notices;
     std::optional<int64_t> clusterOnsetNs;
 };
 
@@ -187,6 +192,9 @@ struct ReportContent
     std::optional<int64_t> tickPeriodNs; // budget logs: median time between ticks
 
     std::vector<ReportFinding> findings;
+    // gapscope's own judgement of what the input can show (analysis/Notice.h), beside upstream's
+    // findings; of the rank shown in a job's report (reportNotices merges the job's).
+    std::vector<Notice> notices;
     std::vector<ReportThreshold> thresholds;
 
     // --- the cross-rank analyses of the session, or of the job (stormlog) ---
@@ -206,6 +214,10 @@ struct ReportContent
 };
 
 inline constexpr size_t kReportedProblems = 20;
+
+// The notices a report shows at its top: a job's own (ReportJob::notices), then those of the
+// analysis shown whose code the job's do not already say.
+std::vector<Notice> reportNotices(const ReportContent& content);
 
 // crossRankAnalyses: the session's collective attribution and cross-rank analysis
 // (AnalysisResult::jobAnalysis), which only the JSON writer prints: the other formats leave

@@ -10,8 +10,11 @@
 #include <QTextStream>
 #include <QUrl>
 
+#include <algorithm>
 #include <charconv>
 #include <concepts>
+#include <type_traits>
+#include <variant>
 
 namespace gapscope {
 
@@ -63,7 +66,25 @@ QString findingsSummary(const ReportContent& c)
     return parts.join(QStringLiteral(", "));
 }
 
+QString noticeSeverityTitle(NoticeSeverity severity)
+{
+    QString name = qs(toString(severity));
+    name[0] = name[0].toUpper();
+    return name;
+}
+
 } // namespace
+
+QString reportNoFindingsText(const ReportContent& c)
+{
+    if (c.kind == ReportKind::BudgetLog)
+        return QStringLiteral("No budget findings.");
+    for (const Notice& notice : reportNotices(c))
+        if (notice.code == notice_code::kGapNotObservable)
+            return QStringLiteral("No hidden-memory findings, and none could be found: the gap cannot be "
+                                  "observed in this trace (see Notices).");
+    return QStringLiteral("No hidden-memory findings.");
+}
 
 void writePhaseAttribution(JsonWriter& json, const PhaseAttribution& a)
 {
@@ -130,6 +151,32 @@ void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings)
     json.endArray();
 }
 
+// gapscope's notices: code, severity, title, message, then each extra key in its order.
+void writeNotices(JsonWriter& json, const std::vector<Notice>& notices)
+{
+    json.beginArray();
+    for (const Notice& notice : notices) {
+        json.beginObject();
+        json.field("code", notice.code);
+        json.field("severity", toString(notice.severity));
+        json.field("title", notice.title);
+        json.field("message", notice.message);
+        for (const NoticeField& f : notice.fields) {
+            json.key(f.key);
+            std::visit(
+                [&json](const auto& value) {
+                    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::monostate>)
+                        json.null();
+                    else
+                        json.value(value);
+                },
+                f.value);
+        }
+        json.endObject();
+    }
+    json.endArray();
+}
+
 // withLine: a record's problem has a line; a job's note is about a whole file.
 void writeProblem(JsonWriter& json, const ReportProblem& p, bool withLine)
 {
@@ -174,6 +221,11 @@ void writeJob(JsonWriter& json, const ReportJob& job)
         json.key("gap_analysis");
         if (r.present)
             writeFindings(json, r.findings);
+        else
+            json.null();
+        json.key("notices");
+        if (r.present)
+            writeNotices(json, r.notices);
         else
             json.null();
         json.endObject();
@@ -273,6 +325,11 @@ ReportTable reportRankTable(const ReportContent& c)
                     QStringLiteral("Findings")};
     if (crossRank)
         table.header << QStringLiteral("Collective spikes") << QStringLiteral("First cause");
+    // the codes of each rank's notices, in a column only when a rank has one
+    const bool notices = std::any_of(c.job->ranks.begin(), c.job->ranks.end(),
+                                     [](const ReportRank& r) { return !r.notices.empty(); });
+    if (notices)
+        table.header << QStringLiteral("Notices");
     table.header << QStringLiteral("Input");
     const QString none = QStringLiteral("—");
     const auto bytes = [&](const std::optional<int64_t>& value) { return value ? bytesText(*value) : none; };
@@ -282,6 +339,8 @@ ReportTable reportRankTable(const ReportContent& c)
             row << none << QStringLiteral("missing") << QStringLiteral("0") << none << none << none;
             if (crossRank)
                 row << none << none;
+            if (notices)
+                row << none;
             table.rows.push_back(row << none);
             continue;
         }
@@ -289,6 +348,12 @@ ReportTable reportRankTable(const ReportContent& c)
             << bytes(r.latestGapBytes) << bytes(r.peakAbsGapBytes) << QString::number(r.findings.size());
         if (crossRank)
             row << QString::number(r.collective.size()) << (r.firstCause ? r.firstCause->confidence : none);
+        if (notices) {
+            QStringList codes;
+            for (const Notice& n : r.notices)
+                codes << qs(n.code);
+            row << (codes.isEmpty() ? none : codes.join(QStringLiteral(", ")));
+        }
         table.rows.push_back(row << r.input);
     }
     return table;
@@ -372,10 +437,20 @@ std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
     figures.push_back({noun + QStringLiteral(" analysed"), countText(c.samples), detail});
     if (auto duration = c.durationNs())
         figures.push_back({QStringLiteral("Duration"), formatReportDuration(*duration), QString()});
-    if (c.peakGapBytes)
+    const std::vector<Notice> notices = reportNotices(c);
+    const auto blind = std::find_if(notices.begin(), notices.end(),
+                                    [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
+    if (c.peakGapBytes && blind != notices.end()) {
+        // a peak of 0 B would read as "nothing outside the allocator": it is not a measurement
+        const auto* recordedAs = std::get_if<std::string>(blind->field("recorded_as"));
+        figures.push_back(
+            {QStringLiteral("Peak gap"), QStringLiteral("not observable"),
+             recordedAs ? QStringLiteral("device used is %1").arg(qs(*recordedAs)) : QString()});
+    } else if (c.peakGapBytes) {
         figures.push_back(
             {QStringLiteral("Peak gap"), bytesText(double(*c.peakGapBytes)),
              QStringLiteral("at %1").arg(formatRelativeTime(*c.peakGapTimestampNs, c.originNs))});
+    }
     if (c.peakRssBytes)
         figures.push_back({QStringLiteral("Peak RSS"), bytesText(double(*c.peakRssBytes)),
                            c.peakRssTimestampNs ? QStringLiteral("at %1").arg(
@@ -470,6 +545,11 @@ QByteArray reportJson(const ReportContent& c)
             json.field("peak_rss_timestamp_ns", *c.peakRssTimestampNs);
     }
     json.endObject();
+
+    // gapscope's own judgement of what the input can show, beside upstream's findings; always
+    // written (an empty array: nothing to say) so readers need not test for the key
+    json.key("notices");
+    writeNotices(json, reportNotices(c));
 
     // "gap_analysis" is upstream's name for the findings list; budget findings use it too so
     // one reader handles both kinds.
@@ -642,6 +722,13 @@ QString reportMarkdown(const ReportContent& c, const std::vector<ReportImage>& i
     for (const auto& [label, value] : reportInputRows(c))
         s << "| " << md(label) << " | " << md(value) << " |\n";
 
+    if (const std::vector<Notice> notices = reportNotices(c); !notices.empty()) {
+        s << "\n## Notices\n";
+        for (const Notice& n : notices)
+            s << "\n> **" << noticeSeverityTitle(n.severity) << ": " << md(qs(n.title)) << ".** "
+              << md(qs(n.message)) << " (`" << qs(n.code) << "`)\n";
+    }
+
     s << "\n## Summary\n\n";
     s << "| | | |\n|---|---|---|\n";
     for (const auto& figure : reportSummaryFigures(c))
@@ -671,7 +758,7 @@ QString reportMarkdown(const ReportContent& c, const std::vector<ReportImage>& i
         s << " of rank " << c.rank;
     s << "\n\n";
     if (c.findings.empty())
-        s << (c.kind == ReportKind::BudgetLog ? "No budget findings.\n\n" : "No hidden-memory findings.\n\n");
+        s << reportNoFindingsText(c) << "\n\n"; // our own words: nothing to escape
     for (size_t i = 0; i < c.findings.size(); ++i)
         s << reportFindingMarkdown(c, i, false);
 
@@ -764,8 +851,11 @@ QString reportText(const ReportContent& c)
           << c.samples << " samples analysed\n";
     else
         s << c.samples << " " << c.sampleNoun << " analysed\n";
+    for (const Notice& n : reportNotices(c))
+        s << "\nNOTICE " << qs(toString(n.severity)).toUpper() << "  " << qs(n.code) << "\n  " << qs(n.title)
+          << ".\n  " << qs(n.message) << "\n";
     if (c.findings.empty())
-        s << "no findings\n";
+        s << (reportNotices(c).empty() ? "no findings\n" : "\nno findings\n");
     for (const ReportFinding& f : c.findings) {
         s << "\n"
           << qs(toString(f.severity)).toUpper() << "  " << qs(toString(f.classification)) << "  confidence "
@@ -838,6 +928,12 @@ figcaption strong { color: var(--fg); }
 .finding.critical { --sev: var(--critical); --sev-bg: var(--critical-bg); }
 .finding.warning { --sev: var(--warning); --sev-bg: var(--warning-bg); }
 .finding.info { --sev: var(--info); --sev-bg: var(--info-bg); }
+.notice { background: var(--sev-bg); border: 1px solid var(--border); border-left: 5px solid var(--sev);
+  border-radius: 10px; padding: 14px 18px; margin-bottom: 18px; }
+.notice.critical { --sev: var(--critical); --sev-bg: var(--critical-bg); }
+.notice.warning { --sev: var(--warning); --sev-bg: var(--warning-bg); }
+.notice.info { --sev: var(--info); --sev-bg: var(--info-bg); }
+.notice p { margin: 6px 0; }
 .finding .head { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; margin-bottom: 8px; }
 .badge { color: var(--sev); background: var(--sev-bg); border-radius: 999px; padding: 2px 10px;
   font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: .06em; }
@@ -894,6 +990,13 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
       << (c.kind == ReportKind::BudgetLog ? "Memory budget report" : "Hidden-memory report") << "</h1>\n"
       << "<div class=\"subtitle\"><code>" << h(c.path) << "</code></div>\n</header>\n";
 
+    for (const Notice& n : reportNotices(c)) {
+        const QString severity = qs(toString(n.severity));
+        s << "<section class=\"notice " << h(severity) << "\"><span class=\"badge\">" << h(severity)
+          << "</span> <strong>" << h(qs(n.title)) << ".</strong><p>" << h(qs(n.message)) << "</p><code>"
+          << h(qs(n.code)) << "</code></section>\n";
+    }
+
     s << "<section class=\"cards\">\n";
     for (const auto& figure : reportSummaryFigures(c)) {
         s << "<div class=\"card\"><div class=\"label\">" << h(figure.label) << "</div><div class=\"value\">"
@@ -941,9 +1044,7 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
         s << " of rank " << c.rank;
     s << "</h2>\n";
     if (c.findings.empty())
-        s << "<p class=\"none\">"
-          << (c.kind == ReportKind::BudgetLog ? "No budget findings." : "No hidden-memory findings.")
-          << "</p>\n";
+        s << "<p class=\"none\">" << h(reportNoFindingsText(c)) << "</p>\n";
     int index = 1;
     for (const ReportFinding& f : c.findings) {
         const QString severity = qs(toString(f.severity));

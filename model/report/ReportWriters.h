@@ -85,6 +85,11 @@ struct ReportSummaryFigure
 };
 std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& content);
 
+// Said where the findings would be when there are none: "No hidden-memory findings.", or, on a
+// trace whose gap cannot be observed (a gap_not_observable notice), that none could be found
+// there, instead of reading as a clean bill of health.
+QString reportNoFindingsText(const ReportContent& content);
+
 // "2026-11-30T09:00:00.123Z"-style UTC time of an ns timestamp (ms precision)
 QString formatUtcTime(int64_t ns);
 

@@ -143,6 +143,9 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
         result->findings = analyzeGaps(input, request.thresholds, result->statistics);
     }
 
+    // not memoised: one pass over the samples, and the window decides what it covers
+    result->notices = traceNotices(input, session.collector.toStdString());
+
     const EventStore& store = trace->store;
     for (Finding& finding : result->findings) {
         EventOrigin origin;

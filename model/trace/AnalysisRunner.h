@@ -5,6 +5,7 @@
 
 #include "analysis/CollectiveAttribution.h"
 #include "analysis/GapAnalysis.h"
+#include "analysis/Notice.h"
 #include "analysis/Remediation.h"
 #include "model/store/TraceData.h"
 
@@ -48,6 +49,8 @@ struct AnalysisResult
     GapStatistics statistics;
     std::vector<Finding> findings; // with phase attribution and texts
     std::vector<PhaseSpan> phases; // of the partition
+    // What the analysed samples cannot show (analysis/Notice.h), e.g. gap_not_observable.
+    std::vector<Notice> notices;
     Backend backend = Backend::Unknown;
 
     GapInput gapInput() const; // columns of trace->store with usableRows

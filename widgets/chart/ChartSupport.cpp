@@ -170,6 +170,19 @@ QColor severityTint(Severity severity, const QPalette& palette)
     return QColor(QLatin1String(dark ? "#5aa9f0" : "#1f6fb4"));
 }
 
+QColor noticeTint(NoticeSeverity severity, const QPalette& palette)
+{
+    switch (severity) {
+    case NoticeSeverity::Critical:
+        return severityTint(Severity::Critical, palette);
+    case NoticeSeverity::Warning:
+        return severityTint(Severity::Warning, palette);
+    case NoticeSeverity::Info:
+        break;
+    }
+    return severityTint(Severity::Info, palette);
+}
+
 QString formatAbsoluteTime(int64_t epochNs)
 {
     // floored without negating or multiplying back: near INT64_MIN either overflows

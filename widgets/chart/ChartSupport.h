@@ -85,6 +85,8 @@ struct ChartColors
 ChartColors chartColors(const QPalette& palette);
 
 QColor severityTint(Severity severity, const QPalette& palette);
+// A notice's tint: the finding severity's of the same name.
+QColor noticeTint(NoticeSeverity severity, const QPalette& palette);
 
 // Bookmark flags on the gap chart and the timeline: a gold apart from the series' hues (text
 // on it: black on dark backgrounds, white on light ones).

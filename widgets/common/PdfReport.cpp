@@ -56,6 +56,20 @@ QString severityBackground(Severity s)
     return QStringLiteral("#e7effc");
 }
 
+// A notice in the colours of the finding severity of the same name.
+Severity findingSeverityOf(NoticeSeverity s)
+{
+    switch (s) {
+    case NoticeSeverity::Critical:
+        return Severity::Critical;
+    case NoticeSeverity::Warning:
+        return Severity::Warning;
+    case NoticeSeverity::Info:
+        break;
+    }
+    return Severity::Info;
+}
+
 QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts, int contentWidthPx)
 {
     const auto h = htmlEscape;
@@ -68,6 +82,18 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
       << (c.kind == ReportKind::BudgetLog ? "Memory budget report" : "Hidden-memory report") << "</h1>";
     s << "<p style=\"color: " << kMuted << "; font-family: monospace; font-size: 8.5pt; margin-top: 0;\">"
       << h(c.path) << "</p>";
+
+    // what the input cannot show, before any figure of it
+    for (const Notice& n : reportNotices(c)) {
+        const Severity tint = findingSeverityOf(n.severity);
+        s << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"8\" style=\"margin-top: 6px;\"><tr>"
+          << "<td width=\"4\" bgcolor=\"" << severityColor(tint) << "\"></td><td bgcolor=\""
+          << severityBackground(tint) << "\"><span style=\"color: " << severityColor(tint)
+          << "; font-size: 7.5pt; font-weight: 700;\">" << h(qs(toString(n.severity)).toUpper())
+          << "</span> <b>" << h(qs(n.title)) << ".</b><br/>" << h(qs(n.message))
+          << " <span style=\"color: " << kMuted << "; font-family: monospace; font-size: 8pt;\">"
+          << h(qs(n.code)) << "</span></td></tr></table>";
+    }
 
     // summary figures as one row of cells
     const auto figures = reportSummaryFigures(c);
@@ -135,9 +161,7 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
     else
         heading("Findings");
     if (c.findings.empty())
-        s << "<p style=\"color: " << kMuted << ";\">"
-          << (c.kind == ReportKind::BudgetLog ? "No budget findings." : "No hidden-memory findings.")
-          << "</p>";
+        s << "<p style=\"color: " << kMuted << ";\">" << h(reportNoFindingsText(c)) << "</p>";
     int index = 1;
     for (const ReportFinding& f : c.findings) {
         const QString color = severityColor(f.severity);

@@ -61,7 +61,13 @@ SummaryView::SummaryView(QWidget* parent) : QWidget(parent)
     m_subtitle = mutedLabel(body);
     m_note = new QLabel(body);
     m_note->setWordWrap(true);
+    m_notices = new QWidget(body);
+    m_notices->setObjectName(QStringLiteral("summaryNotices"));
+    m_noticesLayout = new QVBoxLayout(m_notices);
+    m_noticesLayout->setContentsMargins(0, 4, 0, 4);
+    m_noticesLayout->setSpacing(6);
     m_figures = new QWidget(body);
+    m_figures->setObjectName(QStringLiteral("summaryFigures"));
     new QGridLayout(m_figures);
     m_figures->layout()->setContentsMargins(0, 4, 0, 4);
 
@@ -95,6 +101,7 @@ SummaryView::SummaryView(QWidget* parent) : QWidget(parent)
 
     layout->addWidget(m_title);
     layout->addWidget(m_subtitle);
+    layout->addWidget(m_notices);
     layout->addWidget(m_note);
     layout->addWidget(m_figures);
     layout->addWidget(m_findingsTitle);
@@ -124,6 +131,36 @@ void SummaryView::rebuild()
     m_subtitle->setVisible(!c.subtitle.isEmpty());
     m_note->setText(c.note);
     m_note->setVisible(!c.note.isEmpty());
+
+    // each notice a framed paragraph with a bar in its severity's tint, so it is read first
+    clearLayout(m_noticesLayout);
+    for (const SummaryNotice& notice : c.notices) {
+        auto* frame = new QFrame(m_notices);
+        frame->setObjectName(QStringLiteral("summaryNotice"));
+        frame->setFrameShape(QFrame::StyledPanel);
+        frame->setBackgroundRole(QPalette::AlternateBase);
+        frame->setAutoFillBackground(true);
+        frame->setToolTip(notice.code);
+        auto* row = new QHBoxLayout(frame);
+        row->setContentsMargins(0, 0, 8, 0);
+        auto* bar = new QFrame(frame);
+        bar->setFixedWidth(5);
+        bar->setAutoFillBackground(true);
+        QPalette barPalette = bar->palette();
+        barPalette.setColor(QPalette::Window, noticeTint(notice.severity, palette()));
+        bar->setPalette(barPalette);
+        auto* text = new QLabel(frame);
+        text->setObjectName(QStringLiteral("summaryNoticeText"));
+        text->setWordWrap(true);
+        text->setTextFormat(Qt::RichText);
+        text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        text->setText(QStringLiteral("<b>%1</b><br/>%2")
+                          .arg(notice.title.toHtmlEscaped(), notice.message.toHtmlEscaped()));
+        row->addWidget(bar);
+        row->addWidget(text, 1);
+        m_noticesLayout->addWidget(frame);
+    }
+    m_notices->setVisible(!c.notices.empty());
 
     auto* grid = static_cast<QGridLayout*>(m_figures->layout());
     clearLayout(grid);

@@ -5,6 +5,7 @@
 // Shows a SummaryContent the page builds (app/pages/PageSummary); computes nothing itself.
 
 #include "analysis/Finding.h"
+#include "analysis/Notice.h"
 
 #include <QString>
 #include <QStringList>
@@ -35,6 +36,15 @@ struct SummaryFinding
     QString description; // tooltip
 };
 
+// What the data cannot show (analysis/Notice.h), said before any figure.
+struct SummaryNotice
+{
+    NoticeSeverity severity = NoticeSeverity::Info;
+    QString title;   // the first line, bold
+    QString message; // what it means, why, what to do
+    QString code;    // the stable code, in the tooltip
+};
+
 struct SummaryTable
 {
     QString title;
@@ -45,9 +55,10 @@ struct SummaryTable
 
 struct SummaryContent
 {
-    QString title;    // the file name
-    QString subtitle; // kind, backend, host, session
-    QString note;     // a paragraph before the figures (a CPU capture: what it shows)
+    QString title;                      // the file name
+    QString subtitle;                   // kind, backend, host, session
+    std::vector<SummaryNotice> notices; // the first thing under the title
+    QString note;                       // a paragraph before the figures (a CPU capture: what it shows)
     std::vector<SummaryFigure> figures;
     std::vector<SummaryFinding> findings; // the top ones, in the order the findings table has
     size_t findingCount = 0;              // all of them
@@ -65,6 +76,8 @@ public:
     void clear();
     const SummaryContent& content() const { return m_content; }
     QListWidget* findingsList() const { return m_findings; }
+    // The notices' frame (objectName "summaryNotices"), hidden without notices.
+    QWidget* noticesArea() const { return m_notices; }
     QPushButton* chartButton() const { return m_chartButton; }
 
 signals:
@@ -79,6 +92,8 @@ private:
     QLabel* m_title = nullptr;
     QLabel* m_subtitle = nullptr;
     QLabel* m_note = nullptr;
+    QWidget* m_notices = nullptr;
+    QVBoxLayout* m_noticesLayout = nullptr;
     QWidget* m_figures = nullptr;
     QLabel* m_findingsTitle = nullptr;
     QListWidget* m_findings = nullptr;

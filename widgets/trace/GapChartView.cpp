@@ -158,7 +158,11 @@ public:
     // The phase labels to draw, none overlapping another: elided to their span and to the next
     // label of their lane.
     std::vector<PhaseLabel> phaseLabels(const QFontMetrics& metrics) const;
-    QRectF noteRect(const QFontMetrics& metrics) const; // the "no device total" note, or empty
+    // The note over the plot: why there is no gap (no device total) or why the gap drawn is not
+    // a measurement (gap_not_observable); empty when the gap speaks for itself.
+    QString noteText() const;
+    bool gapObservable() const;
+    QRectF noteRect(const QFontMetrics& metrics) const; // the note's box, or empty
     QLineSeries* seriesOf(ChartLine line) const;
     void setDrawnPoints(ChartLine line, QList<QPointF> points);
 
@@ -612,14 +616,36 @@ int GapChartView::Private::phaseLaneCount() const
     return int(std::min<int64_t>(maxDepth + 1, kMaxPhaseLanes));
 }
 
+bool GapChartView::Private::gapObservable() const
+{
+    return !result || std::none_of(result->notices.begin(), result->notices.end(),
+                                   [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
+}
+
+QString GapChartView::Private::noteText() const
+{
+    if (!hasData())
+        return {};
+    if (result->usableRows.empty())
+        return result->counterRows.empty() ? QString() : noDeviceTotalNote();
+    if (!gapObservable()) {
+        for (const Notice& n : result->notices)
+            if (n.code == notice_code::kGapNotObservable)
+                return qs(n.title) +
+                       GapChartView::tr(". The gap line is 0 by construction, not by measurement; allocated "
+                                        "and reserved are still what the allocator held.");
+    }
+    return {};
+}
+
 QRectF GapChartView::Private::noteRect(const QFontMetrics& metrics) const
 {
-    if (!hasData() || !result->usableRows.empty() || result->counterRows.empty())
+    const QString note = noteText();
+    if (note.isEmpty())
         return {};
     const QRectF plot = plotRect();
-    const QRect text =
-        metrics.boundingRect(plot.adjusted(16, 0, -16, 0).toAlignedRect(),
-                             Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, noDeviceTotalNote());
+    const QRect text = metrics.boundingRect(plot.adjusted(48, 0, -48, 0).toAlignedRect(),
+                                            Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, note);
     // below the phase lanes, centred
     const double top = plot.top() + phaseLaneCount() * phaseLaneHeight() + 8;
     return QRectF(plot.center().x() - text.width() / 2.0 - 8, top, text.width() + 16, text.height() + 8);
@@ -709,7 +735,13 @@ void GapChartView::Private::applyColors()
         QPen pen(color, width, style, Qt::RoundCap, Qt::RoundJoin);
         return pen;
     };
-    gap->setPen(linePen(colors.gap, 1.6));
+    // a gap that cannot be observed is drawn muted: a flat zero there is no measurement
+    QColor gapColor = colors.gap;
+    if (!gapObservable())
+        gapColor.setAlpha(70);
+    gap->setPen(linePen(gapColor, gapObservable() ? 1.6 : 1.2));
+    gap->setName(gapObservable() ? GapChartView::tr("Gap (used − reserved)")
+                                 : GapChartView::tr("Gap (not observable: 0 by construction)"));
     outside->setPen(linePen(colors.outside, 1.2));
     allocated->setPen(linePen(colors.allocated, 1.3));
     reserved->setPen(linePen(colors.reserved, 1.3));
@@ -1352,29 +1384,29 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
     const QRectF plot = d->plotRect();
     const TimeAxis axis = d->pixelAxis();
     const ChartColors& colors = d->colors;
-    if (d->result->usableRows.empty()) {
+    if (d->result->usableRows.empty() && d->result->counterRows.empty()) {
         QColor hint = colors.text;
         hint.setAlpha(170);
         painter->setPen(hint);
-        if (d->result->counterRows.empty()) {
-            painter->drawText(plot, Qt::AlignCenter | Qt::TextWordWrap,
-                              GapChartView::tr("No usable samples in this partition: the gap needs events of "
-                                               "type \"sample\" with a device total above zero."));
-        } else {
-            // the counters are still worth seeing: say why the gap is missing on a background of
-            // its own, so no line runs through the words
-            const QRectF note = d->noteRect(QFontMetrics(font()));
-            QColor fill = colors.background;
-            fill.setAlpha(235);
-            QColor frame = colors.text;
-            frame.setAlpha(60);
-            painter->setPen(frame);
-            painter->setBrush(fill);
-            painter->drawRoundedRect(note, 3, 3);
-            painter->setBrush(Qt::NoBrush);
-            painter->setPen(hint);
-            painter->drawText(note, Qt::AlignCenter | Qt::TextWordWrap, noDeviceTotalNote());
-        }
+        painter->drawText(plot, Qt::AlignCenter | Qt::TextWordWrap,
+                          GapChartView::tr("No usable samples in this partition: the gap needs events of "
+                                           "type \"sample\" with a device total above zero."));
+    } else if (const QString text = d->noteText(); !text.isEmpty()) {
+        // the counters are still worth seeing: say why the gap is missing, or why the one drawn
+        // is no measurement, on a background of its own, so no line runs through the words
+        const QRectF note = d->noteRect(QFontMetrics(font()));
+        QColor fill = colors.background;
+        fill.setAlpha(235);
+        QColor frame = d->gapObservable() ? colors.text : severityTint(Severity::Warning, palette());
+        frame.setAlpha(d->gapObservable() ? 60 : 200);
+        painter->setPen(frame);
+        painter->setBrush(fill);
+        painter->drawRoundedRect(note, 3, 3);
+        painter->setBrush(Qt::NoBrush);
+        QColor hint = colors.text;
+        hint.setAlpha(d->gapObservable() ? 170 : 230);
+        painter->setPen(hint);
+        painter->drawText(note, Qt::AlignCenter | Qt::TextWordWrap, text);
     }
     painter->save();
     painter->setClipRect(plot.adjusted(-1, -1, 1, 1));
@@ -1775,6 +1807,7 @@ void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result)
         d->cursorNs.reset();
     d->phaseBaseDepth = d->result ? shallowestPhaseDepth(d->result->phases) : 0;
     d->rebuildStaticSeries();
+    d->applyColors(); // the gap's pen and name follow whether it can be observed
     d->updateEmphasis();
     const TimeAxis full = TimeAxis{d->range.beginNs, d->range.endNs, 0, 0}.clampedTo(
         d->range.beginNs, d->range.endNs, kMinVisibleSpanNs);
@@ -2028,6 +2061,11 @@ QList<QRectF> GapChartView::phaseLabelRects() const
     for (const Private::PhaseLabel& label : d->phaseLabels(QFontMetrics(d->canvas->font())))
         rects << d->canvas->mapFromScene(label.textBox).boundingRect();
     return rects;
+}
+
+QString GapChartView::noteText() const
+{
+    return d->noteText();
 }
 
 QRectF GapChartView::noteRect() const

@@ -117,7 +117,11 @@ public:
     QString visibleSpanText() const;
     // Where the phase labels are drawn (chart view coordinates); never two overlapping.
     QList<QRectF> phaseLabelRects() const;
-    // The note shown on a trace without a device total (chart view coordinates), else empty.
+    // The note over the plot, centred under the phase lanes: on a trace without a device total
+    // (no gap to draw), and on one whose gap cannot be observed (analysis/Notice.h
+    // gap_not_observable: its gap line is drawn muted and named "Gap (not observable: 0 by construction)").
+    // Empty text and rect (chart view coordinates) without one.
+    QString noteText() const;
     QRectF noteRect() const;
 
 public slots:
