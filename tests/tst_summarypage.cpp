@@ -11,6 +11,7 @@
 #include "model/report/ReportWriters.h"
 #include "model/text/Text.h"
 #include "widgets/common/SummaryView.h"
+#include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QLabel>
@@ -190,6 +191,11 @@ private slots:
         QVERIFY(page->findingsNotice()->text().contains(QStringLiteral("The gap cannot be observed")));
         QVERIFY(page->findingsNotice()->toolTip().contains(QStringLiteral("cudaMemGetInfo or NVML")));
         QVERIFY(page->chart()->noteText().startsWith(QStringLiteral("The gap cannot be observed")));
+        // the detail beside the table, with no finding to show, says it instead of "the largest
+        // gap is 0.00 % of device memory"
+        const QString detail = page->detailView()->plainText();
+        QVERIFY2(detail.contains(QStringLiteral("The gap cannot be observed in this trace")), qPrintable(detail));
+        QVERIFY(!detail.contains(QStringLiteral("The largest gap is")));
         // the allocator's counters are what there is to see
         QVERIFY(page->chart()->isOverlayVisible(ChartOverlay::Allocated));
         QVERIFY(page->chart()->isOverlayVisible(ChartOverlay::Reserved));

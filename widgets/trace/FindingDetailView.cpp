@@ -4,6 +4,7 @@
 
 #include "model/items/FindingsModel.h"
 #include "model/report/AnalysisReport.h"
+#include "widgets/chart/ChartSupport.h"
 #include "widgets/common/PaneKeys.h"
 #include "widgets/common/ModelDecorations.h"
 
@@ -280,7 +281,18 @@ QString FindingDetailView::summaryHtml(const AnalysisResult& result) const
         html += QStringLiteral("</table>");
         return html;
     }
-    if (result.findings.empty()) {
+    // what the trace cannot show comes first: the figures below would read as "nothing there"
+    bool blind = false;
+    for (const Notice& notice : result.notices) {
+        blind = blind || notice.code == notice_code::kGapNotObservable;
+        html += QStringLiteral("<h3 style='color:%1'>%2</h3><p>%3</p>")
+                    .arg(noticeTint(notice.severity, palette()).name(), htmlEscape(qs(notice.title)),
+                         htmlEscape(qs(notice.message)));
+    }
+    if (result.findings.empty() && blind) {
+        html += QStringLiteral("<h3>%1</h3>")
+                    .arg(htmlEscape(tr("No hidden-memory findings, and none could be found")));
+    } else if (result.findings.empty()) {
         html += QStringLiteral("<h3>%1</h3>").arg(htmlEscape(tr("No hidden-memory findings")));
         if (st.sampleCount < 3)
             html += QStringLiteral("<p>%1</p>")
@@ -304,11 +316,15 @@ QString FindingDetailView::summaryHtml(const AnalysisResult& result) const
     }
     html += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
     row(tr("Usable samples"), QString::number(st.sampleCount));
-    row(tr("Max |gap| / total"), percentText(st.maxAbsGapRatio, 2));
-    row(tr("Mean gap"), bytesText(st.meanGap));
-    row(tr("Gap std. deviation"), bytesText(st.stdGap));
-    if (st.hasFit)
-        row(tr("Gap trend"), bytesPerSecondText(st.slopePerNs * 1e9));
+    if (blind) {
+        row(tr("Gap"), tr("not observable (0 by construction)"));
+    } else {
+        row(tr("Max |gap| / total"), percentText(st.maxAbsGapRatio, 2));
+        row(tr("Mean gap"), bytesText(st.meanGap));
+        row(tr("Gap std. deviation"), bytesText(st.stdGap));
+        if (st.hasFit)
+            row(tr("Gap trend"), bytesPerSecondText(st.slopePerNs * 1e9));
+    }
     row(tr("Backend"), qs(toString(result.backend)));
     html += QStringLiteral("</table>");
     return html;
