@@ -145,10 +145,10 @@ void SummaryView::rebuild()
         row->setContentsMargins(0, 0, 8, 0);
         auto* bar = new QFrame(frame);
         bar->setFixedWidth(5);
-        bar->setAutoFillBackground(true);
-        QPalette barPalette = bar->palette();
-        barPalette.setColor(QPalette::Window, noticeTint(notice.severity, palette()));
-        bar->setPalette(barPalette);
+        bar->setObjectName(QStringLiteral("summaryNoticeBar"));
+        // a style sheet: a palette fill is not drawn under every style (Fusion leaves it out)
+        bar->setStyleSheet(
+            QStringLiteral("background-color: %1;").arg(noticeTint(notice.severity, palette()).name()));
         auto* text = new QLabel(frame);
         text->setObjectName(QStringLiteral("summaryNoticeText"));
         text->setWordWrap(true);
