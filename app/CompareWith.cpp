@@ -9,7 +9,8 @@
 namespace gapscope {
 
 CompareWith::CompareWith(MainWindow* window)
-    : QObject(window), m_window(window), m_action(new QAction(tr("Co&mpare With…"), this))
+    : QObject(window), m_window(window), m_action(new QAction(tr("Co&mpare With…"), this)),
+      m_folderAction(new QAction(tr("Compare With &Folder…"), this))
 {
     m_action->setStatusTip(tr("Compare the open trace with another run side by side"));
     connect(m_action, &QAction::triggered, this, [this] {
@@ -19,12 +20,19 @@ CompareWith::CompareWith(MainWindow* window)
         if (!path.isEmpty())
             compareWith(path);
     });
+    m_folderAction->setStatusTip(tr("Compare the open trace with a run's sink folder, or a folder holding one"));
+    connect(m_folderAction, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(m_window, tr("Compare With Folder"));
+        if (!path.isEmpty())
+            compareWith(path);
+    });
     updateEnabled();
 }
 
 void CompareWith::updateEnabled()
 {
     m_action->setEnabled(m_window->trace() != nullptr);
+    m_folderAction->setEnabled(m_action->isEnabled());
 }
 
 void CompareWith::compareWith(const QString& path)

@@ -17,6 +17,8 @@ public:
     explicit CompareWith(MainWindow* window);
 
     QAction* action() const { return m_action; }
+    // The same with a folder as B: a sink, or a run folder holding one (loadDocument reads it).
+    QAction* folderAction() const { return m_folderAction; }
     // Enabled while a trace is open (a memory-budget log has no gap series to compare).
     void updateEnabled();
     // Opens the compare window with the open trace as A and path as B.
@@ -25,6 +27,7 @@ public:
 private:
     MainWindow* m_window;
     QAction* m_action;
+    QAction* m_folderAction;
 };
 
 } // namespace gapscope

@@ -18,6 +18,7 @@
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
 #include "model/document/LoadFailure.h"
+#include "model/document/OpenPlan.h"
 #include "model/items/BookmarksModel.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobData.h"
@@ -107,6 +108,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_loadJob, &LoadJob::failed, this,
             [this](quint64, const QString& error) { onLoadFailed(error); });
     connect(m_loadJob, &LoadJob::cancelled, this, [this](quint64) { onLoadCancelled(); });
+    // Several documents opened together load one after another, the next once the one before
+    // is shown (or has failed); a cancel stops the rest too.
+    const auto openNext = [this] {
+        QMetaObject::invokeMethod(this, &MainWindow::openNextPending, Qt::QueuedConnection);
+    };
+    connect(m_loadJob, &LoadJob::loaded, this, openNext);
+    connect(m_loadJob, &LoadJob::budgetLoaded, this, openNext);
+    connect(m_loadJob, &LoadJob::jobLoaded, this, openNext);
+    connect(m_loadJob, &LoadJob::failed, this, openNext);
+    connect(m_loadJob, &LoadJob::cancelled, this, [this] { m_pendingOpens.clear(); });
 
     createActions();
     createCentralArea();
@@ -280,6 +291,7 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_liveFollow->followAction());
     file->addAction(m_compareWith->action());
+    file->addAction(m_compareWith->folderAction());
     file->addSeparator();
     file->addAction(m_exportActions->exportReportAction());
     file->addAction(m_exportActions->saveChartAction());
@@ -823,12 +835,20 @@ void MainWindow::openPath(const QString& path)
         }
         return;
     }
-    if (opensAsJob({path})) { // a folder of per-rank artifacts
-        openPaths({path});
-        return;
-    }
+    openPaths({path});
+}
+
+void MainWindow::startDocument(const QString& path)
+{
     chooseLoadTab({path});
     m_loadJob->start(path);
+}
+
+void MainWindow::openNextPending()
+{
+    if (m_pendingOpens.isEmpty() || m_loadJob->isRunning())
+        return;
+    startDocument(m_pendingOpens.takeFirst());
 }
 
 void MainWindow::openPaths(const QStringList& paths)
@@ -845,16 +865,33 @@ void MainWindow::openPaths(const QStringList& paths)
     }
     if (existing.isEmpty())
         return;
-    if (!opensAsJob(existing)) {
-        openPath(existing.front());
+    m_pendingOpens.clear(); // a new open replaces what an earlier one had left to open
+    const OpenPlan plan = planOpen(existing);
+    if (!plan.notes.isEmpty())
+        statusBar()->showMessage(plan.notes.join(QLatin1Char(' ')), 15000);
+    switch (plan.kind) {
+    case OpenKind::Document:
+        startDocument(plan.paths.front());
         return;
+    case OpenKind::SeveralRuns:
+        if (existing.size() == 1)
+            addRecentFile(existing.front()); // the folder
+        statusBar()->showMessage(tr("%1 holds %2 runs of the same rank: each opens in its own tab")
+                                     .arg(existing.join(QStringLiteral(", ")))
+                                     .arg(plan.paths.size()),
+                                 15000);
+        m_pendingOpens = plan.paths.mid(1);
+        startDocument(plan.paths.front());
+        return;
+    case OpenKind::Job:
+        break;
     }
     if (existing.size() == 1)
         addRecentFile(existing.front()); // a job folder
-    chooseLoadTab(existing);
+    chooseLoadTab(plan.paths);
     if (m_loadTab)
         ++m_loadTab->state().jobAnalysisGeneration;
-    m_loadJob->startJob(existing);
+    m_loadJob->startJob(plan.paths);
 }
 
 void MainWindow::onJobLoaded(std::shared_ptr<const JobData> job)
@@ -1472,9 +1509,23 @@ void MainWindow::updateTitle()
         m_tabs->setTabToolTip(index, {});
         return;
     }
-    const QFileInfo info(path);
+    // Named by what the document is (model/document/OpenPlan documentName): a job by its id,
+    // a run by the folder above its sink and its rank, not "telemetry_sink".
     const auto trace = m_tracePage->trace();
-    const QString name = trace && trace->path == m_samplePath ? path : info.fileName();
+    const std::shared_ptr<const JobData> job = m_jobPage->job();
+    QString name;
+    if (trace && trace->path == m_samplePath) {
+        name = path;
+    } else if (job && !job->jobId.isEmpty() && m_tab->currentWidget() == m_jobPage) {
+        name = tr("%1 — %2 ranks").arg(job->jobId).arg(job->ranks.size());
+    } else if (trace && trace->path == path) {
+        const auto shown = analysis();
+        name = documentName(path, trace.get(),
+                            shown && shown->trace == trace ? std::optional<size_t>(shown->sessionIndex)
+                                                           : std::nullopt);
+    } else {
+        name = documentName(path);
+    }
     setWindowTitle(tr("%1 — gapscope").arg(name));
     m_tabs->setTabText(index, name.isEmpty() ? path : name);
     m_tabs->setTabToolTip(index, path);

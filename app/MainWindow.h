@@ -73,8 +73,10 @@ public:
     // opens in the tab in front when that one is empty or shows the same file (Reload), else
     // in a new tab once it has loaded.
     void openPath(const QString& path);
-    // Several paths, or a folder of per-rank artifacts, open as one distributed job (the job
-    // page); anything else as openPath.
+    // What the paths are is model/document/OpenPlan's call: the ranks of one job open as one
+    // distributed job (the job page), one run as one document, and several runs that are not
+    // one job (two runs of one rank in a folder) as several documents, one tab each, loaded one
+    // after another.
     void openPaths(const QStringList& paths);
     // The job page of the job shown (one with several ranks), and a rank opened on the trace page.
     void showJobOverview();
@@ -97,7 +99,7 @@ public:
     std::shared_ptr<const AnalysisResult> analysis() const;
     bool isLoading() const;
     bool isAnalysing() const;
-    bool isBusy() const { return isLoading() || isAnalysing(); }
+    bool isBusy() const { return isLoading() || isAnalysing() || !m_pendingOpens.isEmpty(); }
     bool isWindowAnalysis() const;
     bool isWelcomeShown() const;
     QString windowBannerText() const;
@@ -210,6 +212,10 @@ private:
     void onCurrentTabChanged(int index);
     // Removes a tab that is not the only one (with the views the docks held for it).
     void closeTab(DocumentTab* tab);
+    // Starts loading one document (a path OpenPlan resolved) into the tab chooseLoadTab picks.
+    void startDocument(const QString& path);
+    // The next of several documents opened together, once the one before has loaded or failed.
+    void openNextPending();
     // Where the document(s) at paths go when loaded (see openPath); the tab in front drops an
     // analysis still running when it is the one.
     void chooseLoadTab(const QStringList& paths);
@@ -245,6 +251,7 @@ private:
     // state
     GapThresholds m_thresholds;
     QString m_samplePath;
+    QStringList m_pendingOpens; // documents still to open, one tab each (openPaths)
     std::unique_ptr<QTemporaryDir> m_sampleDir;
     bool m_phasesDockWanted = true; // the user's choice; the welcome page hides it regardless
 

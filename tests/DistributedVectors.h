@@ -74,7 +74,7 @@ inline JobData jobOf(const QStringList& paths, JobMode mode, QString* error)
             *error = loaded.failure();
             return {};
         }
-        job.inputs.push_back(JobInput{path, loaded.trace, *loaded.trace->defaultSessionIndex()});
+        job.inputs.push_back(JobInput{path, loaded.trace, *loaded.trace->defaultSessionIndex(), {}});
     }
     for (size_t i = 0; i < job.inputs.size(); ++i) {
         const TraceData& trace = *job.inputs[i].trace;

@@ -274,6 +274,8 @@ inline void reportRejected(const ProblemLog* problems, bool budget, FILE* err, c
 // each input of a job) and the notes on a job (an input that failed, a rank twice, ...).
 inline void reportInputProblems(const InputsAnalysis& inputs, FILE* err, const QString& prefix)
 {
+    for (const QString& note : inputs.document.notes) // what was read instead of the path given
+        printLine(err, prefix + note);
     const JobData* job = inputs.job.job.get();
     if (!job || job->mode == JobMode::Session) {
         reportRejected(inputs.document.problems(), bool(inputs.document.budget), err, prefix);

@@ -52,6 +52,11 @@ int runCompareCommand(const QStringList& args, FILE* out, FILE* err)
         printLine(err, prefix + loadedB.failure());
         return kExitUsage;
     }
+    QStringList notes = loadedA.notes; // a run folder read as its sink, say
+    if (options.pathB != options.path)
+        notes << loadedB.notes;
+    for (const QString& note : notes)
+        printLine(err, prefix + note);
     const DocumentAnalysis resultA = analyzeSide(loadedA, options.request);
     if (!resultA.trace) {
         printLine(err, prefix + QStringLiteral("A: ") + resultA.error);

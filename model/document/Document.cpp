@@ -1,6 +1,7 @@
 #include "model/document/Document.h"
 
 #include "model/budget/BudgetLoader.h"
+#include "model/document/LoadFailure.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobRanks.h"
 
@@ -81,7 +82,8 @@ DocumentKind detectDocumentKind(const QString& path)
     // directories are sink directories or job folders; FIFOs and devices are refused by the
     // trace loader
     if (!QFileInfo(path).isFile())
-        return isJobFolder(path) ? DocumentKind::Job : DocumentKind::StormlogTrace;
+        return QFileInfo(path).isDir() && planOpen({path}).kind == OpenKind::Job ? DocumentKind::Job
+                                                                                 : DocumentKind::StormlogTrace;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return DocumentKind::StormlogTrace; // the trace loader names the error
@@ -101,10 +103,20 @@ const ProblemLog* DocumentOutcome::problems() const
     return budget ? &budget->problems : nullptr;
 }
 
-DocumentOutcome loadDocument(const QString& path, const LoadControl& control, const TraceCache* cache)
+DocumentOutcome loadDocument(const QString& given, const LoadControl& control, const TraceCache* cache)
 {
     DocumentOutcome outcome;
-    outcome.path = path;
+    outcome.path = given;
+    const OpenPlan plan = planOpen({given});
+    if (plan.kind == OpenKind::SeveralRuns) {
+        outcome.fatalError = plan.severalRunsText(given);
+        return outcome;
+    }
+    if (plan.kind == OpenKind::Document && !plan.paths.isEmpty()) {
+        outcome.path = plan.paths.front();
+        outcome.notes = plan.notes;
+    }
+    const QString& path = outcome.path;
     if (cache && (outcome.cacheKey = traceCacheKey(path))) {
         // an entry exists only for an input that loaded as a trace, and is valid only while
         // the input is unchanged: no need to look at its content
@@ -129,6 +141,11 @@ DocumentOutcome loadDocument(const QString& path, const LoadControl& control, co
         outcome.budget = std::move(loaded.data);
         outcome.fatalError = loaded.fatalError;
         outcome.cancelled = loaded.cancelled;
+        return outcome;
+    }
+    // a form gapscope does not read is named for what it is, not judged as a broken trace
+    if (const QString foreign = recognizeForeignInput(path); !foreign.isEmpty()) {
+        outcome.fatalError = QStringLiteral("%1: %2").arg(path, foreign);
         return outcome;
     }
     LoadOutcome loaded = loadTrace(path, control);
@@ -162,7 +179,7 @@ DocumentAnalysis analyzeDocument(const DocumentOutcome& document, const Document
 
 bool opensAsJob(const QStringList& paths)
 {
-    return paths.size() > 1 || (paths.size() == 1 && detectDocumentKind(paths.front()) == DocumentKind::Job);
+    return !paths.isEmpty() && planOpen(paths).kind == OpenKind::Job;
 }
 
 namespace {
@@ -238,19 +255,27 @@ InputsAnalysis analyzeInputs(const QStringList& paths, const DocumentRequest& re
                              const LoadControl& control, const TraceCache* cache)
 {
     InputsAnalysis inputs;
-    if (opensAsJob(paths)) {
+    const OpenPlan plan = planOpen(paths);
+    if (plan.kind == OpenKind::SeveralRuns) {
+        inputs.analysis.error = plan.severalRunsText(paths.join(QStringLiteral(", ")));
+        return inputs;
+    }
+    if (plan.kind == OpenKind::Job) {
         // refused before the (possibly long) load
         if (inputs.analysis.error = jobRequestError(jobLabel(paths), JobMode::Job, request);
             !inputs.analysis.error.isEmpty())
             return inputs;
-        inputs.job = loadJob(paths, control);
+        inputs.job = loadJob(plan.paths, control);
         if (inputs.job.job)
             inputs.analysis = analyzeJobDocument(inputs.job.job, request, jobLabel(paths));
         else
             inputs.analysis.error = inputs.job.fatalError;
         return inputs;
     }
-    inputs.document = loadDocument(paths.value(0), control, cache);
+    // one run: one path given (its own notes), or copies of one run given together
+    inputs.document = loadDocument(paths.size() == 1 ? paths.front() : plan.paths.value(0), control, cache);
+    if (paths.size() > 1)
+        inputs.document.notes = plan.notes + inputs.document.notes;
     inputs.analysis = analyzeDocument(inputs.document, request);
     if (const auto& shown = inputs.analysis.trace;
         shown && shown->trace->sessions[shown->sessionIndex].ranks.size() > 1) {

@@ -9,6 +9,7 @@
 #include "analysis/CollectiveAttribution.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/cache/TraceCache.h"
+#include "model/document/OpenPlan.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
 #include "model/report/ReportContent.h"
@@ -29,20 +30,21 @@ enum class DocumentKind
 {
     StormlogTrace,
     BudgetLog,
-    Job // a folder of per-rank inputs (model/job/JobLoader isJobFolder): loadJob reads it
+    Job // a folder of the ranks of one job (OpenPlan OpenKind::Job): loadJob reads it
 };
 DocumentKind detectDocumentKind(const QString& path);
 
 // Whether paths open as a distributed job (model/job/JobLoader loadJob) rather than as one
-// document: several paths, or one job folder. One path of a trace whose session holds several
-// ranks opens as a document; jobFromTraceSession makes its job.
+// document or several: planOpen(paths).kind == OpenKind::Job. One path of a trace whose
+// session holds several ranks opens as a document; jobFromTraceSession makes its job.
 bool opensAsJob(const QStringList& paths);
 
 // One loaded document of either kind: exactly one of trace and budget is set on success.
 struct DocumentOutcome
 {
     DocumentKind kind = DocumentKind::StormlogTrace;
-    QString path;
+    QString path;       // what was read: the sink of a manifest.json given, the run of a folder
+    QStringList notes;  // what was read instead of the path given, and why (OpenPlan::notes)
     std::shared_ptr<const TraceData> trace;
     std::shared_ptr<const BudgetData> budget;
     QString fatalError; // why neither is set ("path: reason")
@@ -57,7 +59,9 @@ struct DocumentOutcome
     // The records (traces) or lines (budget logs) the loader rejected; nullptr unless ok().
     const ProblemLog* problems() const;
 };
-// A job folder is refused with the reason (it is loaded by loadJob). With a cache, a valid
+// The path goes through planOpen first: a sink's manifest or segment loads the sink, a folder
+// of one run loads that run (notes say so); a job folder, or a folder of several runs, is
+// refused with the reason (a job is loaded by loadJob; the runs one by one). With a cache, a valid
 // entry for the input is read instead of the input (loadDocument never writes one: see
 // keepInCache).
 DocumentOutcome loadDocument(const QString& path, const LoadControl& control = {},

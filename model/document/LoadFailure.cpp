@@ -1,11 +1,15 @@
 #include "model/document/LoadFailure.h"
 
 #include "model/budget/BudgetLoader.h"
+#include "model/trace/Csv.h"
 #include "model/text/Text.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 namespace gapscope {
 
@@ -78,7 +82,70 @@ QString describeFile(const QString& path)
     return QStringLiteral("%1 of text; its first line is “%2”").arg(sizeText, line);
 }
 
+// The cells of a CSV header line, trimmed (nvidia-smi writes ", " between them).
+QStringList headerCells(const QByteArray& head)
+{
+    const qsizetype end = head.indexOf('\n');
+    QStringList cells = QString::fromUtf8(head.left(end < 0 ? head.size() : end)).split(QLatin1Char(','));
+    for (QString& cell : cells)
+        cell = cell.trimmed();
+    return cells;
+}
+
+QString recognizeHead(const QByteArray& head)
+{
+    const auto byte = [&](qsizetype i) { return i < head.size() ? static_cast<unsigned char>(head[i]) : 0u; };
+    // pickle protocols 2 to 5 start with PROTO (0x80) and the protocol number
+    if (byte(0) == 0x80 && byte(1) >= 2 && byte(1) <= 5)
+        return QStringLiteral("a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot, a Python "
+                              "pickle): not read yet; open the stormlog trace recorded beside it");
+    if (byte(0) == 0x1f && byte(1) == 0x8b)
+        return QStringLiteral("a gzip-compressed file: not read; decompress it (gunzip) and open what it "
+                              "holds");
+    if (looksBinary(head))
+        return {};
+    const QStringList cells = headerCells(head);
+    if (cells.size() < 2)
+        return {};
+    // nvidia-smi --query-gpu=timestamp,memory.used,... / --query-compute-apps=timestamp,pid,used_memory
+    // --format=csv: "timestamp, memory.used [MiB], memory.total [MiB]"
+    static const QRegularExpression smiColumn(
+        QStringLiteral("^(memory\\.(used|total|free|reserved)|used_memory|used_gpu_memory|pid|index|name|"
+                       "utilization\\.\\w+)( \\[\\w+\\])?$"));
+    if (cells.front() == QStringLiteral("timestamp") &&
+        std::all_of(cells.begin() + 1, cells.end(), [](const QString& c) { return smiColumn.match(c).hasMatch(); }) &&
+        std::any_of(cells.begin() + 1, cells.end(), [](const QString& c) { return c.contains(QStringLiteral("memory")); }))
+        return QStringLiteral("an nvidia-smi device-usage log (%1), not a stormlog trace: attach it to a "
+                              "trace with --device-log FILE / File > Attach Device Log…")
+            .arg(cells.join(QStringLiteral(", ")));
+    // any other CSV: its header names its columns; a stormlog CSV (event columns) is the trace
+    // reader's to judge
+    const qsizetype end = head.indexOf('\n');
+    const QByteArray firstLine = head.left(end < 0 ? head.size() : end);
+    static const QRegularExpression columnName(QStringLiteral("^[A-Za-z_][\\w.\\[\\] ()/-]*$"));
+    if (detail::isCsvHeader(std::string_view(firstLine.constData(), size_t(firstLine.size()))) ||
+        !std::all_of(cells.begin(), cells.end(), [](const QString& c) { return columnName.match(c).hasMatch(); }))
+        return {};
+    return QStringLiteral("a CSV file of other columns (%1): not a stormlog trace (its CSV has event "
+                          "columns: timestamp_ns, event_type, ...) nor a memory-budget log")
+        .arg(cells.join(QStringLiteral(", ")));
+}
+
 } // namespace
+
+QString recognizeForeignInput(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return {};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray head = file.read(kHeadBytes);
+    if (looksLikeBudgetLog(head))
+        return {};
+    return recognizeHead(head);
+}
 
 QString acceptedInputsText()
 {
@@ -117,7 +184,10 @@ LoadFailureExplanation explainLoadFailure(const QString& path, const QString& er
     else
         e.tried = QStringLiteral("no line is a memory-budget log tick, so it is not a budget log; the "
                                  "stormlog trace reader then gave up for the reason above");
-    e.looksLike = describeFile(path);
+    const QString recognized = recognizeForeignInput(path);
+    if (!recognized.isEmpty())
+        e.tried = QStringLiteral("gapscope recognised what it is (below), a form it does not read as a trace");
+    e.looksLike = recognized.isEmpty() ? describeFile(path) : recognized;
     e.accepted = acceptedInputsText();
     return e;
 }

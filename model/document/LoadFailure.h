@@ -17,6 +17,13 @@ struct LoadFailureExplanation
     QString accepted;  // every input gapscope opens, by kind
 };
 
+// What a file gapscope does not read (yet) is, and what to do with it: an nvidia-smi
+// device-usage log, a PyTorch memory snapshot pickle, a gzip file, a CSV of other columns.
+// Empty for anything that may be a stormlog trace or a memory-budget log (their readers say
+// what is wrong with it). The one place such files are recognised: loadDocument refuses them
+// with this text, a job folder leaves them out with it, and explainLoadFailure shows it.
+QString recognizeForeignInput(const QString& path);
+
 // error is the load's message ("path: reason", as DocumentOutcome::failure() gives it).
 LoadFailureExplanation explainLoadFailure(const QString& path, const QString& error);
 

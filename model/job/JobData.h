@@ -9,6 +9,8 @@
 
 #include <QString>
 
+#include <algorithm>
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -27,10 +29,19 @@ struct JobInput
     QString path;                           // as given or as found in a job folder
     std::shared_ptr<const TraceData> trace; // never null
     size_t sessionIndex = 0;                // the session of this input that belongs to the job
+    // Partitions of that session the job does not read: their rank is read from another input
+    // (a rank given twice is analysed once; buildJobData says which and why in the notes).
+    std::vector<size_t> leftOutPartitions;
+    bool reads(size_t partitionIndex) const
+    {
+        return std::find(leftOutPartitions.begin(), leftOutPartitions.end(), partitionIndex) ==
+               leftOutPartitions.end();
+    }
 };
 
-// Where a rank's events are: a partition (session, rank) of one input. A rank found in two
-// inputs has two parts (the job's problems name both files).
+// Where a rank's events are: a partition (session, rank) of one input. A rank found in several
+// inputs is read from one of them (JobRank::parts); the others are its leftOut parts, read by
+// nothing (the job's problems name them all and say which was kept).
 struct JobRankPart
 {
     size_t inputIndex = 0;     // into JobData::inputs
@@ -41,10 +52,11 @@ struct JobRank
 {
     int64_t rank = 0;
     bool present = false;           // false: expected from world_size, but no input holds it
-    std::vector<JobRankPart> parts; // empty when missing; the first is the one shown
+    std::vector<JobRankPart> parts;   // empty when missing, else the one part the job reads
+    std::vector<JobRankPart> leftOut; // copies of the rank in other inputs, not read
     QString host;
     int64_t localRank = 0;
-    size_t sampleCount = 0; // `sample` events over all parts
+    size_t sampleCount = 0; // `sample` events of the part read
 };
 
 struct JobData

@@ -5,6 +5,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <map>
 #include <queue>
 #include <string>
@@ -53,7 +54,8 @@ public:
     explicit JobEventsBuilder(const std::optional<TimeWindow>& window) : m_window(window) {}
 
     void reserve(size_t rows) { m_events.reserve(rows); }
-    void addInput(const TraceData& trace, size_t sessionIndex);
+    // leftOut: partitions of the session not read (their rank is read from another input)
+    void addInput(const TraceData& trace, size_t sessionIndex, const std::vector<size_t>& leftOut = {});
     JobEventsBuild finish();
 
 private:
@@ -159,15 +161,22 @@ void JobEventsBuilder::appendRow(const EventStore& store, uint32_t row)
                     flags);
 }
 
-void JobEventsBuilder::addInput(const TraceData& trace, size_t sessionIndex)
+void JobEventsBuilder::addInput(const TraceData& trace, size_t sessionIndex, const std::vector<size_t>& leftOut)
 {
     const EventStore& store = trace.store;
     m_facts.assign(store.strings.size(), 0);
     m_sourceOf.assign(store.sources.size(), -1);
     std::vector<const Partition*> partitions;
-    for (const Partition& partition : trace.partitions)
-        if (partition.sessionIndex == sessionIndex)
+    std::vector<int64_t> ranksLeftOut; // their phases are read from the input that holds them
+    for (size_t p = 0; p < trace.partitions.size(); ++p) {
+        const Partition& partition = trace.partitions[p];
+        if (partition.sessionIndex != sessionIndex)
+            continue;
+        if (std::find(leftOut.begin(), leftOut.end(), p) != leftOut.end())
+            ranksLeftOut.push_back(partition.rank);
+        else
             partitions.push_back(&partition);
+    }
 
     // the partitions merged by timestamp; a tie goes to the earlier partition (lower rank)
     using Head = std::tuple<int64_t, size_t, uint32_t>; // timestamp, partition, row
@@ -199,7 +208,8 @@ void JobEventsBuilder::addInput(const TraceData& trace, size_t sessionIndex)
         return;
     const std::string sessionId = trace.sessions[sessionIndex].id.toStdString();
     for (const PhaseSpan& span : trace.phases)
-        if (span.sessionId == sessionId)
+        if (span.sessionId == sessionId &&
+            std::find(ranksLeftOut.begin(), ranksLeftOut.end(), span.rank) == ranksLeftOut.end())
             m_spans[PhaseGroup{span.sessionId, span.rank}].push_back(span);
 }
 
@@ -246,7 +256,7 @@ JobEventsBuild buildJobEvents(const JobData& job, const std::optional<TimeWindow
         rows += sessionRows(*input.trace, input.sessionIndex);
     builder.reserve(rows);
     for (const JobInput& input : job.inputs)
-        builder.addInput(*input.trace, input.sessionIndex);
+        builder.addInput(*input.trace, input.sessionIndex, input.leftOutPartitions);
     return builder.finish();
 }
 

@@ -28,7 +28,8 @@ struct JobEventsBuild
 };
 
 // JobMode::Session: every event of the selected session of the one input (all its ranks,
-// markers and phases included); JobMode::Job: those of every input, input after input.
+// markers and phases included); JobMode::Job: those of every input, input after input, a rank
+// given in several inputs read from the one JobRank::parts names (its phases too).
 // window: only events within it (inclusive).
 JobEventsBuild buildJobEvents(const JobData& job, const std::optional<TimeWindow>& window = std::nullopt);
 

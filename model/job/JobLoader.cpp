@@ -2,6 +2,7 @@
 
 #include "analysis/Int64Math.h"
 #include "model/document/Document.h"
+#include "model/document/LoadFailure.h"
 #include "model/read/WindowedReader.h"
 #include "model/text/Text.h"
 
@@ -106,6 +107,11 @@ QStringList folderInputs(const QString& folder, ProblemLog* problems)
                 problems->addWarning(
                     path, 0,
                     QStringLiteral("a memory-budget log, not a stormlog trace; left out of the job"));
+            continue;
+        }
+        if (const QString foreign = recognizeForeignInput(path); !foreign.isEmpty()) {
+            if (problems)
+                problems->addWarning(path, 0, QStringLiteral("%1; left out of the job").arg(foreign));
             continue;
         }
         QString whyNot;
@@ -248,6 +254,37 @@ void countSources(const JobInput& input, size_t inputIndex, const Partition& par
     }
 }
 
+// One copy of a rank: its partition in one input, whether that input is a sink, its samples.
+struct RankCopy
+{
+    JobRankPart part;
+    bool sink = false;
+    size_t samples = 0;
+};
+
+size_t samplesOf(const TraceData& trace, const Partition& partition)
+{
+    size_t count = 0;
+    for (uint32_t row = partition.begin; row < partition.end; ++row)
+        count += trace.store.type[row] == EventType::Sample ? 1 : 0;
+    return count;
+}
+
+// The copy of a rank the job reads: a sink (what stormlog wrote as it ran) before a file
+// exported from one, then the copy with the most samples, then the first given. Reading one
+// copy keeps every rank counted once in the cross-rank analyses, as the sinks alone are.
+size_t keptCopy(const std::vector<RankCopy>& copies)
+{
+    size_t best = 0;
+    for (size_t c = 1; c < copies.size(); ++c) {
+        const RankCopy& a = copies[c];
+        const RankCopy& b = copies[best];
+        if (a.sink != b.sink ? a.sink : a.samples > b.samples)
+            best = c;
+    }
+    return best;
+}
+
 // The value with the most weight; ties go to the one seen first (as Python's Counter does).
 template <typename Key> std::optional<Key> mostCommon(const std::vector<std::pair<Key, size_t>>& weighted)
 {
@@ -340,7 +377,7 @@ JobOutcome jobOfOutcomes(JobInputs found, const std::vector<LoadOutcome>& outcom
                     .arg(chosen.id.isEmpty() ? QStringLiteral("(none)") : chosen.id,
                          toString(chosen.status)));
         }
-        inputs.push_back(JobInput{path, outcome.data, *session});
+        inputs.push_back(JobInput{path, outcome.data, *session, {}});
     }
     if (inputs.empty())
         return {nullptr, everyReason(found.problems), false};
@@ -366,6 +403,11 @@ void forEachInParallel(size_t count, const std::function<void(size_t)>& work)
     for (size_t w = 0; w < workers; ++w)
         pool.start(drain);
     pool.waitForDone();
+}
+
+QStringList jobFolderInputs(const QString& folder, ProblemLog* problems)
+{
+    return folderInputs(folder, problems);
 }
 
 bool isJobFolder(const QString& path)
@@ -409,6 +451,8 @@ JobInputs discoverJobInputs(const QStringList& paths)
         } else if (info.isFile() && detectDocumentKind(path) == DocumentKind::BudgetLog) {
             found.problems.addWarning(
                 path, 0, QStringLiteral("a memory-budget log, not a stormlog trace; left out of the job"));
+        } else if (const QString foreign = recognizeForeignInput(path); !foreign.isEmpty()) {
+            found.problems.addWarning(path, 0, QStringLiteral("%1; left out of the job").arg(foreign));
         } else {
             add(path);
         }
@@ -488,7 +532,7 @@ std::shared_ptr<const JobData> jobFromTraceSession(std::shared_ptr<const TraceDa
     if (!trace || sessionIndex >= trace->sessions.size())
         return nullptr;
     const QString path = trace->path;
-    return buildJobData(JobMode::Session, {JobInput{path, std::move(trace), sessionIndex}}, {});
+    return buildJobData(JobMode::Session, {JobInput{path, std::move(trace), sessionIndex, {}}}, {});
 }
 
 std::shared_ptr<const JobData> buildJobData(JobMode mode, std::vector<JobInput> inputs, ProblemLog problems)
@@ -497,10 +541,9 @@ std::shared_ptr<const JobData> buildJobData(JobMode mode, std::vector<JobInput> 
     job->mode = mode;
     job->inputs = std::move(inputs);
 
-    // The parts of every rank, in input order.
-    std::map<int64_t, JobRank> ranks;
-    std::vector<SourceCount> samples;
-    bool anyPart = false;
+    // Every copy of every rank, in input order: a rank may be given twice (its sink and the
+    // file exported from it, say), and is then read from one copy only (keptCopy says which).
+    std::map<int64_t, std::vector<RankCopy>> copies;
     for (size_t i = 0; i < job->inputs.size(); ++i) {
         const JobInput& input = job->inputs[i];
         const TraceData& trace = *input.trace;
@@ -508,21 +551,42 @@ std::shared_ptr<const JobData> buildJobData(JobMode mode, std::vector<JobInput> 
             const Partition& partition = trace.partitions[p];
             if (partition.sessionIndex != input.sessionIndex || partition.size() == 0)
                 continue;
+            copies[partition.rank].push_back(
+                RankCopy{JobRankPart{i, p}, trace.form == TraceForm::SinkDirectory, samplesOf(trace, partition)});
+        }
+    }
+    std::map<int64_t, JobRank> ranks;
+    for (const auto& [number, found] : copies) {
+        const size_t kept = keptCopy(found);
+        JobRank& rank = ranks[number];
+        rank.parts.push_back(found[kept].part);
+        for (size_t c = 0; c < found.size(); ++c) {
+            if (c == kept)
+                continue;
+            rank.leftOut.push_back(found[c].part);
+            job->inputs[found[c].part.inputIndex].leftOutPartitions.push_back(found[c].part.partitionIndex);
+        }
+    }
+    // The parts read, in input order (the order the job id and world size are counted in).
+    std::vector<SourceCount> samples;
+    bool anyPart = false;
+    for (size_t i = 0; i < job->inputs.size(); ++i) {
+        const JobInput& input = job->inputs[i];
+        const TraceData& trace = *input.trace;
+        for (size_t p = 0; p < trace.partitions.size(); ++p) {
+            const Partition& partition = trace.partitions[p];
+            if (partition.sessionIndex != input.sessionIndex || partition.size() == 0 || !input.reads(p))
+                continue;
             JobRank& rank = ranks[partition.rank];
-            if (rank.parts.empty()) {
-                const EventStore& store = trace.store;
-                const EventSource& source = store.sources[store.source[partition.begin]];
-                rank.rank = partition.rank;
-                rank.present = true;
-                rank.host = qs(store.str(source.host));
-                rank.localRank = source.localRank;
-            }
-            rank.parts.push_back(JobRankPart{i, p});
-            size_t sampleRows = 0;
-            countSources(input, i, partition, true, samples, &sampleRows);
-            rank.sampleCount += sampleRows;
-            const int64_t first = trace.store.timestampNs[partition.begin];
-            const int64_t last = trace.store.timestampNs[partition.end - 1];
+            const EventStore& store = trace.store;
+            const EventSource& source = store.sources[store.source[partition.begin]];
+            rank.rank = partition.rank;
+            rank.present = true;
+            rank.host = qs(store.str(source.host));
+            rank.localRank = source.localRank;
+            countSources(input, i, partition, true, samples, &rank.sampleCount);
+            const int64_t first = store.timestampNs[partition.begin];
+            const int64_t last = store.timestampNs[partition.end - 1];
             job->firstTimestampNs = anyPart ? std::min(job->firstTimestampNs, first) : first;
             job->lastTimestampNs = anyPart ? std::max(job->lastTimestampNs, last) : last;
             anyPart = true;
@@ -589,11 +653,19 @@ std::shared_ptr<const JobData> buildJobData(JobMode mode, std::vector<JobInput> 
         QStringList files;
         for (const JobRankPart& part : rank.parts)
             files << inputsOf[part.inputIndex].path;
-        if (rank.parts.size() > 1)
-            problems.addWarning(files.front(), 0,
-                                QStringLiteral("rank %1 is in %2; the job shows the first")
-                                    .arg(number)
-                                    .arg(filesText(files)));
+        if (!rank.leftOut.empty()) {
+            QStringList others;
+            for (const JobRankPart& part : rank.leftOut)
+                others << inputsOf[part.inputIndex].path;
+            problems.addWarning(
+                files.front(), 0,
+                QStringLiteral("rank %1 is in %2; the job reads it once, from %3, and leaves out %4 "
+                               "(a rank given twice is read from its sink before a file exported "
+                               "from it, else from the input with the most samples, else the first "
+                               "given)")
+                    .arg(number)
+                    .arg(filesText(QStringList(files) + others), files.front(), filesText(others)));
+        }
         if (rank.sampleCount < 2)
             problems.addWarning(
                 files.front(), 0,

@@ -22,6 +22,11 @@ namespace gapscope {
 // or two levels down (rank0/, rank0/telemetry_sink/) or trace files directly in it.
 bool isJobFolder(const QString& path);
 
+// The inputs a folder that is not a sink holds, as discoverJobInputs finds them: sink folders
+// one or two levels down and trace files directly in it (sorted by name, digits as numbers).
+// Files that are not traces are noted in `problems` when given.
+QStringList jobFolderInputs(const QString& folder, ProblemLog* problems = nullptr);
+
 struct JobInputs
 {
     QStringList paths; // files and sink folders, in the order given (a folder's children by name)
