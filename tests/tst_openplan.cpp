@@ -201,7 +201,7 @@ private slots:
         QTest::newRow("a rank's sink of a job") << QStringLiteral("ddp/rank2/telemetry_sink")
                                                 << QStringLiteral("gapscope-real-ddp rank 2");
         QTest::newRow("an export") << QStringLiteral("single/stock_events.json")
-                                   << QStringLiteral("stock_events.json — rank 0");
+                                   << QStringLiteral("stock_events.json");
     }
 
     void documentNames()

@@ -59,10 +59,11 @@ QString sinkOrFileName(const QString& path)
     return base.isEmpty() ? path : base;
 }
 
-// "truth — rank 0"; a folder named for its rank says the job instead: "gapscope-real-ddp rank 2".
-QString nameWithRank(const QString& base, const QString& jobId, std::optional<int64_t> rank)
+// A sink with its rank, "truth — rank 0"; a folder named for its rank says the job instead:
+// "gapscope-real-ddp rank 2". A file keeps its own name (it was named by whoever exported it).
+QString nameWithRank(const QString& path, const QString& base, const QString& jobId, std::optional<int64_t> rank)
 {
-    if (!rank)
+    if (!rank || !QFileInfo(path).isDir())
         return base;
     static const QRegularExpression rankFolder(QStringLiteral("^rank[_-]?\\d+$"),
                                                QRegularExpression::CaseInsensitiveOption);
@@ -186,7 +187,7 @@ std::vector<FoundRun> runsOf(const QStringList& inputs)
             same->paths << input;
     }
     for (FoundRun& run : runs)
-        run.name = nameWithRank(sinkOrFileName(run.paths.front()), run.jobId, run.rank);
+        run.name = nameWithRank(run.paths.front(), sinkOrFileName(run.paths.front()), run.jobId, run.rank);
     return runs;
 }
 
@@ -304,7 +305,7 @@ QString documentName(const QString& path, const TraceData* trace, std::optional<
     if (!index || *index >= trace->sessions.size() || trace->sessions[*index].ranks.size() != 1)
         return base;
     const SessionInfo& session = trace->sessions[*index];
-    return nameWithRank(base, session.jobId, session.ranks.front());
+    return nameWithRank(path, base, session.jobId, session.ranks.front());
 }
 
 } // namespace gapscope

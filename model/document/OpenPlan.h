@@ -57,8 +57,8 @@ struct OpenPlan
 OpenPlan planOpen(const QStringList& paths);
 
 // What a document is called in a title or a tab: a sink by the folder above `telemetry_sink`
-// (or its own name), a file by its name; with the rank when the trace holds one rank, and a
-// "rankN" folder by the job id instead ("gapscope-real-ddp rank 2", "truth — rank 0").
+// (or its own name) with its rank when its session holds one, a "rankN" folder by the job id
+// ("truth — rank 0", "gapscope-real-ddp rank 2"); a file by its name.
 // trace: the loaded trace of path, when there is one (its selected or default session).
 QString documentName(const QString& path, const TraceData* trace = nullptr,
                      std::optional<size_t> sessionIndex = std::nullopt);
