@@ -2,12 +2,16 @@
 // real-gpu/folders): single/ (two runs of rank 0) opens as two documents, one tab each, named
 // by the run ("stock — rank 0", "truth — rank 0"), on the trace page; frag/ (one run) opens as
 // that run's chart, not a one-rank job; a sink's manifest.json opens its sink; a rank of a job
-// is titled by job id and rank. With GAPSCOPE_SHOTS_DIR set, the window of each is saved there.
+// is titled by job id and rank; Compare With takes a run folder. With GAPSCOPE_SHOTS_DIR set, the window of each is saved there.
+#include "app/CompareWith.h"
 #include "app/DocumentTab.h"
 #include "app/MainWindow.h"
 #include "app/pages/JobPage.h"
 #include "app/pages/TracePage.h"
 #include "tests/OwnSettings.h"
+#include "widgets/trace/CompareWindow.h"
+
+#include <QAction>
 
 #include <QDir>
 #include <QSettings>
@@ -106,6 +110,23 @@ private slots:
         QVERIFY(!window.currentTab()->jobPage()->hasDocument());
         QCOMPARE(window.windowTitle(), title);
         saveShot(window, QStringLiteral("one_run_") + QString(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_')).remove(QLatin1Char('\'')));
+    }
+
+    // (d) Compare With takes a folder: a run folder holding one sink is read as that sink
+    void compareWithAFolder()
+    {
+        MainWindow window;
+        window.openPath(real(QStringLiteral("single/stock/telemetry_sink")));
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.compareWith()->folderAction()->isEnabled());
+        window.compareWith()->compareWith(real(QStringLiteral("single/truth")));
+        CompareWindow* compare = window.findChild<CompareWindow*>();
+        QVERIFY(compare);
+        compare->waitForIdle();
+        QVERIFY(compare->comparison());
+        QCOMPARE(compare->comparison()->a.result->trace, window.trace());
+        QCOMPARE(compare->comparison()->b.result->trace->path, real(QStringLiteral("single/truth/telemetry_sink")));
+        compare->close();
     }
 
     // a job is named by its id; a rank opened from it by job id and rank
