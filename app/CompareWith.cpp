@@ -20,7 +20,8 @@ CompareWith::CompareWith(MainWindow* window)
         if (!path.isEmpty())
             compareWith(path);
     });
-    m_folderAction->setStatusTip(tr("Compare the open trace with a run's sink folder, or a folder holding one"));
+    m_folderAction->setStatusTip(
+        tr("Compare the open trace with a run's sink folder, or a folder holding one"));
     connect(m_folderAction, &QAction::triggered, this, [this] {
         const QString path = QFileDialog::getExistingDirectory(m_window, tr("Compare With Folder"));
         if (!path.isEmpty())

@@ -37,14 +37,16 @@ private slots:
         QTest::addColumn<QStringList>("stderrHas");
         QTest::newRow("two runs of rank 0")
             << QStringLiteral("single") << 2 << QString()
-            << QStringList{real(QStringLiteral("single")) + QStringLiteral(": 2 runs that are not ranks of one job"),
-                           QStringLiteral("stock — rank 0: ") + real(QStringLiteral("single/stock/telemetry_sink")) +
-                               QStringLiteral(" (session 014998b3-13f3-4f4d-961c-d5c31438b453, pid 472); also in ") +
-                               real(QStringLiteral("single/stock_events.json")),
-                           QStringLiteral("truth — rank 0: ") + real(QStringLiteral("single/truth/telemetry_sink")),
-                           QStringLiteral("give one of them to read that run")};
+            << QStringList{
+                   real(QStringLiteral("single")) + QStringLiteral(": 2 runs that are not ranks of one job"),
+                   QStringLiteral("stock — rank 0: ") + real(QStringLiteral("single/stock/telemetry_sink")) +
+                       QStringLiteral(" (session 014998b3-13f3-4f4d-961c-d5c31438b453, pid 472); also in ") +
+                       real(QStringLiteral("single/stock_events.json")),
+                   QStringLiteral("truth — rank 0: ") + real(QStringLiteral("single/truth/telemetry_sink")),
+                   QStringLiteral("give one of them to read that run")};
         QTest::newRow("one run") << QStringLiteral("frag") << 0 << QStringLiteral("frag/telemetry_sink")
-                                 << QStringList{real(QStringLiteral("frag")) + QStringLiteral(" holds one run; opened it: ") +
+                                 << QStringList{real(QStringLiteral("frag")) +
+                                                QStringLiteral(" holds one run; opened it: ") +
                                                 real(QStringLiteral("frag/telemetry_sink"))};
         QTest::newRow("a run folder holding one sink")
             << QStringLiteral("single/truth") << 0 << QStringLiteral("single/truth/telemetry_sink")
@@ -53,13 +55,15 @@ private slots:
             << QStringLiteral("single/stock/telemetry_sink/manifest.json") << 0
             << QStringLiteral("single/stock/telemetry_sink")
             << QStringList{real(QStringLiteral("single/stock/telemetry_sink/manifest.json")) +
-                           QStringLiteral(" is part of the sink ") + real(QStringLiteral("single/stock/telemetry_sink"))};
+                           QStringLiteral(" is part of the sink ") +
+                           real(QStringLiteral("single/stock/telemetry_sink"))};
         QTest::newRow("nvidia-smi's log")
             << QStringLiteral("single/nvidia-smi.csv") << 2 << QString()
-            << QStringList{real(QStringLiteral("single/nvidia-smi.csv")) +
-                           QStringLiteral(": an nvidia-smi device-usage log (timestamp, memory.used [MiB], "
-                                          "memory.total [MiB]), not a stormlog trace: attach it to a trace with "
-                                          "--device-log FILE / File > Attach Device Log…")};
+            << QStringList{
+                   real(QStringLiteral("single/nvidia-smi.csv")) +
+                   QStringLiteral(": an nvidia-smi device-usage log (timestamp, memory.used [MiB], "
+                                  "memory.total [MiB]), not a stormlog trace: attach it to a trace with "
+                                  "--device-log FILE / File > Attach Device Log…")};
     }
 
     void analyzeFolders()
@@ -68,8 +72,8 @@ private slots:
         QFETCH(int, exitCode);
         QFETCH(QString, inputRead);
         QFETCH(QStringList, stderrHas);
-        const GapscopeRun r =
-            runGapscope({QStringLiteral("analyze"), real(path), QStringLiteral("--format"), QStringLiteral("json")});
+        const GapscopeRun r = runGapscope(
+            {QStringLiteral("analyze"), real(path), QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.exitCode, exitCode);
         const QString err = QString::fromUtf8(r.err);
         for (const QString& line : stderrHas)
@@ -98,13 +102,14 @@ private slots:
                                            real(QStringLiteral("single/truth")), QStringLiteral("--format"),
                                            QStringLiteral("json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const GapscopeRun sinks = runGapscope({QStringLiteral("compare"),
-                                               real(QStringLiteral("single/stock/telemetry_sink")),
-                                               real(QStringLiteral("single/truth/telemetry_sink")),
-                                               QStringLiteral("--format"), QStringLiteral("json")});
+        const GapscopeRun sinks =
+            runGapscope({QStringLiteral("compare"), real(QStringLiteral("single/stock/telemetry_sink")),
+                         real(QStringLiteral("single/truth/telemetry_sink")), QStringLiteral("--format"),
+                         QStringLiteral("json")});
         QCOMPARE(sinks.exitCode, 0);
         QCOMPARE(r.out, sinks.out);
-        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("holds one run; opened it")), r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("holds one run; opened it")),
+                 r.err.constData());
     }
 };
 

@@ -55,7 +55,8 @@ QByteArray exportOf(const QString& sink, qsizetype firstRecords = -1)
         if (line.trimmed().isEmpty() || (firstRecords >= 0 && records.size() == firstRecords))
             continue;
         QByteArray pretty;
-        for (const QByteArray& row : QJsonDocument::fromJson(line).toJson(QJsonDocument::Indented).split('\n')) {
+        for (const QByteArray& row :
+             QJsonDocument::fromJson(line).toJson(QJsonDocument::Indented).split('\n')) {
             if (row.isEmpty())
                 continue;
             qsizetype spaces = 0;
@@ -103,7 +104,7 @@ class TestJobCopies : public QObject
             if (name == QStringLiteral("@sinks") || name == QStringLiteral("@exports")) {
                 for (int rank = 0; rank < 4; ++rank)
                     paths << (name == QStringLiteral("@sinks") ? sink(QStringLiteral("sinks"), rank)
-                                                              : exported(QStringLiteral("both"), rank));
+                                                               : exported(QStringLiteral("both"), rank));
             } else if (name == QStringLiteral("@both")) {
                 paths << temp(QStringLiteral("both"));
             } else {
@@ -127,8 +128,10 @@ private slots:
         // rank 1 twice as files: a whole export and one of its first 100 records
         QVERIFY(writeFile(temp(QStringLiteral("files/rank1_first100.json")),
                           exportOf(kDdp + QStringLiteral("/rank1/telemetry_sink"), 100)));
-        QVERIFY(QFile::copy(exported(QStringLiteral("both"), 1), temp(QStringLiteral("files/rank1_events.json"))));
-        QVERIFY(QFile::copy(exported(QStringLiteral("both"), 1), temp(QStringLiteral("files/rank1_again.json"))));
+        QVERIFY(QFile::copy(exported(QStringLiteral("both"), 1),
+                            temp(QStringLiteral("files/rank1_events.json"))));
+        QVERIFY(
+            QFile::copy(exported(QStringLiteral("both"), 1), temp(QStringLiteral("files/rank1_again.json"))));
     }
 
     // The job of the sinks and their copies gives, byte for byte, the collective attribution
@@ -137,7 +140,8 @@ private slots:
     {
         QTest::addColumn<QStringList>("paths");
         QTest::newRow("a job folder of sinks and their exports") << QStringList{QStringLiteral("@both")};
-        QTest::newRow("the exports given before the sinks") << QStringList{QStringLiteral("@exports"), QStringLiteral("@sinks")};
+        QTest::newRow("the exports given before the sinks")
+            << QStringList{QStringLiteral("@exports"), QStringLiteral("@sinks")};
         QTest::newRow("the exports alone") << QStringList{QStringLiteral("@exports")};
     }
 
@@ -167,7 +171,8 @@ private slots:
         if (actual != expected) {
             QFile::remove(temp(QStringLiteral("actual.json")));
             writeFile(temp(QStringLiteral("actual.json")), actual);
-            QFAIL(qPrintable(QStringLiteral("the analyses differ; the job's is in %1").arg(temp(QStringLiteral("actual.json")))));
+            QFAIL(qPrintable(QStringLiteral("the analyses differ; the job's is in %1")
+                                 .arg(temp(QStringLiteral("actual.json")))));
         }
         // upstream's answer on these sinks (the capture's README): rank 0 (high) and rank 1 (low)
         // are the first-cause suspects; each rank's samples counted once
@@ -175,7 +180,9 @@ private slots:
             QJsonDocument::fromJson(actual).object().value(QStringLiteral("cross_rank_analysis")).toObject();
         QStringList suspects;
         for (const QJsonValue& suspect : crossRank.value(QStringLiteral("first_cause_suspects")).toArray())
-            suspects << QStringLiteral("%1 %2").arg(suspect[QStringLiteral("rank")].toInt()).arg(suspect[QStringLiteral("confidence")].toString());
+            suspects << QStringLiteral("%1 %2")
+                            .arg(suspect[QStringLiteral("rank")].toInt())
+                            .arg(suspect[QStringLiteral("confidence")].toString());
         QCOMPARE(suspects, (QStringList{QStringLiteral("0 high"), QStringLiteral("1 low")}));
         const QJsonObject counts = crossRank.value(QStringLiteral("rank_sample_counts")).toObject();
         for (const JobRank& rank : alone.job->ranks)
@@ -187,18 +194,21 @@ private slots:
     {
         QTest::addColumn<QStringList>("paths");
         QTest::addColumn<qint64>("rank");
-        QTest::addColumn<QString>("read");    // path (in the temp folder) of the copy read
+        QTest::addColumn<QString>("read"); // path (in the temp folder) of the copy read
         QTest::addColumn<QStringList>("leftOut");
         QTest::newRow("the sink before its export, even given after it")
-            << QStringList{QStringLiteral("both/rank1_events.json"), QStringLiteral("both/rank1/telemetry_sink")}
+            << QStringList{QStringLiteral("both/rank1_events.json"),
+                           QStringLiteral("both/rank1/telemetry_sink")}
             << qint64(1) << QStringLiteral("both/rank1/telemetry_sink")
             << QStringList{QStringLiteral("both/rank1_events.json")};
         QTest::newRow("of two files, the one with more samples")
-            << QStringList{QStringLiteral("files/rank1_first100.json"), QStringLiteral("files/rank1_events.json")}
+            << QStringList{QStringLiteral("files/rank1_first100.json"),
+                           QStringLiteral("files/rank1_events.json")}
             << qint64(1) << QStringLiteral("files/rank1_events.json")
             << QStringList{QStringLiteral("files/rank1_first100.json")};
         QTest::newRow("of two equal files, the first given")
-            << QStringList{QStringLiteral("files/rank1_again.json"), QStringLiteral("files/rank1_events.json")}
+            << QStringList{QStringLiteral("files/rank1_again.json"),
+                           QStringLiteral("files/rank1_events.json")}
             << qint64(1) << QStringLiteral("files/rank1_again.json")
             << QStringList{QStringLiteral("files/rank1_events.json")};
     }

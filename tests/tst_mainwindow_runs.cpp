@@ -2,7 +2,8 @@
 // real-gpu/folders): single/ (two runs of rank 0) opens as two documents, one tab each, named
 // by the run ("stock — rank 0", "truth — rank 0"), on the trace page; frag/ (one run) opens as
 // that run's chart, not a one-rank job; a sink's manifest.json opens its sink; a rank of a job
-// is titled by job id and rank; Compare With takes a run folder. With GAPSCOPE_SHOTS_DIR set, the window of each is saved there.
+// is titled by job id and rank; Compare With takes a run folder. With GAPSCOPE_SHOTS_DIR set, the window of
+// each is saved there.
 #include "app/CompareWith.h"
 #include "app/DocumentTab.h"
 #include "app/MainWindow.h"
@@ -86,11 +87,12 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("trace"); // the path of the trace shown
         QTest::addColumn<QString>("title");
-        QTest::newRow("a folder of one run") << QStringLiteral("frag") << QStringLiteral("frag/telemetry_sink")
-                                             << QStringLiteral("frag — rank 0 — gapscope");
-        QTest::newRow("a sink's manifest.json") << QStringLiteral("single/truth/telemetry_sink/manifest.json")
-                                                << QStringLiteral("single/truth/telemetry_sink")
-                                                << QStringLiteral("truth — rank 0 — gapscope");
+        QTest::newRow("a folder of one run")
+            << QStringLiteral("frag") << QStringLiteral("frag/telemetry_sink")
+            << QStringLiteral("frag — rank 0 — gapscope");
+        QTest::newRow("a sink's manifest.json")
+            << QStringLiteral("single/truth/telemetry_sink/manifest.json")
+            << QStringLiteral("single/truth/telemetry_sink") << QStringLiteral("truth — rank 0 — gapscope");
     }
 
     void oneRunOpensAsThatRun()
@@ -109,7 +111,9 @@ private slots:
         QCOMPARE(window.currentTab()->currentWidget(), window.currentTab()->tracePage());
         QVERIFY(!window.currentTab()->jobPage()->hasDocument());
         QCOMPARE(window.windowTitle(), title);
-        saveShot(window, QStringLiteral("one_run_") + QString(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_')).remove(QLatin1Char('\'')));
+        saveShot(window, QStringLiteral("one_run_") + QString(QTest::currentDataTag())
+                                                          .replace(QLatin1Char(' '), QLatin1Char('_'))
+                                                          .remove(QLatin1Char('\'')));
     }
 
     // (d) Compare With takes a folder: a run folder holding one sink is read as that sink
@@ -125,7 +129,8 @@ private slots:
         compare->waitForIdle();
         QVERIFY(compare->comparison());
         QCOMPARE(compare->comparison()->a.result->trace, window.trace());
-        QCOMPARE(compare->comparison()->b.result->trace->path, real(QStringLiteral("single/truth/telemetry_sink")));
+        QCOMPARE(compare->comparison()->b.result->trace->path,
+                 real(QStringLiteral("single/truth/telemetry_sink")));
         compare->close();
     }
 

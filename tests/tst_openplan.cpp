@@ -76,33 +76,37 @@ private slots:
         // (a)
         QTest::newRow("a folder of two runs of rank 0")
             << QStringList{QStringLiteral("single")} << OpenKind::SeveralRuns
-            << QStringList{QStringLiteral("single/stock/telemetry_sink"), QStringLiteral("single/truth/telemetry_sink")}
+            << QStringList{QStringLiteral("single/stock/telemetry_sink"),
+                           QStringLiteral("single/truth/telemetry_sink")}
             << QStringList{QStringLiteral("stock — rank 0"), QStringLiteral("truth — rank 0")} << QString();
         QTest::newRow("two runs of rank 0 given together")
-            << QStringList{QStringLiteral("single/truth/telemetry_sink"), QStringLiteral("single/stock/telemetry_sink")}
+            << QStringList{QStringLiteral("single/truth/telemetry_sink"),
+                           QStringLiteral("single/stock/telemetry_sink")}
             << OpenKind::SeveralRuns
-            << QStringList{QStringLiteral("single/truth/telemetry_sink"), QStringLiteral("single/stock/telemetry_sink")}
+            << QStringList{QStringLiteral("single/truth/telemetry_sink"),
+                           QStringLiteral("single/stock/telemetry_sink")}
             << QStringList{QStringLiteral("truth — rank 0"), QStringLiteral("stock — rank 0")} << QString();
         QTest::newRow("a sink and its export given together: one run, the sink")
-            << QStringList{QStringLiteral("single/stock_events.json"), QStringLiteral("single/stock/telemetry_sink")}
+            << QStringList{QStringLiteral("single/stock_events.json"),
+                           QStringLiteral("single/stock/telemetry_sink")}
             << OpenKind::Document << QStringList{QStringLiteral("single/stock/telemetry_sink")}
             << QStringList{QStringLiteral("stock — rank 0")}
             << QStringLiteral("stock_events.json holds the same run as ");
         // (b)
-        QTest::newRow("a folder of one run") << QStringList{QStringLiteral("frag")} << OpenKind::Document
-                                             << QStringList{QStringLiteral("frag/telemetry_sink")}
-                                             << QStringList{QStringLiteral("frag — rank 0")}
-                                             << QStringLiteral("holds one run; opened it");
-        QTest::newRow("a sink folder") << QStringList{QStringLiteral("frag/telemetry_sink")} << OpenKind::Document
-                                       << QStringList{QStringLiteral("frag/telemetry_sink")} << QStringList{}
-                                       << QString();
-        QTest::newRow("a job folder of four ranks") << QStringList{QStringLiteral("ddp")} << OpenKind::Job
-                                                    << QStringList{QStringLiteral("ddp")}
-                                                    << QStringList{QStringLiteral("gapscope-real-ddp rank 0"),
-                                                                   QStringLiteral("gapscope-real-ddp rank 1"),
-                                                                   QStringLiteral("gapscope-real-ddp rank 2"),
-                                                                   QStringLiteral("gapscope-real-ddp rank 3")}
-                                                    << QString();
+        QTest::newRow("a folder of one run")
+            << QStringList{QStringLiteral("frag")} << OpenKind::Document
+            << QStringList{QStringLiteral("frag/telemetry_sink")}
+            << QStringList{QStringLiteral("frag — rank 0")} << QStringLiteral("holds one run; opened it");
+        QTest::newRow("a sink folder")
+            << QStringList{QStringLiteral("frag/telemetry_sink")} << OpenKind::Document
+            << QStringList{QStringLiteral("frag/telemetry_sink")} << QStringList{} << QString();
+        QTest::newRow("a job folder of four ranks")
+            << QStringList{QStringLiteral("ddp")} << OpenKind::Job << QStringList{QStringLiteral("ddp")}
+            << QStringList{QStringLiteral("gapscope-real-ddp rank 0"),
+                           QStringLiteral("gapscope-real-ddp rank 1"),
+                           QStringLiteral("gapscope-real-ddp rank 2"),
+                           QStringLiteral("gapscope-real-ddp rank 3")}
+            << QString();
         // (c)
         QTest::newRow("a sink's manifest.json")
             << QStringList{QStringLiteral("single/truth/telemetry_sink/manifest.json")} << OpenKind::Document
@@ -112,7 +116,8 @@ private slots:
             << QStringList{QStringLiteral("frag/telemetry_sink/segment-000001.jsonl")} << OpenKind::Document
             << QStringList{QStringLiteral("frag/telemetry_sink")} << QStringList{}
             << QStringLiteral("opened the sink (its manifest and every segment)");
-        QTest::newRow("a file") << QStringList{QStringLiteral("single/truth_events.csv")} << OpenKind::Document
+        QTest::newRow("a file") << QStringList{QStringLiteral("single/truth_events.csv")}
+                                << OpenKind::Document
                                 << QStringList{QStringLiteral("single/truth_events.csv")} << QStringList{}
                                 << QString();
     }
@@ -136,7 +141,8 @@ private slots:
         if (note.isEmpty())
             QVERIFY2(plan.notes.isEmpty(), qPrintable(plan.notes.join(QLatin1Char('\n'))));
         else
-            QVERIFY2(plan.notes.join(QLatin1Char('\n')).contains(note), qPrintable(plan.notes.join(QLatin1Char('\n'))));
+            QVERIFY2(plan.notes.join(QLatin1Char('\n')).contains(note),
+                     qPrintable(plan.notes.join(QLatin1Char('\n'))));
     }
 
     // (a) each run found with its copies: a sink's export is the same session and rank
@@ -144,14 +150,17 @@ private slots:
     {
         const OpenPlan plan = planOpen({real(QStringLiteral("single"))});
         QCOMPARE(plan.runs.size(), size_t(2));
-        QCOMPARE(plan.runs[0].paths, reals({QStringLiteral("single/stock/telemetry_sink"), QStringLiteral("single/stock_events.json")}));
-        QCOMPARE(plan.runs[1].paths, reals({QStringLiteral("single/truth/telemetry_sink"), QStringLiteral("single/truth_events.csv")}));
+        QCOMPARE(plan.runs[0].paths, reals({QStringLiteral("single/stock/telemetry_sink"),
+                                            QStringLiteral("single/stock_events.json")}));
+        QCOMPARE(plan.runs[1].paths, reals({QStringLiteral("single/truth/telemetry_sink"),
+                                            QStringLiteral("single/truth_events.csv")}));
         QCOMPARE(plan.runs[0].sessionId, QStringLiteral("014998b3-13f3-4f4d-961c-d5c31438b453"));
         QCOMPARE(plan.runs[1].sessionId, QStringLiteral("47530a86-a996-47e0-827b-d216117551c8"));
         // what `analyze single/` says: the runs, where each is, and how to read one
         const QString text = plan.severalRunsText(real(QStringLiteral("single")));
         QVERIFY2(text.contains(QStringLiteral("2 runs that are not ranks of one job")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("truth — rank 0: ") + real(QStringLiteral("single/truth/telemetry_sink"))),
+        QVERIFY2(text.contains(QStringLiteral("truth — rank 0: ") +
+                               real(QStringLiteral("single/truth/telemetry_sink"))),
                  qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("give one of them")), qPrintable(text));
     }
@@ -164,8 +173,9 @@ private slots:
         QTest::addColumn<QString>("note"); // "" none
         QTest::newRow("a run folder") << QStringLiteral("frag") << QStringLiteral("frag/telemetry_sink")
                                       << QStringLiteral("holds one run");
-        QTest::newRow("a manifest.json") << QStringLiteral("frag/telemetry_sink/manifest.json")
-                                         << QStringLiteral("frag/telemetry_sink") << QStringLiteral("is part of the sink");
+        QTest::newRow("a manifest.json")
+            << QStringLiteral("frag/telemetry_sink/manifest.json") << QStringLiteral("frag/telemetry_sink")
+            << QStringLiteral("is part of the sink");
         QTest::newRow("a sink") << QStringLiteral("single/truth/telemetry_sink")
                                 << QStringLiteral("single/truth/telemetry_sink") << QString();
     }
@@ -197,9 +207,10 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("name");
-        QTest::newRow("a run's sink") << QStringLiteral("single/truth/telemetry_sink") << QStringLiteral("truth — rank 0");
-        QTest::newRow("a rank's sink of a job") << QStringLiteral("ddp/rank2/telemetry_sink")
-                                                << QStringLiteral("gapscope-real-ddp rank 2");
+        QTest::newRow("a run's sink")
+            << QStringLiteral("single/truth/telemetry_sink") << QStringLiteral("truth — rank 0");
+        QTest::newRow("a rank's sink of a job")
+            << QStringLiteral("ddp/rank2/telemetry_sink") << QStringLiteral("gapscope-real-ddp rank 2");
         QTest::newRow("an export") << QStringLiteral("single/stock_events.json")
                                    << QStringLiteral("stock_events.json");
     }
@@ -220,7 +231,8 @@ private slots:
         QTest::addColumn<QString>("what"); // "" : not foreign (a reader of gapscope's judges it)
         const QString smi = QStringLiteral("an nvidia-smi device-usage log (");
         QTest::newRow("nvidia-smi --query-gpu") << QStringLiteral("single/nvidia-smi.csv") << smi;
-        QTest::newRow("nvidia-smi --query-compute-apps") << QStringLiteral("foreign/nvidia-smi-apps.csv") << smi;
+        QTest::newRow("nvidia-smi --query-compute-apps")
+            << QStringLiteral("foreign/nvidia-smi-apps.csv") << smi;
         QTest::newRow("a PyTorch snapshot pickle")
             << QStringLiteral("foreign/snapshot.pickle")
             << QStringLiteral("a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot");
@@ -230,7 +242,8 @@ private slots:
                               "reserved_bytes)");
         QTest::newRow("a stormlog CSV") << QStringLiteral("single/truth_events.csv") << QString();
         QTest::newRow("a stormlog JSON array") << QStringLiteral("single/stock_events.json") << QString();
-        QTest::newRow("a sink segment") << QStringLiteral("frag/telemetry_sink/segment-000001.jsonl") << QString();
+        QTest::newRow("a sink segment")
+            << QStringLiteral("frag/telemetry_sink/segment-000001.jsonl") << QString();
         QTest::newRow("a memory-budget log")
             << QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/budget/leak.jsonl") << QString();
     }
@@ -247,9 +260,10 @@ private slots:
         }
         QVERIFY2(recognized.startsWith(what), qPrintable(recognized));
         if (what.contains(QStringLiteral("nvidia-smi")))
-            QVERIFY2(recognized.contains(QStringLiteral("attach it to a trace with --device-log FILE / File > "
-                                                        "Attach Device Log")),
-                     qPrintable(recognized));
+            QVERIFY2(
+                recognized.contains(QStringLiteral("attach it to a trace with --device-log FILE / File > "
+                                                   "Attach Device Log")),
+                qPrintable(recognized));
         // loadDocument refuses it with that text, not as a broken trace
         const DocumentOutcome outcome = loadDocument(file);
         QVERIFY(!outcome.ok());

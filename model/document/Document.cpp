@@ -82,8 +82,9 @@ DocumentKind detectDocumentKind(const QString& path)
     // directories are sink directories or job folders; FIFOs and devices are refused by the
     // trace loader
     if (!QFileInfo(path).isFile())
-        return QFileInfo(path).isDir() && planOpen({path}).kind == OpenKind::Job ? DocumentKind::Job
-                                                                                 : DocumentKind::StormlogTrace;
+        return QFileInfo(path).isDir() && planOpen({path}).kind == OpenKind::Job
+                   ? DocumentKind::Job
+                   : DocumentKind::StormlogTrace;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return DocumentKind::StormlogTrace; // the trace loader names the error

@@ -43,8 +43,8 @@ bool opensAsJob(const QStringList& paths);
 struct DocumentOutcome
 {
     DocumentKind kind = DocumentKind::StormlogTrace;
-    QString path;       // what was read: the sink of a manifest.json given, the run of a folder
-    QStringList notes;  // what was read instead of the path given, and why (OpenPlan::notes)
+    QString path;      // what was read: the sink of a manifest.json given, the run of a folder
+    QStringList notes; // what was read instead of the path given, and why (OpenPlan::notes)
     std::shared_ptr<const TraceData> trace;
     std::shared_ptr<const BudgetData> budget;
     QString fatalError; // why neither is set ("path: reason")

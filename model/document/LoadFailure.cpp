@@ -1,8 +1,8 @@
 #include "model/document/LoadFailure.h"
 
 #include "model/budget/BudgetLoader.h"
-#include "model/trace/Csv.h"
 #include "model/text/Text.h"
+#include "model/trace/Csv.h"
 
 #include <QDir>
 #include <QFile>
@@ -113,8 +113,10 @@ QString recognizeHead(const QByteArray& head)
         QStringLiteral("^(memory\\.(used|total|free|reserved)|used_memory|used_gpu_memory|pid|index|name|"
                        "utilization\\.\\w+)( \\[\\w+\\])?$"));
     if (cells.front() == QStringLiteral("timestamp") &&
-        std::all_of(cells.begin() + 1, cells.end(), [](const QString& c) { return smiColumn.match(c).hasMatch(); }) &&
-        std::any_of(cells.begin() + 1, cells.end(), [](const QString& c) { return c.contains(QStringLiteral("memory")); }))
+        std::all_of(cells.begin() + 1, cells.end(),
+                    [](const QString& c) { return smiColumn.match(c).hasMatch(); }) &&
+        std::any_of(cells.begin() + 1, cells.end(),
+                    [](const QString& c) { return c.contains(QStringLiteral("memory")); }))
         return QStringLiteral("an nvidia-smi device-usage log (%1), not a stormlog trace: attach it to a "
                               "trace with --device-log FILE / File > Attach Device Log…")
             .arg(cells.join(QStringLiteral(", ")));
@@ -124,7 +126,8 @@ QString recognizeHead(const QByteArray& head)
     const QByteArray firstLine = head.left(end < 0 ? head.size() : end);
     static const QRegularExpression columnName(QStringLiteral("^[A-Za-z_][\\w.\\[\\] ()/-]*$"));
     if (detail::isCsvHeader(std::string_view(firstLine.constData(), size_t(firstLine.size()))) ||
-        !std::all_of(cells.begin(), cells.end(), [](const QString& c) { return columnName.match(c).hasMatch(); }))
+        !std::all_of(cells.begin(), cells.end(),
+                     [](const QString& c) { return columnName.match(c).hasMatch(); }))
         return {};
     return QStringLiteral("a CSV file of other columns (%1): not a stormlog trace (its CSV has event "
                           "columns: timestamp_ns, event_type, ...) nor a memory-budget log")
@@ -186,7 +189,8 @@ LoadFailureExplanation explainLoadFailure(const QString& path, const QString& er
                                  "stormlog trace reader then gave up for the reason above");
     const QString recognized = recognizeForeignInput(path);
     if (!recognized.isEmpty())
-        e.tried = QStringLiteral("gapscope recognised what it is (below), a form it does not read as a trace");
+        e.tried =
+            QStringLiteral("gapscope recognised what it is (below), a form it does not read as a trace");
     e.looksLike = recognized.isEmpty() ? describeFile(path) : recognized;
     e.accepted = acceptedInputsText();
     return e;

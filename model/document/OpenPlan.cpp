@@ -61,7 +61,8 @@ QString sinkOrFileName(const QString& path)
 
 // A sink with its rank, "truth — rank 0"; a folder named for its rank says the job instead:
 // "gapscope-real-ddp rank 2". A file keeps its own name (it was named by whoever exported it).
-QString nameWithRank(const QString& path, const QString& base, const QString& jobId, std::optional<int64_t> rank)
+QString nameWithRank(const QString& path, const QString& base, const QString& jobId,
+                     std::optional<int64_t> rank)
 {
     if (!rank || !QFileInfo(path).isDir())
         return base;
@@ -228,8 +229,7 @@ QString OpenPlan::severalRunsText(const QString& given) const
         QString line = QStringLiteral("  %1: %2").arg(run.name, run.paths.front());
         if (!run.sessionId.isEmpty())
             line += QStringLiteral(" (session %1%2)")
-                        .arg(run.sessionId,
-                             run.pid ? QStringLiteral(", pid %1").arg(*run.pid) : QString());
+                        .arg(run.sessionId, run.pid ? QStringLiteral(", pid %1").arg(*run.pid) : QString());
         if (run.paths.size() > 1)
             line += QStringLiteral("; also in %1").arg(run.paths.mid(1).join(QStringLiteral(", ")));
         lines << line;

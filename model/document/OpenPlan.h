@@ -41,10 +41,10 @@ enum class OpenKind
 struct OpenPlan
 {
     OpenKind kind = OpenKind::Document;
-    QStringList paths;           // Document: the one path to load; Job: what loadJob reads;
-                                 // SeveralRuns: one path per run, in runs' order
-    std::vector<FoundRun> runs;  // every run found (for a Job, one per input identified)
-    QStringList notes;           // what was opened instead of what was given, and why, naming both
+    QStringList paths;          // Document: the one path to load; Job: what loadJob reads;
+                                // SeveralRuns: one path per run, in runs' order
+    std::vector<FoundRun> runs; // every run found (for a Job, one per input identified)
+    QStringList notes;          // what was opened instead of what was given, and why, naming both
     // SeveralRuns: the runs and how to open one, for a message ("FOLDER holds 2 runs ...").
     QString severalRunsText(const QString& given) const;
 };

@@ -51,7 +51,7 @@ struct JobRankPart
 struct JobRank
 {
     int64_t rank = 0;
-    bool present = false;           // false: expected from world_size, but no input holds it
+    bool present = false;             // false: expected from world_size, but no input holds it
     std::vector<JobRankPart> parts;   // empty when missing, else the one part the job reads
     std::vector<JobRankPart> leftOut; // copies of the rank in other inputs, not read
     QString host;
@@ -84,7 +84,10 @@ struct JobData
         const JobRankPart& part = rank.parts.front();
         return inputs[part.inputIndex].trace->partitions[part.partitionIndex];
     }
-    const TraceData& traceOf(const JobRank& rank) const { return *inputs[rank.parts.front().inputIndex].trace; }
+    const TraceData& traceOf(const JobRank& rank) const
+    {
+        return *inputs[rank.parts.front().inputIndex].trace;
+    }
 };
 
 } // namespace gapscope

@@ -161,7 +161,8 @@ void JobEventsBuilder::appendRow(const EventStore& store, uint32_t row)
                     flags);
 }
 
-void JobEventsBuilder::addInput(const TraceData& trace, size_t sessionIndex, const std::vector<size_t>& leftOut)
+void JobEventsBuilder::addInput(const TraceData& trace, size_t sessionIndex,
+                                const std::vector<size_t>& leftOut)
 {
     const EventStore& store = trace.store;
     m_facts.assign(store.strings.size(), 0);

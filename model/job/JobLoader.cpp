@@ -551,8 +551,8 @@ std::shared_ptr<const JobData> buildJobData(JobMode mode, std::vector<JobInput> 
             const Partition& partition = trace.partitions[p];
             if (partition.sessionIndex != input.sessionIndex || partition.size() == 0)
                 continue;
-            copies[partition.rank].push_back(
-                RankCopy{JobRankPart{i, p}, trace.form == TraceForm::SinkDirectory, samplesOf(trace, partition)});
+            copies[partition.rank].push_back(RankCopy{
+                JobRankPart{i, p}, trace.form == TraceForm::SinkDirectory, samplesOf(trace, partition)});
         }
     }
     std::map<int64_t, JobRank> ranks;
