@@ -759,8 +759,7 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->clear();
     int number = 1;
     for (const QString& path : files) {
-        const QFileInfo info(path);
-        QString text = info.fileName().isEmpty() ? path : info.fileName();
+        QString text = documentName(path); // a sink by its run: "truth", not "telemetry_sink"
         if (number <= 9)
             text = QStringLiteral("&%1 %2").arg(number).arg(text);
         ++number;

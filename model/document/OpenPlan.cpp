@@ -192,7 +192,8 @@ std::vector<FoundRun> runsOf(const QStringList& inputs)
     return runs;
 }
 
-// Whether two runs cannot be ranks of one job: the same rank recorded twice, or two job ids.
+// Whether the runs cannot be ranks of one job: one rank recorded in two sessions (two trackers,
+// two attempts). Distinct ranks stay one job even with several job ids: its notes say so.
 bool notOneJob(const std::vector<FoundRun>& runs)
 {
     for (size_t a = 0; a < runs.size(); ++a)
@@ -211,7 +212,7 @@ QString copiesNote(const FoundRun& run)
         return {};
     QStringList copies = run.paths.mid(1);
     return QStringLiteral("%1 holds the same run as %2 (session %3, rank %4); opened %2 (a sink "
-                          "before a file exported from it)")
+                          "before a file exported from it, else the first found)")
         .arg(copies.join(QStringLiteral(", ")), run.paths.front(), run.sessionId)
         .arg(run.rank.value_or(0));
 }
