@@ -570,7 +570,7 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
     for (int row = 0; row < m_phasesModel->rowCount(); ++row)
         collapseGroups(m_phasesModel->index(row, 0));
     hideEmptyPhaseColumns();
-    setSummary(traceSummary(*m_result, *m_phasesModel, QFileInfo(m_trace->path).fileName()),
+    setSummary(traceSummary(*m_result, *m_phasesModel, documentName(m_trace->path)), // a sink by its run
                freshTrace && m_summaryFirst);
     m_detail->showFinding(m_result, -1);
     m_sessionPicker->setTrace(m_trace, m_result->sessionIndex, m_result->rank);

@@ -272,8 +272,10 @@ OpenPlan planOpen(const QStringList& given)
             inputs << path;
     }
     if (inputs.isEmpty()) {
-        plan.paths = paths; // an empty folder: the job loader says it holds nothing
-        plan.kind = OpenKind::Job;
+        // a folder of nothing gapscope reads: its loader refuses it (the window explains what
+        // it holds); several such paths are a job whose loader says why each is not an input
+        plan.paths = paths;
+        plan.kind = paths.size() > 1 ? OpenKind::Job : OpenKind::Document;
         return plan;
     }
     plan.runs = runsOf(inputs);
