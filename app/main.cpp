@@ -46,6 +46,12 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     QSize size = kDefaultScreenshotSize;
     for (qsizetype i = 1; i < args.size(); ++i) {
         const QString& arg = args[i];
+        if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
+            std::fputs("usage: gapscope --screenshot OUT.png [--size WxH] FILE\n"
+                       "Renders the main window with FILE open to OUT.png, headless (default size 1400x900).\n",
+                       stdout);
+            return kExitOk;
+        }
         if (arg == QLatin1String("--size") && i + 1 < args.size()) {
             const QStringList parts = args[++i].toLower().split(QLatin1Char('x'));
             bool okW = false;
