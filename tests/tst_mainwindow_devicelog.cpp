@@ -72,7 +72,8 @@ private slots:
         QCOMPARE(joined->loadedTrace, stock->trace);
         QVERIFY(peakGap(*joined) > (int64_t(1) << 30)); // the run's buffers outside the allocator
         QVERIFY(window.tracePage()->attachedDeviceLog().has_value());
-        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("nvidia-smi log")));
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("device used from single-nvidia-smi.csv")),
+                 qPrintable(window.statusBar()->currentMessage()));
         // Markdown escapes punctuation: compared without the backslashes
         const QString markdown = reportMarkdown(buildReportContent(*joined, false)).remove(QLatin1Char('\\'));
         QVERIFY2(markdown.contains(QStringLiteral("single-nvidia-smi.csv")), qPrintable(markdown.left(2000)));

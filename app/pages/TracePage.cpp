@@ -618,8 +618,11 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
                       : englishPlural(QCoreApplication::translate("MainWindow", "%n finding(s)", nullptr, int(findings)),
                                       findings);
     // with an attached device log, where device used came from (and how many samples it gave)
-    if (m_result->deviceUsedSource)
-        emit statusMessage(found + QStringLiteral("; ") + deviceUsedSourceText(m_result->deviceUsedSource.get()),
+    if (const DeviceUsedSource* source = m_result->deviceUsedSource.get())
+        emit statusMessage(tr("%1; device used from %2 (times in %3): %4 of %5 samples matched")
+                               .arg(found, QFileInfo(source->path).fileName(), source->timeZone)
+                               .arg(source->matchedSamples)
+                               .arg(source->matchedSamples + source->unmatchedSamples),
                            15000);
     else
         emit statusMessage(found, 4000);
