@@ -42,9 +42,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
-#include <QLineEdit>
-#include <QTimeZone>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -61,6 +60,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThreadPool>
+#include <QTimeZone>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -1244,8 +1244,9 @@ void MainWindow::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, 
 
 void MainWindow::showAttachDeviceLogDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Attach Device Log"), QString(),
-                                                      tr("nvidia-smi CSV logs (*.csv *.log *.txt);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Attach Device Log"), QString(),
+                                     tr("nvidia-smi CSV logs (*.csv *.log *.txt);;All files (*)"));
     if (path.isEmpty())
         return;
     // nvidia-smi writes local time without an offset: the zone of the machine it ran on

@@ -49,11 +49,12 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     for (qsizetype i = 1; i < args.size(); ++i) {
         const QString& arg = args[i];
         if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
-            std::fputs("usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG [--device-log-tz ZONE]] "
-                       "FILE\n"
-                       "Renders the main window with FILE open to OUT.png, headless (default size 1400x900);\n"
-                       "with nvidia-smi's LOG attached as File > Attach Device Log... does.\n",
-                       stdout);
+            std::fputs(
+                "usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG [--device-log-tz ZONE]] "
+                "FILE\n"
+                "Renders the main window with FILE open to OUT.png, headless (default size 1400x900);\n"
+                "with nvidia-smi's LOG attached as File > Attach Device Log... does.\n",
+                stdout);
             return kExitOk;
         }
         if ((arg == QLatin1String("--device-log") || arg == QLatin1String("--device-log-tz")) &&
@@ -85,9 +86,10 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
         }
     }
     if (out.isEmpty() || file.isEmpty()) {
-        std::fputs("gapscope --screenshot: usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG "
-                   "[--device-log-tz ZONE]] FILE\n",
-                   stderr);
+        std::fputs(
+            "gapscope --screenshot: usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG "
+            "[--device-log-tz ZONE]] FILE\n",
+            stderr);
         return kExitUsage;
     }
     // Nothing is shown on screen: no display is needed.

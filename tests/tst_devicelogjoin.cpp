@@ -32,16 +32,20 @@ void TestDeviceLogJoin::nearest_data()
     QTest::addColumn<int>("before");
     QTest::addColumn<int>("after");
     const Times log{100, 200, 300, 700};
-    QTest::newRow("on the rows") << log << Times{100, 200, 300, 700} << qint64(50) << Rows{0, 1, 2, 3} << 0 << 0;
+    QTest::newRow("on the rows") << log << Times{100, 200, 300, 700} << qint64(50) << Rows{0, 1, 2, 3} << 0
+                                 << 0;
     QTest::newRow("nearest, not interpolated")
         << log << Times{140, 160, 290} << qint64(50) << Rows{0, 1, 2} << 0 << 0;
-    QTest::newRow("half way takes the earlier") << log << Times{150, 250} << qint64(50) << Rows{0, 1} << 0 << 0;
+    QTest::newRow("half way takes the earlier")
+        << log << Times{150, 250} << qint64(50) << Rows{0, 1} << 0 << 0;
     QTest::newRow("before and after the log within the tolerance")
         << log << Times{60, 740} << qint64(50) << Rows{0, 3} << 0 << 0;
     QTest::newRow("before and after the log beyond it")
         << log << Times{10, 49, 751, 900} << qint64(50) << Rows{-1, -1, -1, -1} << 2 << 2;
-    QTest::newRow("in a hole of the log") << log << Times{500, 360, 640} << qint64(60) << Rows{-1, 2, 3} << 0 << 0;
-    QTest::newRow("samples in any order") << log << Times{700, 100, 210} << qint64(50) << Rows{3, 0, 1} << 0 << 0;
+    QTest::newRow("in a hole of the log")
+        << log << Times{500, 360, 640} << qint64(60) << Rows{-1, 2, 3} << 0 << 0;
+    QTest::newRow("samples in any order")
+        << log << Times{700, 100, 210} << qint64(50) << Rows{3, 0, 1} << 0 << 0;
     QTest::newRow("zero tolerance: same moment only")
         << log << Times{100, 101, 300} << qint64(0) << Rows{0, -1, 2} << 0 << 0;
     QTest::newRow("one row") << Times{500} << Times{480, 500, 530} << qint64(25) << Rows{0, 0, -1} << 0 << 1;

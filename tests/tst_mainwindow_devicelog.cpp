@@ -72,7 +72,8 @@ private slots:
         QCOMPARE(joined->loadedTrace, stock->trace);
         QVERIFY(peakGap(*joined) > (int64_t(1) << 30)); // the run's buffers outside the allocator
         QVERIFY(window.tracePage()->attachedDeviceLog().has_value());
-        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("device used from single-nvidia-smi.csv")),
+        QVERIFY2(window.statusBar()->currentMessage().contains(
+                     QStringLiteral("device used from single-nvidia-smi.csv")),
                  qPrintable(window.statusBar()->currentMessage()));
         // Markdown escapes punctuation: compared without the backslashes
         const QString markdown = reportMarkdown(buildReportContent(*joined, false)).remove(QLatin1Char('\\'));
@@ -82,7 +83,8 @@ private slots:
         GapThresholds lower;
         lower.gapRatio = 0.01;
         window.tracePage()->setThresholds(lower);
-        QVERIFY(waitFor(window, [](const AnalysisResult& r) { return r.request.thresholds.gapRatio == 0.01; }));
+        QVERIFY(
+            waitFor(window, [](const AnalysisResult& r) { return r.request.thresholds.gapRatio == 0.01; }));
         QVERIFY(window.analysis()->deviceUsedSource != nullptr);
         QVERIFY(!window.analysis()->findings.empty());
     }
@@ -111,7 +113,8 @@ private slots:
         const auto before = window.analysis();
         window.attachDeviceLog(path, zone);
         // the log is read when attached; the join (pid) fails in the analysis
-        QVERIFY(QTest::qWaitFor([&] { return window.statusBar()->currentMessage().contains(message); }, kTimeoutMs));
+        QVERIFY(QTest::qWaitFor([&] { return window.statusBar()->currentMessage().contains(message); },
+                                kTimeoutMs));
         QVERIFY(!window.isBusy());
         QCOMPARE(window.analysis(), before);
     }
@@ -124,7 +127,9 @@ private slots:
         QVERIFY(window.attachDeviceLog(fixture("single-nvidia-smi.csv"), QStringLiteral("UTC")));
         QVERIFY(waitFor(window, [](const AnalysisResult& r) { return r.deviceUsedSource != nullptr; }));
         window.openPath(fixture("pair-cut.jsonl"));
-        QVERIFY(waitFor(window, [](const AnalysisResult& r) { return r.trace->path.endsWith(QLatin1String("pair-cut.jsonl")); }));
+        QVERIFY(waitFor(window, [](const AnalysisResult& r) {
+            return r.trace->path.endsWith(QLatin1String("pair-cut.jsonl"));
+        }));
         QVERIFY(!window.analysis()->deviceUsedSource);
     }
 };

@@ -53,9 +53,9 @@ void TestNvidiaSmiLog::realLogs_data()
     QTest::addColumn<qint64>("firstUsed");
     QTest::addColumn<qint64>("peakUsed");
     // the rows of the files as they are (wc -l less the header), their first line and their peak
-    QTest::newRow("query-gpu, single") << fixture("single-nvidia-smi.csv") << int(DeviceLogScope::Device) << 230
-                                       << qint64(utcNs(2026, 12, 4, 17, 21, 32, 503)) << qint64(0)
-                                       << qint64(6217 * kMiB);
+    QTest::newRow("query-gpu, single")
+        << fixture("single-nvidia-smi.csv") << int(DeviceLogScope::Device) << 230
+        << qint64(utcNs(2026, 12, 4, 17, 21, 32, 503)) << qint64(0) << qint64(6217 * kMiB);
     QTest::newRow("query-gpu, ddp") << fixture("ddp-nvidia-smi.csv") << int(DeviceLogScope::Device) << 193
                                     << qint64(utcNs(2026, 12, 4, 17, 22, 21, 343)) << qint64(0) << qint64(-1);
     QTest::newRow("query-compute-apps, pair")
@@ -73,7 +73,8 @@ void TestNvidiaSmiLog::realLogs()
     QFETCH(qint64, peakUsed);
     const DeviceLog log = loadNvidiaSmiLog(path, QTimeZone::utc());
     QVERIFY2(log.ok(), qPrintable(log.fatalError));
-    QVERIFY2(log.problems.empty(), qPrintable(log.problems.kept().empty() ? QString() : log.problems.kept()[0].toString()));
+    QVERIFY2(log.problems.empty(),
+             qPrintable(log.problems.kept().empty() ? QString() : log.problems.kept()[0].toString()));
     QCOMPARE(int(log.scope), scope);
     QCOMPARE(log.rowsRead, qint64(rows));
     QCOMPARE(log.timestampNs.size(), size_t(rows));
@@ -101,27 +102,28 @@ void TestNvidiaSmiLog::badRows_data()
     QTest::addColumn<QString>("reason");
     const QByteArray header = "timestamp, memory.used [MiB], memory.total [MiB]\n";
     const QByteArray good = "2026/12/04 17:21:32.503, 609 MiB, 143771 MiB\n";
-    QTest::newRow("N/A") << header + good + "2026/12/04 17:21:32.603, [N/A], 143771 MiB\n" + good << 2 << qint64(3)
+    QTest::newRow("N/A") << header + good + "2026/12/04 17:21:32.603, [N/A], 143771 MiB\n" + good << 2
+                         << qint64(3)
                          << QStringLiteral("memory.used is [N/A] (nvidia-smi could not read it)");
     QTest::newRow("not supported") << header + "2026/12/04 17:21:32.603, 5 MiB, [Not Supported]\n" + good << 1
                                    << qint64(2) << QStringLiteral("memory.total is [Not Supported]");
-    QTest::newRow("too few fields") << header + good + "2026/12/04 17:21:32.603, 609 MiB\n" << 1 << qint64(3)
-                                    << QStringLiteral("2 fields, the header names 3");
+    QTest::newRow("too few fields") << header + good + "2026/12/04 17:21:32.603, 609 MiB\n"
+                                    << 1 << qint64(3) << QStringLiteral("2 fields, the header names 3");
     QTest::newRow("cut short by a kill") << header + good + "2026/12/04 17:2" << 1 << qint64(3)
                                          << QStringLiteral("1 field, the header names 3");
     QTest::newRow("bad timestamp") << header + "04.12.2026 17:21:32, 609 MiB, 143771 MiB\n" + good << 1
                                    << qint64(2) << QStringLiteral("timestamp '04.12.2026 17:21:32' is not");
     QTest::newRow("no such day") << header + "2026/02/30 17:21:32.503, 609 MiB, 143771 MiB\n" + good << 1
                                  << qint64(2) << QStringLiteral("timestamp '2026/02/30 17:21:32.503'");
-    QTest::newRow("not a number") << header + good + "2026/12/04 17:21:32.603, lots MiB, 143771 MiB\n" << 1
-                                  << qint64(3) << QStringLiteral("memory.used 'lots MiB' is not a number of MiB");
-    QTest::newRow("unknown unit") << header + good + "2026/12/04 17:21:32.603, 609 MB, 143771 MiB\n" << 1
-                                  << qint64(3) << QStringLiteral("unknown unit 'MB'");
-    QTest::newRow("negative") << header + good + "2026/12/04 17:21:32.603, -1 MiB, 143771 MiB\n" << 1 << qint64(3)
-                              << QStringLiteral("memory.used '-1 MiB' is not a number");
-    QTest::newRow("header of other columns")
-        << header + good + "timestamp, memory.used [MiB]\n" + good << 2 << qint64(3)
-        << QStringLiteral("a header with other columns");
+    QTest::newRow("not a number") << header + good + "2026/12/04 17:21:32.603, lots MiB, 143771 MiB\n"
+                                  << 1 << qint64(3)
+                                  << QStringLiteral("memory.used 'lots MiB' is not a number of MiB");
+    QTest::newRow("unknown unit") << header + good + "2026/12/04 17:21:32.603, 609 MB, 143771 MiB\n"
+                                  << 1 << qint64(3) << QStringLiteral("unknown unit 'MB'");
+    QTest::newRow("negative") << header + good + "2026/12/04 17:21:32.603, -1 MiB, 143771 MiB\n"
+                              << 1 << qint64(3) << QStringLiteral("memory.used '-1 MiB' is not a number");
+    QTest::newRow("header of other columns") << header + good + "timestamp, memory.used [MiB]\n" + good << 2
+                                             << qint64(3) << QStringLiteral("a header with other columns");
     QTest::newRow("bad pid")
         << QByteArray("timestamp, pid, used_gpu_memory [MiB]\n2026/12/04 18:09:32.445, x, 18 MiB\n"
                       "2026/12/04 18:09:32.549, 448, 584 MiB\n")
@@ -151,9 +153,10 @@ void TestNvidiaSmiLog::refused_data()
     QTest::newRow("empty") << QByteArray() << QStringLiteral("smi.csv: empty");
     QTest::newRow("noheader") << QByteArray("2026/12/04 17:21:32.503, 609 MiB, 143771 MiB\n")
                               << QStringLiteral("smi.csv:1: not an nvidia-smi CSV log");
-    QTest::newRow("no memory column") << QByteArray("timestamp, temperature.gpu\n2026/12/04 17:21:32.503, 40\n")
-                                      << QStringLiteral("no memory.used or used_memory column (it has: "
-                                                        "timestamp, temperature.gpu)");
+    QTest::newRow("no memory column")
+        << QByteArray("timestamp, temperature.gpu\n2026/12/04 17:21:32.503, 40\n")
+        << QStringLiteral("no memory.used or used_memory column (it has: "
+                          "timestamp, temperature.gpu)");
     QTest::newRow("no rows") << QByteArray("timestamp, pid, used_gpu_memory [MiB]\n")
                              << QStringLiteral("no rows after the header");
     QTest::newRow("every row bad")
@@ -183,12 +186,14 @@ void TestNvidiaSmiLog::zones_data()
                             << qint64(7200);
     QTest::newRow("-0530") << QStringLiteral("-0530") << QStringLiteral("UTC-05:30") << qint64(-19800)
                            << qint64(-19800);
-    QTest::newRow("UTC+2") << QStringLiteral("UTC+2") << QStringLiteral("UTC+02:00") << qint64(7200) << qint64(7200);
+    QTest::newRow("UTC+2") << QStringLiteral("UTC+2") << QStringLiteral("UTC+02:00") << qint64(7200)
+                           << qint64(7200);
     // an IANA zone follows its summer time: the offset of each row's own date
     QTest::newRow("Europe/Berlin") << QStringLiteral("Europe/Berlin") << QStringLiteral("Europe/Berlin")
                                    << qint64(3600) << qint64(7200);
-    QTest::newRow("America/New_York") << QStringLiteral("America/New_York") << QStringLiteral("America/New_York")
-                                      << qint64(-18000) << qint64(-14400);
+    QTest::newRow("America/New_York")
+        << QStringLiteral("America/New_York") << QStringLiteral("America/New_York") << qint64(-18000)
+        << qint64(-14400);
 }
 
 void TestNvidiaSmiLog::zones()
@@ -207,15 +212,18 @@ void TestNvidiaSmiLog::zones()
     QCOMPARE(log.timeZone, name);
     QCOMPARE(log.timestampNs.size(), size_t(2));
     // local wall time less the zone's offset is UTC
-    QCOMPARE(qint64(log.timestampNs[0]), qint64(utcNs(2026, 12, 4, 17, 21, 32, 503) - offsetSeconds * 1000000000));
-    QCOMPARE(qint64(log.timestampNs[1]), qint64(utcNs(2026, 7, 1, 8, 0, 0, 0) - summerOffsetSeconds * 1000000000));
+    QCOMPARE(qint64(log.timestampNs[0]),
+             qint64(utcNs(2026, 12, 4, 17, 21, 32, 503) - offsetSeconds * 1000000000));
+    QCOMPARE(qint64(log.timestampNs[1]),
+             qint64(utcNs(2026, 7, 1, 8, 0, 0, 0) - summerOffsetSeconds * 1000000000));
 }
 
 void TestNvidiaSmiLog::badZones_data()
 {
     QTest::addColumn<QString>("zone");
     QTest::addColumn<QString>("reason");
-    QTest::newRow("no such zone") << QStringLiteral("Mars/Olympus") << QStringLiteral("unknown time zone 'Mars/Olympus'");
+    QTest::newRow("no such zone") << QStringLiteral("Mars/Olympus")
+                                  << QStringLiteral("unknown time zone 'Mars/Olympus'");
     QTest::newRow("offset too far") << QStringLiteral("+15:00") << QStringLiteral("outside -14:00 to +14:00");
     QTest::newRow("minutes") << QStringLiteral("+02:75") << QStringLiteral("outside");
 }
@@ -241,11 +249,13 @@ void TestNvidiaSmiLog::seriesOfAProcess()
     QVERIFY(log.ok());
     const DeviceLogSeriesData seven = deviceLogSeriesFor(log, 7, 0);
     QVERIFY(seven.error.isEmpty());
-    QCOMPARE(seven.timestampNs, (std::vector<int64_t>{utcNs(2026, 12, 4, 18, 0, 0, 100), utcNs(2026, 12, 4, 18, 0, 0, 200)}));
+    QCOMPARE(seven.timestampNs,
+             (std::vector<int64_t>{utcNs(2026, 12, 4, 18, 0, 0, 100), utcNs(2026, 12, 4, 18, 0, 0, 200)}));
     QCOMPARE(seven.usedBytes, (std::vector<int64_t>{15 * kMiB, 11 * kMiB}));
     const DeviceLogSeriesData missing = deviceLogSeriesFor(log, 472, 0);
     QVERIFY(missing.usedBytes.empty());
-    QVERIFY2(missing.error.contains(QStringLiteral("apps.csv: pid 472 is not in the per-process log (its pids: 7, 9)")),
+    QVERIFY2(missing.error.contains(
+                 QStringLiteral("apps.csv: pid 472 is not in the per-process log (its pids: 7, 9)")),
              qPrintable(missing.error));
 }
 
@@ -279,7 +289,8 @@ void TestNvidiaSmiLog::seriesOfADevice()
     const DeviceLogSeriesData series = deviceLogSeriesFor(log, 0, deviceId);
     QCOMPARE(series.usedBytes.size(), size_t(rows));
     QCOMPARE(series.timestampNs.size(), size_t(rows));
-    QVERIFY2(error.isEmpty() ? series.error.isEmpty() : series.error.contains(error), qPrintable(series.error));
+    QVERIFY2(error.isEmpty() ? series.error.isEmpty() : series.error.contains(error),
+             qPrintable(series.error));
 }
 
 QTEST_APPLESS_MAIN(TestNvidiaSmiLog)

@@ -32,64 +32,115 @@ struct OptionSpec
 const std::vector<OptionSpec>& optionSpecs()
 {
     static const std::vector<OptionSpec> specs = {
-        {{QStringLiteral("format")}, QStringLiteral("FORMAT"),
-         QStringLiteral("Report format. analyze: text (default), json, markdown. export: json, markdown, html, "
-                        "pdf, csv, findings-csv, png, svg (required). compare: markdown (default), json."),
-         kAll, QStringLiteral("--format needs a value")},
-        {{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE"),
+        {{QStringLiteral("format")},
+         QStringLiteral("FORMAT"),
+         QStringLiteral(
+             "Report format. analyze: text (default), json, markdown. export: json, markdown, html, "
+             "pdf, csv, findings-csv, png, svg (required). compare: markdown (default), json."),
+         kAll,
+         QStringLiteral("--format needs a value")},
+        {{QStringLiteral("o"), QStringLiteral("output")},
+         QStringLiteral("FILE"),
          QStringLiteral("Write the report to FILE (written whole, then moved in place); - or none: standard "
                         "output. export requires it."),
-         kAll, QStringLiteral("--output needs a file name")},
-        {{QStringLiteral("session")}, QStringLiteral("ID"),
-         QStringLiteral("Analyse this session of a trace (default: newest completed)."), kAnalyze | kExport,
+         kAll,
+         QStringLiteral("--output needs a file name")},
+        {{QStringLiteral("session")},
+         QStringLiteral("ID"),
+         QStringLiteral("Analyse this session of a trace (default: newest completed)."),
+         kAnalyze | kExport,
          QStringLiteral("--session needs an id")},
-        {{QStringLiteral("rank")}, QStringLiteral("N"),
+        {{QStringLiteral("rank")},
+         QStringLiteral("N"),
          QStringLiteral("Analyse this rank (default: the lowest); of a job, the rank shown in full."),
-         kAnalyze | kExport, QStringLiteral("--rank needs an integer")},
-        {{QStringLiteral("session-a")}, QStringLiteral("ID"), QStringLiteral("The session of A."), kCompare,
+         kAnalyze | kExport,
+         QStringLiteral("--rank needs an integer")},
+        {{QStringLiteral("session-a")},
+         QStringLiteral("ID"),
+         QStringLiteral("The session of A."),
+         kCompare,
          QStringLiteral("--session-a needs an id")},
-        {{QStringLiteral("rank-a")}, QStringLiteral("N"), QStringLiteral("The rank of A."), kCompare,
+        {{QStringLiteral("rank-a")},
+         QStringLiteral("N"),
+         QStringLiteral("The rank of A."),
+         kCompare,
          QStringLiteral("--rank-a needs an integer")},
-        {{QStringLiteral("session-b")}, QStringLiteral("ID"), QStringLiteral("The session of B."), kCompare,
+        {{QStringLiteral("session-b")},
+         QStringLiteral("ID"),
+         QStringLiteral("The session of B."),
+         kCompare,
          QStringLiteral("--session-b needs an id")},
-        {{QStringLiteral("rank-b")}, QStringLiteral("N"), QStringLiteral("The rank of B."), kCompare,
+        {{QStringLiteral("rank-b")},
+         QStringLiteral("N"),
+         QStringLiteral("The rank of B."),
+         kCompare,
          QStringLiteral("--rank-b needs an integer")},
-        {{QStringLiteral("align")}, QStringLiteral("start|phase:LABEL"),
-         QStringLiteral("Align B to A at their starts (default) or at the first entry of a phase."), kCompare,
+        {{QStringLiteral("align")},
+         QStringLiteral("start|phase:LABEL"),
+         QStringLiteral("Align B to A at their starts (default) or at the first entry of a phase."),
+         kCompare,
          QStringLiteral("--align needs start or phase:LABEL, got ''")},
-        {{QStringLiteral("from")}, QStringLiteral("NS"),
-         QStringLiteral("Analyse from this timestamp on (ns since the epoch, inclusive)."), kAnalyze | kExport,
+        {{QStringLiteral("from")},
+         QStringLiteral("NS"),
+         QStringLiteral("Analyse from this timestamp on (ns since the epoch, inclusive)."),
+         kAnalyze | kExport,
          QStringLiteral("--from needs a timestamp in ns since the epoch")},
-        {{QStringLiteral("to")}, QStringLiteral("NS"),
-         QStringLiteral("Analyse up to this timestamp (ns since the epoch, inclusive)."), kAnalyze | kExport,
+        {{QStringLiteral("to")},
+         QStringLiteral("NS"),
+         QStringLiteral("Analyse up to this timestamp (ns since the epoch, inclusive)."),
+         kAnalyze | kExport,
          QStringLiteral("--to needs a timestamp in ns since the epoch")},
-        {{QStringLiteral("set")}, QStringLiteral("NAME=VALUE"),
-         QStringLiteral("Set a threshold (repeatable); the names are listed below."), kAll,
+        {{QStringLiteral("set")},
+         QStringLiteral("NAME=VALUE"),
+         QStringLiteral("Set a threshold (repeatable); the names are listed below."),
+         kAll,
          QStringLiteral("--set needs NAME=VALUE")},
-        {{QStringLiteral("device-log")}, QStringLiteral("FILE"),
+        {{QStringLiteral("device-log")},
+         QStringLiteral("FILE"),
          QStringLiteral("Take device used from nvidia-smi's CSV log (--query-gpu=timestamp,memory.used,"
                         "memory.total, device-wide; or --query-compute-apps=timestamp,pid,used_memory, the "
                         "trace's pid) instead of the trace's device_used_bytes: each sample takes the log "
                         "row nearest in time. compare: for A and B both."),
-         kAll, QStringLiteral("--device-log needs a file name")},
-        {{QStringLiteral("device-log-a")}, QStringLiteral("FILE"), QStringLiteral("The device log of A only."),
-         kCompare, QStringLiteral("--device-log-a needs a file name")},
-        {{QStringLiteral("device-log-b")}, QStringLiteral("FILE"), QStringLiteral("The device log of B only."),
-         kCompare, QStringLiteral("--device-log-b needs a file name")},
-        {{QStringLiteral("device-log-tz")}, QStringLiteral("ZONE"),
-         QStringLiteral("The time zone of the device log's timestamps (nvidia-smi writes local time without an "
-                        "offset): an IANA name (Europe/Berlin), UTC, or an offset (+02:00). Default: this "
-                        "system's zone."),
-         kAll, QStringLiteral("--device-log-tz needs a zone")},
-        {{QStringLiteral("size")}, QStringLiteral("WxH"),
-         QStringLiteral("Image size in pixels for png, svg and the charts of html and pdf."), kExport,
+         kAll,
+         QStringLiteral("--device-log needs a file name")},
+        {{QStringLiteral("device-log-a")},
+         QStringLiteral("FILE"),
+         QStringLiteral("The device log of A only."),
+         kCompare,
+         QStringLiteral("--device-log-a needs a file name")},
+        {{QStringLiteral("device-log-b")},
+         QStringLiteral("FILE"),
+         QStringLiteral("The device log of B only."),
+         kCompare,
+         QStringLiteral("--device-log-b needs a file name")},
+        {{QStringLiteral("device-log-tz")},
+         QStringLiteral("ZONE"),
+         QStringLiteral(
+             "The time zone of the device log's timestamps (nvidia-smi writes local time without an "
+             "offset): an IANA name (Europe/Berlin), UTC, or an offset (+02:00). Default: this "
+             "system's zone."),
+         kAll,
+         QStringLiteral("--device-log-tz needs a zone")},
+        {{QStringLiteral("size")},
+         QStringLiteral("WxH"),
+         QStringLiteral("Image size in pixels for png, svg and the charts of html and pdf."),
+         kExport,
          QStringLiteral("--size needs WxH in pixels, 16 to 16384 each, got ''")},
-        {{QStringLiteral("force")}, QString(), QStringLiteral("Replace an existing --output file."),
-         kAnalyze | kExport, QString()},
-        {{QStringLiteral("no-cache")}, QString(),
-         QStringLiteral("Read the input, not the app's reopen cache."), kAnalyze | kExport, QString()},
-        {{QStringLiteral("h"), QStringLiteral("help")}, QString(), QStringLiteral("Show this help and exit."),
-         kAll, QString()},
+        {{QStringLiteral("force")},
+         QString(),
+         QStringLiteral("Replace an existing --output file."),
+         kAnalyze | kExport,
+         QString()},
+        {{QStringLiteral("no-cache")},
+         QString(),
+         QStringLiteral("Read the input, not the app's reopen cache."),
+         kAnalyze | kExport,
+         QString()},
+        {{QStringLiteral("h"), QStringLiteral("help")},
+         QString(),
+         QStringLiteral("Show this help and exit."),
+         kAll,
+         QString()},
     };
     return specs;
 }
@@ -111,14 +162,15 @@ void setUpParser(QCommandLineParser& parser, const QString& command)
     }
     if (bit == kCompare) {
         parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("The trace to compare from."));
-        parser.addPositionalArgument(QStringLiteral("B"),
-                                     QStringLiteral("The trace to compare to (A again: two of its sessions or "
-                                                    "ranks)."));
+        parser.addPositionalArgument(
+            QStringLiteral("B"), QStringLiteral("The trace to compare to (A again: two of its sessions or "
+                                                "ranks)."));
     } else {
         parser.addPositionalArgument(
             QStringLiteral("PATH..."),
-            QStringLiteral("A stormlog trace (JSON lines, JSON, CSV, a telemetry_sink folder) or a memory-budget "
-                           "log; several, or a folder of per-rank inputs: one distributed job."),
+            QStringLiteral(
+                "A stormlog trace (JSON lines, JSON, CSV, a telemetry_sink folder) or a memory-budget "
+                "log; several, or a folder of per-rank inputs: one distributed job."),
             QStringLiteral("PATH..."));
     }
 }
@@ -129,8 +181,9 @@ QString usageLine(const QString& command)
         return QStringLiteral("usage: gapscope compare A B [options]\n"
                               "Compares the gap analyses of two traces (or two sessions or ranks of one).\n");
     if (command == QLatin1String("export"))
-        return QStringLiteral("usage: gapscope export PATH... --format FORMAT --output FILE|- [options]\n"
-                              "Writes the analysis of a trace, job or memory-budget log as a report or chart.\n");
+        return QStringLiteral(
+            "usage: gapscope export PATH... --format FORMAT --output FILE|- [options]\n"
+            "Writes the analysis of a trace, job or memory-budget log as a report or chart.\n");
     return QStringLiteral("usage: gapscope analyze PATH... [options]\n"
                           "Analyses a trace, job or memory-budget log and prints the report.\n");
 }
@@ -192,7 +245,8 @@ QString parseOptions(const QString& command, const QStringList& args, CommonOpti
         const QString last = args.value(args.size() - 1);
         for (const OptionSpec& spec : optionSpecs()) {
             for (const QString& name : spec.names) {
-                if (!spec.missing.isEmpty() && (last == QLatin1String("--") + name || last == QLatin1String("-") + name))
+                if (!spec.missing.isEmpty() &&
+                    (last == QLatin1String("--") + name || last == QLatin1String("-") + name))
                     return spec.missing;
             }
         }
@@ -208,9 +262,10 @@ QString parseOptions(const QString& command, const QStringList& args, CommonOpti
     const auto isSet = [&](const char* name) { return parser.isSet(QLatin1String(name)); };
     // --session / --rank, and for compare --session-a/-b, --rank-a/-b
     const std::vector<std::pair<QString, DocumentRequest*>> sides =
-        compare ? std::vector<std::pair<QString, DocumentRequest*>>{{QStringLiteral("-a"), &request},
-                                                                    {QStringLiteral("-b"), &options->requestB}}
-                : std::vector<std::pair<QString, DocumentRequest*>>{{QString(), &request}};
+        compare
+            ? std::vector<std::pair<QString, DocumentRequest*>>{{QStringLiteral("-a"), &request},
+                                                                {QStringLiteral("-b"), &options->requestB}}
+            : std::vector<std::pair<QString, DocumentRequest*>>{{QString(), &request}};
     for (const auto& [suffix, side] : sides) {
         if (const QString name = QStringLiteral("session") + suffix; parser.isSet(name))
             side->session = parser.value(name);
@@ -282,9 +337,9 @@ QString parseOptions(const QString& command, const QStringList& args, CommonOpti
                 return QStringLiteral("--set %1 applies to analyze and export only").arg(setName);
             if (eq < 0)
                 return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
-            const std::string why =
-                request.collective.set(setName.mid(qsizetype(CollectiveSettings::kPrefix.size())).toStdString(),
-                                       assignment.mid(eq + 1).toStdString());
+            const std::string why = request.collective.set(
+                setName.mid(qsizetype(CollectiveSettings::kPrefix.size())).toStdString(),
+                assignment.mid(eq + 1).toStdString());
             if (!why.empty())
                 return QStringLiteral("--set %1: %2").arg(setName, QString::fromStdString(why));
             continue;
@@ -321,7 +376,8 @@ QString parseOptions(const QString& command, const QStringList& args, CommonOpti
         if (gapName && !request.thresholds.set(name, number))
             return QStringLiteral("--set %1: %2 is not a valid value").arg(setName, given);
         if (!setBudgetThreshold(request.budgetThresholds, name, number))
-            return QStringLiteral("--set %1: %2 is not a valid value (a finite number, not negative; counts whole)")
+            return QStringLiteral(
+                       "--set %1: %2 is not a valid value (a finite number, not negative; counts whole)")
                 .arg(setName, given);
         if (!gapName)
             request.budgetOnlySettings << setName;
@@ -338,7 +394,8 @@ QString parseOptions(const QString& command, const QStringList& args, CommonOpti
     }
     if (compare) {
         if (options->pathB.isEmpty())
-            return QStringLiteral("compare needs two paths A and B (the same path twice compares sessions or ranks)");
+            return QStringLiteral(
+                "compare needs two paths A and B (the same path twice compares sessions or ranks)");
         // the thresholds apply to both sides
         options->requestB.thresholds = request.thresholds;
         options->requestB.budgetThresholds = request.budgetThresholds;
@@ -347,7 +404,9 @@ QString parseOptions(const QString& command, const QStringList& args, CommonOpti
     if (options->path.isEmpty())
         return QStringLiteral("%1 needs a PATH").arg(command);
     if (request.window && request.window->beginNs > request.window->endNs)
-        return QStringLiteral("--from %1 is after --to %2").arg(request.window->beginNs).arg(request.window->endNs);
+        return QStringLiteral("--from %1 is after --to %2")
+            .arg(request.window->beginNs)
+            .arg(request.window->endNs);
     return {};
 }
 

@@ -130,8 +130,8 @@ inline void reportInputProblems(const InputsAnalysis& inputs, FILE* err, const Q
             reportRejected(&input.trace->problems, false, err, prefix);
     }
     // the rows of an attached device log that could not be read (the report lists them)
-    if (const auto& shown = inputs.analysis.trace; shown && shown->deviceUsedSource &&
-                                                   shown->deviceUsedSource->logRowsRejected > 0) {
+    if (const auto& shown = inputs.analysis.trace;
+        shown && shown->deviceUsedSource && shown->deviceUsedSource->logRowsRejected > 0) {
         const DeviceUsedSource& source = *shown->deviceUsedSource;
         const auto& kept = shown->trace->problems.kept();
         const auto first = std::find_if(kept.begin(), kept.end(),

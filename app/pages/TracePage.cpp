@@ -670,8 +670,8 @@ void TracePage::resetWindowAnalysis()
 {
     if (!isWindowAnalysis())
         return;
-    if (m_fullResult && m_fullResult->loadedTrace == m_trace && m_fullResult->request.thresholds == m_thresholds &&
-        m_fullResult->sessionIndex == m_sessionIndex) {
+    if (m_fullResult && m_fullResult->loadedTrace == m_trace &&
+        m_fullResult->request.thresholds == m_thresholds && m_fullResult->sessionIndex == m_sessionIndex) {
         m_analysisJob->discard(); // a window analysis still running must not replace it
         applyResult(m_fullResult, false);
         return;

@@ -132,7 +132,8 @@ QString deviceUsedSourceText(const DeviceUsedSource* source)
                     .arg(source->samplesAfter)
                     .arg(source->unmatchedSamples - source->samplesBefore - source->samplesAfter);
     if (source->logRowsRejected > 0)
-        text += QStringLiteral("; %1 of its %2 rows rejected").arg(source->logRowsRejected).arg(source->logRows);
+        text +=
+            QStringLiteral("; %1 of its %2 rows rejected").arg(source->logRowsRejected).arg(source->logRows);
     return text;
 }
 

@@ -113,7 +113,8 @@ QString headerUnit(const QString& field)
 {
     const qsizetype open = field.indexOf(QLatin1Char('['));
     const qsizetype close = field.indexOf(QLatin1Char(']'), open + 1);
-    return open >= 0 && close > open ? field.mid(open + 1, close - open - 1).trimmed() : QStringLiteral("MiB");
+    return open >= 0 && close > open ? field.mid(open + 1, close - open - 1).trimmed()
+                                     : QStringLiteral("MiB");
 }
 
 // "609 MiB" or "609" (csv,nounits) in bytes; an error text for "[N/A]", "[Not Supported]", ...
@@ -181,8 +182,8 @@ public:
                 return std::nullopt;
             int fraction = 0;
             const qsizetype n = std::min<qsizetype>(text.size() - 20, 3);
-            if (!digits(text, 20, n, &fraction) || !std::all_of(text.begin() + 20, text.end(),
-                                                                   [](QChar c) { return c.isDigit(); }))
+            if (!digits(text, 20, n, &fraction) ||
+                !std::all_of(text.begin() + 20, text.end(), [](QChar c) { return c.isDigit(); }))
                 return std::nullopt;
             ms = fraction * (n == 1 ? 100 : n == 2 ? 10 : 1);
         }
@@ -259,15 +260,17 @@ DeviceLog parseNvidiaSmiLog(const QByteArray& bytes, const QString& path, const 
                     columns.index = i;
             }
             if (columns.used < 0) {
-                log.fatalError = QStringLiteral("%1:%2: the log has no memory.used or used_memory column (it has: "
-                                                "%3); log with --query-gpu=timestamp,memory.used,memory.total "
-                                                "or --query-compute-apps=timestamp,pid,used_memory")
-                                     .arg(path)
-                                     .arg(lineNumber)
-                                     .arg(columns.names.join(QStringLiteral(", ")));
+                log.fatalError =
+                    QStringLiteral("%1:%2: the log has no memory.used or used_memory column (it has: "
+                                   "%3); log with --query-gpu=timestamp,memory.used,memory.total "
+                                   "or --query-compute-apps=timestamp,pid,used_memory")
+                        .arg(path)
+                        .arg(lineNumber)
+                        .arg(columns.names.join(QStringLiteral(", ")));
                 return log;
             }
-            log.scope = usedName == QLatin1String("memory.used") ? DeviceLogScope::Device : DeviceLogScope::Process;
+            log.scope =
+                usedName == QLatin1String("memory.used") ? DeviceLogScope::Device : DeviceLogScope::Process;
             if (log.scope == DeviceLogScope::Process && columns.pid < 0) {
                 log.fatalError = QStringLiteral("%1:%2: a per-process log needs a pid column (it has: %3)")
                                      .arg(path)
@@ -287,10 +290,11 @@ DeviceLog parseNvidiaSmiLog(const QByteArray& bytes, const QString& path, const 
         }
         ++log.rowsRead;
         if (fields.size() != columns.count) {
-            log.problems.addError(path, lineNumber,
-                                  englishPlural(QStringLiteral("%1 field(s), the header names %2"), fields.size())
-                                      .arg(fields.size())
-                                      .arg(columns.count));
+            log.problems.addError(
+                path, lineNumber,
+                englishPlural(QStringLiteral("%1 field(s), the header names %2"), fields.size())
+                    .arg(fields.size())
+                    .arg(columns.count));
             continue;
         }
         const auto time = clock.toNs(QStringView(fields[columns.timestamp]).trimmed());
@@ -308,8 +312,8 @@ DeviceLog parseNvidiaSmiLog(const QByteArray& bytes, const QString& path, const 
             continue;
         }
         std::optional<int64_t> total;
-        if (columns.total >= 0 && !(total = parseBytes(fields[columns.total], totalUnit,
-                                                       QStringLiteral("memory.total"), &why))) {
+        if (columns.total >= 0 &&
+            !(total = parseBytes(fields[columns.total], totalUnit, QStringLiteral("memory.total"), &why))) {
             log.problems.addError(path, lineNumber, why);
             continue;
         }
@@ -317,7 +321,8 @@ DeviceLog parseNvidiaSmiLog(const QByteArray& bytes, const QString& path, const 
             bool ok = false;
             const qlonglong v = fields[column].trimmed().toLongLong(&ok);
             if (!ok || v < 0) {
-                why = QStringLiteral("%1 '%2' is not a whole number").arg(QLatin1String(name), fields[column].trimmed());
+                why = QStringLiteral("%1 '%2' is not a whole number")
+                          .arg(QLatin1String(name), fields[column].trimmed());
                 return std::nullopt;
             }
             return int64_t(v);
@@ -340,15 +345,15 @@ DeviceLog parseNvidiaSmiLog(const QByteArray& bytes, const QString& path, const 
     if (columns.count == 0)
         log.fatalError = QStringLiteral("%1: empty: no nvidia-smi CSV header").arg(path);
     else if (log.timestampNs.empty())
-        log.fatalError = log.rowsRead == 0
-                             ? QStringLiteral("%1: no rows after the header (a per-process log of a time "
-                                              "when no process used the GPU?)")
-                                   .arg(path)
-                             : QStringLiteral("%1: none of its %2 rows could be read; first: %3")
-                                   .arg(path)
-                                   .arg(log.rowsRead)
-                                   .arg(log.problems.kept().empty() ? QString()
-                                                                    : log.problems.kept().front().toString());
+        log.fatalError =
+            log.rowsRead == 0
+                ? QStringLiteral("%1: no rows after the header (a per-process log of a time "
+                                 "when no process used the GPU?)")
+                      .arg(path)
+                : QStringLiteral("%1: none of its %2 rows could be read; first: %3")
+                      .arg(path)
+                      .arg(log.rowsRead)
+                      .arg(log.problems.kept().empty() ? QString() : log.problems.kept().front().toString());
     return log;
 }
 
@@ -387,14 +392,16 @@ DeviceLogSeriesData deviceLogSeriesFor(const DeviceLog& log, int64_t pid, int64_
             QStringList names;
             for (int64_t p : pids)
                 names << QString::number(p);
-            series.error = QStringLiteral("%1: pid %2 is not in the per-process log (its pids: %3); "
-                                          "nvidia-smi names the host's pids, a trace recorded in a container "
-                                          "names the container's")
-                               .arg(log.path)
-                               .arg(pid)
-                               .arg(names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+            series.error =
+                QStringLiteral("%1: pid %2 is not in the per-process log (its pids: %3); "
+                               "nvidia-smi names the host's pids, a trace recorded in a container "
+                               "names the container's")
+                    .arg(log.path)
+                    .arg(pid)
+                    .arg(names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
         } else {
-            series.error = QStringLiteral("%1: no rows of GPU %2 (the trace's device_id)").arg(log.path).arg(deviceId);
+            series.error =
+                QStringLiteral("%1: no rows of GPU %2 (the trace's device_id)").arg(log.path).arg(deviceId);
         }
         return series;
     }
@@ -407,11 +414,12 @@ DeviceLogSeriesData deviceLogSeriesFor(const DeviceLog& log, int64_t pid, int64_
         if (!series.timestampNs.empty() && series.timestampNs.back() == log.timestampNs[row]) {
             if (log.scope == DeviceLogScope::Device) {
                 series = {};
-                series.error = QStringLiteral("%1: several rows at %2 ns: the log holds several GPUs; log "
-                                              "them with --query-gpu=timestamp,index,memory.used,memory.total "
-                                              "so the trace's device can be picked")
-                                   .arg(log.path)
-                                   .arg(log.timestampNs[row]);
+                series.error =
+                    QStringLiteral("%1: several rows at %2 ns: the log holds several GPUs; log "
+                                   "them with --query-gpu=timestamp,index,memory.used,memory.total "
+                                   "so the trace's device can be picked")
+                        .arg(log.path)
+                        .arg(log.timestampNs[row]);
                 return series;
             }
             series.usedBytes.back() = saturatingAdd(series.usedBytes.back(), log.usedBytes[row]);

@@ -179,7 +179,7 @@ struct ReportContent
     std::optional<TimeWindow> window; // as requested
     // traces: where device used came from (an attached nvidia-smi log); nullptr: the trace
     std::shared_ptr<const DeviceUsedSource> deviceUsedSource;
-    int64_t originNs = 0;             // relative times count from here (first event analysed)
+    int64_t originNs = 0; // relative times count from here (first event analysed)
 
     // --- summary ---
     QString backend;

@@ -382,8 +382,9 @@ QByteArray renderComparisonMarkdown(const TraceComparison& comparison)
     sideLine("B", comparison.b);
     for (const auto& [name, side] : {std::pair{"A", &comparison.a}, std::pair{"B", &comparison.b}})
         md += QStringLiteral("- **%1 %2\n")
-                  .arg(QLatin1String(name), markdownEscape(deviceUsedSourceText(side->result->deviceUsedSource.get()))
-                                                .replace(QStringLiteral("device used:"), QStringLiteral("device used**:")));
+                  .arg(QLatin1String(name),
+                       markdownEscape(deviceUsedSourceText(side->result->deviceUsedSource.get()))
+                           .replace(QStringLiteral("device used:"), QStringLiteral("device used**:")));
     md += QStringLiteral("- **Aligned at**: %1\n\n").arg(markdownEscape(comparison.alignment.toString()));
     md += QStringLiteral("%1 new, %2 gone, %3 changed, %4 unchanged.\n\n")
               .arg(comparison.count(FindingChange::New))
