@@ -152,13 +152,36 @@ unsigned commandBit(const QString& command)
     return command == QLatin1String("compare") ? kCompare : kAnalyze;
 }
 
+// What an option does for one command, where that differs between them.
+QString describedFor(const OptionSpec& spec, unsigned command)
+{
+    const QString& name = spec.names.back();
+    if (name == QLatin1String("format")) {
+        if (command == kExport)
+            return QStringLiteral(
+                "Required: json, markdown, html, pdf, csv (the samples), findings-csv, png or "
+                "svg (the gap chart).");
+        if (command == kCompare)
+            return QStringLiteral("Report format: markdown (default) or json.");
+        return QStringLiteral("Report format: text (default), json or markdown.");
+    }
+    if (name == QLatin1String("output") && command == kExport)
+        return QStringLiteral("Required: where to write (written whole, then moved in place); - is standard "
+                              "output.");
+    if (name == QLatin1String("force") && command == kAnalyze)
+        return QStringLiteral("Accepted for export's sake: analyze always replaces --output.");
+    if (name == QLatin1String("device-log") && command != kCompare)
+        return QString(spec.description).remove(QStringLiteral(" compare: for A and B both."));
+    return spec.description;
+}
+
 void setUpParser(QCommandLineParser& parser, const QString& command)
 {
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const unsigned bit = commandBit(command);
     for (const OptionSpec& spec : optionSpecs()) {
         if (spec.commands & bit)
-            parser.addOption(QCommandLineOption(spec.names, spec.description, spec.valueName));
+            parser.addOption(QCommandLineOption(spec.names, describedFor(spec, bit), spec.valueName));
     }
     if (bit == kCompare) {
         parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("The trace to compare from."));
@@ -188,21 +211,42 @@ QString usageLine(const QString& command)
                           "Analyses a trace, job or memory-budget log and prints the report.\n");
 }
 
+// words joined by spaces into lines of at most 79 characters, the later ones indented
+QString wrapped(const QString& text)
+{
+    QString out;
+    qsizetype lineLength = 0;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (lineLength > 0 && lineLength + 1 + word.size() > 79) {
+            out += QStringLiteral("\n  ");
+            lineLength = 2;
+        } else if (lineLength > 0) {
+            out += QLatin1Char(' ');
+            ++lineLength;
+        }
+        out += word;
+        lineLength += word.size();
+    }
+    return out + QLatin1Char('\n');
+}
+
 QString thresholdNotes(const QString& command)
 {
     QStringList gap;
     for (auto n : GapThresholds::names())
         gap << QString::fromUtf8(n.data(), qsizetype(n.size()));
-    QString text = QStringLiteral("\nThresholds for --set: %1.\n").arg(gap.join(QStringLiteral(", ")));
+    QString text = QLatin1Char('\n') +
+                   wrapped(QStringLiteral("Thresholds for --set: %1.").arg(gap.join(QStringLiteral(", "))));
     if (command == QLatin1String("compare"))
         return text;
     QStringList budget;
     for (auto n : budgetThresholdNames())
         budget << QString::fromUtf8(n.data(), qsizetype(n.size()));
-    text += QStringLiteral("For memory-budget logs also: %1 (and the gap names, also as os_gap.NAME).\n")
-                .arg(budget.join(QStringLiteral(", ")));
-    text += QStringLiteral("For the cross-rank analyses of a trace: collective.preset=low|medium|high, "
-                           "collective.NAME=VALUE.\n");
+    text +=
+        wrapped(QStringLiteral("For memory-budget logs also: %1.").arg(budget.join(QStringLiteral(", "))));
+    text +=
+        wrapped(QStringLiteral("For the cross-rank analyses of a trace: collective.preset=low|medium|high, "
+                               "collective.NAME=VALUE (gapscope --help names them)."));
     return text;
 }
 
@@ -387,10 +431,11 @@ QString parseOptions(const QString& command, const QStringList& args, CommonOpti
         return QStringLiteral("unexpected argument '%1'").arg(positional[2]);
     if (!positional.isEmpty()) {
         options->path = positional.front();
+        // compare: paths holds A (an --output must be neither A nor B), analyze and export:
+        // every PATH (several: the inputs of a job)
+        options->paths = compare ? positional.mid(0, 1) : positional;
         if (compare)
             options->pathB = positional.value(1);
-        else
-            options->paths = positional; // several: the inputs of a job
     }
     if (compare) {
         if (options->pathB.isEmpty())
