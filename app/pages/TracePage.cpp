@@ -615,7 +615,8 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
     const QString found =
         findings == 0 ? (blind ? trMain("No hidden-memory findings: the gap cannot be observed in this trace")
                                : trMain("No hidden-memory findings"))
-                      : englishPlural(QCoreApplication::translate("MainWindow", "%n finding(s)", nullptr, int(findings)),
+                      : englishPlural(QCoreApplication::translate("MainWindow", "%n finding(s)", nullptr,
+                                                                  int(findings)),
                                       findings);
     // with an attached device log, where device used came from (and how many samples it gave)
     if (const DeviceUsedSource* source = m_result->deviceUsedSource.get())
