@@ -2,6 +2,7 @@
 
 #include "app/MainWindow.h"
 #include "app/Theme.h"
+#include "app/pages/TracePage.h"
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
 
@@ -55,7 +56,8 @@ int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& c
     return app.exec();
 }
 
-int renderScreenshot(const QString& file, const QString& outPng, QSize size, QString* error)
+int renderScreenshot(const QString& file, const QString& outPng, QSize size, QString* error,
+                     const std::optional<DeviceLogRequest>& deviceLog)
 {
     setApplicationIdentity();
     if (!size.isValid() || size.width() < kMinScreenshotSize.width() ||
@@ -85,6 +87,15 @@ int renderScreenshot(const QString& file, const QString& outPng, QSize size, QSt
         if (error)
             *error = loadError;
         return 2;
+    }
+    if (deviceLog) {
+        // read here, analysed on this thread like the trace (the page's own job is superseded)
+        if (job || !window.tracePage()->attachDeviceLog(*deviceLog, &loadError) ||
+            !window.tracePage()->analyseNow(&loadError)) {
+            if (error)
+                *error = job ? QStringLiteral("--device-log applies to one trace, not a job") : loadError;
+            return 2;
+        }
     }
     window.resize(size);
     window.show();

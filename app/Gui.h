@@ -1,6 +1,8 @@
 #pragma once
 // Entry points of the desktop application, called by main().
 
+#include "model/devicelog/DeviceLogAttach.h"
+
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -27,7 +29,9 @@ int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& c
 // Returns 0 on success, 2 for bad input (unreadable trace, invalid size) and 1 when the PNG
 // cannot be written; *error says why. main() should select the offscreen platform before it
 // creates the QApplication so nothing flashes on screen.
-int renderScreenshot(const QString& file, const QString& outPng, QSize size, QString* error);
+// deviceLog: attached to the trace first (File > Attach Device Log...).
+int renderScreenshot(const QString& file, const QString& outPng, QSize size, QString* error,
+                     const std::optional<DeviceLogRequest>& deviceLog = std::nullopt);
 
 inline constexpr QSize kDefaultScreenshotSize{1400, 900};
 inline constexpr QSize kMinScreenshotSize{320, 240};

@@ -42,7 +42,9 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -59,6 +61,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThreadPool>
+#include <QTimeZone>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -178,6 +181,10 @@ void MainWindow::createActions()
     m_reloadAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
     m_reloadAction->setShortcut(QKeySequence::Refresh);
     connect(m_reloadAction, &QAction::triggered, this, &MainWindow::reload);
+    m_attachDeviceLogAction = new QAction(tr("Attach &Device Log..."), this);
+    m_attachDeviceLogAction->setStatusTip(
+        tr("Take device used from nvidia-smi's CSV log, joined to the trace's samples by time"));
+    connect(m_attachDeviceLogAction, &QAction::triggered, this, &MainWindow::showAttachDeviceLogDialog);
 
     m_jobOverviewAction = new QAction(tr("&Job Overview"), this);
     m_jobOverviewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
@@ -292,6 +299,7 @@ void MainWindow::createMenus()
     file->addAction(m_liveFollow->followAction());
     file->addAction(m_compareWith->action());
     file->addAction(m_compareWith->folderAction());
+    file->addAction(m_attachDeviceLogAction);
     file->addSeparator();
     file->addAction(m_exportActions->exportReportAction());
     file->addAction(m_exportActions->saveChartAction());
@@ -1270,6 +1278,38 @@ void MainWindow::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, 
     updateProblemsButton();
 }
 
+void MainWindow::showAttachDeviceLogDialog()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Attach Device Log"), QString(),
+                                     tr("nvidia-smi CSV logs (*.csv *.log *.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    // nvidia-smi writes local time without an offset: the zone of the machine it ran on
+    bool ok = false;
+    const QString zone = QInputDialog::getText(
+        this, tr("Device Log Time Zone"),
+        tr("nvidia-smi writes local time without an offset.\nThe time zone of the machine that wrote the log "
+           "(an IANA name, UTC, or an offset such as +02:00):"),
+        QLineEdit::Normal, QString::fromUtf8(QTimeZone::systemTimeZoneId()), &ok);
+    if (ok)
+        attachDeviceLog(path, zone);
+}
+
+bool MainWindow::attachDeviceLog(const QString& path, const QString& timeZone)
+{
+    if (documentPage() != m_tracePage || !m_tracePage->hasDocument()) {
+        showError(tr("Attach Device Log: no trace is shown"));
+        return false;
+    }
+    QString error;
+    if (!m_tracePage->attachDeviceLog(DeviceLogRequest{path, timeZone}, &error)) {
+        showError(error);
+        return false;
+    }
+    return true;
+}
+
 void MainWindow::showError(const QString& message)
 {
     if (isWelcomeShown())
@@ -1470,6 +1510,7 @@ void MainWindow::updateActions()
     const bool hasFindings = page->hasFindings();
     const bool hasPhases = page->hasPhases();
     m_reloadAction->setEnabled(hasDocument);
+    m_attachDeviceLogAction->setEnabled(page == m_tracePage && hasDocument);
     m_closeAction->setEnabled(hasDocument || isLoading());
     if (m_exportActions)
         m_exportActions->updateEnabled();

@@ -139,6 +139,7 @@ public:
     BudgetPage* budgetPage() const { return m_budgetPage; }
     JobPage* jobPage() const { return m_jobPage; }
     QAction* jobOverviewAction() const { return m_jobOverviewAction; }
+    QAction* attachDeviceLogAction() const { return m_attachDeviceLogAction; }
 
     GapChartView* chart() const;
     TimelineScrubber* scrubber() const;
@@ -162,6 +163,10 @@ public slots:
     void selectSession(int sessionIndex, qint64 rank);
     void setCursorTime(qint64 ns);
     void cancelLoad();
+    // File > Attach Device Log... without its dialogs: the trace shown takes nvidia-smi's log
+    // at path (timestamps in timeZone; empty: the system's) and is analysed again. False (and
+    // the reason in the status bar) when no trace is shown or the log cannot be used.
+    bool attachDeviceLog(const QString& path, const QString& timeZone = {});
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -178,6 +183,7 @@ private:
     void showOpenFileDialog();
     void showOpenDirectoryDialog();
     void showThresholdsDialog();
+    void showAttachDeviceLogDialog();
     void showAbout();
     void updateRecentMenu();
     void addRecentFile(const QString& path);
@@ -291,6 +297,7 @@ private:
     QAction* m_openDirAction = nullptr;
     QAction* m_openSampleAction = nullptr;
     QAction* m_reloadAction = nullptr;
+    QAction* m_attachDeviceLogAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_nextTabAction = nullptr;

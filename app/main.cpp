@@ -44,8 +44,27 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     QString out;
     QString file;
     QSize size = kDefaultScreenshotSize;
+    std::optional<DeviceLogRequest> deviceLog;
+    QString zone;
     for (qsizetype i = 1; i < args.size(); ++i) {
         const QString& arg = args[i];
+        if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
+            std::fputs(
+                "usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG [--device-log-tz ZONE]] "
+                "FILE\n"
+                "Renders the main window with FILE open to OUT.png, headless (default size 1400x900);\n"
+                "with nvidia-smi's LOG attached as File > Attach Device Log... does.\n",
+                stdout);
+            return kExitOk;
+        }
+        if ((arg == QLatin1String("--device-log") || arg == QLatin1String("--device-log-tz")) &&
+            i + 1 < args.size()) {
+            if (arg == QLatin1String("--device-log"))
+                deviceLog = DeviceLogRequest{args[++i], QString()};
+            else
+                zone = args[++i];
+            continue;
+        }
         if (arg == QLatin1String("--size") && i + 1 < args.size()) {
             const QStringList parts = args[++i].toLower().split(QLatin1Char('x'));
             bool okW = false;
@@ -67,7 +86,10 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
         }
     }
     if (out.isEmpty() || file.isEmpty()) {
-        std::fputs("gapscope --screenshot: usage: gapscope --screenshot OUT.png [--size WxH] FILE\n", stderr);
+        std::fputs(
+            "gapscope --screenshot: usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG "
+            "[--device-log-tz ZONE]] FILE\n",
+            stderr);
         return kExitUsage;
     }
     // Nothing is shown on screen: no display is needed.
@@ -78,7 +100,9 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
     QCoreApplication::setOrganizationName(QStringLiteral("gapscope"));
     QString error;
-    const int status = renderScreenshot(file, out, size, &error);
+    if (deviceLog)
+        deviceLog->timeZone = zone;
+    const int status = renderScreenshot(file, out, size, &error, deviceLog);
     if (status != 0)
         std::fprintf(stderr, "gapscope --screenshot: %s\n", qPrintable(error));
     return status;

@@ -19,6 +19,10 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
         printLine(err, prefix + why);
         return kExitUsage;
     }
+    if (options.help) {
+        std::fputs(options.helpText.toUtf8().constData(), out);
+        return kExitOk;
+    }
     const auto format = reportFormatFromString(options.format);
     if (!format) {
         printLine(err,
@@ -62,17 +66,23 @@ QString cliUsage()
         "  gapscope [--no-cache] [--cache-max-mb N] [FILE...]\n"
         "                                            open the desktop app\n"
         "  gapscope --version                        print the version\n"
-        "  gapscope --help                           print this text\n"
+        "  gapscope --help, -h                       print this text\n"
+        "  gapscope COMMAND --help                   the options of analyze, export or compare\n"
         "  gapscope --screenshot OUT.png [--size WxH] FILE\n"
         "  gapscope analyze PATH... [--session ID] [--rank N] [--format json|markdown|text]\n"
         "                        [--output FILE|-] [--from NS] [--to NS] [--set NAME=VALUE ...]\n"
-        "                        [--no-cache]\n"
+        "                        [--no-cache] [--device-log FILE [--device-log-tz ZONE]]\n"
         "  gapscope export PATH... --format json|markdown|html|pdf|csv|findings-csv|png|svg\n"
         "                       --output FILE|- [--session ID] [--rank N] [--from NS] [--to NS]\n"
         "                       [--set NAME=VALUE ...] [--size WxH] [--force] [--no-cache]\n"
+        "                       [--device-log FILE [--device-log-tz ZONE]]\n"
         "  gapscope compare A B [--session-a ID] [--rank-a N] [--session-b ID] [--rank-b N]\n"
         "                       [--align start|phase:LABEL] [--format json|markdown] [--output FILE|-]\n"
-        "                       [--set NAME=VALUE ...]\n"
+        "                       [--set NAME=VALUE ...] [--device-log[-a|-b] FILE [--device-log-tz ZONE]]\n"
+        "--device-log FILE: device used from nvidia-smi's CSV log (--query-gpu=timestamp,memory.used,\n"
+        "  memory.total: the whole GPU; --query-compute-apps=timestamp,pid,used_memory: the trace's pid),\n"
+        "  each sample taking the log row nearest in time; its local times are read in --device-log-tz\n"
+        "  (IANA name, UTC or +02:00; default this system's zone)\n"
         "the app keeps a large trace (64 MiB or more) in the reopen cache (the user's cache folder,\n"
         "  at most --cache-max-mb or the setting cache/maxMegabytes, default 4096) and reads it from\n"
         "  there while the input is unchanged; analyze and export read it too, never write it;\n"

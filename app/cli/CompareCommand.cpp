@@ -32,6 +32,10 @@ int runCompareCommand(const QStringList& args, FILE* out, FILE* err)
         printLine(err, prefix + why);
         return kExitUsage;
     }
+    if (options.help) {
+        std::fputs(options.helpText.toUtf8().constData(), out);
+        return kExitOk;
+    }
     // a comparison is written as JSON or Markdown
     const auto format = reportFormatFromString(options.format);
     if (!format || *format == ReportFormat::Text) {

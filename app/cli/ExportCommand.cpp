@@ -354,6 +354,10 @@ int runExportCommand(const QStringList& args, FILE* out, FILE* err)
         printLine(err, prefix + why);
         return kExitUsage;
     }
+    if (options.help) {
+        std::fputs(options.helpText.toUtf8().constData(), out);
+        return kExitOk;
+    }
     QStringList names;
     for (ExportFormat f : allExportFormats())
         names << exportFormatName(f);

@@ -422,8 +422,11 @@ bool TracePage::setTrace(std::shared_ptr<const TraceData> data, QString* error)
     // the views keep the trace shown until the analysis of this one arrives
     const bool samePath = m_trace && m_trace->path == data->path;
     m_trace = std::move(data);
-    if (!samePath)
+    if (!samePath) {
         restoreBookmarks();
+        m_deviceLog.reset(); // attached to the trace that was shown (a reload keeps it)
+        m_deviceLogRequest.reset();
+    }
     m_sessionIndex = *sessionIndex;
     m_rank.reset();
     m_fullResult.reset();
@@ -467,7 +470,7 @@ void TracePage::setCollectiveIntervals(std::shared_ptr<const TraceData> trace,
 void TracePage::showCollectiveIntervals()
 {
     std::vector<JobCollectiveInterval> shown;
-    if (m_result && m_collectiveTrace && m_result->trace == m_collectiveTrace)
+    if (m_result && m_collectiveTrace && m_result->loadedTrace == m_collectiveTrace)
         for (const JobCollectiveInterval& interval : m_collective)
             if (interval.rank == m_result->rank)
                 shown.push_back(interval);
@@ -483,6 +486,8 @@ void TracePage::clear()
 {
     m_analysisJob->discard();
     m_trace.reset();
+    m_deviceLog.reset();
+    m_deviceLogRequest.reset();
     m_result.reset();
     m_fullResult.reset();
     m_pendingWindow.reset();
@@ -508,7 +513,26 @@ AnalysisRequest TracePage::baseRequest() const
     request.sessionIndex = m_sessionIndex;
     request.rank = m_rank;
     request.thresholds = m_thresholds;
+    request.deviceLog = m_deviceLog;
     return request;
+}
+
+bool TracePage::attachDeviceLog(const DeviceLogRequest& request, QString* error)
+{
+    if (!m_trace)
+        return false;
+    QString why;
+    auto log = loadRequestedDeviceLog(request, &why);
+    if (!log) {
+        *error = why;
+        return false;
+    }
+    m_deviceLog = std::move(log);
+    m_deviceLogRequest = request;
+    // the same session, rank and thresholds, now with the log's device used; a window
+    // analysis is redone whole (its rows' device used changed)
+    startAnalysis(baseRequest());
+    return true;
 }
 
 void TracePage::startAnalysis(const AnalysisRequest& request)
@@ -524,7 +548,7 @@ void TracePage::startAnalysis(const AnalysisRequest& request)
 void TracePage::onAnalysisFinished(std::shared_ptr<const AnalysisResult> result)
 {
     // a result of the trace before a live snapshot replaced it is not shown
-    if (!result || result->trace != m_trace)
+    if (!result || result->loadedTrace != m_trace)
         return;
     if (!result->request.window)
         m_fullResult = result;
@@ -588,20 +612,28 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
         restoreSelection(*kept);
     const qsizetype findings = qsizetype(m_result->findings.size());
     const bool blind = traceKindOf(*m_result) == TraceKind::Blind;
-    emit statusMessage(
+    const QString found =
         findings == 0 ? (blind ? trMain("No hidden-memory findings: the gap cannot be observed in this trace")
                                : trMain("No hidden-memory findings"))
                       : englishPlural(QCoreApplication::translate("MainWindow", "%n finding(s)", nullptr,
                                                                   int(findings)),
-                                      findings),
-        4000);
+                                      findings);
+    // with an attached device log, where device used came from (and how many samples it gave)
+    if (const DeviceUsedSource* source = m_result->deviceUsedSource.get())
+        emit statusMessage(tr("%1; device used from %2 (times in %3): %4 of %5 samples matched")
+                               .arg(found, QFileInfo(source->path).fileName(), source->timeZone)
+                               .arg(source->matchedSamples)
+                               .arg(source->matchedSamples + source->unmatchedSamples),
+                           15000);
+    else
+        emit statusMessage(found, 4000);
 }
 
 bool TracePage::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest)
 {
     if (!result || !m_trace || result->trace->path != m_trace->path || result->partition.size() == 0)
         return false;
-    m_trace = result->trace;
+    m_trace = result->loadedTrace ? result->loadedTrace : result->trace;
     m_fullResult = result;
     if (isWindowAnalysis())
         return true; // the window stays as analysed; Reset shows the latest run
@@ -639,8 +671,8 @@ void TracePage::resetWindowAnalysis()
 {
     if (!isWindowAnalysis())
         return;
-    if (m_fullResult && m_fullResult->trace == m_trace && m_fullResult->request.thresholds == m_thresholds &&
-        m_fullResult->sessionIndex == m_sessionIndex) {
+    if (m_fullResult && m_fullResult->loadedTrace == m_trace &&
+        m_fullResult->request.thresholds == m_thresholds && m_fullResult->sessionIndex == m_sessionIndex) {
         m_analysisJob->discard(); // a window analysis still running must not replace it
         applyResult(m_fullResult, false);
         return;

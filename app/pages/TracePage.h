@@ -79,6 +79,11 @@ public:
     bool analyseNow(QString* error);
     // Drops the result of an analysis still running (another document is being opened).
     void discardAnalysis();
+    // File > Attach Device Log...: nvidia-smi's log gives device used from now on (this
+    // trace's analyses until another trace is shown) and the analysis runs again; false with
+    // *error when the log or its zone cannot be used (the analysis shown stays).
+    bool attachDeviceLog(const DeviceLogRequest& request, QString* error);
+    std::optional<DeviceLogRequest> attachedDeviceLog() const { return m_deviceLogRequest; }
     // A newer snapshot of the trace (File > Follow); false when it is not of this trace.
     bool showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
     void selectSession(int sessionIndex, qint64 rank);
@@ -137,6 +142,8 @@ private:
     size_t m_sessionIndex = 0;
     std::optional<int64_t> m_rank;
     GapThresholds m_thresholds;
+    std::shared_ptr<const DeviceLog> m_deviceLog; // attached: every analysis of m_trace takes it
+    std::optional<DeviceLogRequest> m_deviceLogRequest;
     bool m_freshTrace = false;  // the next analysis result is the first of a new trace
     bool m_summaryFirst = true; // a new trace opens on its summary (not for screenshots)
     // setCollectiveIntervals: whose they are, and the intervals

@@ -40,6 +40,13 @@ DocumentAnalysis analyzeTrace(const DocumentOutcome& document, const DocumentReq
     analysisRequest.rank = request.rank;
     analysisRequest.window = request.window;
     analysisRequest.collective = request.collective.resolve();
+    if (request.deviceLog) {
+        QString why;
+        if (!(analysisRequest.deviceLog = loadRequestedDeviceLog(*request.deviceLog, &why))) {
+            analysis.error = why;
+            return analysis;
+        }
+    }
     if (request.session) {
         analysisRequest.sessionIndex = trace.findSession(*request.session);
         if (!analysisRequest.sessionIndex) {
@@ -69,6 +76,12 @@ DocumentAnalysis analyzeBudgetLog(const DocumentOutcome& document, const Documen
     if (request.collective.any()) {
         analysis.error =
             QStringLiteral("%1: --set collective.* applies to stormlog traces only").arg(document.path);
+        return analysis;
+    }
+    if (request.deviceLog) {
+        analysis.error = QStringLiteral("%1: --device-log applies to stormlog traces only (a budget log "
+                                        "carries its own device counters)")
+                             .arg(document.path);
         return analysis;
     }
     analysis.budget = runBudgetAnalysis(document.budget, request.budgetThresholds, request.window);
@@ -243,6 +256,13 @@ DocumentAnalysis analyzeJobDocument(std::shared_ptr<const JobData> job, const Do
     each.thresholds = request.thresholds;
     each.window = request.window;
     each.collective = request.collective.resolve();
+    if (request.deviceLog) {
+        QString why;
+        if (!(each.deviceLog = loadRequestedDeviceLog(*request.deviceLog, &why))) {
+            analysis.error = why;
+            return analysis;
+        }
+    }
     analysis.ranks = analyzeJobRanks(*job, each);
     analysis.trace = analysis.ranks[size_t(shown - job->ranks.data())];
     analysis.jobAnalysisOnce = std::make_shared<JobAnalysisOnce>();

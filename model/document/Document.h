@@ -82,6 +82,9 @@ struct DocumentRequest
     BudgetThresholds budgetThresholds; // budget logs (osGap: their OS-vs-allocator gap rule)
     QStringList budgetOnlySettings;    // threshold names only budget logs know: refused for traces
     CollectiveSettings collective;     // `--set collective.*` (traces: the cross-rank analyses)
+    // `--device-log FILE [--device-log-tz ZONE]`, File > Attach Device Log...: nvidia-smi's log
+    // gives the device used (traces: each rank's samples, by its pid for a per-process log)
+    std::optional<DeviceLogRequest> deviceLog;
 };
 
 struct JobAnalysisOnce;

@@ -172,6 +172,7 @@ ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAna
         c.sessions.push_back({s.id, toString(s.status), s.host, s.pid, s.jobId, s.ranks, s.eventCount});
     c.eventCount = qint64(result.partition.size());
     c.window = result.request.window;
+    c.deviceUsedSource = result.deviceUsedSource;
     if (crossRankAnalyses)
         c.jobAnalysis = result.jobAnalysis();
     c.originNs = result.partition.size() ? store.timestampNs[result.partition.begin] : 0;

@@ -177,7 +177,9 @@ struct ReportContent
 
     // --- window and time origin ---
     std::optional<TimeWindow> window; // as requested
-    int64_t originNs = 0;             // relative times count from here (first event analysed)
+    // traces: where device used came from (an attached nvidia-smi log); nullptr: the trace
+    std::shared_ptr<const DeviceUsedSource> deviceUsedSource;
+    int64_t originNs = 0; // relative times count from here (first event analysed)
 
     // --- summary ---
     QString backend;

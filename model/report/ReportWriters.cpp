@@ -275,6 +275,9 @@ std::vector<std::pair<QString, QString>> reportInputRows(const ReportContent& c)
             QStringLiteral("%1, rank %2, %3").arg(sessionText(c)).arg(c.rank).arg(c.sessionStatus));
         rows.emplace_back(QStringLiteral("Host"), c.host.isEmpty() ? QStringLiteral("(unknown)") : c.host);
         rows.emplace_back(QStringLiteral("Backend"), c.backend);
+        // the line of the text report without its "device used: "
+        const QString source = deviceUsedSourceText(c.deviceUsedSource.get());
+        rows.emplace_back(QStringLiteral("Device used"), source.mid(source.indexOf(QLatin1Char(':')) + 2));
     }
     rows.emplace_back(QStringLiteral("Records"),
                       QStringLiteral("%1 read, %2 loaded, %3 rejected, %4 warnings")
@@ -462,6 +465,33 @@ std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
 
 // ---------------------------------------------------------------------------------- JSON
 
+// Where device used came from: the trace's own field, or an attached nvidia-smi log.
+void writeDeviceUsedSourceJson(JsonWriter& json, const DeviceUsedSource* source)
+{
+    json.key("device_used_source").beginObject();
+    if (!source) {
+        json.field("kind", "trace");
+        json.endObject();
+        return;
+    }
+    json.field("kind", "nvidia-smi");
+    json.field("path", source->path);
+    json.field("time_zone", source->timeZone);
+    json.field("scope", toString(source->scope));
+    json.key("pids").beginArray();
+    for (int64_t pid : source->pids)
+        json.value(pid);
+    json.endArray();
+    json.field("matched_samples", int64_t(source->matchedSamples));
+    json.field("unmatched_samples", int64_t(source->unmatchedSamples));
+    json.field("unmatched_before_log", int64_t(source->samplesBefore));
+    json.field("unmatched_after_log", int64_t(source->samplesAfter));
+    json.field("tolerance_ns", source->toleranceNs);
+    json.field("log_rows", int64_t(source->logRows));
+    json.field("log_rows_rejected", int64_t(source->logRowsRejected));
+    json.endObject();
+}
+
 QByteArray reportJson(const ReportContent& c)
 {
     JsonWriter json;
@@ -521,6 +551,8 @@ QByteArray reportJson(const ReportContent& c)
     } else {
         json.nullField("window");
     }
+    if (c.kind == ReportKind::StormlogTrace)
+        writeDeviceUsedSourceJson(json, c.deviceUsedSource.get());
 
     json.key("thresholds").beginObject();
     for (const auto& t : c.thresholds)
@@ -848,7 +880,8 @@ QString reportText(const ReportContent& c)
       << " rejected\n";
     if (c.kind == ReportKind::StormlogTrace)
         s << "session " << sessionText(c) << " rank " << c.rank << " [" << c.sessionStatus << "], "
-          << c.samples << " samples analysed\n";
+          << c.samples << " samples analysed\n"
+          << deviceUsedSourceText(c.deviceUsedSource.get()) << "\n";
     else
         s << c.samples << " " << c.sampleNoun << " analysed\n";
     for (const Notice& n : reportNotices(c))

@@ -32,6 +32,8 @@ struct ReportImage
     QString fileName = {};
 };
 
+// "device_used_source": {"kind": "trace"} or the attached nvidia-smi log (docs/report-json.md)
+void writeDeviceUsedSourceJson(JsonWriter& json, const DeviceUsedSource* source);
 QByteArray reportJson(const ReportContent& content);
 // One phase attribution as upstream's phase_attribution_to_payload writes it (phase_resolution,
 // phase_paths, then each optional field that is set).

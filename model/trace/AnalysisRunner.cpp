@@ -116,7 +116,19 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
                         : QStringLiteral("session %1 has no events").arg(trace->sessions[*sessionIndex].id));
     }
 
+    std::shared_ptr<const DeviceUsedSource> deviceUsedSource;
+    const std::shared_ptr<const TraceData> loadedTrace = trace;
+    if (request.deviceLog) {
+        JoinedTrace joined = joinDeviceLogOnce(trace, *partition, *request.deviceLog);
+        if (!joined.trace)
+            return fail(joined.error);
+        trace = std::move(joined.trace);
+        deviceUsedSource = std::move(joined.source);
+    }
+
     auto result = std::make_shared<AnalysisResult>();
+    result->deviceUsedSource = std::move(deviceUsedSource);
+    result->loadedTrace = loadedTrace;
     result->jobAnalysisCache = std::make_shared<JobAnalysisCache>();
     result->trace = trace;
     result->request = request;

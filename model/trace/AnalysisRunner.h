@@ -7,6 +7,7 @@
 #include "analysis/GapAnalysis.h"
 #include "analysis/Notice.h"
 #include "analysis/Remediation.h"
+#include "model/devicelog/DeviceLogAttach.h"
 #include "model/store/TraceData.h"
 
 #include <memory>
@@ -29,6 +30,9 @@ struct AnalysisRequest
     GapThresholds thresholds;
     std::optional<TimeWindow> window;
     CollectiveConfig collective; // the cross-rank analyses of the report (jobAnalysis)
+    // A device-usage log whose device used replaces the trace's on the partition's samples
+    // (model/devicelog/DeviceLogAttach); nullptr: the trace's own.
+    std::shared_ptr<const DeviceLog> deviceLog;
 };
 
 struct JobAnalysisResult;
@@ -52,6 +56,10 @@ struct AnalysisResult
     // What the analysed samples cannot show (analysis/Notice.h), e.g. gap_not_observable.
     std::vector<Notice> notices;
     Backend backend = Backend::Unknown;
+    // Set when request.deviceLog gave the device used; trace is then the joined copy and
+    // loadedTrace the trace it was made from (the one a page or a job holds).
+    std::shared_ptr<const DeviceUsedSource> deviceUsedSource;
+    std::shared_ptr<const TraceData> loadedTrace;
 
     GapInput gapInput() const; // columns of trace->store with usableRows
 

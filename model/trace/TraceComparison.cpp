@@ -4,6 +4,7 @@
 
 #include "model/report/JsonWriter.h"
 #include "model/report/ReportContent.h"
+#include "model/report/ReportWriters.h"
 
 #include <QStringList>
 
@@ -284,6 +285,7 @@ void writeSide(JsonWriter& json, const ComparedSide& side)
     json.field("origin_ns", side.originNs);
     json.field("sample_count", int64_t(side.result->usableRows.size()));
     json.field("finding_count", int64_t(side.result->findings.size()));
+    writeDeviceUsedSourceJson(json, side.result->deviceUsedSource.get());
     json.endObject();
 }
 
@@ -378,6 +380,11 @@ QByteArray renderComparisonMarkdown(const TraceComparison& comparison)
     md += QStringLiteral("# Trace comparison\n\n");
     sideLine("A", comparison.a);
     sideLine("B", comparison.b);
+    for (const auto& [name, side] : {std::pair{"A", &comparison.a}, std::pair{"B", &comparison.b}})
+        md += QStringLiteral("- **%1 %2\n")
+                  .arg(QLatin1String(name),
+                       markdownEscape(deviceUsedSourceText(side->result->deviceUsedSource.get()))
+                           .replace(QStringLiteral("device used:"), QStringLiteral("device used**:")));
     md += QStringLiteral("- **Aligned at**: %1\n\n").arg(markdownEscape(comparison.alignment.toString()));
     md += QStringLiteral("%1 new, %2 gone, %3 changed, %4 unchanged.\n\n")
               .arg(comparison.count(FindingChange::New))

@@ -8,6 +8,7 @@
 #include "widgets/common/PaneKeys.h"
 #include "widgets/common/ModelDecorations.h"
 
+#include <QFileInfo>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -326,6 +327,11 @@ QString FindingDetailView::summaryHtml(const AnalysisResult& result) const
             row(tr("Gap trend"), bytesPerSecondText(st.slopePerNs * 1e9));
     }
     row(tr("Backend"), qs(toString(result.backend)));
+    if (const DeviceUsedSource* source = result.deviceUsedSource.get())
+        row(tr("Device used from"),
+            tr("%1 (nvidia-smi, %2)")
+                .arg(QFileInfo(source->path).fileName(),
+                     source->scope == DeviceLogScope::Device ? tr("device-wide") : tr("this process")));
     html += QStringLiteral("</table>");
     return html;
 }
