@@ -1,4 +1,5 @@
 #include "model/report/ReportContent.h"
+#include "model/trace/OomBundle.h"
 #include "model/text/Text.h"
 
 #include "analysis/BudgetAnalysis.h"
@@ -204,6 +205,20 @@ ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAna
     c.notices = result.notices;
     for (auto name : GapThresholds::names())
         c.thresholds.push_back({std::string(name), *result.request.thresholds.get(name)});
+    for (const OomInfo& oom : trace.ooms) {
+        ReportOom r;
+        r.timeNs = oom.timeNs;
+        r.timeFromEvent = oom.timeFromEvent;
+        if (oom.timeNs)
+            r.relativeTime = formatRelativeTime(*oom.timeNs, c.originNs, timeResolutionNs(span));
+        r.reason = oom.reason;
+        r.exceptionType = oom.exceptionType;
+        r.exceptionModule = oom.exceptionModule;
+        r.exceptionMessage = oom.exceptionMessage;
+        r.bundle = oom.bundlePath;
+        r.facts = oomKeyFacts(oom);
+        c.ooms.push_back(std::move(r));
+    }
     return c;
 }
 
