@@ -209,9 +209,12 @@ void SummaryView::rebuild()
         headlineFont.setPointSizeF(headlineFont.pointSizeF() * 1.2);
         headlineFont.setBold(true);
         headline->setFont(headlineFont);
+        // the body paints on Base: the label's text role is Text there, not WindowText
         QPalette red = headline->palette();
-        red.setColor(QPalette::WindowText, oomColor(chartColors(palette())));
+        for (const QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text})
+            red.setColor(role, oomColor(chartColors(palette())));
         headline->setPalette(red);
+        headline->setForegroundRole(QPalette::WindowText);
         headline->setWordWrap(true);
         headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
         m_oomsLayout->addWidget(headline);
@@ -236,7 +239,8 @@ void SummaryView::rebuild()
         addJson(tree->invisibleRootItem(), QStringLiteral("environment.json"), oom.environment);
         facts->setExpanded(true);
         tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-        tree->setMinimumHeight(tree->sizeHintForRow(0) * int(std::min<size_t>(oom.facts.size() + 4, 14)));
+        // every key fact in view with the two files' rows under them, without scrolling
+        tree->setMinimumHeight(tree->sizeHintForRow(0) * int(std::min<size_t>(oom.facts.size() + 5, 24)));
         m_oomsLayout->addWidget(tree);
     }
     m_ooms->setVisible(!c.ooms.empty());
