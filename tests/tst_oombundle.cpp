@@ -123,24 +123,26 @@ private slots:
                                 R"("allocator_allocated_bytes": 10, "allocator_reserved_bytes": 20, )"
                                 R"("device_used_bytes": USED, "device_total_bytes": 1000000000})";
         auto withUsed = [&](const char* used) { return QByteArray(line).replace("USED", used); };
-        QTest::newRow("JSON lines, integral") << "t.jsonl" << withUsed("86180352.0") + "\n" << qint64(86180352)
-                                              << QString();
+        QTest::newRow("JSON lines, integral") << "t.jsonl" << withUsed("86180352.0") + "\n"
+                                              << qint64(86180352) << QString();
         QTest::newRow("JSON lines, fraction")
-            << "t.jsonl" << withUsed("1.5") + "\n" << qint64(-1)
-            << "field 'device_used_bytes': expected an integer, got 1.5";
+            << "t.jsonl" << withUsed("1.5") + "\n"
+            << qint64(-1) << "field 'device_used_bytes': expected an integer, got 1.5";
         QTest::newRow("JSON lines, beyond 2^53")
-            << "t.jsonl" << withUsed("1e20") + "\n" << qint64(-1)
-            << "field 'device_used_bytes': expected an integer, got 1e20, beyond 2^53";
-        QTest::newRow("JSON array, integral") << "t.json" << "[" + withUsed("3e2") + "]" << qint64(300) << QString();
+            << "t.jsonl" << withUsed("1e20") + "\n"
+            << qint64(-1) << "field 'device_used_bytes': expected an integer, got 1e20, beyond 2^53";
+        QTest::newRow("JSON array, integral") << "t.json"
+                                              << "[" + withUsed("3e2") + "]" << qint64(300) << QString();
         const QByteArray header = "schema_version,timestamp_ns,event_type,allocator_allocated_bytes,"
                                   "allocator_reserved_bytes,device_used_bytes,device_total_bytes\n";
         QTest::newRow("CSV, integral") << "t.csv" << header + "2,1000,sample,10.0,20,512.0,1000000.0\n"
                                        << qint64(512) << QString();
-        QTest::newRow("CSV, fraction") << "t.csv" << header + "2,1000,sample,10,20,512.25,1000000\n"
-                                       << qint64(-1)
-                                       << "field 'device_used_bytes': expected an integer, got 512.25";
+        QTest::newRow("CSV, fraction")
+            << "t.csv" << header + "2,1000,sample,10,20,512.25,1000000\n"
+            << qint64(-1) << "field 'device_used_bytes': expected an integer, got 512.25";
         QTest::newRow("legacy, integral")
-            << "t.json" << QByteArray(R"([{"timestamp": 1.5, "memory_allocated": 64.0, "device_used": 128.0}])")
+            << "t.json"
+            << QByteArray(R"([{"timestamp": 1.5, "memory_allocated": 64.0, "device_used": 128.0}])")
             << qint64(128) << QString();
         QTest::newRow("legacy, fraction")
             << "t.json" << QByteArray(R"([{"timestamp": 1.5, "memory_allocated": 64.5}])") << qint64(-1)
@@ -223,24 +225,27 @@ private slots:
         QTest::addColumn<QString>("type");
         const qint64 null = kNullInt;
         QTest::newRow("MemoryEvent.to_dict")
-            << QByteArray(R"({"timestamp": 2.0, "event_type": "error", "memory_allocated": 100, )"
-                          R"("memory_reserved": 200, "memory_change": 0, "device_id": 0, "context": "OOM", )"
-                          R"("metadata": {"oom_reason": "x"}, "active_memory": 90, "inactive_memory": 10, )"
-                          R"("device_used": 700, "device_free": 300, "device_total": 1000, "backend": "cuda"})")
+            << QByteArray(
+                   R"({"timestamp": 2.0, "event_type": "error", "memory_allocated": 100, )"
+                   R"("memory_reserved": 200, "memory_change": 0, "device_id": 0, "context": "OOM", )"
+                   R"("metadata": {"oom_reason": "x"}, "active_memory": 90, "inactive_memory": 10, )"
+                   R"("device_used": 700, "device_free": 300, "device_total": 1000, "backend": "cuda"})")
             << qint64(700) << qint64(300) << qint64(90) << "stormlog.cuda_tracker"
             << "error";
         QTest::newRow("nulls as written before the first sample")
             << QByteArray(R"({"timestamp": 2.0, "event_type": "start", "memory_allocated": 0, )"
                           R"("active_memory": null, "inactive_memory": null, "device_used": 0, )"
                           R"("device_free": null, "device_total": null, "backend": "rocm"})")
-            << qint64(0) << null << null << "stormlog.rocm_tracker" << "start";
+            << qint64(0) << null << null << "stormlog.rocm_tracker"
+            << "start";
         QTest::newRow("canonical names first")
             << QByteArray(R"({"timestamp": 2.0, "memory_allocated": 100, "device_used": 5, )"
                           R"("device_used_bytes": 600, "device_total_bytes": 1000, "type": "sample"})")
-            << qint64(600) << null << null << "legacy.unknown" << "sample";
+            << qint64(600) << null << null << "legacy.unknown"
+            << "sample";
         QTest::newRow("no device counter: allocated, as upstream")
-            << QByteArray(R"({"timestamp": 2.0, "memory_allocated": 100, "total_memory": 1000})") << qint64(100)
-            << null << null << "legacy.unknown"
+            << QByteArray(R"({"timestamp": 2.0, "memory_allocated": 100, "total_memory": 1000})")
+            << qint64(100) << null << null << "legacy.unknown"
             << "sample";
     }
     void legacyNames()
@@ -251,8 +256,8 @@ private slots:
         QFETCH(qint64, active);
         QFETCH(QString, collector);
         QFETCH(QString, type);
-        const LoadOutcome loaded = loadTraceBytes("[" + record.toStdString() + "]", std::nullopt,
-                                                  QStringLiteral("legacy.json"));
+        const LoadOutcome loaded =
+            loadTraceBytes("[" + record.toStdString() + "]", std::nullopt, QStringLiteral("legacy.json"));
         QVERIFY2(loaded.data, qPrintable(loaded.fatalError));
         const TraceData& data = *loaded.data;
         QVERIFY2(data.problems.empty(), qPrintable(problemTexts(data).join('\n'))); // no unknown keys
@@ -300,7 +305,8 @@ private slots:
         QCOMPARE(oom.reason, QStringLiteral("torch.cuda.OutOfMemoryError"));
         QCOMPARE(oom.exceptionType, QStringLiteral("OutOfMemoryError"));
         QCOMPARE(oom.exceptionModule, QStringLiteral("torch"));
-        QVERIFY(oom.exceptionMessage.startsWith(QStringLiteral("CUDA out of memory. Tried to allocate 64.00 MiB.")));
+        QVERIFY(oom.exceptionMessage.startsWith(
+            QStringLiteral("CUDA out of memory. Tried to allocate 64.00 MiB.")));
         QCOMPARE(oom.exceptionMessage, metadata.value(QStringLiteral("exception_message")).toString());
         QCOMPARE(oom.sessionId, QStringLiteral("065f167d-e338-4616-86f4-4d5128893c8b"));
         QCOMPARE(oom.bundleName, kBundleName);
@@ -308,8 +314,9 @@ private slots:
         QCOMPARE(oom.capturedEventCount, int64_t(223));
         QVERIFY(oom.timeFromEvent);
         QCOMPARE(oom.timeNs, std::optional<int64_t>(kErrorEventNs));
-        QCOMPARE(oom.environment.value(QStringLiteral("system")).toObject().value(QStringLiteral("cuda_version")),
-                 QJsonValue(QStringLiteral("13.0")));
+        QCOMPARE(
+            oom.environment.value(QStringLiteral("system")).toObject().value(QStringLiteral("cuda_version")),
+            QJsonValue(QStringLiteral("13.0")));
 
         // the error event is kept as an event, with its message
         int errors = 0;
@@ -348,10 +355,12 @@ private slots:
         QVERIFY(reportJson(content).contains("\"time_ns\":" + QByteArray::number(kErrorEventNs)) ||
                 reportJson(content).contains("\"time_ns\": " + QByteArray::number(kErrorEventNs)));
         QCOMPARE(oom.value(QStringLiteral("time_source")).toString(), QStringLiteral("error_event"));
-        QCOMPARE(oom.value(QStringLiteral("reason")).toString(), QStringLiteral("torch.cuda.OutOfMemoryError"));
+        QCOMPARE(oom.value(QStringLiteral("reason")).toString(),
+                 QStringLiteral("torch.cuda.OutOfMemoryError"));
         QCOMPARE(oom.value(QStringLiteral("exception_type")).toString(), QStringLiteral("OutOfMemoryError"));
         QCOMPARE(oom.value(QStringLiteral("exception_module")).toString(), QStringLiteral("torch"));
-        QCOMPARE(oom.value(QStringLiteral("exception_message")).toString(), document.trace->ooms[0].exceptionMessage);
+        QCOMPARE(oom.value(QStringLiteral("exception_message")).toString(),
+                 document.trace->ooms[0].exceptionMessage);
         QCOMPARE(oom.value(QStringLiteral("bundle")).toString(), bundleFolder());
 
         const QString headline = reportOomHeadline(content.ooms[0]);
@@ -372,10 +381,12 @@ private slots:
     // A trace without an OOM writes no `oom` key: every other report keeps its bytes.
     void noOomNoKey()
     {
-        const DocumentOutcome document = loadDocument(realGpu(QStringLiteral("single/truth_sink_head.jsonl")));
+        const DocumentOutcome document =
+            loadDocument(realGpu(QStringLiteral("single/truth_sink_head.jsonl")));
         QVERIFY2(document.trace, qPrintable(document.failure()));
         QVERIFY(document.trace->ooms.empty());
-        const QJsonObject json = QJsonDocument::fromJson(reportJson(analyse(document).reportContent())).object();
+        const QJsonObject json =
+            QJsonDocument::fromJson(reportJson(analyse(document).reportContent())).object();
         QVERIFY(!json.contains(QStringLiteral("oom")));
         QVERIFY(!reportText(analyse(document).reportContent()).contains(QStringLiteral("Out of memory")));
     }
@@ -400,7 +411,8 @@ private slots:
             QVERIFY(QFile::copy(bundleFolder() + QStringLiteral("/events.json"), trace));
         } else {
             trace = run + QStringLiteral("/telemetry_sink");
-            QVERIFY(copyFolder(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/real/cpu_sink"), trace));
+            QVERIFY(
+                copyFolder(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/real/cpu_sink"), trace));
         }
         // the trace opens as itself (not as the bundle), the OOM attached
         QVERIFY(!locateOomBundle(trace));
@@ -412,7 +424,8 @@ private slots:
         QCOMPARE(document.trace->ooms.size(), size_t(1));
         const OomInfo& oom = document.trace->ooms.front();
         QCOMPARE(oom.reason, QStringLiteral("torch.cuda.OutOfMemoryError"));
-        QCOMPARE(QDir::cleanPath(oom.bundlePath), QDir::cleanPath(run + QStringLiteral("/oom_dumps/") + kBundleName));
+        QCOMPARE(QDir::cleanPath(oom.bundlePath),
+                 QDir::cleanPath(run + QStringLiteral("/oom_dumps/") + kBundleName));
         QCOMPARE(oom.sessionInTrace, sameSession);
         QCOMPARE(oom.timeFromEvent, sameSession);
         bool warned = false;
@@ -464,7 +477,8 @@ private slots:
         DocumentOutcome document = loadDocument(bundle);
         QVERIFY2(document.trace, qPrintable(document.failure()));
         QCOMPARE(document.trace->ooms.size(), size_t(1));
-        QCOMPARE(document.trace->ooms[0].reason, QStringLiteral("torch.cuda.OutOfMemoryError")); // the manifest's
+        QCOMPARE(document.trace->ooms[0].reason,
+                 QStringLiteral("torch.cuda.OutOfMemoryError")); // the manifest's
         QCOMPARE(document.trace->problems.warningCount(), qint64(1));
         const LoadProblem& problem = document.trace->problems.kept().front();
         QCOMPARE(problem.file, bundle + QStringLiteral("/metadata.json"));
@@ -474,7 +488,8 @@ private slots:
         QVERIFY(QFile::remove(bundle + QStringLiteral("/events.json")));
         document = loadDocument(bundle);
         QVERIFY(!document.trace);
-        QCOMPARE(document.failure(), bundle + QStringLiteral(": OOM bundle without events.json (its events)"));
+        QCOMPARE(document.failure(),
+                 bundle + QStringLiteral(": OOM bundle without events.json (its events)"));
     }
 };
 

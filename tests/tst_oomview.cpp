@@ -111,8 +111,8 @@ private slots:
     void errorEventTick()
     {
         // the bundle's events without its OOM facts: events.json loaded as a plain trace
-        LoadOutcome loaded = loadTrace(bundleFolder() + QStringLiteral("/events.json"), {},
-                                       [](TraceData&) {});
+        LoadOutcome loaded =
+            loadTrace(bundleFolder() + QStringLiteral("/events.json"), {}, [](TraceData&) {});
         QVERIFY2(loaded.data, qPrintable(loaded.fatalError));
         QVERIFY(loaded.data->ooms.empty());
         auto result = runAnalysis(loaded.data, AnalysisRequest{});
@@ -127,7 +127,8 @@ private slots:
         QCOMPARE(markers.size(), 1);
         QVERIFY(!markers[0].oom);
         QVERIFY(markers[0].label.isEmpty());
-        QCOMPARE(markers[0].toolTip, QStringLiteral("Error event: OOM detected (torch.cuda.OutOfMemoryError)"));
+        QCOMPARE(markers[0].toolTip,
+                 QStringLiteral("Error event: OOM detected (torch.cuda.OutOfMemoryError)"));
     }
 };
 

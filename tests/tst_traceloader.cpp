@@ -398,7 +398,8 @@ private slots:
             << Fields{{"device_used_bytes", "1.5"}} << 2 << 1 << 0
             << "field 'device_used_bytes': expected an integer, got 1.5";
         // pandas writes an integer column holding an empty cell as floats: read exactly
-        QTest::newRow("integral float where int") << Fields{{"device_used_bytes", "500.0"}} << 3 << 0 << 0 << QString();
+        QTest::newRow("integral float where int")
+            << Fields{{"device_used_bytes", "500.0"}} << 3 << 0 << 0 << QString();
         QTest::newRow("float beyond 2^53 where int")
             << Fields{{"allocator_allocated_bytes", "1e17"}} << 2 << 1 << 0
             << "field 'allocator_allocated_bytes': expected an integer, got 1e17, beyond 2^53 where a "

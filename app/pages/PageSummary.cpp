@@ -124,7 +124,8 @@ SummaryContent traceSummary(const AnalysisResult& result, const PhasesModel& pha
         const ReportOom& oom = report.ooms[i];
         const OomInfo& info = result.trace->ooms[i];
         // the message has a line of its own above the facts
-        summary.ooms.push_back({reportOomHeadline(oom), oom.exceptionMessage, {}, info.metadata, info.environment});
+        summary.ooms.push_back(
+            {reportOomHeadline(oom), oom.exceptionMessage, {}, info.metadata, info.environment});
         for (const auto& fact : oom.facts)
             if (fact.second != oom.exceptionMessage)
                 summary.ooms.back().facts.push_back(fact);

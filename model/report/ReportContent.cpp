@@ -1,6 +1,6 @@
 #include "model/report/ReportContent.h"
-#include "model/trace/OomBundle.h"
 #include "model/text/Text.h"
+#include "model/trace/OomBundle.h"
 
 #include "analysis/BudgetAnalysis.h"
 #include "model/job/JobData.h"

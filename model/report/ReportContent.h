@@ -165,7 +165,7 @@ struct ReportOom
     QString exceptionType;
     QString exceptionModule;
     QString exceptionMessage;
-    QString bundle; // the bundle folder
+    QString bundle;                                 // the bundle folder
     std::vector<std::pair<QString, QString>> facts; // model/trace/OomBundle oomKeyFacts
 };
 

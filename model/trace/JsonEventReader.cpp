@@ -1291,9 +1291,8 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
         default:
             if (const std::optional<int64_t> number = integerValue(s))
                 return *number;
-            rejectOnce([&] {
-                return "field '" + name() + "': expected an integer, got " + describeNonInteger(s);
-            });
+            rejectOnce(
+                [&] { return "field '" + name() + "': expected an integer, got " + describeNonInteger(s); });
             return kNullInt;
         }
     };
@@ -1378,15 +1377,15 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
         usedField = either(Field::Used, Field::LegacyUsed);
         if (has(usedField) && get(usedField).kind != Scalar::Kind::Null) {
             used = takeInt(usedField, IntRule::Required);
-        }
-        else {
+        } else {
             used = allocated;
             usedField = allocatedField;
         }
         freeField = either(Field::Free, Field::LegacyFree);
         freeBytes = takeInt(freeField, IntRule::Nullable);
         totalField = Field::LegacyTotalMemory;
-        for (Field f : {Field::Total, Field::LegacyTotalMemory, Field::LegacyDeviceTotal, Field::LegacyTotalBytes}) {
+        for (Field f :
+             {Field::Total, Field::LegacyTotalMemory, Field::LegacyDeviceTotal, Field::LegacyTotalBytes}) {
             if (has(f) && get(f).kind != Scalar::Kind::Null) {
                 totalField = f;
                 total = takeInt(f, IntRule::Nullable);

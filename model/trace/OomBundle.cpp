@@ -290,8 +290,8 @@ void attachOomBundlesBeside(TraceData& data)
         // the trace's own error event, when the bundle's session is the trace's
         oom.sessionInTrace = sessionHeld(data, oom);
         if (oom.sessionInTrace) {
-            if (const auto at = errorEventTime(data, oom.reason); at && oom.timeNs &&
-                                                                  std::llabs(*at - *oom.timeNs) < 2'000'000'000) {
+            if (const auto at = errorEventTime(data, oom.reason);
+                at && oom.timeNs && std::llabs(*at - *oom.timeNs) < 2'000'000'000) {
                 oom.timeNs = at; // created_at_utc is that second; the event is the moment
                 oom.timeFromEvent = true;
             }
@@ -321,8 +321,7 @@ std::vector<std::pair<QString, QString>> oomKeyFacts(const OomInfo& oom)
     add(QStringLiteral("Backend"), oom.backend);
     if (oom.timeNs)
         add(QStringLiteral("Time"),
-            QDateTime::fromMSecsSinceEpoch(*oom.timeNs / 1'000'000, Qt::UTC)
-                    .toString(Qt::ISODateWithMs) +
+            QDateTime::fromMSecsSinceEpoch(*oom.timeNs / 1'000'000, Qt::UTC).toString(Qt::ISODateWithMs) +
                 (oom.timeFromEvent ? QStringLiteral(" (its error event)")
                                    : QStringLiteral(" (the bundle's created_at_utc)")));
     add(QStringLiteral("Session"), oom.sessionStatus.isEmpty()
@@ -347,8 +346,10 @@ std::vector<std::pair<QString, QString>> oomKeyFacts(const OomInfo& oom)
     const QJsonObject stats = custom.value(QStringLiteral("tracker_stats")).toObject();
     auto bytesOf = [](const QJsonValue& v) { return v.isDouble() ? bytesText(v.toInteger()) : QString(); };
     add(QStringLiteral("Peak memory (tracker)"), bytesOf(stats.value(QStringLiteral("peak_memory"))));
-    add(QStringLiteral("Allocated at the OOM"), bytesOf(stats.value(QStringLiteral("current_memory_allocated"))));
-    add(QStringLiteral("Reserved at the OOM"), bytesOf(stats.value(QStringLiteral("current_memory_reserved"))));
+    add(QStringLiteral("Allocated at the OOM"),
+        bytesOf(stats.value(QStringLiteral("current_memory_allocated"))));
+    add(QStringLiteral("Reserved at the OOM"),
+        bytesOf(stats.value(QStringLiteral("current_memory_reserved"))));
     add(QStringLiteral("Device total"), bytesOf(custom.value(QStringLiteral("total_memory_bytes"))));
     if (stats.value(QStringLiteral("total_allocations")).isDouble())
         add(QStringLiteral("Allocations / deallocations"),
@@ -365,11 +366,12 @@ std::vector<std::pair<QString, QString>> oomKeyFacts(const OomInfo& oom)
     add(QStringLiteral("Platform"), platform.join(QLatin1Char(' ')));
     add(QStringLiteral("Python"), stringOf(system, "python_version").section(QLatin1Char(' '), 0, 0));
     if (const QString cuda = stringOf(system, "cuda_version"); !cuda.isEmpty())
-        add(QStringLiteral("CUDA"), system.value(QStringLiteral("cuda_device_count")).isDouble()
-                                        ? QStringLiteral("%1, %2 device(s)")
-                                              .arg(cuda)
-                                              .arg(system.value(QStringLiteral("cuda_device_count")).toInteger())
-                                        : cuda);
+        add(QStringLiteral("CUDA"),
+            system.value(QStringLiteral("cuda_device_count")).isDouble()
+                ? QStringLiteral("%1, %2 device(s)")
+                      .arg(cuda)
+                      .arg(system.value(QStringLiteral("cuda_device_count")).toInteger())
+                : cuda);
     add(QStringLiteral("Host memory"), bytesOf(system.value(QStringLiteral("memory_total"))));
     add(QStringLiteral("Bundle"), oom.bundlePath);
     return facts;

@@ -1,7 +1,7 @@
 #include "model/trace/TraceLoader.h"
-#include "model/trace/OomBundle.h"
 #include "model/text/CharClass.h"
 #include "model/text/Text.h"
+#include "model/trace/OomBundle.h"
 
 #include "model/read/WindowedReader.h"
 #include "model/trace/Csv.h"

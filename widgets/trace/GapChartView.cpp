@@ -1602,7 +1602,8 @@ void GapChartView::Private::collectEventMarkers()
         GapChartView::EventMarker marker;
         marker.timeNs = *oom.timeNs;
         marker.oom = true;
-        marker.label = GapChartView::tr("OOM: %1").arg(oom.reason.isEmpty() ? oom.exceptionName() : oom.reason);
+        marker.label =
+            GapChartView::tr("OOM: %1").arg(oom.reason.isEmpty() ? oom.exceptionName() : oom.reason);
         QStringList lines{GapChartView::tr("Out of memory: %1").arg(oom.reason)};
         if (!oom.exceptionName().isEmpty())
             lines << oom.exceptionName();
@@ -1615,7 +1616,8 @@ void GapChartView::Private::collectEventMarkers()
     }
     const EventStore& events = trace.store;
     size_t errors = 0;
-    for (uint32_t row = result->partition.begin; row < result->partition.end && errors < kMaxErrorMarkers; ++row) {
+    for (uint32_t row = result->partition.begin; row < result->partition.end && errors < kMaxErrorMarkers;
+         ++row) {
         if (events.type[row] != EventType::Error)
             continue;
         const int64_t at = events.timestampNs[row];
@@ -1637,7 +1639,8 @@ void GapChartView::Private::collectEventMarkers()
                      [](const auto& a, const auto& b) { return a.timeNs < b.timeNs; });
 }
 
-void GapChartView::Private::drawEventMarkers(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const
+void GapChartView::Private::drawEventMarkers(QPainter* painter, const QRectF& plot,
+                                             const TimeAxis& axis) const
 {
     paintedMarkers.clear();
     const QColor red = oomColor(colors);
@@ -1663,7 +1666,8 @@ void GapChartView::Private::drawEventMarkers(QPainter* painter, const QRectF& pl
         }
         painter->setPen(QPen(red, 2));
         painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-        const QString text = metrics.elidedText(marker.label, Qt::ElideRight, int(std::max(80.0, plot.width() / 2)));
+        const QString text =
+            metrics.elidedText(marker.label, Qt::ElideRight, int(std::max(80.0, plot.width() / 2)));
         const double width = metrics.horizontalAdvance(text) + 12;
         const double height = metrics.height() + 4;
         // beside its line, to the left where the plot ends first (an OOM ends its trace)
