@@ -1,6 +1,7 @@
 // Every input kind agrees across the GUI and the CLI: each fixture in tests/data/fixtures (the
 // stormlog parity vectors, the real CPU trace in its JSON, CSV and sink forms, the distributed
-// runs, and the memory-budget logs) is run through the real `gapscope analyze` and
+// runs, the memory-budget logs, and the real GPU captures: pandas' CSV and an OOM bundle's
+// oom_dumps folder) is run through the real `gapscope analyze` and
 // `gapscope export` binary and opened in a MainWindow both ways (openPath in the background
 // and showTraceNow on the calling thread), over the whole run and over a window (--from/--to,
 // "Analyse Window"); the findings of all four (classification, severity, confidence, evidence
@@ -175,7 +176,8 @@ private slots:
         // every input of the fixture folders: files (not the upstream .expected.json answers)
         // and the sink and job directories, each as one row
         int rows = 0;
-        for (const char* folder : {"stormlog/parity", "stormlog/real", "stormlog/distributed", "budget"}) {
+        for (const char* folder : {"stormlog/parity", "stormlog/real", "stormlog/distributed", "budget",
+                                   "real-gpu/single", "real-gpu/oom"}) {
             const QDir dir(kFixtures + QLatin1Char('/') + QLatin1String(folder));
             const QFileInfoList entries =
                 dir.entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
@@ -184,6 +186,10 @@ private slots:
                 if (entry.fileName().endsWith(QLatin1String(".expected.json")) ||
                     entry.fileName() == QLatin1String("README.md"))
                     continue;
+                // real-gpu/single: its files (the CSV, the sink's head); a folder there is one run
+                // of one rank, which opens as a document, not as a job of several ranks
+                if (QLatin1String(folder) == QLatin1String("real-gpu/single") && entry.isDir())
+                    continue;
                 const QString name = QLatin1String(folder) + QLatin1Char('/') + entry.fileName();
                 QTest::newRow(qPrintable(name)) << entry.absoluteFilePath() << false;
                 QTest::newRow(qPrintable(name + QStringLiteral(" window")))
@@ -191,8 +197,9 @@ private slots:
                 ++rows;
             }
         }
-        // the parity vectors, cpu_phases.{json,csv}, cpu_sink, the distributed runs, seven budget logs
-        QVERIFY(rows >= 7 + 3 + 6 + 7);
+        // the parity vectors, cpu_phases.{json,csv}, cpu_sink, the distributed runs, seven budget
+        // logs, the GPU CSV with its sink's head, oom_dumps
+        QVERIFY(rows >= 7 + 3 + 6 + 7 + 2 + 1);
     }
 
     void everyFixtureAgrees()

@@ -234,6 +234,14 @@ private slots:
         QTest::newRow("negative bytes")
             << "t.jsonl" << lines({a, eventLine(1500, {{"allocator_allocated_bytes", "-5"}}), b}) << "" << 2
             << 1 << 0 << L{2} << "field 'allocator_allocated_bytes' is negative (-5)";
+        // pandas writes an integer column holding an empty cell as floats: integral ones are read
+        // exactly, a fraction is refused with the number
+        QTest::newRow("csv integral float")
+            << "t.csv" << lines({csvHeader(), csvRow(1000), csvRow(2000, "100.0"), csvRow(3000)}) << "" << 3
+            << 0 << 0 << L{} << "";
+        QTest::newRow("csv fractional float")
+            << "t.csv" << lines({csvHeader(), csvRow(1000), csvRow(2000, "100.5"), csvRow(3000)}) << "" << 2
+            << 1 << 0 << L{3} << "expected an integer, got 100.5";
         QTest::newRow("string for an integer")
             << "t.jsonl" << lines({eventLine(1500, {{"timestamp_ns", "\"1500\""}}), a}) << "" << 1 << 1 << 0
             << L{1} << "field 'timestamp_ns': expected an integer, got a string";

@@ -394,9 +394,16 @@ private slots:
         QTest::newRow("bool where int")
             << Fields{{"allocator_allocated_bytes", "true"}} << 2 << 1 << 0
             << "field 'allocator_allocated_bytes': expected an integer, got a boolean";
-        QTest::newRow("float where int")
+        QTest::newRow("fractional float where int")
             << Fields{{"device_used_bytes", "1.5"}} << 2 << 1 << 0
-            << "field 'device_used_bytes': expected an integer, got a floating-point number";
+            << "field 'device_used_bytes': expected an integer, got 1.5";
+        // pandas writes an integer column holding an empty cell as floats: read exactly
+        QTest::newRow("integral float where int")
+            << Fields{{"device_used_bytes", "500.0"}} << 3 << 0 << 0 << QString();
+        QTest::newRow("float beyond 2^53 where int")
+            << Fields{{"allocator_allocated_bytes", "1e17"}} << 2 << 1 << 0
+            << "field 'allocator_allocated_bytes': expected an integer, got 1e17, beyond 2^53 where a "
+               "floating-point number no longer holds every integer";
         QTest::newRow("negative counter") << Fields{{"allocator_reserved_bytes", "-5"}} << 2 << 1 << 0
                                           << "field 'allocator_reserved_bytes' is negative (-5)";
         QTest::newRow("negative change is fine")

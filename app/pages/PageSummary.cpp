@@ -120,6 +120,16 @@ SummaryContent traceSummary(const AnalysisResult& result, const PhasesModel& pha
     subtitle << tr("rank %1").arg(report.rank);
     summary.subtitle = subtitle.join(QStringLiteral(" · "));
     summary.figures = figuresOf(report);
+    for (size_t i = 0; i < report.ooms.size() && i < result.trace->ooms.size(); ++i) {
+        const ReportOom& oom = report.ooms[i];
+        const OomInfo& info = result.trace->ooms[i];
+        // the message has a line of its own above the facts
+        summary.ooms.push_back(
+            {reportOomHeadline(oom), oom.exceptionMessage, {}, info.metadata, info.environment});
+        for (const auto& fact : oom.facts)
+            if (fact.second != oom.exceptionMessage)
+                summary.ooms.back().facts.push_back(fact);
+    }
     if (isCounterOnly(result)) {
         // the report's figures are of the gap (zero samples): say what the capture has
         const CounterFigures counters = counterFigures(result);

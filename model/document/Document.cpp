@@ -4,6 +4,7 @@
 #include "model/document/LoadFailure.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobRanks.h"
+#include "model/trace/OomBundle.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -92,6 +93,9 @@ DocumentAnalysis analyzeBudgetLog(const DocumentOutcome& document, const Documen
 
 DocumentKind detectDocumentKind(const QString& path)
 {
+    if (locateOomBundle(path))
+        return DocumentKind::StormlogTrace; // an OOM bundle: loadDocument reads it
+
     // directories are sink directories or job folders; FIFOs and devices are refused by the
     // trace loader
     if (!QFileInfo(path).isFile())
@@ -131,10 +135,20 @@ DocumentOutcome loadDocument(const QString& given, const LoadControl& control, c
         outcome.notes = plan.notes;
     }
     const QString& path = outcome.path;
+    // An OOM flight-recorder bundle (or the folder holding one): its events with its OOM facts.
+    // Small: never cached.
+    if (const auto bundle = locateOomBundle(path)) {
+        LoadOutcome loaded = loadOomBundle(*bundle, control);
+        outcome.trace = std::move(loaded.data);
+        outcome.fatalError = loaded.fatalError;
+        outcome.cancelled = loaded.cancelled;
+        return outcome;
+    }
     if (cache && (outcome.cacheKey = traceCacheKey(path))) {
         // an entry exists only for an input that loaded as a trace, and is valid only while
         // the input is unchanged: no need to look at its content
         if (auto cached = cache->read(*outcome.cacheKey)) {
+            attachOomBundlesBeside(*cached); // files of their own, not in the entry
             outcome.trace = std::move(cached);
             outcome.fromCache = true;
             if (control.progress)

@@ -1,5 +1,6 @@
 #include "model/report/ReportContent.h"
 #include "model/text/Text.h"
+#include "model/trace/OomBundle.h"
 
 #include "analysis/BudgetAnalysis.h"
 #include "model/job/JobData.h"
@@ -205,6 +206,20 @@ ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAna
     c.notices = result.notices;
     for (auto name : GapThresholds::names())
         c.thresholds.push_back({std::string(name), *result.request.thresholds.get(name)});
+    for (const OomInfo& oom : trace.ooms) {
+        ReportOom r;
+        r.timeNs = oom.timeNs;
+        r.timeFromEvent = oom.timeFromEvent;
+        if (oom.timeNs)
+            r.relativeTime = formatRelativeTime(*oom.timeNs, c.originNs, timeResolutionNs(span));
+        r.reason = oom.reason;
+        r.exceptionType = oom.exceptionType;
+        r.exceptionModule = oom.exceptionModule;
+        r.exceptionMessage = oom.exceptionMessage;
+        r.bundle = oom.bundlePath;
+        r.facts = oomKeyFacts(oom);
+        c.ooms.push_back(std::move(r));
+    }
     return c;
 }
 

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gapscope {
@@ -154,6 +155,20 @@ struct ReportBookmark
     QString name;
 };
 
+// An out-of-memory error of the trace (TraceData::ooms: a stormlog OOM flight-recorder bundle).
+struct ReportOom
+{
+    std::optional<int64_t> timeNs;
+    bool timeFromEvent = false; // the bundle's error event; else its created_at_utc (a second)
+    QString relativeTime;       // from the report's origin; empty without a time
+    QString reason;
+    QString exceptionType;
+    QString exceptionModule;
+    QString exceptionMessage;
+    QString bundle;                                 // the bundle folder
+    std::vector<std::pair<QString, QString>> facts; // model/trace/OomBundle oomKeyFacts
+};
+
 struct ReportContent
 {
     ReportKind kind = ReportKind::StormlogTrace;
@@ -198,6 +213,7 @@ struct ReportContent
     // findings; of the rank shown in a job's report (reportNotices merges the job's).
     std::vector<Notice> notices;
     std::vector<ReportThreshold> thresholds;
+    std::vector<ReportOom> ooms; // ascending time (stormlog traces)
 
     // --- the cross-rank analyses of the session, or of the job (stormlog) ---
     std::shared_ptr<const JobAnalysisResult> jobAnalysis;

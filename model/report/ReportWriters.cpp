@@ -590,6 +590,28 @@ QByteArray reportJson(const ReportContent& c)
     // upstream's report keys beside its gap_analysis (of the session, or of every input of a job)
     if (c.kind == ReportKind::StormlogTrace && c.jobAnalysis)
         writeJobAnalysisFields(json, *c.jobAnalysis);
+    // the trace's out-of-memory errors (stormlog OOM bundles); absent when there are none, so
+    // that the reports of every other trace keep their bytes
+    if (!c.ooms.empty()) {
+        json.key("oom").beginArray();
+        for (const ReportOom& o : c.ooms) {
+            json.beginObject();
+            if (o.timeNs)
+                json.field("time_ns", *o.timeNs);
+            else
+                json.nullField("time_ns");
+            json.field("time_source", o.timeNs ? (o.timeFromEvent ? QStringLiteral("error_event")
+                                                                  : QStringLiteral("created_at_utc"))
+                                               : QStringLiteral("unknown"));
+            json.field("reason", o.reason);
+            json.field("exception_type", o.exceptionType);
+            json.field("exception_module", o.exceptionModule);
+            json.field("exception_message", o.exceptionMessage);
+            json.field("bundle", o.bundle);
+            json.endObject();
+        }
+        json.endArray();
+    }
     if (c.job)
         writeJob(json, *c.job);
     json.endObject();
@@ -744,6 +766,13 @@ QString ranksMarkdown(const ReportContent& c)
 
 } // namespace
 
+QString reportOomHeadline(const ReportOom& oom)
+{
+    const QString what = oom.reason.isEmpty() ? QStringLiteral("reason unknown") : oom.reason;
+    return oom.relativeTime.isEmpty() ? QStringLiteral("Out of memory (time unknown): %1").arg(what)
+                                      : QStringLiteral("Out of memory at %1: %2").arg(oom.relativeTime, what);
+}
+
 QString reportMarkdown(const ReportContent& c, const std::vector<ReportImage>& images)
 {
     const auto md = markdownField;
@@ -766,6 +795,15 @@ QString reportMarkdown(const ReportContent& c, const std::vector<ReportImage>& i
     for (const auto& figure : reportSummaryFigures(c))
         s << "| " << md(figure.label) << " | **" << md(figure.value) << "** | " << md(figure.detail)
           << " |\n";
+
+    if (!c.ooms.empty()) {
+        s << "\n## Out of memory\n";
+        for (const ReportOom& oom : c.ooms) {
+            s << "\n**" << md(reportOomHeadline(oom)) << "**\n\n| | |\n|---|---|\n";
+            for (const auto& [label, value] : oom.facts)
+                s << "| " << md(label) << " | " << md(value) << " |\n";
+        }
+    }
 
     if (c.job)
         s << ranksMarkdown(c);
@@ -887,8 +925,13 @@ QString reportText(const ReportContent& c)
     for (const Notice& n : reportNotices(c))
         s << "\nNOTICE " << qs(toString(n.severity)).toUpper() << "  " << qs(n.code) << "\n  " << qs(n.title)
           << ".\n  " << qs(n.message) << "\n";
+    for (const ReportOom& oom : c.ooms) {
+        s << "\n" << reportOomHeadline(oom) << "\n";
+        for (const auto& [label, value] : oom.facts)
+            s << "  " << label << ": " << value << "\n";
+    }
     if (c.findings.empty())
-        s << (reportNotices(c).empty() ? "no findings\n" : "\nno findings\n");
+        s << (reportNotices(c).empty() && c.ooms.empty() ? "no findings\n" : "\nno findings\n");
     for (const ReportFinding& f : c.findings) {
         s << "\n"
           << qs(toString(f.severity)).toUpper() << "  " << qs(toString(f.classification)) << "  confidence "
@@ -1044,6 +1087,16 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
     for (const auto& [label, value] : reportInputRows(c))
         s << "<tr><th>" << h(label) << "</th><td>" << h(value) << "</td></tr>\n";
     s << "</table>\n";
+
+    if (!c.ooms.empty()) {
+        s << "<h2>Out of memory</h2>\n";
+        for (const ReportOom& oom : c.ooms) {
+            s << "<h3>" << h(reportOomHeadline(oom)) << "</h3>\n<table>\n";
+            for (const auto& [label, value] : oom.facts)
+                s << "<tr><th>" << h(label) << "</th><td>" << h(value) << "</td></tr>\n";
+            s << "</table>\n";
+        }
+    }
 
     if (c.job) {
         s << "<h2>Ranks</h2>\n<p>" << h(reportJobSummary(*c.job)) << ".</p>\n";

@@ -92,6 +92,10 @@ std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& conte
 // there, instead of reading as a clean bill of health.
 QString reportNoFindingsText(const ReportContent& content);
 
+// "Out of memory at +0.971 s: torch.cuda.OutOfMemoryError": how every human format (and the
+// app's summary) heads an OOM.
+QString reportOomHeadline(const ReportOom& oom);
+
 // "2026-11-30T09:00:00.123Z"-style UTC time of an ns timestamp (ms precision)
 QString formatUtcTime(int64_t ns);
 

@@ -4,6 +4,7 @@
 
 #include "model/store/EventStore.h"
 #include "model/store/LoadProblem.h"
+#include "model/store/OomInfo.h"
 
 #include <QString>
 
@@ -75,6 +76,10 @@ struct TraceData
     std::vector<PhaseSpan> phases;     // all replayed spans
     ProblemLog problems;
     std::optional<GapAnalysisMemo> gapMemo; // set by the reopen cache only
+    // OOM bundles of the trace (model/trace/OomBundle): the bundle opened, or those found in an
+    // oom_dumps folder beside the trace, ascending time. Not kept in the reopen cache: they are
+    // separate files, read again at every open (loadDocument).
+    std::vector<OomInfo> ooms;
 
     // upstream default: newest completed, then interrupted, then incomplete (then any)
     std::optional<size_t> defaultSessionIndex() const;

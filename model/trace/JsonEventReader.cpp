@@ -64,6 +64,12 @@ enum class Field : uint8_t
     LegacyTotalMemory,
     LegacyDeviceTotal,
     LegacyTotalBytes,
+    // the names of stormlog's MemoryEvent.to_dict (OOM dump events.json, older exports)
+    LegacyUsed,
+    LegacyFree,
+    LegacyActive,
+    LegacyInactive,
+    LegacyBackend,
     Count,
 };
 constexpr size_t kFieldCount = static_cast<size_t>(Field::Count);
@@ -101,6 +107,11 @@ constexpr std::array<std::string_view, kFieldCount> kFieldNames{
     "total_memory",
     "device_total",
     "total_bytes",
+    "device_used",
+    "device_free",
+    "active_memory",
+    "inactive_memory",
+    "backend",
 };
 
 std::string_view nameOf(Field f)
@@ -140,10 +151,22 @@ bool isLegacyField(Field f)
     return f >= Field::LegacyTimestamp;
 }
 
-// Fields a legacy record may carry besides its own.
+// Fields a legacy record may carry besides its own: upstream's legacy conversion
+// (telemetry_event_from_record) reads these canonical names too, before their legacy twins.
 bool legacyAccepts(Field f)
 {
     switch (f) {
+    case Field::EventTypeName:
+    case Field::Collector:
+    case Field::SamplingIntervalMs:
+    case Field::Allocated:
+    case Field::Reserved:
+    case Field::Change:
+    case Field::Active:
+    case Field::Inactive:
+    case Field::Used:
+    case Field::Free:
+    case Field::Total:
     case Field::SessionId:
     case Field::Host:
     case Field::Pid:
@@ -177,7 +200,7 @@ struct Scalar
     Kind kind = Kind::Absent;
     int64_t i = 0;
     double d = 0;
-    std::string_view s; // valid while the document is
+    std::string_view s; // valid while the document is; for Float the number as written
 };
 
 const char* kindName(Scalar::Kind kind)
@@ -203,6 +226,54 @@ const char* kindName(Scalar::Kind kind)
         return "an invalid or out-of-range value";
     }
     return "?";
+}
+
+// The collector upstream names for a legacy record of a backend (stormlog/telemetry.py
+// _legacy_collector); "legacy.unknown" (a degraded collector) when the record names none.
+std::string_view legacyCollectorOf(std::string_view backend)
+{
+    if (backend == "cuda")
+        return "stormlog.cuda_tracker";
+    if (backend == "rocm")
+        return "stormlog.rocm_tracker";
+    if (backend == "mps")
+        return "stormlog.mps_tracker";
+    if (backend == "cpu")
+        return "stormlog.cpu_tracker";
+    return "legacy.unknown";
+}
+
+// A raw token without the blanks simdjson counts into it up to the next token.
+std::string_view trimmedToken(std::string_view token)
+{
+    while (!token.empty() &&
+           (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' || token.back() == '\r'))
+        token.remove_suffix(1);
+    return token;
+}
+
+// The value of an integer field: an integer, or a number written as a float that is one
+// exactly (integralNumber: the one rule of every form, JSON, CSV and legacy records alike).
+// nullopt when it is neither; describeNonInteger then says what it is.
+std::optional<int64_t> integerValue(const Scalar& s)
+{
+    if (s.kind == Scalar::Kind::Int)
+        return s.i;
+    int64_t value = 0;
+    if (s.kind == Scalar::Kind::Float && integralNumber(s.s, &value) == IntegralNumber::Exact)
+        return value;
+    return std::nullopt;
+}
+
+// What a value that integerValue refused is, for "expected an integer, got ...".
+std::string describeNonInteger(const Scalar& s)
+{
+    if (s.kind != Scalar::Kind::Float || s.s.empty())
+        return kindName(s.kind);
+    int64_t value = 0;
+    if (integralNumber(s.s, &value) == IntegralNumber::TooLarge)
+        return std::string(s.s) + ", beyond 2^53 where a floating-point number no longer holds every integer";
+    return std::string(s.s);
 }
 
 // Reads one value without judging its type. Value-level problems (a malformed or
@@ -237,6 +308,8 @@ error_code readScalar(od::value& value, Scalar& out)
         if (value.get_number_type().get(numberType) != simdjson::SUCCESS) {
             out.kind = Scalar::Kind::Invalid;
         } else if (numberType == od::number_type::floating_point_number) {
+            // the token as written: an integer field reads an integral one (integralNumber)
+            out.s = trimmedToken(value.raw_json_token());
             out.kind = value.get_double().get(out.d) == simdjson::SUCCESS ? Scalar::Kind::Float
                                                                           : Scalar::Kind::Invalid;
         } else {
@@ -1181,17 +1254,16 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
         if (version.kind == Scalar::Kind::Absent)
             rejectOnce("missing required field 'schema_version' (and no legacy fields 'timestamp', "
                        "'memory_allocated')");
-        else if (version.kind != Scalar::Kind::Int)
+        else if (const std::optional<int64_t> number = integerValue(version); !number)
             rejectOnce([&] {
-                return std::string("field 'schema_version': expected an integer, got ") +
-                       kindName(version.kind);
+                return "field 'schema_version': expected an integer, got " + describeNonInteger(version);
             });
-        else if (version.i < 2 || version.i > 4)
+        else if (*number < 2 || *number > 4)
             rejectOnce([&] {
-                return "unsupported schema_version " + std::to_string(version.i) + " (2, 3 or 4 expected)";
+                return "unsupported schema_version " + std::to_string(*number) + " (2, 3 or 4 expected)";
             });
         else
-            schemaVersion = version.i;
+            schemaVersion = *number;
     }
 
     // null counters are only valid from schema 4 on
@@ -1217,8 +1289,10 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
                 });
             return (rule == IntRule::Optional) ? fallback : kNullInt;
         default:
+            if (const std::optional<int64_t> number = integerValue(s))
+                return *number;
             rejectOnce(
-                [&] { return "field '" + name() + "': expected an integer, got " + kindName(s.kind); });
+                [&] { return "field '" + name() + "': expected an integer, got " + describeNonInteger(s); });
             return kNullInt;
         }
     };
@@ -1247,6 +1321,11 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
             used = 0, freeBytes = kNullInt, total = kNullInt;
     std::string_view eventTypeText, collector;
     std::string hostText;
+    // the fields the counters were read from, for messages (legacy records have other names)
+    Field allocatedField = Field::Allocated, reservedField = Field::Reserved, activeField = Field::Active,
+          inactiveField = Field::Inactive, usedField = Field::Used, freeField = Field::Free,
+          totalField = Field::Total;
+    std::string_view backendText = backend;
     EventSource source;
     source.schemaVersion = schemaVersion;
 
@@ -1281,19 +1360,44 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
                 return std::string("field 'timestamp': expected seconds as a number, got ") +
                        kindName(ts.kind);
             });
-        allocated = takeInt(Field::LegacyAllocated, IntRule::Required);
-        reserved = has(Field::LegacyReserved) ? takeInt(Field::LegacyReserved, IntRule::Optional, allocated)
-                                              : allocated;
-        change = takeInt(Field::LegacyChange, IntRule::Optional, 0);
-        used = allocated; // legacy records know no device counter
-        for (Field f : {Field::LegacyTotalMemory, Field::LegacyDeviceTotal, Field::LegacyTotalBytes}) {
+        // The canonical name first, then its legacy twin: upstream's legacy conversion reads them
+        // in this order, and stormlog's MemoryEvent.to_dict (OOM dump events.json) writes the
+        // twins: device_used, device_free, active_memory, inactive_memory.
+        auto either = [&](Field canonical, Field twin) { return has(canonical) ? canonical : twin; };
+        allocatedField = either(Field::Allocated, Field::LegacyAllocated);
+        allocated = takeInt(allocatedField, IntRule::Required);
+        reservedField = either(Field::Reserved, Field::LegacyReserved);
+        reserved = takeInt(reservedField, IntRule::Optional, allocated);
+        change = takeInt(either(Field::Change, Field::LegacyChange), IntRule::Optional, 0);
+        activeField = either(Field::Active, Field::LegacyActive);
+        active = takeInt(activeField, IntRule::Nullable);
+        inactiveField = either(Field::Inactive, Field::LegacyInactive);
+        inactive = takeInt(inactiveField, IntRule::Nullable);
+        // without a device counter the device is taken to hold what was allocated (upstream)
+        usedField = either(Field::Used, Field::LegacyUsed);
+        if (has(usedField) && get(usedField).kind != Scalar::Kind::Null) {
+            used = takeInt(usedField, IntRule::Required);
+        } else {
+            used = allocated;
+            usedField = allocatedField;
+        }
+        freeField = either(Field::Free, Field::LegacyFree);
+        freeBytes = takeInt(freeField, IntRule::Nullable);
+        totalField = Field::LegacyTotalMemory;
+        for (Field f :
+             {Field::Total, Field::LegacyTotalMemory, Field::LegacyDeviceTotal, Field::LegacyTotalBytes}) {
             if (has(f) && get(f).kind != Scalar::Kind::Null) {
+                totalField = f;
                 total = takeInt(f, IntRule::Nullable);
                 break;
             }
         }
-        eventTypeText =
-            has(Field::LegacyType) ? takeString(Field::LegacyType, true) : std::string_view("sample");
+        source.samplingIntervalMs = takeInt(Field::SamplingIntervalMs, IntRule::Optional, 0);
+        eventTypeText = has(Field::EventTypeName) ? takeString(Field::EventTypeName, true)
+                        : has(Field::LegacyType)  ? takeString(Field::LegacyType, true)
+                                                  : std::string_view("sample");
+        if (get(Field::LegacyBackend).kind == Scalar::Kind::String && backendText.empty())
+            backendText = get(Field::LegacyBackend).s;
         const Scalar& device = get(Field::LegacyDevice);
         if (device.kind == Scalar::Kind::Int) {
             source.deviceId = device.i;
@@ -1318,7 +1422,10 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
         } else if (has(Field::DeviceId)) {
             source.deviceId = takeInt(Field::DeviceId, IntRule::Optional, 0);
         }
-        collector = "legacy.unknown";
+        // upstream's _legacy_collector: the record's collector, else the tracker of its backend
+        collector = takeString(Field::Collector, false);
+        if (trimmed(collector).empty())
+            collector = legacyCollectorOf(lowered(trimmed(backendText)));
     } else {
         timestampNs = takeInt(Field::TimestampNs, IntRule::Required);
         eventTypeText = takeString(Field::EventTypeName, true);
@@ -1341,14 +1448,13 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
             rejectOnce("empty event_type");
         if (timestampNs < 0)
             rejectOnce([&] { return "timestamp is negative (" + std::to_string(timestampNs) + ")"; });
-        const Field allocatedField = legacy ? Field::LegacyAllocated : Field::Allocated;
         requireNonNegative(allocatedField, allocated);
-        requireNonNegative(legacy ? Field::LegacyReserved : Field::Reserved, reserved);
-        requireNonNegative(Field::Active, active);
-        requireNonNegative(Field::Inactive, inactive);
-        requireNonNegative(legacy ? allocatedField : Field::Used, used);
-        requireNonNegative(Field::Free, freeBytes);
-        requireNonNegative(legacy ? Field::LegacyTotalMemory : Field::Total, total);
+        requireNonNegative(reservedField, reserved);
+        requireNonNegative(activeField, active);
+        requireNonNegative(inactiveField, inactive);
+        requireNonNegative(usedField, used);
+        requireNonNegative(freeField, freeBytes);
+        requireNonNegative(totalField, total);
         if (used != kNullInt && total != kNullInt && used > total)
             rejectOnce([&] {
                 return "device_used_bytes (" + std::to_string(used) + ") exceeds device_total_bytes (" +
@@ -1409,8 +1515,8 @@ EventRecordParser::Outcome EventRecordParser::finish(RecordFields& record, const
     store.metadata.push_back(m_metadata == "{}" ? 0 : strings.internRecent(m_metadata, 6));
     if (origin.phaseScopeId || origin.threadId)
         store.origins.emplace(row, std::move(origin));
-    if (!backend.empty())
-        chunk.backendBySession.try_emplace(std::string(sessionId), backend);
+    if (!backendText.empty())
+        chunk.backendBySession.try_emplace(std::string(sessionId), backendText);
     if (legacy)
         ++chunk.legacyRecords;
     if ((type == EventType::PhaseEnter || type == EventType::PhaseExit) && !sessionId.empty())

@@ -2,6 +2,7 @@
 
 #include "model/text/JsonEscape.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace gapscope {
@@ -42,6 +43,56 @@ bool isJsonNumber(std::string_view token)
             ++i;
     }
     return i == token.size();
+}
+
+IntegralNumber integralNumber(std::string_view token, int64_t* value)
+{
+    if (!isJsonNumber(token))
+        return IntegralNumber::NotANumber;
+    const bool negative = token.front() == '-';
+    if (negative)
+        token.remove_prefix(1);
+    const size_t exponentAt = token.find_first_of("eE");
+    const std::string_view mantissa = token.substr(0, exponentAt);
+    // The exponent, clamped far beyond any digit count a line may hold (isJsonNumber checked
+    // its syntax).
+    int64_t exponent = 0;
+    if (exponentAt != std::string_view::npos) {
+        std::string_view digits = token.substr(exponentAt + 1);
+        const bool negativeExponent = digits.front() == '-';
+        if (digits.front() == '-' || digits.front() == '+')
+            digits.remove_prefix(1);
+        for (char c : digits)
+            exponent = std::min<int64_t>(exponent * 10 + (c - '0'), int64_t(1) << 40);
+        if (negativeExponent)
+            exponent = -exponent;
+    }
+    const size_t point = mantissa.find('.');
+    const std::string_view whole = mantissa.substr(0, point);
+    const std::string_view fraction =
+        point == std::string_view::npos ? std::string_view() : mantissa.substr(point + 1);
+    // The digits whole + fraction with the decimal point after `pointAt` of them.
+    const auto digitCount = static_cast<int64_t>(whole.size() + fraction.size());
+    const int64_t pointAt = static_cast<int64_t>(whole.size()) + exponent;
+    auto digit = [&](int64_t i) {
+        const auto at = static_cast<size_t>(i);
+        return at < whole.size() ? whole[at] : fraction[at - whole.size()];
+    };
+    for (int64_t i = std::max<int64_t>(pointAt, 0); i < digitCount; ++i) {
+        if (digit(i) != '0')
+            return IntegralNumber::Fraction;
+    }
+    constexpr uint64_t kExactLimit = uint64_t(1) << 53;
+    uint64_t magnitude = 0;
+    for (int64_t i = 0; i < pointAt; ++i) {
+        if (i >= digitCount && magnitude == 0)
+            break; // zero, whatever the exponent
+        magnitude = magnitude * 10 + static_cast<uint64_t>(i < digitCount ? digit(i) - '0' : 0);
+        if (magnitude >= kExactLimit)
+            return IntegralNumber::TooLarge;
+    }
+    *value = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+    return IntegralNumber::Exact;
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "model/trace/TraceLoader.h"
 #include "model/text/CharClass.h"
 #include "model/text/Text.h"
+#include "model/trace/OomBundle.h"
 
 #include "model/read/WindowedReader.h"
 #include "model/trace/Csv.h"
@@ -715,8 +716,10 @@ namespace {
 // The rows parsed from any input made into the outcome: a fatal error when there is none,
 // else the trace (form refined, partitions, sessions, phases).
 // releaseMemory: parse threads ran (see releaseFreedMemory).
+// amend (when set) completes the trace before it is shared.
 void finishLoad(LoadOutcome& outcome, std::shared_ptr<TraceData> data, EventChunk&& chunk,
-                const SinkManifest& manifest, Container container, bool completed, bool releaseMemory)
+                const SinkManifest& manifest, Container container, bool completed, bool releaseMemory,
+                const std::function<void(TraceData&)>& amend = {})
 {
     outcome.cancelled = !completed;
 
@@ -750,6 +753,8 @@ void finishLoad(LoadOutcome& outcome, std::shared_ptr<TraceData> data, EventChun
     finalize(std::move(chunk), manifest, *data, !outcome.cancelled);
     if (releaseMemory)
         releaseFreedMemory();
+    if (amend)
+        amend(*data);
     outcome.data = std::move(data);
 }
 
@@ -776,6 +781,12 @@ Container containerOf(TraceForm form, const std::optional<Detection>& detected)
 } // namespace
 
 LoadOutcome loadTrace(const QString& path, const LoadControl& control)
+{
+    return loadTrace(path, control, attachOomBundlesBeside);
+}
+
+LoadOutcome loadTrace(const QString& path, const LoadControl& control,
+                      const std::function<void(TraceData&)>& amend)
 {
     LoadOutcome outcome;
     QString why;
@@ -862,7 +873,8 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control)
         }
         data->bytesRead = total;
     }
-    finishLoad(outcome, std::move(data), std::move(chunk), manifest, detection->container, completed, true);
+    finishLoad(outcome, std::move(data), std::move(chunk), manifest, detection->container, completed, true,
+               amend);
     return outcome;
 }
 

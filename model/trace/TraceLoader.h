@@ -43,7 +43,13 @@ std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot = 
 // The form of bytes in memory: what loadTraceBytes reads them as when it is given no form.
 std::optional<TraceForm> detectTraceBytesForm(std::string_view bytes, QString* whyNot = nullptr);
 
+// The trace at path, with the OOM bundles of an oom_dumps folder beside it in its ooms
+// (model/trace/OomBundle attachOomBundlesBeside).
 LoadOutcome loadTrace(const QString& path, const LoadControl& control = {});
+// loadTrace with amend, instead of the look for OOM bundles beside it, run on the trace before
+// it is shared (the OOM bundle loader puts the bundle's own OomInfo in).
+LoadOutcome loadTrace(const QString& path, const LoadControl& control,
+                      const std::function<void(TraceData&)>& amend);
 
 // loadTrace for bytes already in memory (a test, a fuzz input): the same detection (unless form
 // is given) and the same parsing code as a file of that content, in the calling thread, without

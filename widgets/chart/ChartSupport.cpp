@@ -156,6 +156,11 @@ QColor bookmarkColor(const ChartColors& colors)
     return QColor(QLatin1String(colors.dark ? "#e3c34a" : "#8f6f00"));
 }
 
+QColor oomColor(const ChartColors& colors)
+{
+    return colors.dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc6, 0x28, 0x28);
+}
+
 QColor severityTint(Severity severity, const QPalette& palette)
 {
     const bool dark = palette.color(QPalette::Base).lightness() < 128;

@@ -92,6 +92,10 @@ QColor noticeTint(NoticeSeverity severity, const QPalette& palette);
 // on it: black on dark backgrounds, white on light ones).
 QColor bookmarkColor(const ChartColors& colors);
 
+// Out-of-memory markers on the gap chart and the timeline: a red apart from the series' hues
+// and the bookmarks' gold (text on it as on a bookmark).
+QColor oomColor(const ChartColors& colors);
+
 // "2026-11-30 19:41:19.123456789 UTC"
 QString formatAbsoluteTime(int64_t epochNs);
 

@@ -5,11 +5,13 @@
 #include <QFrame>
 #include <QGridLayout>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTableWidget>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace gapscope {
@@ -24,6 +26,35 @@ QLabel* mutedLabel(QWidget* parent)
     label->setWordWrap(true);
     label->setForegroundRole(QPalette::PlaceholderText);
     return label;
+}
+
+// A JSON value under parent as a tree: objects and arrays as branches, scalars as they read.
+void addJson(QTreeWidgetItem* parent, const QString& key, const QJsonValue& value)
+{
+    auto* item = new QTreeWidgetItem(parent, QStringList{key});
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it)
+            addJson(item, it.key(), it.value());
+        item->setText(1, QStringLiteral("{%1}").arg(object.size()));
+    } else if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i)
+            addJson(item, QString::number(i), array.at(i));
+        item->setText(1, QStringLiteral("[%1]").arg(array.size()));
+    } else if (value.isNull()) {
+        item->setText(1, QStringLiteral("null"));
+    } else if (value.isBool()) {
+        item->setText(1, value.toBool() ? QStringLiteral("true") : QStringLiteral("false"));
+    } else if (value.isDouble()) {
+        const double number = value.toDouble();
+        // integers as integers (byte counts), not in exponent form
+        item->setText(1, number == double(value.toInteger()) ? QString::number(value.toInteger())
+                                                             : QString::number(number, 'g', 15));
+    } else {
+        item->setText(1, value.toString());
+        item->setToolTip(1, value.toString());
+    }
 }
 
 void clearLayout(QLayout* layout)
@@ -66,6 +97,10 @@ SummaryView::SummaryView(QWidget* parent) : QWidget(parent)
     m_noticesLayout = new QVBoxLayout(m_notices);
     m_noticesLayout->setContentsMargins(0, 4, 0, 4);
     m_noticesLayout->setSpacing(6);
+    m_ooms = new QWidget(body);
+    m_oomsLayout = new QVBoxLayout(m_ooms);
+    m_oomsLayout->setContentsMargins(0, 4, 0, 4);
+    m_oomsLayout->setSpacing(6);
     m_figures = new QWidget(body);
     m_figures->setObjectName(QStringLiteral("summaryFigures"));
     new QGridLayout(m_figures);
@@ -103,6 +138,7 @@ SummaryView::SummaryView(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_subtitle);
     layout->addWidget(m_notices);
     layout->addWidget(m_note);
+    layout->addWidget(m_ooms);
     layout->addWidget(m_figures);
     layout->addWidget(m_findingsTitle);
     layout->addWidget(m_findings);
@@ -110,6 +146,11 @@ SummaryView::SummaryView(QWidget* parent) : QWidget(parent)
     layout->addLayout(buttonRow);
     layout->addStretch(1);
     rebuild();
+}
+
+QList<QTreeWidget*> SummaryView::oomTrees() const
+{
+    return m_ooms->findChildren<QTreeWidget*>(QStringLiteral("summaryOom"));
 }
 
 void SummaryView::setContent(const SummaryContent& content)
@@ -161,6 +202,48 @@ void SummaryView::rebuild()
         m_noticesLayout->addWidget(frame);
     }
     m_notices->setVisible(!c.notices.empty());
+    clearLayout(m_oomsLayout);
+    for (const SummaryOom& oom : c.ooms) {
+        auto* headline = new QLabel(oom.headline, m_ooms);
+        QFont headlineFont = font();
+        headlineFont.setPointSizeF(headlineFont.pointSizeF() * 1.2);
+        headlineFont.setBold(true);
+        headline->setFont(headlineFont);
+        // the body paints on Base: the label's text role is Text there, not WindowText
+        QPalette red = headline->palette();
+        for (const QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text})
+            red.setColor(role, oomColor(chartColors(palette())));
+        headline->setPalette(red);
+        headline->setForegroundRole(QPalette::WindowText);
+        headline->setWordWrap(true);
+        headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_oomsLayout->addWidget(headline);
+        if (!oom.message.isEmpty()) {
+            auto* message = new QLabel(oom.message, m_ooms);
+            message->setWordWrap(true);
+            message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            m_oomsLayout->addWidget(message);
+        }
+        auto* tree = new QTreeWidget(m_ooms);
+        tree->setObjectName(QStringLiteral("summaryOom"));
+        tree->setColumnCount(2);
+        tree->setHeaderLabels(QStringList{tr("Key"), tr("Value")});
+        tree->setAlternatingRowColors(true);
+        tree->setUniformRowHeights(true);
+        auto* facts = new QTreeWidgetItem(tree, QStringList{tr("Key facts")});
+        for (const auto& [label, value] : oom.facts) {
+            auto* item = new QTreeWidgetItem(facts, QStringList{label, value});
+            item->setToolTip(1, value);
+        }
+        addJson(tree->invisibleRootItem(), QStringLiteral("metadata.json"), oom.metadata);
+        addJson(tree->invisibleRootItem(), QStringLiteral("environment.json"), oom.environment);
+        facts->setExpanded(true);
+        tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+        // every key fact in view with the two files' rows under them, without scrolling
+        tree->setMinimumHeight(tree->sizeHintForRow(0) * int(std::min<size_t>(oom.facts.size() + 5, 24)));
+        m_oomsLayout->addWidget(tree);
+    }
+    m_ooms->setVisible(!c.ooms.empty());
 
     auto* grid = static_cast<QGridLayout*>(m_figures->layout());
     clearLayout(grid);

@@ -7,15 +7,18 @@
 #include "analysis/Finding.h"
 #include "analysis/Notice.h"
 
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QTreeWidget;
 class QVBoxLayout;
 
 namespace gapscope {
@@ -53,12 +56,24 @@ struct SummaryTable
     QString note; // under the table (or instead of it when there are no rows)
 };
 
+// An out-of-memory error of the trace (a stormlog OOM bundle): its headline, the exception's
+// message, the key facts and, folded, the bundle's metadata.json and environment.json as written.
+struct SummaryOom
+{
+    QString headline; // "Out of memory at +1.079 s: torch.cuda.OutOfMemoryError"
+    QString message;  // the exception's message
+    std::vector<std::pair<QString, QString>> facts;
+    QJsonObject metadata;
+    QJsonObject environment;
+};
+
 struct SummaryContent
 {
     QString title;                      // the file name
     QString subtitle;                   // kind, backend, host, session
     std::vector<SummaryNotice> notices; // the first thing under the title
     QString note;                       // a paragraph before the figures (a CPU capture: what it shows)
+    std::vector<SummaryOom> ooms;       // before the figures: an OOM is the first thing to know
     std::vector<SummaryFigure> figures;
     std::vector<SummaryFinding> findings; // the top ones, in the order the findings table has
     size_t findingCount = 0;              // all of them
@@ -79,6 +94,8 @@ public:
     // The notices' frame (objectName "summaryNotices"), hidden without notices.
     QWidget* noticesArea() const { return m_notices; }
     QPushButton* chartButton() const { return m_chartButton; }
+    // The OOM sections shown (one per SummaryContent::ooms): their facts and files as trees.
+    QList<QTreeWidget*> oomTrees() const;
 
 signals:
     // A finding was clicked or activated with Enter: its index in the page's findings.
@@ -94,6 +111,8 @@ private:
     QLabel* m_note = nullptr;
     QWidget* m_notices = nullptr;
     QVBoxLayout* m_noticesLayout = nullptr;
+    QWidget* m_ooms = nullptr;
+    QVBoxLayout* m_oomsLayout = nullptr;
     QWidget* m_figures = nullptr;
     QLabel* m_findingsTitle = nullptr;
     QListWidget* m_findings = nullptr;

@@ -175,6 +175,11 @@ public:
     QString hoverText(size_t samplePos, int64_t mouseNs) const;
     void drawMeasurement(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
     void drawBookmarks(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
+    // The OOMs of the trace and the error events of the partition (see EventMarker).
+    void collectEventMarkers();
+    void drawEventMarkers(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
+    // The tooltip lines (HTML) on the markers within a few pixels of mouseNs.
+    QString eventMarkerToolTip(int64_t mouseNs) const;
     QColor fillOf(CollectiveClass classification) const
     {
         for (size_t i = 0; i < kCollectiveClasses.size(); ++i)
@@ -281,6 +286,8 @@ public:
     std::optional<TimeWindow> measuredSpan;
     std::optional<RangeMeasurement> measurement;
     std::vector<Bookmark> bookmarks;
+    std::vector<GapChartView::EventMarker> eventMarkers; // of the result, ascending time
+    mutable QList<GapChartView::EventMarker> paintedMarkers;
 };
 
 class GapChartView::Private::Canvas : public QChartView
@@ -1248,6 +1255,7 @@ QString GapChartView::Private::hoverText(size_t samplePos, int64_t mouseNs) cons
     if (phase)
         html += GapChartView::tr("Phase: %1").arg(htmlEscape(qs(phase->label)));
     html += q->collectiveToolTip(mouseNs);
+    html += eventMarkerToolTip(mouseNs);
     return html;
 }
 
@@ -1494,6 +1502,7 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
     }
 
     d->drawBookmarks(painter, plot, axis);
+    d->drawEventMarkers(painter, plot, axis);
     d->drawMeasurement(painter, plot, axis);
 
     // hover line and the cursor
@@ -1571,6 +1580,129 @@ void GapChartView::Private::drawMeasurement(QPainter* painter, const QRectF& plo
     painter->drawRoundedRect(box, 4, 4);
     painter->setPen(colors.text);
     painter->drawText(box.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::AlignTop, text);
+}
+
+namespace {
+
+// Error events marked at most: a trace that fails often is told by its first ones.
+constexpr size_t kMaxErrorMarkers = 500;
+
+} // namespace
+
+void GapChartView::Private::collectEventMarkers()
+{
+    eventMarkers.clear();
+    paintedMarkers.clear();
+    if (!result)
+        return;
+    const TraceData& trace = *result->trace;
+    for (const OomInfo& oom : trace.ooms) {
+        if (!oom.timeNs)
+            continue;
+        GapChartView::EventMarker marker;
+        marker.timeNs = *oom.timeNs;
+        marker.oom = true;
+        marker.label =
+            GapChartView::tr("OOM: %1").arg(oom.reason.isEmpty() ? oom.exceptionName() : oom.reason);
+        QStringList lines{GapChartView::tr("Out of memory: %1").arg(oom.reason)};
+        if (!oom.exceptionName().isEmpty())
+            lines << oom.exceptionName();
+        if (!oom.exceptionMessage.isEmpty())
+            lines << oom.exceptionMessage;
+        if (!oom.timeFromEvent)
+            lines << GapChartView::tr("(time: the bundle's creation, to the second)");
+        marker.toolTip = lines.join(QLatin1Char('\n'));
+        eventMarkers.push_back(std::move(marker));
+    }
+    const EventStore& events = trace.store;
+    size_t errors = 0;
+    for (uint32_t row = result->partition.begin; row < result->partition.end && errors < kMaxErrorMarkers;
+         ++row) {
+        if (events.type[row] != EventType::Error)
+            continue;
+        const int64_t at = events.timestampNs[row];
+        // the OOM's own error event is told by its OOM marker
+        const bool told = std::any_of(eventMarkers.begin(), eventMarkers.end(), [&](const auto& m) {
+            return m.oom && std::llabs(m.timeNs - at) < kMillisecondNs;
+        });
+        if (told)
+            continue;
+        GapChartView::EventMarker marker;
+        marker.timeNs = at;
+        const QString context = qs(events.str(events.context[row]));
+        marker.toolTip = context.isEmpty() ? GapChartView::tr("Error event")
+                                           : GapChartView::tr("Error event: %1").arg(context);
+        eventMarkers.push_back(std::move(marker));
+        ++errors;
+    }
+    std::stable_sort(eventMarkers.begin(), eventMarkers.end(),
+                     [](const auto& a, const auto& b) { return a.timeNs < b.timeNs; });
+}
+
+void GapChartView::Private::drawEventMarkers(QPainter* painter, const QRectF& plot,
+                                             const TimeAxis& axis) const
+{
+    paintedMarkers.clear();
+    const QColor red = oomColor(colors);
+    QFont bold = canvas->font();
+    bold.setBold(true);
+    const QFontMetrics metrics(bold);
+    const double top = plot.top() + phaseLaneCount() * phaseLaneHeight() + 4;
+    for (const GapChartView::EventMarker& marker : eventMarkers) {
+        if (marker.timeNs < visibleBeginNs || marker.timeNs > visibleEndNs)
+            continue;
+        const double x = axis.toPixel(marker.timeNs);
+        GapChartView::EventMarker painted = marker;
+        if (!marker.oom) {
+            // a tick hanging from the top of the plot
+            QPolygonF tick;
+            tick << QPointF(x - 5, plot.top()) << QPointF(x + 5, plot.top()) << QPointF(x, plot.top() + 9);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(red);
+            painter->drawPolygon(tick);
+            painted.rect = tick.boundingRect();
+            paintedMarkers.push_back(painted);
+            continue;
+        }
+        painter->setPen(QPen(red, 2));
+        painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        const QString text =
+            metrics.elidedText(marker.label, Qt::ElideRight, int(std::max(80.0, plot.width() / 2)));
+        const double width = metrics.horizontalAdvance(text) + 12;
+        const double height = metrics.height() + 4;
+        // beside its line, to the left where the plot ends first (an OOM ends its trace)
+        const bool left = x + 4 + width > plot.right() && x - 4 - width >= plot.left();
+        const QRectF box(left ? x - 4 - width : x + 4, top, width, height);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(red);
+        painter->drawRoundedRect(box, 3, 3);
+        painter->setPen(colors.dark ? QColor(Qt::black) : QColor(Qt::white));
+        painter->setFont(bold);
+        painter->drawText(box, Qt::AlignCenter, text);
+        painter->setFont(canvas->font());
+        painted.rect = box;
+        paintedMarkers.push_back(painted);
+    }
+}
+
+QString GapChartView::Private::eventMarkerToolTip(int64_t mouseNs) const
+{
+    const TimeAxis axis = pixelAxis();
+    const double x = axis.toPixel(mouseNs);
+    QString html;
+    for (const GapChartView::EventMarker& marker : eventMarkers) {
+        if (std::abs(axis.toPixel(marker.timeNs) - x) > 6)
+            continue;
+        html += QStringLiteral("<p style=\"color:%1\"><b>%2</b></p>")
+                    .arg(oomColor(colors).name(),
+                         htmlEscape(marker.toolTip).replace(QLatin1Char('\n'), QStringLiteral("<br/>")));
+    }
+    return html;
+}
+
+QList<GapChartView::EventMarker> GapChartView::eventMarkers() const
+{
+    return d->paintedMarkers;
 }
 
 void GapChartView::Private::drawBookmarks(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const
@@ -1806,6 +1938,7 @@ void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     if (d->cursorNs && (!d->range.valid || *d->cursorNs < d->range.beginNs || *d->cursorNs > d->range.endNs))
         d->cursorNs.reset();
     d->phaseBaseDepth = d->result ? shallowestPhaseDepth(d->result->phases) : 0;
+    d->collectEventMarkers();
     d->rebuildStaticSeries();
     d->applyColors(); // the gap's pen and name follow whether it can be observed
     d->updateEmphasis();

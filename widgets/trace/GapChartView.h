@@ -97,6 +97,20 @@ public:
 
     // Bookmarks, drawn as flags on the time axis (ascending time).
     void setBookmarks(std::vector<Bookmark> bookmarks);
+    // What the chart marks at a moment of the trace: each out-of-memory error of its OOM bundles
+    // (TraceData::ooms), a red line over the plot labelled "OOM: <reason>", and each `error`
+    // event of the rank shown that is not one of them, a red tick at the top. Both explain
+    // themselves in the tooltip.
+    struct EventMarker
+    {
+        qint64 timeNs = 0;
+        bool oom = false;
+        QString label;   // drawn ("OOM: torch.cuda.OutOfMemoryError"); empty for an error tick
+        QString toolTip; // plain text
+        QRectF rect;     // where the label (or the tick) was drawn, chart view coordinates
+    };
+    // The markers in the visible range as last painted.
+    QList<EventMarker> eventMarkers() const;
     // The collective-attribution intervals of the rank shown, on its own clock (the trace's
     // time, as the job's analysis reports them): shaded behind the series in the colour of
     // their class (JobViewStyle collectiveClassPen), a legend entry per class shown, named in

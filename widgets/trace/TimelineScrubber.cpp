@@ -99,6 +99,12 @@ QString TimelineScrubber::Private::toolTipAt(QPoint pos) const
                              qs(toString(finding.classification)), qs(toString(finding.severity)));
         }
     }
+    for (const OomInfo& oom : result->trace->ooms) {
+        if (oom.timeNs && std::abs(timeAxis.toPixel(*oom.timeNs) - pos.x()) <= 4)
+            html += QStringLiteral("<br/><span style='color:%1'><b>%2</b></span>")
+                        .arg(oomColor(chartColors(q->palette())).name(),
+                             htmlEscape(TimelineScrubber::tr("Out of memory: %1").arg(oom.reason)));
+    }
     html += QStringLiteral("<br/><span style='font-size:small'>%1</span>")
                 .arg(TimelineScrubber::tr("Click or drag to move the cursor · ←/→ one sample (Shift: 10) · "
                                           "PgUp/PgDn phases · Home/End"));
@@ -367,6 +373,20 @@ void TimelineScrubber::paintEvent(QPaintEvent* event)
         painter.drawPolygon(pennant);
     }
 
+    // out-of-memory errors: a red line over the lanes with a diamond at its top
+    const QColor red = oomColor(colors);
+    for (const qint64 at : oomMarkerTimes()) {
+        const double x = axis.toPixel(at);
+        painter.setPen(QPen(red, 2));
+        painter.drawLine(QPointF(x, lanesTop), QPointF(x, axisTop));
+        QPolygonF diamond;
+        diamond << QPointF(x, lanesTop) << QPointF(x + 4, lanesTop + 4) << QPointF(x, lanesTop + 8)
+                << QPointF(x - 4, lanesTop + 4);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(red);
+        painter.drawPolygon(diamond);
+    }
+
     // the cursor with its handle and time
     painter.setPen(QPen(colors.cursor, 2));
     painter.drawLine(QPointF(cursorX, lanesTop), QPointF(cursorX, axisTop));
@@ -395,6 +415,18 @@ void TimelineScrubber::setBookmarks(std::vector<Bookmark> bookmarks)
 const std::vector<Bookmark>& TimelineScrubber::bookmarks() const
 {
     return d->bookmarks;
+}
+
+std::vector<qint64> TimelineScrubber::oomMarkerTimes() const
+{
+    std::vector<qint64> times;
+    if (!d->hasData())
+        return times;
+    for (const OomInfo& oom : d->result->trace->ooms) {
+        if (oom.timeNs && *oom.timeNs >= d->range.beginNs && *oom.timeNs <= d->range.endNs)
+            times.push_back(*oom.timeNs);
+    }
+    return times;
 }
 
 bool TimelineScrubber::canMoveCursor() const

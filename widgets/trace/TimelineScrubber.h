@@ -22,6 +22,9 @@ public:
     // Bookmarks, drawn as small flags over the run (ascending time).
     void setBookmarks(std::vector<Bookmark> bookmarks);
     const std::vector<Bookmark>& bookmarks() const;
+    // The times of the out-of-memory errors marked (TraceData::ooms within the run shown): a red
+    // line over the lanes, named in the tooltip.
+    std::vector<qint64> oomMarkerTimes() const;
     QSize sizeHint() const override;
     // constant, so loading a trace with more phase lanes never changes the window's minimum
     QSize minimumSizeHint() const override;
