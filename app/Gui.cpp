@@ -14,6 +14,7 @@
 #include <QSettings>
 
 #include <algorithm>
+#include <limits>
 
 namespace gapscope {
 
@@ -46,7 +47,9 @@ int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& c
         TraceCacheSettings settings;
         const qint64 megabytes = cache.maxMegabytes.value_or(
             QSettings().value(QStringLiteral("cache/maxMegabytes"), settings.maxBytes >> 20).toLongLong());
-        settings.maxBytes = std::max<qint64>(megabytes, 0) << 20;
+        // a setting beyond what bytes can count is no cap at all, not a wrapped one
+        settings.maxBytes = TraceCacheSettings::megabytesToBytes(std::max<qint64>(megabytes, 0))
+                                .value_or(std::numeric_limits<qint64>::max());
         settings.memoThresholds = window->thresholds(); // the analysis a reopen runs first
         window->setTraceCache(std::make_shared<const TraceCache>(settings));
     }

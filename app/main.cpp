@@ -1,6 +1,7 @@
 #include "app/Gui.h"
 #include "app/Version.h"
 #include "app/cli/Cli.h"
+#include "model/cache/TraceCache.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -10,6 +11,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <limits>
 
 #include <unistd.h>
 
@@ -118,6 +120,17 @@ int main(int argc, char** argv)
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
+    // A name that is not UTF-8 does not survive the way to a QString and back: the file it
+    // names would be reported missing ("no such file"). Say what is wrong instead.
+    for (int i = 1; i < argc; ++i) {
+        if (QFile::encodeName(args[i - 1]) != QByteArray(argv[i])) {
+            std::fprintf(stderr,
+                         "gapscope: argument %d is not valid UTF-8 ('%s'); a file of that name must be "
+                         "renamed to be read\n",
+                         i, qPrintable(args[i - 1]));
+            return kExitUsage;
+        }
+    }
 
     if (!args.isEmpty() && args.front() == QLatin1String("--version")) {
         std::printf("gapscope %s\n", kGapscopeVersion);
@@ -162,9 +175,12 @@ int main(int argc, char** argv)
         if (arg == QLatin1String("--cache-max-mb")) {
             bool ok = false;
             const qint64 megabytes = args.value(++i).toLongLong(&ok);
-            if (!ok || megabytes < 0) {
-                std::fprintf(stderr, "gapscope: --cache-max-mb needs a number of megabytes, got '%s'\n",
-                             qPrintable(args.value(i)));
+            // 2^44 MB once wrapped to a cap of 0 bytes, which silently turned the cache off
+            if (!ok || !TraceCacheSettings::megabytesToBytes(megabytes)) {
+                std::fprintf(
+                    stderr, "gapscope: --cache-max-mb needs a number of megabytes from 0 to %lld, got '%s'\n",
+                    static_cast<long long>(std::numeric_limits<qint64>::max() >> 20),
+                    qPrintable(args.value(i)));
                 return kExitUsage;
             }
             cache.maxMegabytes = megabytes;

@@ -34,6 +34,13 @@ simdjson::dom::element parsedJson(std::string_view json, const char* what);
 // every row, and no record is counted as loaded without having been read.
 void checkTraceOutcome(const LoadOutcome& outcome);
 
+// For an input read as one JSON document (an array, {"events": [...]}, one object): the
+// document was read to the input's end, or an Error problem says where it stopped. The end of
+// the root value is found by a bracket and string scan of its own, not by the parser's.
+// (Issue 32: records written one after another, or an array appended twice, lost all but the
+// first value with no problem at all.)
+void checkDocumentConsumed(std::string_view input, const LoadOutcome& outcome);
+
 // What every budget load must satisfy: every line is accounted for exactly once (used,
 // skipped, rejected with an error, or blank), and ticks, caches and reporters line up.
 void checkBudgetOutcome(const BudgetLoadOutcome& outcome, std::string_view input);

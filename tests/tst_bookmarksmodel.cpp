@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+
 using namespace gapscope;
 
 class TestBookmarksModel : public QObject
@@ -51,6 +53,33 @@ private slots:
         model.setBookmarks({{5, QStringLiteral("b")}, {2, QStringLiteral("a")}});
         QCOMPARE(model.bookmarks(),
                  (std::vector<Bookmark>{{2, QStringLiteral("a")}, {5, QStringLiteral("b")}}));
+    }
+
+    // issue 32, item 8: a stored bookmark may hold any int64 (settings are a file the user
+    // can edit); its offset from the origin is taken without wrapping.
+    void timeAtTheInt64Edges_data()
+    {
+        QTest::addColumn<qint64>("originNs");
+        QTest::addColumn<qint64>("timeNs");
+        QTest::addColumn<QString>("shown");
+        constexpr qint64 lo = std::numeric_limits<qint64>::min();
+        constexpr qint64 hi = std::numeric_limits<qint64>::max();
+        QTest::newRow("INT64_MIN after a 2026 origin")
+            << qint64(1'796'000'000'000'000'000) << lo << QStringLiteral("-11019372036.855 s");
+        QTest::newRow("INT64_MAX before a negative origin")
+            << qint64(-1'000'000'000) << hi << QStringLiteral("9223372037.855 s");
+        QTest::newRow("origin INT64_MIN, bookmark INT64_MAX")
+            << lo << hi << QStringLiteral("18446744073.710 s");
+    }
+    void timeAtTheInt64Edges()
+    {
+        QFETCH(qint64, originNs);
+        QFETCH(qint64, timeNs);
+        QFETCH(QString, shown);
+        BookmarksModel model;
+        model.setOriginNs(originNs);
+        model.setBookmarks({{timeNs, QStringLiteral("edge")}});
+        QCOMPARE(model.index(0, BookmarksModel::TimeColumn).data().toString(), shown);
     }
 
     void nextAndPrevious_data()

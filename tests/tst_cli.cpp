@@ -2,11 +2,16 @@
 #include "tests/GapscopeProcess.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cstdio>
+
+#include <unistd.h>
 
 class TestCli : public QObject
 {
@@ -486,6 +491,26 @@ private slots:
         const QString err = QString::fromUtf8(r.err);
         QVERIFY2(err.contains(reason), qPrintable(err));
         QCOMPARE(err.trimmed().count(QLatin1Char('\n')), 0); // one line
+    }
+
+    // issue 32, item 7: a file name that is not UTF-8 is named as such, not "no such file"
+    void nonUtf8ArgumentIsNamed()
+    {
+        QTemporaryDir dir;
+        const QByteArray raw = QFile::encodeName(dir.path()) + "/rank\xff.jsonl";
+        QVERIFY(
+            QFile::copy(parity(QStringLiteral("drift.jsonl")), dir.filePath(QStringLiteral("plain.jsonl"))));
+        QVERIFY(::rename(QFile::encodeName(dir.filePath(QStringLiteral("plain.jsonl"))).constData(),
+                         raw.constData()) == 0);
+        // QProcess passes QStrings: a shell makes the raw byte
+        const Run r = runGapscope({dir.path() + QStringLiteral("/rank")}, {},
+                                  {QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                   QStringLiteral("exec \"$0\" analyze \"$1$(printf '\\377').jsonl\"")});
+        QCOMPARE(r.exitCode, 2);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains(QStringLiteral("argument 2 is not valid UTF-8")), qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("no such file")), qPrintable(err));
+        QCOMPARE(::unlink(raw.constData()), 0); // QDir cannot name it to remove it with dir
     }
 
     void validSettingsAtTheirBounds()

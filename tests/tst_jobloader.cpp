@@ -21,6 +21,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <mutex>
 
@@ -131,10 +135,35 @@ private slots:
                 break;
             }
         QVERIFY(!oneSample.isEmpty());
+        // issue 32, item 7: beside two ranks, entries that cannot be read, each to be named: a
+        // FIFO, a link to a device, a link loop, a name that is not UTF-8, and a hard-linked
+        // copy of rank 0 (the same file by device and inode)
+        for (int rank : {0, 1})
+            QVERIFY(copyFile(fixture(QStringLiteral("missing-files/rank%1.jsonl").arg(rank)),
+                             temp(QStringLiteral("odd/rank%1.jsonl").arg(rank))));
+        QVERIFY(::mkfifo(QFile::encodeName(temp(QStringLiteral("odd/pipe.jsonl"))).constData(), 0600) == 0);
+        QVERIFY(QFile::link(QStringLiteral("/dev/urandom"), temp(QStringLiteral("odd/random.jsonl"))));
+        QVERIFY(QFile::link(temp(QStringLiteral("odd/loop.jsonl")), temp(QStringLiteral("odd/loop.jsonl"))));
+        {
+            const QByteArray raw = QFile::encodeName(temp(QStringLiteral("odd"))) + "/rank\xff.jsonl";
+            const int fd = ::open(raw.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            QVERIFY(fd >= 0);
+            const QByteArray content = readFile(fixture(QStringLiteral("missing-files/rank2.jsonl")));
+            QCOMPARE(::write(fd, content.constData(), size_t(content.size())), ssize_t(content.size()));
+            ::close(fd);
+        }
+        QVERIFY(::link(QFile::encodeName(temp(QStringLiteral("odd/rank0.jsonl"))).constData(),
+                       QFile::encodeName(temp(QStringLiteral("odd/rank9-copy.jsonl"))).constData()) == 0);
         QVERIFY(writeFile(temp(QStringLiteral("lonely/rank3.jsonl")),
                           oneSample.replace("\"rank\": 0", "\"rank\": 3")
                                   .replace("\"local_rank\": 0", "\"local_rank\": 3") +
                               '\n'));
+    }
+
+    void cleanupTestCase()
+    {
+        // QDir cannot name the non-UTF-8 file to remove it with the rest of m_dir
+        ::unlink((QFile::encodeName(temp(QStringLiteral("odd"))) + "/rank\xff.jsonl").constData());
     }
 
     // ------------------------------------------------------------------ discovery
@@ -191,6 +220,13 @@ private slots:
             << QStringList{QStringLiteral("rank1.jsonl"), QStringLiteral("rank0.jsonl"),
                            QStringLiteral("rank2.jsonl")}
             << false << QStringList{QStringLiteral("missing-files/rank1.jsonl")};
+        QTest::newRow("a FIFO, links to nowhere, a non-UTF-8 name and a hard-linked copy")
+            << QStringList{QStringLiteral("@odd")} << QStringLiteral("@odd")
+            << QStringList{QStringLiteral("rank0.jsonl"), QStringLiteral("rank1.jsonl")} << false
+            << QStringList{QStringLiteral("@odd/loop.jsonl"), QStringLiteral("@odd/pipe.jsonl"),
+                           QStringLiteral("@odd/random.jsonl"),
+                           QStringLiteral("@odd/") + QFile::decodeName("rank\xff.jsonl"),
+                           QStringLiteral("@odd/rank9-copy.jsonl")};
         QTest::newRow("an empty folder") << QStringList{QStringLiteral("@empty")} << QStringLiteral("@empty")
                                          << QStringList() << false << QStringList{QStringLiteral("@empty")};
         QTest::newRow("a path that does not exist stays an input (its load says why)")

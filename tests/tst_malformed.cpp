@@ -290,6 +290,26 @@ private slots:
             << QByteArray("[{\"timestamp\": 1.5, \"memory_allocated\": 1},\n {\"timestamp\": "
                           "9223372036854775807, \"memory_allocated\": 2}]")
             << "" << 1 << 1 << 0 << L{2} << "field 'timestamp': 9223372036854775807 seconds is out of range";
+        // issue 32, item 1: a document ends where its root value ends; what follows is an
+        // Error at its line (one rejected record), never dropped in silence
+        const QByteArray pretty = QJsonDocument::fromJson(a).toJson(QJsonDocument::Indented);
+        QTest::newRow("records one after another as indented objects")
+            << "t.json" << pretty + pretty + pretty << "" << 1 << 1 << 0 << L{qint64(pretty.count('\n')) + 1}
+            << QStringLiteral("more JSON after the document's root value ended on line %1")
+                   .arg(pretty.count('\n'));
+        QTest::newRow("an export appended twice")
+            << "t.json"
+            << "[" + a + ",\n" + b + "]\n[" + a + ",\n" + b + "]\n"
+            << "" << 2 << 1 << 0 << L{3} << "more JSON after the document's root value ended on line 2";
+        QTest::newRow("an events wrapper with a record after it")
+            << "t.json"
+            << "{\"events\": [\n" + a + "]}\n" + b << "" << 1 << 1 << 0 << L{3}
+            << "ended on line 2; the rest of the file";
+        // simdjson stops at the array itself here: not loaded, but not silently either
+        QTest::newRow("a document followed by a scalar")
+            << "t.json"
+            << "[" + a + "] 42"
+            << "no valid event record" << 0 << 0 << 0 << L{} << "";
         QTest::newRow("binary file") << "t.jsonl"
                                      << QByteArray("\x7f"
                                                    "ELF\x02\x01\x01\0\0\0",
@@ -367,6 +387,91 @@ private slots:
                  qPrintable(problemText(outcome.data->problems)));
         // The whole file is read into memory once (the loader's design); nothing beyond.
         QVERIFY2(grownMb < 250, qPrintable(QStringLiteral("peak RSS grew by %1 MB").arg(grownMb)));
+    }
+
+    void appendedArraysReadInSlices()
+    {
+        // issue 32, item 1: the sliced parse of a large array (taken from 512 KB or with
+        // threads) must not stop at the first array's end either: the slice that holds the
+        // junction is no clean array, and the whole-document parse reports the rest.
+        QTemporaryDir dir;
+        QList<QByteArray> records;
+        for (int i = 0; i < 200; ++i)
+            records << eventLine(1000 + i);
+        const QByteArray array = "[" + records.join(",\n") + "]\n";
+        const QString path = writeFile(dir.filePath("twice.json"), array + array);
+        LoadControl control;
+        control.threads = 2;
+        const LoadOutcome outcome = loadTrace(path, control);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->store.size(), size_t(200));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(1));
+        QCOMPARE(::problemLines(outcome.data->problems), QList<qint64>{201});
+        QVERIFY2(outcome.data->problems.kept().front().reason.contains("ended on line 200"),
+                 qPrintable(problemText(outcome.data->problems)));
+        QCOMPARE(outcome.data->recordsRead, qint64(201));
+    }
+
+    void overLongFirstLineIsJsonLines()
+    {
+        // issue 32, item 1: JSON lines whose first record is longer than detection reads (1 MB
+        // + the 16 MB record limit) were taken for one document: 1 record of 4. Read as lines,
+        // the first is reported and the three after it load.
+        QTemporaryDir dir;
+        const QByteArray context(17 << 20, 'x');
+        const QByteArray big = eventLine(500, {{"context", "\"" + context + "\""}});
+        const QString path = writeFile(dir.filePath("long-first.jsonl"),
+                                       lines({big, eventLine(1000), eventLine(2000), eventLine(3000)}));
+        QCOMPARE(detectTraceForm(path), std::optional<TraceForm>(TraceForm::JsonLines));
+        const LoadOutcome outcome = loadTrace(path);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->store.size(), size_t(3));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(1));
+        QCOMPARE(::problemLines(outcome.data->problems), QList<qint64>{1});
+        QVERIFY2(outcome.data->problems.kept().front().reason.contains("longer than the 16 MB"),
+                 qPrintable(problemText(outcome.data->problems)));
+        QCOMPARE(outcome.data->recordsRead, qint64(4));
+    }
+
+    void traceSparseTailIsCountedNotKept()
+    {
+        // issue 32, item 2: a crashed writer's preallocated or sparse tail (records, then
+        // `truncate -s`) is one last line without a newline. It is counted as the reader
+        // passes it, never held: memory stays bounded by the windows, not by the file (200 MB
+        // here; sparse, so it takes no disk). Before, the window grew to hold the whole line.
+        QTemporaryDir dir;
+        // records past detection's first MB (a NUL byte in it would make the file binary)
+        QList<QByteArray> records;
+        for (int i = 0; i < 4000; ++i)
+            records << eventLine(1000 + i);
+        const QString path = writeFile(dir.filePath("sparse.jsonl"), lines(records));
+        QVERIFY(QFileInfo(path).size() > (1 << 20));
+        const qint64 tail = qint64(200) << 20;
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            QVERIFY(file.resize(file.size() + tail));
+        }
+        const QStringList before = fingerprint(path);
+        const long rssBefore = peakRssKb();
+        const LoadOutcome outcome = loadTrace(path);
+        const long grownMb = (peakRssKb() - rssBefore) / 1024;
+        QCOMPARE(fingerprint(path), before);
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->store.size(), size_t(4000));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(0));
+        QCOMPARE(outcome.data->problems.warningCount(), qint64(1));
+        QCOMPARE(::problemLines(outcome.data->problems), QList<qint64>{4001});
+        QVERIFY2(outcome.data->problems.kept().front().reason.contains(
+                     QStringLiteral("truncated last line ignored (%1 bytes").arg(tail)),
+                 qPrintable(problemText(outcome.data->problems)));
+        QCOMPARE(outcome.data->recordsRead, qint64(4001));
+        // The budget loader's bound for the same shape: two windows of up to 32 MB per thread,
+        // the 16 MB line limit, room for the allocator.
+        const long cores = std::max(1L, static_cast<long>(std::thread::hardware_concurrency()));
+        const long limitMb = 2 * 32 * cores + 48;
+        QVERIFY2(grownMb < limitMb,
+                 qPrintable(QStringLiteral("peak RSS grew by %1 MB (limit %2)").arg(grownMb).arg(limitMb)));
     }
 
     void traceSinkWithMissingSegments()

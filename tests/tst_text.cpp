@@ -337,6 +337,9 @@ private slots:
             << (QStringLiteral("a") + QChar(0xffff) + QStringLiteral("b") + QChar(0xfffe))
             << QStringLiteral("ab");
         QTest::newRow("empty") << QString() << QString();
+        // issue 32, item 9: a bidirectional control would reorder what follows it
+        QTest::newRow("right-to-left override")
+            << QStringLiteral("report\u202Etxt.exe") << QStringLiteral("report[U+202E]txt.exe");
     }
 
     void html()
@@ -366,6 +369,8 @@ private slots:
         // an entity would be decoded by the renderer: "&lt;b&gt;" must show as typed, not as <b>
         QTest::newRow("entities") << QStringLiteral("&lt;b&gt; &#60; AT&T")
                                   << QStringLiteral("\\&lt;b\\&gt; \\&\\#60; AT\\&T");
+        QTest::newRow("right-to-left isolate")
+            << QStringLiteral("a\u2067b") << QStringLiteral("a\\[U\\+2067\\]b");
     }
 
     void markdown()
@@ -393,6 +398,8 @@ private slots:
         QTest::newRow("carriage return") << QStringLiteral("\r=1") << QStringLiteral("\"'\r=1\"");
         QTest::newRow("formula with quote") << QStringLiteral("=\"x\"") << QStringLiteral("\"'=\"\"x\"\"\"");
         QTest::newRow("equals inside is harmless") << QStringLiteral("a=b") << QStringLiteral("a=b");
+        QTest::newRow("right-to-left override")
+            << QStringLiteral("r\u202Etxt.exe") << QStringLiteral("r[U+202E]txt.exe");
     }
 
     void csv()
@@ -400,6 +407,40 @@ private slots:
         QFETCH(QString, input);
         QFETCH(QString, expected);
         QCOMPARE(csvField(input), expected);
+    }
+
+    // issue 32, items 3, 4 and 9: names as they are shown and written to row-oriented exports
+    void shown_data()
+    {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<int>("maxChars");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("plain") << QStringLiteral("train/step") << 256 << QStringLiteral("train/step");
+        QTest::newRow("right-to-left override (a .exe spoof)")
+            << QStringLiteral("report\u202Etxt.exe") << 256 << QStringLiteral("report[U+202E]txt.exe");
+        QTest::newRow("every bidi control")
+            << QStringLiteral("\u061C\u200E\u200F\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069") << 256
+            << QStringLiteral("[U+061C][U+200E][U+200F][U+202A][U+202B][U+202C][U+202D][U+2066][U+2067]"
+                              "[U+2068][U+2069]");
+        QTest::newRow("zero-width joiner is no control")
+            << QStringLiteral("a\u200Db") << 256 << QStringLiteral("a\u200Db");
+        QTest::newRow("at the limit") << QString(8, QLatin1Char('x')) << 8 << QString(8, QLatin1Char('x'));
+        QTest::newRow("one over") << QString(9, QLatin1Char('x')) << 8
+                                  << QString(8, QLatin1Char('x')) +
+                                         QStringLiteral(" \u2026 (1 more characters)");
+        QTest::newRow("a 1 MB name") << QString(1 << 20, QLatin1Char('p')) << 256
+                                     << QString(256, QLatin1Char('p')) +
+                                            QStringLiteral(" \u2026 (1048320 more characters)");
+        // the cut never splits a surrogate pair (U+1F600 is two UTF-16 units)
+        QTest::newRow("surrogate pair at the cut")
+            << QStringLiteral("abc\U0001F600d") << 4 << QStringLiteral("abc \u2026 (3 more characters)");
+    }
+    void shown()
+    {
+        QFETCH(QString, input);
+        QFETCH(int, maxChars);
+        QFETCH(QString, expected);
+        QCOMPARE(shownText(input, maxChars), expected);
     }
 };
 

@@ -17,7 +17,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <functional>
+#include <future>
 
 using namespace gapscope;
 using namespace gapscope::test;
@@ -158,6 +164,24 @@ void setLastUsed(const QString& path, const QDateTime& when)
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadWrite));
     QVERIFY(file.setFileTime(when, QFileDevice::FileModificationTime));
+}
+
+// Runs work on a thread; false (instead of hanging the suite) when it takes longer than limit.
+template <typename Work> bool finishesWithin(std::chrono::seconds limit, Work work)
+{
+    auto done = std::async(std::launch::async, work);
+    return done.wait_for(limit) == std::future_status::ready;
+}
+
+// Status change time of path in ns.
+qint64 changedNs(const QString& path)
+{
+    struct stat status
+    {
+    };
+    if (::stat(QFile::encodeName(path).constData(), &status) != 0)
+        return -1;
+    return qint64(status.st_ctim.tv_sec) * 1000000000 + status.st_ctim.tv_nsec;
 }
 
 } // namespace
@@ -339,6 +363,214 @@ private slots:
         compareTraces(*again.trace, *plain.trace);
         QVERIFY(keepInCache(again, cache));
         QVERIFY(loadDocument(input, {}, &cache).fromCache);
+    }
+
+    // issue 32, item 5: a sample rewritten in place (same size, same inode) with its
+    // modification time set back (touch -d) is a changed input: the change time, which user
+    // space cannot set, is in the key.
+    void rewrittenInPlaceWithItsTimeRestored()
+    {
+        QTemporaryDir dir;
+        const QString input = copyInput(kFixtures + QStringLiteral("parity/phases.jsonl"), dir.path());
+        const TraceCache cache(settingsIn(dir.path() + QStringLiteral("/cache")));
+        const DocumentOutcome first = loadDocument(input, {}, &cache);
+        QVERIFY(first.trace);
+        QVERIFY(keepInCache(first, cache));
+        struct stat before
+        {
+        };
+        QVERIFY(::stat(QFile::encodeName(input).constData(), &before) == 0);
+        const qint64 ctimeBefore = changedNs(input);
+        // one digit changed in place: same size, same inode
+        QFile file(input);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QByteArray bytes = file.readAll();
+        const qsizetype at = bytes.indexOf("\"device_used_bytes\": ") + 21;
+        QVERIFY(at > 21);
+        bytes[at] = bytes[at] == '9' ? '1' : char(bytes[at] + 1);
+        // the ctime clock may be coarse (a few ms): wait until a write moves it
+        for (int tries = 0; tries < 100 && changedNs(input) == ctimeBefore; ++tries) {
+            QTest::qWait(10);
+            QVERIFY(file.seek(0));
+            QCOMPARE(file.write(bytes), bytes.size());
+            QVERIFY(file.flush());
+        }
+        file.close();
+        const timespec times[2] = {before.st_atim, before.st_mtim};
+        QVERIFY(::utimensat(AT_FDCWD, QFile::encodeName(input).constData(), times, 0) == 0);
+        const auto key = traceCacheKey(input);
+        QVERIFY(key);
+        QCOMPARE(key->files.front().modifiedNs, first.cacheKey->files.front().modifiedNs);
+        QCOMPARE(key->files.front().size, first.cacheKey->files.front().size);
+        QCOMPARE(key->files.front().inode, first.cacheKey->files.front().inode);
+        QString why;
+        QVERIFY(!cache.read(*key, &why));
+        QCOMPARE(why, QStringLiteral("the input changed since the entry was written"));
+        const DocumentOutcome again = loadDocument(input, {}, &cache);
+        QVERIFY(again.trace && !again.fromCache);
+        compareTraces(*again.trace, *loadDocument(input).trace);
+    }
+
+    // issue 32, item 6: the path as given is display data. The same file named by another
+    // path reads the entry (naming the path given now); a read-only cache (the command line)
+    // deletes nothing it cannot use.
+    void samePathByAnotherName()
+    {
+        QTemporaryDir dir;
+        const QString input = copyInput(kFixtures + QStringLiteral("parity/drift.jsonl"), dir.path());
+        {
+            QFile file(input);
+            QVERIFY(file.open(QIODevice::Append));
+            file.write("{\"broken\n"); // a problem naming the file
+        }
+        const TraceCache cache(settingsIn(dir.path() + QStringLiteral("/cache")));
+        const DocumentOutcome first = loadDocument(input, {}, &cache);
+        QVERIFY(first.trace);
+        QVERIFY(first.trace->problems.errorCount() + first.trace->problems.warningCount() >= 1);
+        QVERIFY(keepInCache(first, cache));
+        const QString entry = cache.entryPath(*first.cacheKey);
+
+        TraceCacheSettings readOnlySettings = cache.settings();
+        readOnlySettings.readOnly = true;
+        const TraceCache readOnly(readOnlySettings);
+        const QString other = dir.path() + QStringLiteral("/./") + QFileInfo(input).fileName();
+        const DocumentOutcome viaOther = loadDocument(other, {}, &readOnly);
+        QVERIFY(viaOther.trace);
+        QVERIFY(viaOther.fromCache);
+        QCOMPARE(viaOther.trace->path, other);
+        for (const LoadProblem& problem : viaOther.trace->problems.kept())
+            QCOMPARE(problem.file, other);
+        const DocumentOutcome plain = loadDocument(other);
+        compareTraces(*viaOther.trace, *plain.trace);
+        QVERIFY(QFile::exists(entry));
+        // the app's entry is still read under its own path
+        QVERIFY(loadDocument(input, {}, &cache).fromCache);
+
+        // a stale entry: the read-only cache refuses it and leaves it; it writes nothing
+        {
+            QFile file(input);
+            QVERIFY(file.open(QIODevice::Append));
+            file.write("\n");
+        }
+        const QDateTime touched = QFileInfo(entry).lastModified();
+        QString why;
+        QVERIFY(!readOnly.read(*traceCacheKey(input), &why));
+        QCOMPARE(why, QStringLiteral("the input changed since the entry was written"));
+        QVERIFY(QFile::exists(entry));
+        QCOMPARE(QFileInfo(entry).lastModified(), touched);
+        QVERIFY(!readOnly.write(*traceCacheKey(input), *first.trace));
+        // the app's cache replaces it
+        QVERIFY(!cache.read(*traceCacheKey(input)));
+        QVERIFY(!QFile::exists(entry));
+    }
+
+    // issue 32, items 3 and 6: what is at an entry's path may be anything. A FIFO is neither
+    // opened for long (no writer would ever come) nor kept; a link is not followed, not even
+    // by the write (a dangling one put the entry outside the folder).
+    void entryThatIsNoRegularFile_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("FIFO") << "fifo";
+        QTest::newRow("dangling symbolic link") << "dangling";
+        QTest::newRow("link to a valid entry elsewhere") << "link";
+        QTest::newRow("folder") << "folder";
+    }
+    void entryThatIsNoRegularFile()
+    {
+        QFETCH(QString, kind);
+        QTemporaryDir dir;
+        const QString input = copyInput(kFixtures + QStringLiteral("parity/phases.jsonl"), dir.path());
+        const QString cacheFolder = dir.path() + QStringLiteral("/cache");
+        const TraceCache cache(settingsIn(cacheFolder));
+        const auto key = traceCacheKey(input);
+        QVERIFY(key);
+        const QString entry = cache.entryPath(*key);
+        QVERIFY(QDir().mkpath(cacheFolder));
+        const QString outside = dir.path() + QStringLiteral("/outside.gstc");
+        if (kind == QLatin1String("fifo")) {
+            QVERIFY(::mkfifo(QFile::encodeName(entry).constData(), 0600) == 0);
+        } else if (kind == QLatin1String("dangling")) {
+            QVERIFY(QFile::link(outside, entry));
+        } else if (kind == QLatin1String("link")) {
+            // a valid entry, moved out of the folder and linked back
+            QVERIFY(keepInCache(loadDocument(input, {}, &cache), cache));
+            QVERIFY(QFile::rename(entry, outside));
+            QVERIFY(QFile::link(outside, entry));
+        } else {
+            QVERIFY(QDir().mkpath(entry));
+        }
+        DocumentOutcome loaded;
+        QString why;
+        const bool finished = finishesWithin(std::chrono::seconds(20), [&] {
+            cache.read(*key, &why);
+            loaded = loadDocument(input, {}, &cache);
+        });
+        if (!finished) {
+            const int fd = ::open(QFile::encodeName(entry).constData(), O_WRONLY | O_NONBLOCK);
+            if (fd >= 0)
+                ::close(fd);
+            QFAIL("reading the entry blocked");
+        }
+        QVERIFY2(why.startsWith(QStringLiteral("not a regular file")), qPrintable(why));
+        QVERIFY(loaded.trace);
+        QVERIFY(!loaded.fromCache);
+        QString error;
+        QVERIFY2(keepInCache(loaded, cache, nullptr, &error), qPrintable(error));
+        const QFileInfo written(entry);
+        QVERIFY(written.isFile() && !written.isSymLink());
+        QVERIFY(written.absoluteDir() == QDir(cacheFolder));
+        QCOMPARE(QFileInfo::exists(outside), kind == QLatin1String("link")); // not written through
+        QVERIFY(loadDocument(input, {}, &cache).fromCache);
+    }
+
+    // issue 32, item 6: an entry larger than the cap, or than its input could produce, is
+    // refused before it is mapped and hashed (a 10 GB one took 30 s and 10.5 GB).
+    void oversizedEntryIsRefusedUnread()
+    {
+        QTemporaryDir dir;
+        const QString input = copyInput(kFixtures + QStringLiteral("parity/phases.jsonl"), dir.path());
+        const TraceCache cache(settingsIn(dir.path() + QStringLiteral("/cache")));
+        const DocumentOutcome first = loadDocument(input, {}, &cache);
+        QVERIFY(keepInCache(first, cache));
+        const QString entry = cache.entryPath(*first.cacheKey);
+        // valid header, payload size matching a sparse 1 GB file
+        const qint64 size = qint64(1) << 30;
+        {
+            QFile file(entry);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            QVERIFY(file.resize(size));
+            const quint64 payload = quint64(size) - 40;
+            QVERIFY(file.seek(16)); // magic (8), format version (4), header bytes (4)
+            QCOMPARE(file.write(reinterpret_cast<const char*>(&payload), sizeof payload), qint64(8));
+        }
+        QString why;
+        QVERIFY(!cache.read(*first.cacheKey, &why));
+        // refused on its size, before the key and the checksum are looked at
+        QVERIFY2(why.contains(QStringLiteral("more than the")), qPrintable(why));
+        QVERIFY(!QFile::exists(entry));
+        QVERIFY(TraceCache::largestEntryFor(first.cacheKey->inputBytes()) < size);
+        QVERIFY(TraceCache::largestEntryFor(std::numeric_limits<qint64>::max()) ==
+                std::numeric_limits<qint64>::max());
+    }
+
+    // issue 32, item 8: --cache-max-mb 17592186044416 (2^44) wrapped to a cap of 0 bytes.
+    void megabytesToBytes_data()
+    {
+        QTest::addColumn<qint64>("megabytes");
+        QTest::addColumn<qint64>("bytes"); // -1: refused
+        QTest::newRow("0") << qint64(0) << qint64(0);
+        QTest::newRow("4096") << qint64(4096) << (qint64(4096) << 20);
+        QTest::newRow("largest") << (std::numeric_limits<qint64>::max() >> 20)
+                                 << ((std::numeric_limits<qint64>::max() >> 20) << 20);
+        QTest::newRow("2^43") << (qint64(1) << 43) << qint64(-1);
+        QTest::newRow("2^44 (wrapped to 0)") << qint64(17592186044416) << qint64(-1);
+        QTest::newRow("negative") << qint64(-1) << qint64(-1);
+    }
+    void megabytesToBytes()
+    {
+        QFETCH(qint64, megabytes);
+        QFETCH(qint64, bytes);
+        QCOMPARE(TraceCacheSettings::megabytesToBytes(megabytes).value_or(-1), bytes);
     }
 
     void smallInputsAreNotKept()

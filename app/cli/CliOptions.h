@@ -166,9 +166,13 @@ inline std::optional<InputsAnalysis> analyzeForReport(const CommonOptions& optio
 {
     // The reopen cache the app wrote is read (a valid entry is the trace its input would give,
     // in a fraction of the time) but never written: a script's one-off inputs would fill it.
+    // Read-only: an entry it cannot use (another path's, a stale one) is the app's to replace.
     std::optional<TraceCache> cache;
-    if (!options.noCache)
-        cache.emplace();
+    if (!options.noCache) {
+        TraceCacheSettings settings;
+        settings.readOnly = true;
+        cache.emplace(settings);
+    }
     InputsAnalysis inputs = analyzeInputs(options.paths, options.request, {}, cache ? &*cache : nullptr);
     if (inputs.analysis.ok())
         return inputs;

@@ -308,7 +308,7 @@ void BudgetPage::updateCursorValues()
     const BudgetTicks& t = m_budget->ticks;
     QStringList parts;
     parts << trMain("t %1").arg(relativeTime(t.timestampNs[*tick]));
-    parts << trMain("verdict %1").arg(qs(t.labelOf(*tick)));
+    parts << trMain("verdict %1").arg(shownText(qs(t.labelOf(*tick))));
     parts << trMain("rss %1").arg(bytesText(t.rssBytes[*tick]));
     parts << trMain("target %1").arg(bytesText(t.effectiveTargetBytes[*tick]));
     parts << trMain("cache %1").arg(bytesText(m_result->buckets.cache[*tick]));

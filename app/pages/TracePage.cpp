@@ -79,7 +79,7 @@ QString deepestPhaseLabel(const AnalysisResult& result, qint64 ns)
     for (const PhaseSpan& span : result.phases)
         if (span.contains(ns) && (!deepest || span.depth >= deepest->depth))
             deepest = &span;
-    return deepest ? qs(deepest->label) : trMain("—");
+    return deepest ? shownText(qs(deepest->label)) : trMain("—");
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "model/cache/TraceCache.h"
 
+#include "analysis/Int64Math.h"
 #include "model/cache/Hash64.h"
 #include "model/trace/AnalysisRunner.h"
 
@@ -17,8 +18,10 @@
 #include <type_traits>
 
 #ifdef Q_OS_UNIX
+#include <cerrno>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #endif
 #ifdef Q_OS_LINUX
 #include <elf.h>
@@ -247,6 +250,8 @@ void writeKey(PayloadWriter& out, const TraceCacheKey& key)
         out.text(file.name);
         out.i64(file.size);
         out.i64(file.modifiedNs);
+        out.i64(file.changedNs);
+        out.u64(file.device);
         out.u64(file.inode);
     }
 }
@@ -254,11 +259,12 @@ void writeKey(PayloadWriter& out, const TraceCacheKey& key)
 bool readKey(PayloadReader& in, TraceCacheKey& key)
 {
     uint64_t files = 0;
-    if (!in.text(key.givenPath) || !in.text(key.canonicalPath) || !in.count(files, 32))
+    if (!in.text(key.givenPath) || !in.text(key.canonicalPath) || !in.count(files, 48))
         return false;
     key.files.resize(files);
     for (TraceCacheKey::File& file : key.files) {
-        if (!in.text(file.name) || !in.i64(file.size) || !in.i64(file.modifiedNs) || !in.u64(file.inode))
+        if (!in.text(file.name) || !in.i64(file.size) || !in.i64(file.modifiedNs) ||
+            !in.i64(file.changedNs) || !in.u64(file.device) || !in.u64(file.inode))
             return false;
     }
     return true;
@@ -741,22 +747,32 @@ qint64 nanosecondsOf(const QFileInfo& info)
     {
     };
     if (::stat(QFile::encodeName(info.filePath()).constData(), &status) == 0)
-        return qint64(status.st_mtim.tv_sec) * 1000000000 + status.st_mtim.tv_nsec;
+        return saturatingAdd(saturatingMul(status.st_mtim.tv_sec, 1000000000), status.st_mtim.tv_nsec);
 #endif
-    return info.lastModified().toMSecsSinceEpoch() * 1000000;
+    return saturatingMul(info.lastModified().toMSecsSinceEpoch(), 1000000);
 }
 
-quint64 inodeOf(const QFileInfo& info)
+// The key of one file: size, times, device and inode from one stat.
+TraceCacheKey::File fileKey(const QFileInfo& info, const QString& name)
 {
+    TraceCacheKey::File file{name, info.size(), 0, 0, 0, 0};
 #ifdef Q_OS_UNIX
     struct stat status
     {
     };
-    if (::stat(QFile::encodeName(info.filePath()).constData(), &status) == 0)
-        return quint64(status.st_ino);
+    if (::stat(QFile::encodeName(info.filePath()).constData(), &status) == 0) {
+        file.size = qint64(status.st_size);
+        file.modifiedNs =
+            saturatingAdd(saturatingMul(status.st_mtim.tv_sec, 1000000000), status.st_mtim.tv_nsec);
+        file.changedNs =
+            saturatingAdd(saturatingMul(status.st_ctim.tv_sec, 1000000000), status.st_ctim.tv_nsec);
+        file.device = quint64(status.st_dev);
+        file.inode = quint64(status.st_ino);
+        return file;
+    }
 #endif
-    Q_UNUSED(info);
-    return 0;
+    file.modifiedNs = nanosecondsOf(info);
+    return file;
 }
 
 // The entry was just used (least recently used entries are evicted first).
@@ -771,6 +787,23 @@ void touch(const QString& path)
 #endif
 }
 
+// The trace read under another path than the one it was kept under names the path given now
+// (the trace, and its problems: the file itself or a segment of a sink folder).
+void renameInput(TraceData& data, const QString& from, const QString& to)
+{
+    if (data.path == from)
+        data.path = to;
+    const QString folder = from + QLatin1Char('/');
+    std::vector<LoadProblem> kept = data.problems.kept();
+    for (LoadProblem& problem : kept) {
+        if (problem.file == from || problem.file.startsWith(folder))
+            problem.file = to + problem.file.mid(from.size());
+    }
+    if (auto renamed =
+            ProblemLog::restored(std::move(kept), data.problems.errorCount(), data.problems.warningCount()))
+        data.problems = std::move(*renamed);
+}
+
 bool isTemporary(const QString& name)
 {
     return !name.endsWith(QLatin1String(TraceCache::kSuffix));
@@ -782,8 +815,23 @@ qint64 TraceCacheKey::inputBytes() const
 {
     qint64 bytes = 0;
     for (const File& file : files)
-        bytes += file.size;
+        bytes = saturatingAdd(bytes, std::max<qint64>(file.size, 0));
     return bytes;
+}
+
+std::optional<qint64> TraceCacheSettings::megabytesToBytes(qint64 megabytes)
+{
+    if (megabytes < 0)
+        return std::nullopt;
+    return checkedMul(megabytes, qint64(1) << 20);
+}
+
+qint64 TraceCache::largestEntryFor(qint64 inputBytes)
+{
+    // A row takes well under 16 times the smallest record that makes it (a CSV row of ~40
+    // bytes, a few dozen bytes of columns, origins and strings), problems are kept for at most
+    // 10 000 lines with the text they quote, and the memo is a few MB at most.
+    return saturatingAdd(qint64(64) << 20, saturatingMul(std::max<qint64>(inputBytes, 0), 16));
 }
 
 std::optional<TraceCacheKey> traceCacheKey(const QString& path)
@@ -801,10 +849,9 @@ std::optional<TraceCacheKey> traceCacheKey(const QString& path)
             QDir(key.canonicalPath)
                 .entryInfoList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
         for (const QFileInfo& file : files)
-            key.files.push_back({file.fileName(), file.size(), nanosecondsOf(file), inodeOf(file)});
+            key.files.push_back(fileKey(file, file.fileName()));
     } else {
-        const QFileInfo canonical(key.canonicalPath);
-        key.files.push_back({QString(), canonical.size(), nanosecondsOf(canonical), inodeOf(canonical)});
+        key.files.push_back(fileKey(QFileInfo(key.canonicalPath), QString()));
     }
     return key;
 }
@@ -878,17 +925,51 @@ std::shared_ptr<TraceData> TraceCache::read(const TraceCacheKey& key, QString* w
         if (whyNot)
             *whyNot = why;
         file.close();
-        if (remove)
+        if (remove && !m_settings.readOnly)
             QFile::remove(path);
         return nullptr;
     };
+#ifdef Q_OS_UNIX
+    // Only a regular file is opened: no link is followed (one could point out of the folder or
+    // at a device) and a FIFO does not block the open (no writer would ever come).
+    const int fd =
+        ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return refuse(QStringLiteral("no entry"), false);
+        if (errno == ELOOP)
+            return refuse(QStringLiteral("not a regular file (a symbolic link)"), true);
+        return refuse(QStringLiteral("cannot open the entry"), false);
+    }
+    struct stat status
+    {
+    };
+    if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+        ::close(fd);
+        return refuse(QStringLiteral("not a regular file (a FIFO, socket, device or folder)"), true);
+    }
+    if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        return refuse(QStringLiteral("cannot open the entry"), false);
+    }
+#else
     if (!file.exists())
         return refuse(QStringLiteral("no entry"), false);
+    if (!QFileInfo(path).isFile())
+        return refuse(QStringLiteral("not a regular file"), true);
     if (!file.open(QIODevice::ReadOnly))
         return refuse(QStringLiteral("cannot open the entry"), false);
+#endif
     const qint64 size = file.size();
     if (size < qint64(sizeof(Header)))
         return refuse(QStringLiteral("cut (shorter than its header)"), true);
+    // Bounded before it is mapped and hashed: no valid entry is larger.
+    const qint64 largest = std::min(m_settings.maxBytes, largestEntryFor(key.inputBytes()));
+    if (size > largest)
+        return refuse(QStringLiteral("%1 bytes, more than the %2 an entry of this input may take")
+                          .arg(size)
+                          .arg(largest),
+                      true);
     const uchar* mapped = file.map(0, size);
     if (!mapped)
         return refuse(QStringLiteral("cannot map the entry"), false);
@@ -921,7 +1002,10 @@ std::shared_ptr<TraceData> TraceCache::read(const TraceCacheKey& key, QString* w
         return refuse(QStringLiteral("corrupt payload"), true);
     file.unmap(const_cast<uchar*>(mapped));
     file.close();
-    touch(path);
+    if (stored.givenPath != key.givenPath)
+        renameInput(*data, stored.givenPath, key.givenPath);
+    if (!m_settings.readOnly)
+        touch(path);
     return data;
 }
 
@@ -942,6 +1026,18 @@ bool TraceCache::write(const TraceCacheKey& key, const TraceData& data, const st
     if (!QDir().mkpath(m_settings.folder))
         return fail(QStringLiteral("%1: cannot create the folder").arg(m_settings.folder));
     const QString path = entryPath(key);
+    if (m_settings.readOnly)
+        return fail(QStringLiteral("%1: the cache is read-only here").arg(path));
+    // QSaveFile writes through a link to its target (a dangling one would put the entry
+    // outside the folder) and would block on a FIFO: anything there that is not a regular
+    // file is removed first.
+    const QFileInfo existing(path);
+    if ((existing.isSymLink() || existing.exists()) && (existing.isSymLink() || !existing.isFile())) {
+        const bool removed =
+            existing.isDir() && !existing.isSymLink() ? QDir().rmdir(path) : QFile::remove(path);
+        if (!removed)
+            return fail(QStringLiteral("%1: not a regular file, and it cannot be removed").arg(path));
+    }
     QSaveFile file(path); // a temporary file beside the entry, renamed into place by commit()
     if (!file.open(QIODevice::WriteOnly))
         return fail(QStringLiteral("%1: %2").arg(path, file.errorString()));

@@ -1,5 +1,6 @@
 #include "model/items/BookmarksModel.h"
 
+#include "analysis/Int64Math.h"
 #include "model/text/Text.h"
 
 #include <QCryptographicHash>
@@ -158,7 +159,9 @@ QVariant BookmarksModel::data(const QModelIndex& index, int role) const
         break;
     case TimeColumn:
         if (role == Qt::DisplayRole)
-            return secondsText(double(bookmark.timeNs - m_originNs) / 1e9);
+            // a stored bookmark may hold any int64: the difference is taken in 128 bits
+            // (INT64_MIN once wrapped to "+7427372036.855 s")
+            return secondsText(double(WideInt(bookmark.timeNs) - m_originNs) / 1e9);
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         break;

@@ -26,17 +26,18 @@ QString FindingsModel::phaseText(const std::optional<PhaseAttribution>& attribut
 {
     if (!attribution)
         return {};
+    // shown: each path clipped and its bidirectional controls made visible (model/text/Text.h)
     if (attribution->resolution == PhaseResolution::Unique) {
         if (attribution->phasePath)
-            return qs(*attribution->phasePath);
-        return attribution->phasePaths.empty() ? QString() : qs(attribution->phasePaths.front());
+            return shownText(qs(*attribution->phasePath));
+        return attribution->phasePaths.empty() ? QString() : shownText(qs(attribution->phasePaths.front()));
     }
     QStringList paths;
     for (const auto& path : attribution->phasePaths)
-        paths << qs(path);
+        paths << shownText(qs(path));
     QString text = FindingsModel::tr("ambiguous: %1").arg(paths.join(QStringLiteral(", ")));
     if (attribution->summary)
-        text += FindingsModel::tr(" (most recent %1)").arg(qs(attribution->summary->phasePath));
+        text += FindingsModel::tr(" (most recent %1)").arg(shownText(qs(attribution->summary->phasePath)));
     return text;
 }
 

@@ -235,7 +235,7 @@ QVariant PhasesModel::groupData(size_t node, int column, int role) const
         return count;
     case Qt::ToolTipRole: {
         QString tip = tr("%1: %2 occurrences, %3 in total, %4 on average, the longest %5")
-                          .arg(qs(first.label))
+                          .arg(shownText(qs(first.label)))
                           .arg(count)
                           .arg(secondsText(double(total) / 1e9), secondsText(double(mean) / 1e9),
                                secondsText(double(longest) / 1e9));
@@ -276,7 +276,8 @@ QVariant PhasesModel::groupData(size_t node, int column, int role) const
     case Qt::DisplayRole:
         switch (Column(column)) {
         case NameColumn:
-            return first.name.empty() ? qs(first.label) : qs(first.name);
+            // shown: clipped, bidirectional controls made visible (model/text/Text.h)
+            return shownText(first.name.empty() ? qs(first.label) : qs(first.name));
         case CountColumn:
             return QStringLiteral("×%1").arg(count);
         case StartColumn:
@@ -290,7 +291,8 @@ QVariant PhasesModel::groupData(size_t node, int column, int role) const
         case ThreadColumn:
             if (!oneThread)
                 return tr("several");
-            return first.threadName.empty() ? QString::number(first.threadId) : qs(first.threadName);
+            return first.threadName.empty() ? QString::number(first.threadId)
+                                            : shownText(qs(first.threadName));
         case SyntheticEndColumn:
             return synthetic > 0 ? tr("%1 of %2").arg(synthetic).arg(count) : QString();
         case FindingsColumn:
@@ -331,7 +333,7 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole: {
         if (index.column() == ThreadColumn)
             return tr("Thread %1 (id %2)").arg(qs(s->threadName)).arg(s->threadId);
-        QString tip = qs(s->label);
+        QString tip = shownText(qs(s->label));
         if (findings > 0)
             tip += QLatin1Char('\n') +
                    englishPlural(tr("%n finding(s) attributed", nullptr, findings), findings);
@@ -371,7 +373,7 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case NameColumn:
-            return s->name.empty() ? qs(s->label) : qs(s->name);
+            return shownText(s->name.empty() ? qs(s->label) : qs(s->name));
         case StartColumn:
             return formatRelativeTime(s->startNs, m_originNs, m_timeResolutionNs);
         case DurationColumn:

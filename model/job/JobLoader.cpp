@@ -7,6 +7,7 @@
 #include "model/text/Text.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QThread>
@@ -17,6 +18,11 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+
+#ifdef Q_OS_UNIX
+#include <dirent.h>
+#include <sys/stat.h>
+#endif
 
 namespace gapscope {
 
@@ -82,11 +88,79 @@ QFileInfoList sortedEntries(const QString& folder, QDir::Filters filters)
     return entries;
 }
 
+// A note for every entry of a job folder that the listing below never sees or cannot open,
+// so that none is skipped in silence: a name that is not UTF-8 (Qt's name for it does not
+// lead back to the file), a dangling link or link loop, a FIFO, socket or device (directly or
+// through a link; never opened: a FIFO would block, a device never end). Hidden entries are
+// left out by design, without a note.
+void noteSkippedEntries(const QString& folder, ProblemLog& problems)
+{
+#ifdef Q_OS_UNIX
+    const QByteArray encoded = QFile::encodeName(folder);
+    DIR* dir = ::opendir(encoded.constData());
+    if (!dir)
+        return;
+    std::vector<std::pair<QString, QString>> notes; // name, reason; sorted below
+    while (const dirent* entry = ::readdir(dir)) {
+        const QByteArray raw(entry->d_name);
+        if (raw.startsWith('.'))
+            continue;
+        const QString name = QFile::decodeName(raw);
+        const QString shown = QDir(folder).filePath(name);
+        if (QFile::encodeName(name) != raw) {
+            notes.emplace_back(shown, QStringLiteral("file name is not valid UTF-8 (shown with U+FFFD); "
+                                                     "skipped: rename it to read it"));
+            continue;
+        }
+        const QByteArray path = encoded + '/' + raw;
+        struct stat status
+        {
+        };
+        if (::stat(path.constData(), &status) != 0) {
+            struct stat link
+            {
+            };
+            if (::lstat(path.constData(), &link) == 0 && S_ISLNK(link.st_mode))
+                notes.emplace_back(shown,
+                                   QStringLiteral("dangling symbolic link or symbolic link loop; skipped"));
+            continue;
+        }
+        if (!S_ISREG(status.st_mode) && !S_ISDIR(status.st_mode))
+            notes.emplace_back(shown,
+                               QStringLiteral("not a regular file (a FIFO, socket or device); skipped"));
+    }
+    ::closedir(dir);
+    std::sort(notes.begin(), notes.end(),
+              [](const auto& a, const auto& b) { return naturalLess(a.first, b.first); });
+    for (const auto& [shown, reason] : notes)
+        problems.addWarning(shown, 0, reason);
+#else
+    Q_UNUSED(folder);
+    Q_UNUSED(problems);
+#endif
+}
+
+// What identifies a file whatever its name: device and inode (a hard link is the same file,
+// so is a symbolic link), else the canonical path; empty when the path does not exist.
+QString fileIdentity(const QString& path)
+{
+#ifdef Q_OS_UNIX
+    struct stat status
+    {
+    };
+    if (::stat(QFile::encodeName(path).constData(), &status) == 0)
+        return QStringLiteral("%1:%2").arg(quint64(status.st_dev)).arg(quint64(status.st_ino));
+#endif
+    return QFileInfo(path).canonicalFilePath();
+}
+
 // The per-rank inputs of a folder that is not a sink: sink folders one or two levels down and
 // trace files directly in it. Files that are not traces are noted in `problems` (when given).
 QStringList folderInputs(const QString& folder, ProblemLog* problems)
 {
     QStringList inputs;
+    if (problems)
+        noteSkippedEntries(folder, *problems);
     for (const QFileInfo& entry : sortedEntries(folder, QDir::Dirs | QDir::Files)) {
         const QString path = entry.filePath();
         if (entry.isDir()) {
@@ -100,8 +174,10 @@ QStringList folderInputs(const QString& folder, ProblemLog* problems)
             }
             continue;
         }
-        if (!entry.isFile())
-            continue; // FIFOs, sockets, devices: never opened
+        // FIFOs, sockets, devices: never opened; a name that does not lead back to its file
+        // (not UTF-8) cannot be: noteSkippedEntries named both
+        if (!entry.isFile() || !QFileInfo::exists(path))
+            continue;
         if (detectDocumentKind(path) == DocumentKind::BudgetLog) {
             if (problems)
                 problems->addWarning(
@@ -423,10 +499,10 @@ JobInputs discoverJobInputs(const QStringList& paths)
         return QFileInfo(path).isDir() && !hasManifest(path);
     };
     found.mode = paths.size() == 1 && !isFolderOfInputs(paths.front()) ? JobMode::Session : JobMode::Job;
-    QHash<QString, QString> seen; // canonical path -> the path it was first given as
+    QHash<QString, QString> seen; // file identity (device and inode) -> the path it was first given as
     const auto add = [&](const QString& path) {
         const QFileInfo info(path);
-        QString key = info.canonicalFilePath();
+        QString key = fileIdentity(path); // a hard-linked copy is the same input too
         if (key.isEmpty())
             key = info.absoluteFilePath(); // does not exist: loading it says so
         if (const auto it = seen.constFind(key); it != seen.constEnd()) {

@@ -231,6 +231,23 @@ QString confidenceText(double confidence)
     return percentText(confidence, 1);
 }
 
+bool isBidiControl(char32_t c)
+{
+    return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
+           (c >= 0x2066 && c <= 0x2069);
+}
+
+namespace {
+
+// A bidirectional control as visible text: "[U+202E]".
+QString bidiMarker(QChar c)
+{
+    return QStringLiteral("[U+%1]").arg(
+        QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0')));
+}
+
+} // namespace
+
 void appendHtmlEscaped(QString& out, QStringView text)
 {
     for (QChar c : text) {
@@ -251,8 +268,11 @@ void appendHtmlEscaped(QString& out, QStringView text)
             out += QLatin1String("&#39;");
             break;
         default:
-            // XML 1.0 forbids most control characters; a report must stay parseable.
-            if (!isDroppedControl(c))
+            // XML 1.0 forbids most control characters; a report must stay parseable. A
+            // bidirectional control would reorder what follows it: written out instead.
+            if (isBidiControl(c.unicode()))
+                out += bidiMarker(c);
+            else if (!isDroppedControl(c))
                 out += c;
         }
     }
@@ -276,6 +296,10 @@ void appendMarkdownEscaped(QString& out, QStringView text)
         }
         if (isDroppedControl(c))
             continue;
+        if (isBidiControl(c.unicode())) {
+            appendMarkdownEscaped(out, bidiMarker(c));
+            continue;
+        }
         if (kMeta.contains(c))
             out += QLatin1Char('\\');
         out += c;
@@ -290,9 +314,38 @@ QString markdownEscape(const QString& text)
     return out;
 }
 
+QString shownText(QStringView text, qsizetype maxChars)
+{
+    qsizetype cut = text.size();
+    if (maxChars >= 0 && text.size() > maxChars) {
+        cut = maxChars;
+        if (cut > 0 && text[cut - 1].isHighSurrogate())
+            --cut;
+    }
+    QString out;
+    out.reserve(cut + 32);
+    for (qsizetype i = 0; i < cut; ++i) {
+        const QChar c = text[i];
+        if (isBidiControl(c.unicode()))
+            out += bidiMarker(c);
+        else
+            out += c;
+    }
+    if (cut < text.size())
+        out += withNumbers(" \u2026 (%1 more characters)", {qint64(text.size() - cut)});
+    return out;
+}
+
 QString csvField(const QString& text)
 {
-    QString value = text;
+    QString value;
+    value.reserve(text.size());
+    for (QChar c : text) { // a bidirectional control would reorder the cell as shown
+        if (isBidiControl(c.unicode()))
+            value += bidiMarker(c);
+        else
+            value += c;
+    }
     if (!value.isEmpty()) {
         const QChar first = value.front();
         // Spreadsheets evaluate these as formulas (OWASP "CSV injection").

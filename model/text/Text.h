@@ -74,7 +74,8 @@ QString confidenceText(double confidence);
 
 // &, <, >, " and ' as entities (numeric for ', so XML parsers accept it too); control
 // characters other than tab and line breaks, and the noncharacters U+FFFE and U+FFFF, are
-// dropped (XML 1.0 allows none of them).
+// dropped (XML 1.0 allows none of them); bidirectional controls are written out as
+// "[U+202E]" (shownText), here and in markdownEscape and csvField.
 QString htmlEscape(const QString& text);
 // htmlEscape(text) appended to out.
 void appendHtmlEscaped(QString& out, QStringView text);
@@ -85,6 +86,21 @@ void appendHtmlEscaped(QString& out, QStringView text);
 QString markdownEscape(const QString& text);
 // markdownEscape(text) appended to out.
 void appendMarkdownEscaped(QString& out, QStringView text);
+
+// The most characters of one untrusted name (a phase, a cache, a host, a session id) that a
+// view lays out or a row-oriented export (CSV) writes: a 1 MB phase name froze the window's
+// rich-text layout for minutes and made a CSV export fifty times its input, one copy per row.
+// Prose that quotes names (a finding's description, its steps) gets kShownProseChars. JSON
+// reports keep the full text.
+inline constexpr qsizetype kShownTextChars = 256;
+inline constexpr qsizetype kShownProseChars = 2048;
+// Untrusted text as a person is shown it: every bidirectional control (U+061C, U+200E,
+// U+200F, U+202A-U+202E, U+2066-U+2069) written out as "[U+202E]", so that it cannot reorder
+// what follows it (a "report\u202Etxt.exe" spoof), and a text longer than maxChars cut there
+// (never inside a surrogate pair) with " … (N more characters)".
+QString shownText(QStringView text, qsizetype maxChars = kShownTextChars);
+// Whether c is one of those bidirectional controls.
+bool isBidiControl(char32_t c);
 
 // One RFC 4180 field. A value that a spreadsheet would run as a formula (first character
 // = + - @, tab or carriage return) gets a leading apostrophe; the field is quoted (inner

@@ -1729,6 +1729,26 @@ qint64 advanceLine(const char* data, size_t from, size_t to, qint64 lineAtFrom)
     return lineAtFrom + countNewlines(data + from, data + to);
 }
 
+QString tooLongRecordReason(qint64 bytes)
+{
+    return withNumbers("line of %1 bytes is longer than the %2 MB a record may have",
+                       {bytes, qint64(kMaxRecordBytes >> 20)});
+}
+
+void reportLineProblem(EventChunk& chunk, const QString& file, qint64 line, qint64 bytes,
+                       bool partialLastLine, const QString& reason)
+{
+    if (partialLastLine)
+        chunk.problems.addWarning(
+            file, line,
+            withNumbers("truncated last line ignored (%1 bytes without a newline; a live "
+                        "writer may be mid-line): ",
+                        {bytes}) +
+                reason);
+    else
+        chunk.problems.addError(file, line, reason);
+}
+
 bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capacity, qint64 firstLine,
                          bool endsFile, EventRecordParser& parser, EventChunk& chunk,
                          const RangeControl& control, qint64* linesRead)
@@ -1750,15 +1770,7 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
             const size_t start = static_cast<size_t>(text.data() - data);
             const bool partialLastLine = !newline && endsFile;
             auto report = [&](const QString& reason) {
-                if (partialLastLine)
-                    chunk.problems.addWarning(
-                        parser.file(), line,
-                        withNumbers("truncated last line ignored (%1 bytes without a newline; a live "
-                                    "writer may be mid-line): ",
-                                    {qint64(text.size())}) +
-                            reason);
-                else
-                    chunk.problems.addError(parser.file(), line, reason);
+                reportLineProblem(chunk, parser.file(), line, qint64(text.size()), partialLastLine, reason);
             };
             od::document doc;
             od::object object;
@@ -1771,9 +1783,7 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
                 error = doc.get_object().get(object);
             if (error) {
                 ++chunk.recordsRead;
-                report(tooLong ? QStringLiteral("line of %1 bytes is longer than the %2 MB a record may have")
-                                     .arg(text.size())
-                                     .arg(kMaxRecordBytes >> 20)
+                report(tooLong               ? tooLongRecordReason(qint64(text.size()))
                        : text.front() == '{' ? invalidJsonMessage(error)
                                              : QStringLiteral("line is not a JSON object"));
             } else {
@@ -1808,6 +1818,21 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
 }
 
 namespace {
+
+// Skips the document's root value: *after is where the first token after it starts, or
+// nullptr when the input ends with it. On success doc is rewound; false when the root value
+// could not be skipped (it is broken, and doc is left unusable: iterate again).
+bool skipRootValue(od::document& doc, const char** after)
+{
+    std::string_view root;
+    *after = nullptr;
+    if (doc.raw_json().get(root))
+        return false;
+    if (doc.current_location().get(*after) != simdjson::SUCCESS)
+        *after = nullptr;
+    doc.rewind();
+    return true;
+}
 
 // Elements of an event array; stops at a syntax error (the rest cannot be located).
 bool parseEventArray(od::array& array, const simdjson::padded_string& buffer, EventRecordParser& parser,
@@ -1873,10 +1898,37 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
         chunk.problems.addError(parser.file(), firstLine, invalidJsonMessage(error));
         return true;
     };
-    if (auto error = json->iterate(buffer.data() + bom, buffer.size() - bom,
-                                   buffer.size() + simdjson::SIMDJSON_PADDING - bom)
-                         .get(doc))
+    auto iterate = [&] {
+        return json
+            ->iterate(buffer.data() + bom, buffer.size() - bom,
+                      buffer.size() + simdjson::SIMDJSON_PADDING - bom)
+            .get(doc);
+    };
+    if (auto error = iterate())
         return broken(error);
+    // A document ends where its root value ends. What follows (records written one after
+    // another, an export appended twice) would otherwise be dropped without a word: it is an
+    // Error at its line (added after the root's own problems, in line order), and the rest of
+    // the file is not loaded.
+    const char* rest = nullptr;
+    if (!skipRootValue(doc, &rest)) {
+        if (auto error = iterate()) // the root is broken: the parse below stops at the break
+            return broken(error);
+    }
+    const size_t trailing = rest ? static_cast<size_t>(rest - buffer.data()) : 0;
+    auto reportTrailing = [&] {
+        if (trailing == 0)
+            return;
+        ++chunk.recordsRead; // the rest counts as one rejected record: loaded + rejected stays recordsRead
+        const std::string_view upToRest = trimmed(std::string_view(buffer.data(), trailing));
+        const auto rootEnd = static_cast<size_t>(upToRest.data() + upToRest.size() - buffer.data());
+        chunk.problems.addError(
+            parser.file(), advanceLine(buffer.data(), 0, trailing, 1),
+            withNumbers("more JSON after the document's root value ended on line %1; the rest of the file "
+                        "(%2 bytes) is not loaded (a document holds one value: write one array, or one "
+                        "record per line)",
+                        {advanceLine(buffer.data(), 0, rootEnd - 1, 1), qint64(buffer.size() - trailing)}));
+    };
     bool keepGoing = true;
     if (!text.empty() && text.front() == '[') {
         od::array array;
@@ -1923,6 +1975,8 @@ bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser&
             chunk.problems.addError(parser.file(), firstLine, invalidJsonMessage(parser.syntaxError()));
         }
     }
+    if (keepGoing)
+        reportTrailing();
     if (keepGoing && control.progress)
         control.progress(static_cast<qint64>(buffer.size()));
     return keepGoing && !control.cancelled();
@@ -1934,7 +1988,11 @@ std::optional<size_t> countArraySlice(const simdjson::padded_string& slice)
     od::document doc;
     od::array array;
     size_t count = 0;
-    if (json->iterate(slice).get(doc) || doc.get_array().get(array) || array.count_elements().get(count))
+    // A slice that goes on after its array (a second array appended to the file) is not one
+    // clean array: the whole-document parse reports what follows.
+    const char* rest = nullptr;
+    if (json->iterate(slice).get(doc) || !skipRootValue(doc, &rest) || rest || doc.get_array().get(array) ||
+        array.count_elements().get(count))
         return std::nullopt;
     return count;
 }

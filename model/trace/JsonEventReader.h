@@ -146,6 +146,13 @@ bool parseJsonLinesRange(const char* data, size_t begin, size_t end, size_t capa
                          bool endsFile, EventRecordParser& parser, EventChunk& chunk,
                          const RangeControl& control, qint64* linesRead = nullptr);
 
+// "line of N bytes is longer than the 16 MB a record may have".
+QString tooLongRecordReason(qint64 bytes);
+// A JSON lines record that was not loaded: an Error, or, for a last line without a newline (a
+// live writer's partial line, `bytes` long), a Warning saying so.
+void reportLineProblem(EventChunk& chunk, const QString& file, qint64 line, qint64 bytes,
+                       bool partialLastLine, const QString& reason);
+
 // A whole JSON document: an array of events, {"events": [...]} or a single event object.
 // Returns false when cancelled. A broken document stops at the break (Error problem).
 bool parseJsonDocument(const simdjson::padded_string& buffer, EventRecordParser& parser, EventChunk& chunk,

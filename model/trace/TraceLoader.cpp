@@ -192,6 +192,16 @@ std::optional<Detection> detectBytes(std::string_view prefix, QString* whyNot)
                 return Detection{looksLegacy(keys) ? TraceForm::Legacy : TraceForm::JsonLines,
                                  Container::Lines};
         }
+        // A first line that does not end within the detection limit is longer than a record
+        // may be. Unless its keys show a one-line document (a wrapper or a timeline, whose
+        // other keys may come later), it is the over-long first record of JSON lines: read as
+        // lines, it is counted and reported and the lines after it load; read as a document,
+        // they would be lost.
+        if (end == std::string_view::npos &&
+            prefix.size() >= kDetectionPrefixBytes + detail::kMaxRecordBytes &&
+            prefix.find('\n', first) == std::string_view::npos && !hasKey(keys, "events") &&
+            !hasKey(keys, "timestamps") && !hasKey(keys, "allocated"))
+            return Detection{looksLegacy(keys) ? TraceForm::Legacy : TraceForm::JsonLines, Container::Lines};
         if (hasKey(keys, "timestamps") && hasKey(keys, "allocated"))
             return Detection{TraceForm::DiagnoseTimeline, Container::Timeline};
         if (hasKey(keys, "events"))

@@ -59,6 +59,14 @@ WindowedReadResult readJsonLines(const std::vector<WindowedInput>& inputs, Event
                                  WindowedForm form)
 {
     form.padding = simdjson::SIMDJSON_PADDING;
+    // A line longer than a record may be is counted and reported as the reader passes it, not
+    // held: a crashed writer's preallocated or sparse tail can be gigabytes without a newline.
+    // Called between merges, in file order.
+    form.maxLineBytes = kMaxRecordBytes;
+    form.longLine = [&inputs, &chunk](size_t file, qint64 line, qint64 bytes, bool endsFile) {
+        ++chunk.recordsRead;
+        reportLineProblem(chunk, inputs[file].name, line, bytes, endsFile, tooLongRecordReason(bytes));
+    };
     return readRecordWindows(inputs, chunk, std::move(form),
                              [](const WindowRange& range, EventRecordParser& parser, EventChunk& into,
                                 const RangeControl& control, qint64* lines) {

@@ -117,7 +117,8 @@ void BudgetBreakdownView::rebuild()
             reporterNames.push_back(row.name);
 
     for (uint32_t name : cacheNames) {
-        Layer layer{LayerKind::Cache, qs(ticks.names.text(name)), std::vector<int64_t>(n, 0), {}};
+        // a name as shown: clipped, bidirectional controls visible (model/text/Text.h)
+        Layer layer{LayerKind::Cache, shownText(qs(ticks.names.text(name))), std::vector<int64_t>(n, 0), {}};
         for (const BudgetCacheRow& row : ticks.caches)
             if (row.name == name)
                 layer.bytes[row.tick] += std::max<int64_t>(row.currentBytes, 0);
@@ -130,7 +131,8 @@ void BudgetBreakdownView::rebuild()
         m_layers.push_back(std::move(lease));
     }
     for (uint32_t name : reporterNames) {
-        Layer layer{LayerKind::Reporter, qs(ticks.names.text(name)), std::vector<int64_t>(n, 0), {}};
+        Layer layer{
+            LayerKind::Reporter, shownText(qs(ticks.names.text(name))), std::vector<int64_t>(n, 0), {}};
         for (const BudgetReporterRow& row : ticks.reporters)
             if (row.name == name)
                 layer.bytes[row.tick] += std::max<int64_t>(row.currentBytes, 0);
@@ -648,7 +650,7 @@ QString BudgetBreakdownView::tickToolTip(size_t tick) const
     const double rss = double(t.rssBytes[tick]);
     QString html = QStringLiteral("<b>%1</b> &nbsp;%2<table cellspacing='0' cellpadding='1'>")
                        .arg(htmlEscape(formatRelativeTime(t.timestampNs[tick], m_result->originNs())),
-                            htmlEscape(tr("verdict %1").arg(qs(t.labelOf(tick)))));
+                            htmlEscape(tr("verdict %1").arg(shownText(qs(t.labelOf(tick))))));
     const auto row = [&](const QString& name, double bytes, const QColor& color = {}) {
         const QString swatch = color.isValid()
                                    ? QStringLiteral("<span style='color:%1'>■</span> ").arg(color.name())

@@ -103,7 +103,7 @@ QString BudgetTickDetailView::tickHtml(size_t tick) const
     const BudgetTicks& t = data.ticks;
     const BudgetBuckets& b = m_result->buckets;
     const double rss = double(t.rssBytes[tick]);
-    const QString label = qs(t.labelOf(tick));
+    const QString label = shownText(qs(t.labelOf(tick)));
     QString html;
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
                 .arg(htmlEscape(tr("Tick %1 of %2 at %3")
@@ -125,14 +125,15 @@ QString BudgetTickDetailView::tickHtml(size_t tick) const
             .arg(VerdictLane::verdictColor(label, palette()).name(), htmlEscape(tr("Verdict %1").arg(label)));
     if (t.verdictStreak[tick] > 0)
         html += htmlEscape(tr(", streak %1").arg(t.verdictStreak[tick]));
-    const QString detail = qs(t.names.text(t.verdictDetail[tick]));
+    const QString detail = shownText(qs(t.names.text(t.verdictDetail[tick])), kShownProseChars);
     if (!detail.isEmpty())
         html += QStringLiteral("<br/>%1<br/><span style='color:gray'><tt>%2</tt></span>")
                     .arg(verdictDetailHtml(detail), htmlEscape(detail));
     if (t.previousVerdictLabel[tick] != kEmptyName)
-        html += QStringLiteral("<br/>") + htmlEscape(tr("Previous verdict %1, streak %2")
-                                                         .arg(qs(t.names.text(t.previousVerdictLabel[tick])))
-                                                         .arg(t.previousVerdictStreak[tick]));
+        html += QStringLiteral("<br/>") +
+                htmlEscape(tr("Previous verdict %1, streak %2")
+                               .arg(shownText(qs(t.names.text(t.previousVerdictLabel[tick]))))
+                               .arg(t.previousVerdictStreak[tick]));
     html += QStringLiteral("</p>");
 
     const auto tableStart = [&](const QStringList& headers) {
@@ -179,7 +180,7 @@ QString BudgetTickDetailView::tickHtml(size_t tick) const
         tableStart(
             {tr("Cache"), tr("Current"), tr("Cap before"), tr("Cap after"), tr("Delta"), tr("Hit rate")});
         for (const BudgetCacheRow& c : caches)
-            tableRow({qs(t.names.text(c.name)), bytesText(double(c.currentBytes)),
+            tableRow({shownText(qs(t.names.text(c.name))), bytesText(double(c.currentBytes)),
                       bytesText(double(c.previousMaxBytes)), bytesText(double(c.newMaxBytes)),
                       signedBytesText(double(c.deltaBytes)),
                       c.hitRate ? percentText(*c.hitRate) : tr("none")});
@@ -193,7 +194,7 @@ QString BudgetTickDetailView::tickHtml(size_t tick) const
     } else {
         tableStart({tr("Reporter"), tr("Bytes"), tr("Share of rss")});
         for (const BudgetReporterRow& r : reporters)
-            tableRow({qs(t.names.text(r.name)), bytesText(double(r.currentBytes)),
+            tableRow({shownText(qs(t.names.text(r.name))), bytesText(double(r.currentBytes)),
                       shareText(double(r.currentBytes), rss)});
         html += QStringLiteral("</table>");
     }

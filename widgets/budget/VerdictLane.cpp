@@ -78,7 +78,7 @@ void VerdictLane::rebuild()
         if (continues) {
             m_runs.back().lastTick = i;
         } else {
-            m_runs.push_back(Run{i, i, qs(ticks.labelOf(i)), 0, false});
+            m_runs.push_back(Run{i, i, shownText(qs(ticks.labelOf(i))), 0, false});
         }
         m_rssMax = i == 0 ? double(ticks.rssBytes[i]) : std::max(m_rssMax, double(ticks.rssBytes[i]));
         m_rssMin = i == 0 ? double(ticks.rssBytes[i]) : std::min(m_rssMin, double(ticks.rssBytes[i]));
@@ -421,10 +421,11 @@ QString VerdictLane::toolTipAt(QPoint pos) const
             }
     for (const BudgetVerdictRunEnd& runEnd : ticks.runEnds)
         if (std::abs(axis.toPixel(runEnd.timestampNs - half) - pos.x()) <= 4)
-            html += QStringLiteral("<br/>") + htmlEscape(tr("verdict run ended: %1 after %2 ticks → %3")
-                                                             .arg(qs(ticks.names.text(runEnd.previousLabel)))
-                                                             .arg(runEnd.previousStreak)
-                                                             .arg(qs(ticks.names.text(runEnd.newLabel))));
+            html += QStringLiteral("<br/>") +
+                    htmlEscape(tr("verdict run ended: %1 after %2 ticks → %3")
+                                   .arg(shownText(qs(ticks.names.text(runEnd.previousLabel))))
+                                   .arg(runEnd.previousStreak)
+                                   .arg(shownText(qs(ticks.names.text(runEnd.newLabel)))));
     html +=
         QStringLiteral("<br/><span style='font-size:small'>%1</span>")
             .arg(htmlEscape(tr("Click or drag to move the cursor · ←/→ one tick (Shift: 10) · Home/End")));

@@ -1,5 +1,6 @@
 #include "widgets/chart/ChartExport.h"
 
+#include "analysis/Int64Math.h"
 #include "model/job/JobFindings.h"
 #include "model/store/BudgetData.h"
 #include "model/text/Text.h"
@@ -170,7 +171,7 @@ QByteArray chartSeriesCsv(const AnalysisResult& result)
 
         out += QByteArray::number(qlonglong(ts));
         out += ',';
-        out += QByteArray::number(double(ts - origin) / 1e9, 'f', 9);
+        out += QByteArray::number(double(WideInt(ts) - origin) / 1e9, 'f', 9);
         out += ',';
         out += QByteArray::number(qlonglong(store.gapAt(row)));
         for (const auto* column : {&store.allocated, &store.reserved, &store.used, &store.total}) {
@@ -178,8 +179,10 @@ QByteArray chartSeriesCsv(const AnalysisResult& result)
             out += number((*column)[row]);
         }
         out += ',';
+        // a row-oriented export: the name clipped (it repeats on every row of its phase; a 1 MB
+        // name made a 4 MB trace's CSV 210 MB), its full text stays in the JSON report
         if (innermost)
-            out += csvField(QString::fromStdString(innermost->label)).toUtf8();
+            out += csvField(shownText(QString::fromStdString(innermost->label))).toUtf8();
         out += "\r\n";
     }
     return out;
@@ -196,7 +199,7 @@ QByteArray budgetSeriesCsv(const BudgetData& data)
     for (size_t i = 0; i < ticks.size(); ++i) {
         out += QByteArray::number(qlonglong(ticks.timestampNs[i]));
         out += ',';
-        out += QByteArray::number(double(ticks.timestampNs[i] - origin) / 1e9, 'f', 9);
+        out += QByteArray::number(double(WideInt(ticks.timestampNs[i]) - origin) / 1e9, 'f', 9);
         for (int64_t v :
              {ticks.rssBytes[i], ticks.rssSysinfoBytes[i], ticks.targetBytes[i],
               ticks.effectiveTargetBytes[i], ticks.leaseBytesActive[i], buckets.cache[i], buckets.nonCache[i],
@@ -206,7 +209,7 @@ QByteArray budgetSeriesCsv(const BudgetData& data)
             out += QByteArray::number(qlonglong(v));
         }
         out += ',';
-        out += csvField(QString::fromStdString(ticks.labelOf(i))).toUtf8();
+        out += csvField(shownText(QString::fromStdString(ticks.labelOf(i)))).toUtf8();
         out += "\r\n";
     }
     return out;

@@ -72,7 +72,9 @@ Severity findingSeverityOf(NoticeSeverity s)
 
 QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts, int contentWidthPx)
 {
-    const auto h = htmlEscape;
+    // The page is rich text laid out by QTextDocument: every text from the report is clipped
+    // (a 1 MB phase name made the export take 86 s). The JSON report keeps the full text.
+    const auto h = [](const QString& text) { return htmlEscape(shownText(text, kShownProseChars)); };
     QString out;
     QTextStream s(&out);
     s << "<html><body style=\"font-size: 9.5pt; color: " << kFg << ";\">";

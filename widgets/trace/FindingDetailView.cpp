@@ -38,13 +38,13 @@ QString phaseHtml(const Finding& f)
     details << (a.resolution == PhaseResolution::Unique ? FindingDetailView::tr("unique")
                                                         : FindingDetailView::tr("ambiguous"));
     if (a.source)
-        details << FindingDetailView::tr("source %1").arg(qs(*a.source));
+        details << FindingDetailView::tr("source %1").arg(shownText(qs(*a.source)));
     if (a.threadName || a.threadId)
         details << FindingDetailView::tr("thread %1 (%2)")
-                       .arg(qs(a.threadName.value_or("")))
+                       .arg(shownText(qs(a.threadName.value_or(""))))
                        .arg(a.threadId.value_or(0));
     if (a.scopeId)
-        details << FindingDetailView::tr("scope %1").arg(qs(*a.scopeId));
+        details << FindingDetailView::tr("scope %1").arg(shownText(qs(*a.scopeId)));
     html += QStringLiteral("<br><span style='color:gray'>%1</span></p>")
                 .arg(htmlEscape(details.join(QStringLiteral(", "))));
     return html;
@@ -172,7 +172,8 @@ QString FindingDetailView::jobSummaryHtml(const JobFindings& result) const
     // what limited the cross-rank analysis (too few ranks, no qualifying spike, ...)
     if (result.analysis && result.analysis->crossRank)
         for (const std::string& note : result.analysis->crossRank->notes)
-            html += QStringLiteral("<p style='color:gray'>%1</p>").arg(htmlEscape(qs(note)));
+            html += QStringLiteral("<p style='color:gray'>%1</p>")
+                        .arg(htmlEscape(shownText(qs(note), kShownProseChars)));
     return html;
 }
 
@@ -230,15 +231,17 @@ QString FindingDetailView::findingHtml(const Finding& f, int64_t timeNs, int64_t
                  // the wall-clock time of the evidence, not its raw nanoseconds
                  htmlEscape(formatUtcTime(f.evidenceTimestampNs)));
     if (!f.description.empty())
-        html += QStringLiteral("<p>%1</p>").arg(htmlEscape(qs(f.description)));
+        // prose quoting names from the input: clipped, so the browser never lays out
+        // unbounded rich text (a 1 MB phase name froze the window for minutes)
+        html += QStringLiteral("<p>%1</p>").arg(htmlEscape(shownText(qs(f.description), kShownProseChars)));
 
     html +=
         QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='2'>").arg(htmlEscape(tr("Evidence")));
     for (const EvidenceValue& e : f.evidence) {
         html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td align='right'><b>%2</b></td>"
                                "<td>&nbsp;&nbsp;<span style='color:gray'><tt>%3</tt></span></td></tr>")
-                    .arg(htmlEscape(evidenceTitle(e.key)), htmlEscape(formatEvidenceValue(e)),
-                         htmlEscape(qs(e.key)));
+                    .arg(htmlEscape(evidenceTitle(e.key)), htmlEscape(shownText(formatEvidenceValue(e))),
+                         htmlEscape(shownText(qs(e.key))));
     }
     html += QStringLiteral("</table>");
 
@@ -248,7 +251,7 @@ QString FindingDetailView::findingHtml(const Finding& f, int64_t timeNs, int64_t
     if (!f.remediation.empty()) {
         html += QStringLiteral("<h4>%1</h4><ol style='margin-left:-20px'>").arg(htmlEscape(tr("What to do")));
         for (const std::string& step : f.remediation)
-            html += QStringLiteral("<li>%1</li>").arg(htmlEscape(qs(step)));
+            html += QStringLiteral("<li>%1</li>").arg(htmlEscape(shownText(qs(step), kShownProseChars)));
         html += QStringLiteral("</ol>");
     }
     return html;

@@ -1253,7 +1253,7 @@ QString GapChartView::Private::hoverText(size_t samplePos, int64_t mouseNs) cons
             phase = &span;
     }
     if (phase)
-        html += GapChartView::tr("Phase: %1").arg(htmlEscape(qs(phase->label)));
+        html += GapChartView::tr("Phase: %1").arg(htmlEscape(shownText(qs(phase->label))));
     html += q->collectiveToolTip(mouseNs);
     html += eventMarkerToolTip(mouseNs);
     return html;

@@ -91,7 +91,8 @@ QString TimelineScrubber::Private::toolTipAt(QPoint pos) const
             phase = &span;
     }
     if (phase)
-        html += QStringLiteral("<br/>") + TimelineScrubber::tr("Phase: %1").arg(htmlEscape(qs(phase->label)));
+        html += QStringLiteral("<br/>") +
+                TimelineScrubber::tr("Phase: %1").arg(htmlEscape(shownText(qs(phase->label))));
     for (const Finding& finding : result->findings) {
         if (std::abs(timeAxis.toPixel(finding.evidenceTimestampNs) - pos.x()) <= 4) {
             html += QStringLiteral("<br/><span style='color:%1'>●</span> %2 (%3)")
