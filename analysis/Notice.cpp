@@ -1,6 +1,7 @@
 #include "analysis/Notice.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace gapscope {
 
@@ -105,6 +106,81 @@ std::vector<Notice> traceNotices(const GapInput& input, std::string_view collect
     std::vector<Notice> notices;
     if (const GapObservability observed = gapObservability(input); observed.blind)
         notices.push_back(gapNotObservableNotice(observed.samples, collector, observed.relation));
+    return notices;
+}
+
+std::string ratioPercentText(double ratio)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f", ratio * 100.0);
+    std::string text(buffer);
+    if (const size_t dot = text.find('.'); dot != std::string::npos) {
+        while (text.back() == '0')
+            text.pop_back();
+        if (text.back() == '.')
+            text.pop_back();
+    }
+    return text + " %";
+}
+
+std::vector<Finding> findingsBelowRatioGate(const GapInput& input, const GapThresholds& thresholds,
+                                            const GapStatistics& stats)
+{
+    if (input.size() < 3 || !stats.belowRatioThreshold)
+        return {};
+    GapThresholds lowered = thresholds;
+    lowered.gapRatio = stats.maxAbsGapRatio; // maxRatio < gapRatio is false: the gate opens
+    GapStatistics opened = stats;
+    opened.belowRatioThreshold = false;
+    return analyzeGaps(input, lowered, opened);
+}
+
+Notice belowRatioGateNotice(const GapThresholds& thresholds, const GapStatistics& stats,
+                            const std::vector<Finding>& belowGate)
+{
+    std::vector<std::string> classes;
+    for (const Finding& finding : belowGate)
+        classes.emplace_back(toString(finding.classification));
+    std::string list;
+    for (size_t i = 0; i < classes.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == classes.size() ? " and " : ", ") + classes[i];
+    const std::string gate = ratioPercentText(thresholds.gapRatio);
+    const std::string peak = ratioPercentText(stats.maxAbsGapRatio);
+    Notice notice;
+    notice.code = std::string(notice_code::kBelowRatioGate);
+    notice.severity = NoticeSeverity::Warning;
+    notice.title = (belowGate.size() == 1 ? std::string("1 finding is")
+                                          : std::to_string(belowGate.size()) + " findings are") +
+                   " hidden by the " + gate + " gate: the largest gap is " + peak + " of device memory";
+    notice.message =
+        "Upstream's analysis reports nothing while the largest gap (device used - reserved) is below "
+        "gap_ratio_threshold (" +
+        gate + " of the device's total memory); here it is " + peak + ". With the gate lowered to " + peak +
+        ", every other threshold unchanged, the same analysis finds " + list +
+        ". On a large device a gap that matters to this process can stay under a share of the whole "
+        "device: look at the findings below the gate, or lower gap_ratio_threshold (--set "
+        "gap_ratio_threshold=VALUE, or Analysis > Thresholds...).";
+    notice.fields.push_back({"ratio_threshold", thresholds.gapRatio});
+    notice.fields.push_back({"peak_gap_ratio", stats.maxAbsGapRatio});
+    notice.fields.push_back({"would_report", std::move(classes)});
+    return notice;
+}
+
+std::vector<Notice> traceNotices(const GapInput& input, std::string_view collector,
+                                 const GapThresholds& thresholds, const GapStatistics& stats,
+                                 std::vector<Finding>* belowGate)
+{
+    std::vector<Notice> notices = traceNotices(input, collector);
+    std::vector<Finding> hidden;
+    // a blind trace's gap is 0 by construction: nothing is below the gate but the collector
+    const bool blind = std::any_of(notices.begin(), notices.end(),
+                                   [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
+    if (!blind)
+        hidden = findingsBelowRatioGate(input, thresholds, stats);
+    if (!hidden.empty())
+        notices.push_back(belowRatioGateNotice(thresholds, stats, hidden));
+    if (belowGate)
+        *belowGate = std::move(hidden);
     return notices;
 }
 

@@ -184,6 +184,85 @@ private slots:
     }
 
     // A trace without a collector name still gets the notice, with a null collector.
+    // below_ratio_gate: raised exactly when the ratio gate alone hides findings (issue 31).
+    void ratioGate_data()
+    {
+        QTest::addColumn<int>("spikeMiB"); // a buffer outside the allocator for 6 samples; 0: none
+        QTest::addColumn<int>("shape");    // the gap under the spike
+        QTest::addColumn<QStringList>("upstream");
+        QTest::addColumn<QStringList>("wouldReport");
+        const QStringList spike{QStringLiteral("transient_spike")};
+        QTest::newRow("spike below the gate") << 3072 << int(Shape::Truth) << QStringList{} << spike;
+        QTest::newRow("spike above the gate") << 10240 << int(Shape::Truth) << spike << QStringList{};
+        QTest::newRow("a constant gap, nothing to find")
+            << 0 << int(Shape::Truth) << QStringList{} << QStringList{};
+        QTest::newRow("blind: stock collector")
+            << 0 << int(Shape::StockCollector) << QStringList{} << QStringList{};
+    }
+    void ratioGate()
+    {
+        QFETCH(int, spikeMiB);
+        QFETCH(int, shape);
+        QFETCH(QStringList, upstream);
+        QFETCH(QStringList, wouldReport);
+        Columns columns = columnsOf(Shape(shape));
+        for (int i = 0; i < 6 && spikeMiB > 0; ++i)
+            columns.used[size_t(20 + i)] += spikeMiB * kMiB;
+        const GapInput input = columns.input();
+        const GapThresholds thresholds;
+        const GapStatistics stats = computeGapStatistics(input, thresholds);
+        QStringList found;
+        for (const Finding& finding : analyzeGaps(input, thresholds, stats))
+            found << qstr(toString(finding.classification));
+        QCOMPARE(found, upstream);
+
+        std::vector<Finding> belowGate{Finding{}}; // cleared when nothing is hidden
+        const std::vector<Notice> notices =
+            traceNotices(input, "stormlog.cuda_tracker", thresholds, stats, &belowGate);
+        const auto gate = std::find_if(notices.begin(), notices.end(), [](const Notice& n) {
+            return n.code == notice_code::kBelowRatioGate;
+        });
+        QCOMPARE(belowGate.size(), size_t(wouldReport.size()));
+        if (wouldReport.isEmpty()) {
+            QVERIFY(gate == notices.end());
+            const bool blind = Shape(shape) == Shape::StockCollector;
+            QCOMPARE(notices.size(), size_t(blind ? 1 : 0));
+            return;
+        }
+        QVERIFY(gate != notices.end());
+        QCOMPARE(qstr(toString(gate->severity)), QStringLiteral("warning"));
+        QCOMPARE(std::get<double>(*gate->field("ratio_threshold")), 0.05);
+        QCOMPARE(std::get<double>(*gate->field("peak_gap_ratio")), stats.maxAbsGapRatio);
+        QStringList classes;
+        for (const std::string& name : std::get<std::vector<std::string>>(*gate->field("would_report")))
+            classes << qstr(name);
+        QCOMPARE(classes, wouldReport);
+        QVERIFY(qstr(gate->title).startsWith(QStringLiteral("1 finding is hidden by the 5 % gate")));
+        // the same classes the analysis gives with the gate at the peak ratio
+        GapThresholds lowered = thresholds;
+        lowered.gapRatio = stats.maxAbsGapRatio;
+        QStringList atPeak;
+        for (const Finding& finding : analyzeGaps(input, lowered))
+            atPeak << qstr(toString(finding.classification));
+        QCOMPARE(atPeak, wouldReport);
+    }
+
+    void ratioPercent_data()
+    {
+        QTest::addColumn<double>("ratio");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("gate") << 0.05 << QStringLiteral("5 %");
+        QTest::newRow("two decimals") << 0.040116 << QStringLiteral("4.01 %");
+        QTest::newRow("one decimal") << 0.125 << QStringLiteral("12.5 %");
+        QTest::newRow("zero") << 0.0 << QStringLiteral("0 %");
+    }
+    void ratioPercent()
+    {
+        QFETCH(double, ratio);
+        QFETCH(QString, text);
+        QCOMPARE(qstr(ratioPercentText(ratio)), text);
+    }
+
     void unknownCollector()
     {
         const Columns columns = columnsOf(Shape::StockCollector);

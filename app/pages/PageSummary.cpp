@@ -39,8 +39,25 @@ std::vector<SummaryFigure> figuresOf(const ReportContent& content)
 
 void addNotices(SummaryContent& summary, const std::vector<Notice>& notices)
 {
-    for (const Notice& notice : notices)
-        summary.notices.push_back({notice.severity, qs(notice.title), qs(notice.message), qs(notice.code)});
+    for (const Notice& notice : notices) {
+        SummaryNotice shown{notice.severity, qs(notice.title), qs(notice.message), qs(notice.code), {}, {}};
+        if (notice.code == notice_code::kBelowRatioGate) {
+            shown.actionText = tr("Show the findings below the gate");
+            shown.hideActionText = tr("Hide the findings below the gate");
+        }
+        summary.notices.push_back(shown);
+    }
+}
+
+// "Transient spike", with the detail line of a finding on the summary
+SummaryFinding summaryFinding(const Finding& f, int index, int64_t originNs)
+{
+    QStringList detail{FindingsModel::severityText(f.severity), percentText(f.confidence),
+                       formatRelativeTime(f.evidenceTimestampNs, originNs)};
+    if (f.phase)
+        detail << phaseAttributionText(f.phase);
+    return {index, f.severity, classificationTitle(f.classification), detail.join(QStringLiteral(" · ")),
+            qs(f.description)};
 }
 
 bool gapNotObservable(const std::vector<Notice>& notices)
@@ -52,15 +69,8 @@ bool gapNotObservable(const std::vector<Notice>& notices)
 void addFindings(SummaryContent& summary, const std::vector<Finding>& findings, int64_t originNs)
 {
     summary.findingCount = findings.size();
-    for (size_t i = 0; i < findings.size() && i < kSummaryFindings; ++i) {
-        const Finding& f = findings[i];
-        QStringList detail{FindingsModel::severityText(f.severity), percentText(f.confidence),
-                           formatRelativeTime(f.evidenceTimestampNs, originNs)};
-        if (f.phase)
-            detail << phaseAttributionText(f.phase);
-        summary.findings.push_back({int(i), f.severity, classificationTitle(f.classification),
-                                    detail.join(QStringLiteral(" · ")), qs(f.description)});
-    }
+    for (size_t i = 0; i < findings.size() && i < kSummaryFindings; ++i)
+        summary.findings.push_back(summaryFinding(findings[i], int(i), originNs));
 }
 
 // One row per phase or group of repeated phases, the top level and the level under it.
@@ -155,8 +165,15 @@ SummaryContent traceSummary(const AnalysisResult& result, const PhasesModel& pha
                          : gapNotObservable(report.notices)
                              ? tr("No hidden-memory findings, and none could be found: the gap cannot be "
                                   "observed in this trace")
+                         : !result.belowGateFindings.empty()
+                             ? tr("No hidden-memory findings at the %1 gate: the largest gap is below it")
+                                   .arg(qs(ratioPercentText(result.request.thresholds.gapRatio)))
                              : tr("No hidden-memory findings");
     addFindings(summary, result.findings, report.originNs);
+    for (size_t i = 0; i < result.belowGateFindings.size(); ++i)
+        summary.belowGate.push_back(summaryFinding(result.belowGateFindings[i], int(i), report.originNs));
+    summary.belowGateMark =
+        tr("(below the %1 gate)").arg(qs(ratioPercentText(result.request.thresholds.gapRatio)));
     summary.tables.push_back(phasesTable(phases));
     return summary;
 }

@@ -165,10 +165,17 @@ void writeNotices(JsonWriter& json, const std::vector<Notice>& notices)
             json.key(f.key);
             std::visit(
                 [&json](const auto& value) {
-                    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::monostate>)
+                    using Value = std::decay_t<decltype(value)>;
+                    if constexpr (std::is_same_v<Value, std::monostate>) {
                         json.null();
-                    else
+                    } else if constexpr (std::is_same_v<Value, std::vector<std::string>>) {
+                        json.beginArray();
+                        for (const std::string& item : value)
+                            json.value(item);
+                        json.endArray();
+                    } else {
                         json.value(value);
+                    }
                 },
                 f.value);
         }

@@ -156,15 +156,18 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
     }
 
     // not memoised: one pass over the samples, and the window decides what it covers
-    result->notices = traceNotices(input, session.collector.toStdString());
+    result->notices = traceNotices(input, session.collector.toStdString(), request.thresholds,
+                                   result->statistics, &result->belowGateFindings);
 
     const EventStore& store = trace->store;
-    for (Finding& finding : result->findings) {
-        EventOrigin origin;
-        if (auto it = store.origins.find(finding.evidenceRow); it != store.origins.end())
-            origin = it->second;
-        finding.phase = attributePhase(result->phases, finding.evidenceTimestampNs, origin);
-        applyText(finding, result->backend);
+    for (auto* findings : {&result->findings, &result->belowGateFindings}) {
+        for (Finding& finding : *findings) {
+            EventOrigin origin;
+            if (auto it = store.origins.find(finding.evidenceRow); it != store.origins.end())
+                origin = it->second;
+            finding.phase = attributePhase(result->phases, finding.evidenceTimestampNs, origin);
+            applyText(finding, result->backend);
+        }
     }
     return result;
 }

@@ -55,6 +55,10 @@ struct AnalysisResult
     std::vector<PhaseSpan> phases; // of the partition
     // What the analysed samples cannot show (analysis/Notice.h), e.g. gap_not_observable.
     std::vector<Notice> notices;
+    // What the analysis finds with the ratio gate lowered to the trace's peak ratio, when the
+    // gate alone hides it (notice below_ratio_gate), with phase attribution and texts. Never
+    // part of findings: upstream's findings at the given thresholds stay exactly upstream's.
+    std::vector<Finding> belowGateFindings;
     Backend backend = Backend::Unknown;
     // Set when request.deviceLog gave the device used; trace is then the joined copy and
     // loadedTrace the trace it was made from (the one a page or a job holds).

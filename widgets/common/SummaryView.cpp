@@ -19,6 +19,7 @@ namespace gapscope {
 namespace {
 
 constexpr int kFiguresPerRow = 4;
+constexpr int kBelowGateRole = Qt::UserRole + 1; // a findings list item of SummaryContent::belowGate
 
 QLabel* mutedLabel(QWidget* parent)
 {
@@ -116,8 +117,9 @@ SummaryView::SummaryView(QWidget* parent) : QWidget(parent)
     m_findings->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     m_findings->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed); // as tall as its rows
     m_findings->setToolTip(tr("Click a finding (or press Enter) to see it on the chart"));
+    // a finding below the gate has no row in the findings table: it is read here, not shown there
     const auto activate = [this](QListWidgetItem* item) {
-        if (item)
+        if (item && !item->data(kBelowGateRole).toBool())
             emit findingActivated(item->data(Qt::UserRole).toInt());
     };
     connect(m_findings, &QListWidget::itemActivated, this, activate);
@@ -156,6 +158,15 @@ QList<QTreeWidget*> SummaryView::oomTrees() const
 void SummaryView::setContent(const SummaryContent& content)
 {
     m_content = content;
+    m_showBelowGate = false;
+    rebuild();
+}
+
+void SummaryView::setBelowGateShown(bool shown)
+{
+    if (shown == m_showBelowGate)
+        return;
+    m_showBelowGate = shown;
     rebuild();
 }
 
@@ -198,7 +209,27 @@ void SummaryView::rebuild()
         text->setText(QStringLiteral("<b>%1</b><br/>%2")
                           .arg(notice.title.toHtmlEscaped(), notice.message.toHtmlEscaped()));
         row->addWidget(bar);
-        row->addWidget(text, 1);
+        if (notice.actionText.isEmpty()) {
+            row->addWidget(text, 1);
+        } else {
+            auto* column = new QVBoxLayout;
+            column->setContentsMargins(0, 0, 0, 6);
+            column->addWidget(text);
+            auto* action =
+                new QPushButton(m_showBelowGate && !notice.hideActionText.isEmpty() ? notice.hideActionText
+                                                                                    : notice.actionText,
+                                frame);
+            action->setObjectName(QStringLiteral("summaryNoticeAction"));
+            // queued: the click rebuilds the notices, this button among them
+            connect(
+                action, &QPushButton::clicked, this, [this] { setBelowGateShown(!m_showBelowGate); },
+                Qt::QueuedConnection);
+            auto* actionRow = new QHBoxLayout;
+            actionRow->addWidget(action);
+            actionRow->addStretch(1);
+            column->addLayout(actionRow);
+            row->addLayout(column, 1);
+        }
         m_noticesLayout->addWidget(frame);
     }
     m_notices->setVisible(!c.notices.empty());
@@ -275,7 +306,13 @@ void SummaryView::rebuild()
     m_figures->setVisible(!c.figures.empty());
 
     m_findings->clear();
-    if (c.findingCount == 0) {
+    const bool belowGate = m_showBelowGate && !c.belowGate.empty();
+    if (c.findingCount == 0 && belowGate) {
+        m_findingsTitle->setText(
+            c.belowGate.size() == 1
+                ? tr("No findings at the gate; 1 below it %1").arg(c.belowGateMark)
+                : tr("No findings at the gate; %1 below it %2").arg(c.belowGate.size()).arg(c.belowGateMark));
+    } else if (c.findingCount == 0) {
         m_findingsTitle->setText(c.noFindings.isEmpty() ? tr("No findings") : c.noFindings);
     } else if (c.findings.size() < c.findingCount) {
         m_findingsTitle->setText(tr("Top %1 of %2 findings").arg(c.findings.size()).arg(c.findingCount));
@@ -290,7 +327,18 @@ void SummaryView::rebuild()
         item->setForeground(severityTint(finding.severity, palette()));
         item->setToolTip(finding.description);
     }
-    m_findings->setVisible(!c.findings.empty());
+    if (belowGate) {
+        for (const SummaryFinding& finding : c.belowGate) {
+            auto* item = new QListWidgetItem(
+                QStringLiteral("○  %1 %2 — %3").arg(finding.title, c.belowGateMark, finding.detail),
+                m_findings);
+            item->setData(Qt::UserRole, finding.index);
+            item->setData(kBelowGateRole, true);
+            item->setForeground(palette().color(QPalette::PlaceholderText));
+            item->setToolTip(finding.description);
+        }
+    }
+    m_findings->setVisible(m_findings->count() > 0);
 
     clearLayout(m_tablesLayout);
     for (const SummaryTable& table : c.tables) {

@@ -46,6 +46,10 @@ struct SummaryNotice
     QString title;   // the first line, bold
     QString message; // what it means, why, what to do
     QString code;    // the stable code, in the tooltip
+    // A button under the message (below_ratio_gate: "Show the findings below the gate") that
+    // shows SummaryContent::belowGate; empty: none.
+    QString actionText;
+    QString hideActionText; // its text while they are shown
 };
 
 struct SummaryTable
@@ -78,6 +82,11 @@ struct SummaryContent
     std::vector<SummaryFinding> findings; // the top ones, in the order the findings table has
     size_t findingCount = 0;              // all of them
     QString noFindings;                   // said when there are none
+    // Findings the ratio gate hides (AnalysisResult::belowGateFindings), listed muted after the
+    // findings, each marked with belowGateMark ("(below the 5 % gate)"), once a notice's action
+    // asks for them. Their index is into AnalysisResult::belowGateFindings.
+    std::vector<SummaryFinding> belowGate;
+    QString belowGateMark;
     std::vector<SummaryTable> tables;
 };
 
@@ -96,6 +105,10 @@ public:
     QPushButton* chartButton() const { return m_chartButton; }
     // The OOM sections shown (one per SummaryContent::ooms): their facts and files as trees.
     QList<QTreeWidget*> oomTrees() const;
+    // Whether the findings below the gate are listed (a notice's action toggles it; new
+    // content hides them again).
+    bool belowGateShown() const { return m_showBelowGate; }
+    void setBelowGateShown(bool shown);
 
 signals:
     // A finding was clicked or activated with Enter: its index in the page's findings.
@@ -119,6 +132,7 @@ private:
     QWidget* m_tables = nullptr;
     QVBoxLayout* m_tablesLayout = nullptr;
     QPushButton* m_chartButton = nullptr;
+    bool m_showBelowGate = false;
 };
 
 } // namespace gapscope
