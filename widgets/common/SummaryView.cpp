@@ -308,10 +308,9 @@ void SummaryView::rebuild()
     m_findings->clear();
     const bool belowGate = m_showBelowGate && !c.belowGate.empty();
     if (c.findingCount == 0 && belowGate) {
-        m_findingsTitle->setText(
-            c.belowGate.size() == 1
-                ? tr("No findings at the gate; 1 below it %1").arg(c.belowGateMark)
-                : tr("No findings at the gate; %1 below it %2").arg(c.belowGate.size()).arg(c.belowGateMark));
+        m_findingsTitle->setText(c.belowGate.size() == 1
+                                     ? tr("No findings at the gate; 1 below it")
+                                     : tr("No findings at the gate; %1 below it").arg(c.belowGate.size()));
     } else if (c.findingCount == 0) {
         m_findingsTitle->setText(c.noFindings.isEmpty() ? tr("No findings") : c.noFindings);
     } else if (c.findings.size() < c.findingCount) {
