@@ -298,10 +298,28 @@ std::optional<LeaseRelease> leaseRelease(const BudgetTicks& ticks, const SlotTim
         ++releaseSlot;
     if (releaseSlot >= slots)
         return std::nullopt; // nothing logged after the episode tells whether the lease ended
-    lease.releaseTick = static_cast<uint32_t>(timeline.loggedTick[static_cast<size_t>(releaseSlot)]);
-    if (ticks.leaseBytesActive[lease.releaseTick] >= smallestLease)
-        return std::nullopt; // the lease outlived the episode: something else ended it
+    lease.endTick = static_cast<uint32_t>(timeline.loggedTick[static_cast<size_t>(releaseSlot)]);
+    lease.releaseTick = lease.endTick;
     lease.releasedNextTick = releaseSlot == episode.lastSlot + 1;
+    if (ticks.leaseBytesActive[lease.endTick] >= smallestLease) {
+        // The lease outlived the episode. If the episode's last ticks were shrinks and rss is
+        // back within the band of the lowered target, the budget's own shrinking ended it;
+        // otherwise something else did (the program freed memory), which the lease does not explain.
+        const double effective = static_cast<double>(ticks.effectiveTargetBytes[lease.endTick]);
+        if (episode.trailingShrinkTicks <= 0 ||
+            static_cast<double>(ticks.rssBytes[lease.endTick]) > kShrinkBand * effective)
+            return std::nullopt;
+        lease.end = LeaseEpisodeEnd::ShrunkBack;
+        // how long the lease is seen held: up to its last logged tick after the episode
+        for (int64_t s = releaseSlot; s < slots; ++s) {
+            const int64_t row = timeline.loggedTick[static_cast<size_t>(s)];
+            if (row < 0)
+                continue;
+            if (ticks.leaseBytesActive[static_cast<size_t>(row)] <= 0)
+                break;
+            lease.releaseTick = static_cast<uint32_t>(row);
+        }
+    }
     // the lease may have been taken before the policy reacted: walk back over its logged ticks
     lease.firstLeaseTick = episode.loggedTicks.front();
     for (int64_t s = episode.firstSlot - 1; s >= 0; --s) {
@@ -622,6 +640,7 @@ std::vector<WedgeEpisode> findWedgeEpisodes(const BudgetTicks& ticks)
             current->firstSlot = static_cast<int64_t>(s);
         }
         (skip ? current->skipShrinkTicks : current->shrinkTicks) += 1;
+        current->trailingShrinkTicks = skip ? 0 : current->trailingShrinkTicks + 1;
         if (timeline.loggedTick[s] >= 0)
             current->loggedTicks.push_back(static_cast<uint32_t>(timeline.loggedTick[s]));
     }
@@ -629,6 +648,24 @@ std::vector<WedgeEpisode> findWedgeEpisodes(const BudgetTicks& ticks)
     for (auto& episode : episodes)
         episode.lease = leaseRelease(ticks, timeline, episode);
     return episodes;
+}
+
+// What the shrinks of a wedge episode did, in the words of the wedge finding: shrinks followed
+// by more refusals did not bring rss back; the trailing ones either ended the episode or were
+// still running when the log ends.
+std::string shrinkWording(const WedgeEpisode& episode)
+{
+    const int64_t between = episode.shrinkTicks - episode.trailingShrinkTicks;
+    const auto shrinks = [](int64_t n) { return std::to_string(n) + (n == 1 ? " shrink" : " shrinks"); };
+    std::string text;
+    if (between > 0)
+        text += "; " + shrinks(between) + " in between did not bring rss back";
+    if (episode.trailingShrinkTicks > 0)
+        text += episode.endsLog ? "; the log ends after " + shrinks(episode.trailingShrinkTicks) +
+                                      " that had not yet brought rss back"
+                                : "; " + shrinks(episode.trailingShrinkTicks) +
+                                      " at the end brought rss back under the band";
+    return text;
 }
 
 std::optional<Finding> findWedgedBudget(const BudgetTicks& ticks, const BudgetBuckets& buckets,
@@ -676,11 +713,9 @@ std::optional<Finding> findWedgedBudget(const BudgetTicks& ticks, const BudgetBu
         " ticks) rss stayed above the shrink band, and on " + std::to_string(worst->skipShrinkTicks) +
         " of those ticks the budget declined to shrink because shrinking the caches could not help "
         "(skip-shrink" +
-        (worst->shrinkTicks > 0
-             ? "; the " + std::to_string(worst->shrinkTicks) + " shrinks in between did not bring rss back"
-             : std::string()) +
-        "). At worst rss exceeded the effective target by " + formatBytes(maxOvershoot) +
-        "; memory outside the caches alone was " + formatPercent(nonCacheShare) + " of the effective target" +
+        shrinkWording(*worst) + "). At worst rss exceeded the effective target by " +
+        formatBytes(maxOvershoot) + "; memory outside the caches alone was " + formatPercent(nonCacheShare) +
+        " of the effective target" +
         (lease > 0 ? ", with " + formatBytes(lease) + " reserved by leases" : std::string()) + "." +
         (worst->endsLog ? " The log ends while the budget is still wedged." : "") +
         (wedgedCount > 1 ? " " + std::to_string(wedgedCount) + " such episodes are in the log." : "");
@@ -712,7 +747,8 @@ std::optional<Finding> findLeasePressure(const BudgetTicks& ticks, const BudgetT
     const LeaseRelease& lease = *worst->lease;
     const int64_t slots = worst->lastSlot - worst->firstSlot + 1;
     const double duration = episodeSeconds(ticks, *worst);
-    // from the first tick the lease was seen to the first tick it was seen gone
+    // from the first tick the lease was seen to the first tick it was seen gone (released), or
+    // to the last tick it was seen held (shrunk back)
     const double leaseSeconds =
         secondsBetween(ticks.timestampNs[lease.firstLeaseTick], ticks.timestampNs[lease.releaseTick]);
     double maxOvershoot = 0;
@@ -737,30 +773,43 @@ std::optional<Finding> findLeasePressure(const BudgetTicks& ticks, const BudgetT
     f.evidence.push_back(realEvidence("max_rss_share_of_target", rssShare, 4, EvidenceUnit::Ratio));
     f.evidence.push_back(countEvidence("lease_episodes", static_cast<double>(pressureCount)));
 
+    const bool released = lease.end == LeaseEpisodeEnd::Released;
+    const std::string lowered = "A lease of " + formatBytes(leaseBytes) +
+                                " lowered the effective target from " + formatBytes(target) + " to " +
+                                formatBytes(std::max(0.0, target - leaseBytes));
+    const std::string held =
+        released ? " for " + std::string(lease.releasedNextTick ? "about " : "at most ") +
+                       formatSeconds(leaseSeconds) +
+                       (lease.releasedNextTick ? "" : " (the ticks before its release were not logged)")
+                 : " and was still held " + formatSeconds(leaseSeconds) + " after it was first seen";
+    const std::string ending =
+        released ? " The budget went back to holding when the lease was released"
+                 : " Then " + std::to_string(worst->trailingShrinkTicks) +
+                       (worst->trailingShrinkTicks == 1 ? " shrink" : " shrinks") +
+                       " brought rss back within the band of the lowered target while the lease was still "
+                       "held";
     f.description =
-        "A lease of " + formatBytes(leaseBytes) + " lowered the effective target from " +
-        formatBytes(target) + " to " + formatBytes(std::max(0.0, target - leaseBytes)) + " for " +
-        (lease.releasedNextTick ? "about " : "at most ") + formatSeconds(leaseSeconds) +
-        (lease.releasedNextTick ? "" : " (the ticks before its release were not logged)") + ". For " +
-        std::to_string(slots) + " ticks rss stood above the shrink band of the lowered target, and on " +
+        lowered + held + ". For " + std::to_string(slots) +
+        " ticks rss stood above the shrink band of the lowered target, and on " +
         std::to_string(worst->skipShrinkTicks) +
         " of them the budget declined to shrink caches that were not growing. Without the lease the "
         "budget would not have acted: rss peaked at " +
-        formatBytes(maxRss) + ", " + formatPercent(rssShare) +
-        " of the configured target. The budget went back to holding when the lease was released; this "
-        "is the lease reserving room as intended, not a wedged budget." +
+        formatBytes(maxRss) + ", " + formatPercent(rssShare) + " of the configured target." + ending +
+        "; this is the lease reserving room as intended, not a wedged budget." +
         (pressureCount > 1 ? " " + std::to_string(pressureCount) + " such lease windows are in the log."
                            : "");
     f.remediation = {
-        "Nothing needs fixing if the leased operation is expected at this size: the pressure ended with "
-        "the lease.",
+        released ? "Nothing needs fixing if the leased operation is expected at this size: the pressure "
+                   "ended with the lease."
+                 : "Nothing needs fixing if the leased operation is expected at this size: the budget made "
+                   "room for the lease by shrinking its caches.",
         "Drop each lease guard as soon as its operation has allocated what it reserved: while the guard "
         "lives the lease lowers the effective target, and bytes already allocated count in rss as well.",
         "If such leases are routine and the caches keep making room for them, leave that much headroom "
         "under MEMORY_BUDGET_TARGET_MIB (or raise the target when the machine has the memory) so a lease "
         "does not push the policy over its shrink band.",
-        "Watch for leases that are never released: the same episode without a release is reported as a "
-        "wedged budget.",
+        "Watch for leases that are never released: an episode that neither a release nor the budget's "
+        "shrinks end is reported as a wedged budget.",
     };
     return f;
 }

@@ -107,14 +107,26 @@ bool isFlat(const BudgetTrend& trend, const BudgetThresholds& thresholds);
 
 // A temporary lease that explains an over-target episode: a lease was active on every logged
 // tick of the episode, rss stayed within the shrink band of the configured target (so without
-// the lease lowering the effective target the policy would not have acted), and the first tick
-// logged after the episode shows the lease released.
+// the lease lowering the effective target the policy would not have acted), and the episode
+// ended either with the lease (the first tick logged after the episode shows it released) or
+// through the budget's own shrinking while the lease was still held (the episode's last ticks
+// are shrinks, and the first tick logged after it has rss back within the band of the lowered
+// target). Either way the policy coped with the lease: lease pressure, not a wedge.
+enum class LeaseEpisodeEnd
+{
+    Released,  // the lease was gone on the first tick logged after the episode
+    ShrunkBack // the budget's shrinks brought rss back under the band, the lease still held
+};
 struct LeaseRelease
 {
-    int64_t leaseBytes = 0;        // the largest lease during the episode
-    uint32_t firstLeaseTick = 0;   // first logged tick of the lease (may precede the episode)
-    uint32_t releaseTick = 0;      // first logged tick after the episode, the lease gone
-    bool releasedNextTick = false; // the release tick is the slot right after the episode
+    int64_t leaseBytes = 0;      // the largest lease during the episode
+    uint32_t firstLeaseTick = 0; // first logged tick of the lease (may precede the episode)
+    LeaseEpisodeEnd end = LeaseEpisodeEnd::Released;
+    // Released: first logged tick after the episode, the lease gone. ShrunkBack: the last
+    // logged tick the lease is still seen in (the episode ended before it).
+    uint32_t releaseTick = 0;
+    uint32_t endTick = 0;          // first logged tick after the episode
+    bool releasedNextTick = false; // endTick is the slot right after the episode
     int64_t maxRssBytes = 0;
     int64_t targetBytes = 0; // the configured target at the tick of maxRssBytes
 };
@@ -128,6 +140,9 @@ struct WedgeEpisode
     int64_t lastSlot = 0;
     int64_t skipShrinkTicks = 0;
     int64_t shrinkTicks = 0;
+    // shrinks after the episode's last skip-shrink tick (all of them when it has none): the
+    // ones that may have ended it, unlike shrinks followed by more refusals
+    int64_t trailingShrinkTicks = 0;
     std::vector<uint32_t> loggedTicks; // tick rows inside the episode
     bool endsLog = false;              // still running at the last slot of the log
     // Set when a temporary lease explains the episode: lease pressure, not a wedge.

@@ -5,6 +5,10 @@
                          (tracing-subscriber text, hold ticks at INFO, like retention.text)
   lease_retention.jsonl  an allocator-retention run with one lease window
                          (snapshot JSON lines, like leak.jsonl)
+  lease_shrinks.text     a healthy run with one lease that is never released: the budget skips
+                         shrinking for 8 ticks, then the leased operation fills a cache, the
+                         budget shrinks it, and rss is back within the lowered target's band
+                         while the lease is still held (tracing-subscriber text)
 
 The ticks follow the memory-budget crate's policy (budget-snapshots.md): the effective target
 is the target minus the live leases, the lease's bytes are in rss while it is held, shrink
@@ -35,12 +39,18 @@ def stamp(start_minute, tick, fraction):
     return text + (".000000Z" if fraction else "Z")
 
 
-def simulate(rng, ticks, lease_bytes, lease_first, lease_last, retention_per_tick):
-    """One snapshot per tick: buckets, caches, verdict with streak and detail."""
+def simulate(rng, ticks, lease_bytes, lease_first, lease_last, retention_per_tick, refill=None,
+             shrink_step=64 * MiB, caps=None):
+    """One snapshot per tick: buckets, caches, verdict with streak and detail.
+
+    refill = (tick, cache, bytes): from that tick on the cache's working set grows by that many
+    bytes a tick (the leased operation fills it), so the caches grow again and the budget shrinks
+    them; the lowered caps stop the growth. shrink_step: the most one shrink takes from a cache's
+    current bytes. caps: the caches' starting maximums."""
     # each cache fills towards its share of the working set, then stays
     plateau = {"plan_cache": 1000 * MiB, "row_cache": 950 * MiB, "dict_cache": 300 * MiB}
     current = {"plan_cache": 880 * MiB, "row_cache": 700 * MiB, "dict_cache": 130 * MiB}
-    caps = {"plan_cache": 1200 * MiB, "row_cache": 1000 * MiB, "dict_cache": 256 * MiB}
+    caps = dict(caps or {"plan_cache": 1200 * MiB, "row_cache": 1000 * MiB, "dict_cache": 256 * MiB})
     reporter = 600 * MiB
     other = 300 * MiB
     retention = 110 * MiB
@@ -49,6 +59,9 @@ def simulate(rng, ticks, lease_bytes, lease_first, lease_last, retention_per_tic
     snapshots = []
     for tick in range(ticks):
         lease = lease_bytes if lease_first <= tick <= lease_last else 0
+        if refill and tick >= refill[0]:
+            plateau[refill[1]] += refill[2]
+            current[refill[1]] += refill[2]
         for name in CACHES:
             current[name] += (plateau[name] - current[name]) // 8 + rng.randint(-3, 3) * MiB
             current[name] = max(0, min(current[name], caps[name]))
@@ -72,7 +85,7 @@ def simulate(rng, ticks, lease_bytes, lease_first, lease_last, retention_per_tic
             else:
                 factor = round(effective / rss, 4)
                 for name in CACHES:
-                    caps[name] = max(int(caps[name] * factor), current[name] - 64 * MiB)
+                    caps[name] = max(int(caps[name] * factor), current[name] - shrink_step)
                     current[name] = min(current[name], caps[name])
                 verdict, detail = "shrink", {"factor": factor}
         elif rss < TARGET * 0.70:
@@ -155,6 +168,12 @@ def main():
     # for 100 s (ticks 80..99)
     retention = simulate(random.Random(29), 150, 512 * MiB, 80, 99, 5 * MiB // 2)
     (folder / "lease_retention.jsonl").write_text(jsonl_log(retention, 11 * 60))
+    # 10 minutes from 12:00; a 512 MiB lease from tick 60 (12:05:00) to the end of the log;
+    # 8 skip-shrink ticks, then plan_cache grows 40 MiB a tick from tick 68 and the budget
+    # shrinks (at most 128 MiB from a cache per shrink) until rss is back within the band
+    shrinks = simulate(random.Random(17), 120, 512 * MiB, 60, 119, 0, (68, "plan_cache", 40 * MiB),
+                       128 * MiB)
+    (folder / "lease_shrinks.text").write_text(text_log(shrinks, 12 * 60))
 
 
 if __name__ == "__main__":

@@ -486,6 +486,12 @@ private slots:
                                                         << "wedged_budget" << 0.0;
         QTest::newRow("too short for either") << "short"
                                               << "" << 0.0;
+        // the lease is never released, but the budget's own shrinks end the episode
+        QTest::newRow("shrinks end it, lease still held") << "shrunk back"
+                                                          << "lease_pressure" << 1.0;
+        // the same shrinks with rss still above the band afterwards: the wedge goes on
+        QTest::newRow("shrinks do not bring rss back") << "shrinks fail"
+                                                       << "wedged_budget" << 0.0;
     }
     void leaseExplainsEpisode()
     {
@@ -496,7 +502,8 @@ private slots:
         // 5 minutes at 3.25 GiB; a 768 MiB lease on slots 20..30 lifts rss to 4 GiB, above the
         // shrink band of the lowered target (3.41 GiB) but within the configured one (4.2 GiB)
         const int64_t leaseFirst = scenario == "early lease" ? 18 : 20;
-        const int64_t leaseLast = scenario == "lease outlives" ? 45 : 30;
+        const bool shrinks = scenario == "shrunk back" || scenario == "shrinks fail";
+        const int64_t leaseLast = scenario == "lease outlives" || shrinks ? 59 : 30;
         const int64_t episodeLast = scenario == "short" ? 23 : 30;
         const int64_t lastSlot = scenario == "log ends" ? 30 : 59;
         BudgetTicks t;
@@ -518,6 +525,16 @@ private slots:
                 s.other += 1000 * kMiB; // over the band before any lease
             }
             s.verdict = slot >= 20 && slot <= episodeLast ? "skip-shrink-flat-caches" : "hold";
+            if (shrinks && slot >= 28 && slot <= 32) {
+                // 8 refusals (20..27), then 5 shrinks while the lease is held: they ran while the
+                // leased operation filled the cache, and the last one took it back
+                s.verdict = "shrink";
+                s.cache += (slot - 27) * 40 * kMiB;
+            }
+            if (scenario == "shrunk back" && slot > 32)
+                s.cache -= 800 * kMiB; // rss 3.21 GiB: under the lowered target (3.25 GiB)
+            if (scenario == "shrinks fail" && slot > 32)
+                s.verdict = "skip-shrink-flat-caches"; // still over the band: refused again
             streak = s.verdict == previous ? streak + 1 : 1;
             previous = s.verdict;
             s.streak = streak;
@@ -531,8 +548,28 @@ private slots:
         const bool lease = expected == name(Classification::LeasePressure);
         QVERIFY(has(findings, lease ? Classification::LeasePressure : Classification::WedgedBudget));
         QVERIFY(!has(findings, lease ? Classification::WedgedBudget : Classification::LeasePressure));
-        if (!lease)
+        if (!lease) {
+            const Finding* wedge = get(findings, Classification::WedgedBudget);
+            // only shrinks followed by more refusals are said not to have brought rss back
+            QCOMPARE(wedge->description.find("did not bring rss back") != std::string::npos,
+                     scenario == "shrinks fail");
             return;
+        }
+        if (shrinks) {
+            QCOMPARE(findings.size(), size_t(1));
+            const Finding& f = findings.front();
+            QCOMPARE(name(f.severity), name(Severity::Info));
+            QCOMPARE(f.confidence, confidence);
+            QCOMPARE(evidence(f, "skip_shrink_ticks"), 8.0);
+            QCOMPARE(evidence(f, "shrink_ticks"), 5.0);
+            QCOMPARE(evidence(f, "episode_ticks"), 13.0);
+            // seen held from slot 20 to the end of the log (slot 59)
+            QCOMPARE(evidence(f, "lease_seconds"), 195.0);
+            QVERIFY(f.description.find("5 shrinks brought rss back") != std::string::npos);
+            QVERIFY(f.description.find("still held") != std::string::npos);
+            QVERIFY(f.description.find("did not bring rss back") == std::string::npos);
+            return;
+        }
         QCOMPARE(findings.size(), size_t(1)); // the lease is the only event of the run
         const Finding& f = findings.front();
         QCOMPARE(name(f.severity), name(Severity::Info));
@@ -798,6 +835,30 @@ private slots:
         // the finding points at the first tick of the episode, where the lease was taken
         QCOMPARE(data->ticks.leaseBytesActive[lease->evidenceRow], int64_t(leaseBytes));
         QCOMPARE(data->ticks.leaseBytesActive[lease->evidenceRow - 1], int64_t(0));
+    }
+
+    // A lease that is never released: 8 refusals, then the budget's shrinks bring rss back within
+    // the lowered target's band while the lease is still held (scripts/make-lease-fixtures.py).
+    void leaseShrinksFixture()
+    {
+        const auto data = loadFixture("lease_shrinks.text");
+        QVERIFY(data);
+        QCOMPARE(data->problems.errorCount(), qint64(0));
+        const auto findings = analyzeBudget(data->ticks);
+        QVERIFY(!has(findings, Classification::WedgedBudget));
+        const Finding* lease = get(findings, Classification::LeasePressure);
+        QVERIFY(lease);
+        QCOMPARE(name(lease->severity), name(Severity::Info));
+        QCOMPARE(evidence(*lease, "lease_bytes"), double(512 * kMiB));
+        QCOMPARE(evidence(*lease, "skip_shrink_ticks"), 8.0);
+        QCOMPARE(evidence(*lease, "shrink_ticks"), 4.0);
+        // held from 12:05:00 to the last tick, 12:09:55
+        QCOMPARE(evidence(*lease, "lease_seconds"), 295.0);
+        QCOMPARE(data->ticks.leaseBytesActive.back(), int64_t(512 * kMiB));
+        QVERIFY(lease->description.find("still held") != std::string::npos);
+        // rss stays above the lowered target (within its band) while the lease lasts: that
+        // chronic overshoot is reported on its own
+        QVERIFY(has(findings, Classification::OverTarget));
     }
 
     void wedgeFixture()

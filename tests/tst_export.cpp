@@ -7,6 +7,7 @@
 #include "model/report/AnalysisReport.h"
 #include "model/trace/TraceLoader.h"
 #include "widgets/chart/ChartExport.h"
+#include "widgets/common/PdfReport.h"
 #include "widgets/trace/GapChartView.h"
 
 #include "tests/GapscopeProcess.h"
@@ -26,6 +27,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 #include <QTimer>
 #include <QXmlStreamReader>
 
@@ -226,6 +228,37 @@ private slots:
         QVERIFY(out.data.startsWith("%PDF-"));
         // summary, chart and two findings with their remediation do not fit on one A4 page
         QVERIFY2(pdfPageCount(out.data) >= 2, qPrintable(QString::number(pdfPageCount(out.data))));
+    }
+
+    // The PDF lists the bookmarks as the Markdown and HTML reports do, names as the user typed
+    // them (markup in a name is text); without bookmarks there is no empty section.
+    void pdfListsBookmarks_data()
+    {
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("none") << QStringList{};
+        QTest::newRow("plain") << QStringList{QStringLiteral("warm-up done"), QStringLiteral("epoch 2")};
+        QTest::newRow("hostile") << QStringList{QStringLiteral("<b>bold</b> & | *x* _y_"),
+                                                QStringLiteral("</table><h1>out</h1>")};
+    }
+    void pdfListsBookmarks()
+    {
+        QFETCH(QStringList, names);
+        const auto result = analyse(parity(QStringLiteral("phasespike")));
+        QVERIFY(result);
+        ReportContent content = buildReportContent(*result);
+        for (int i = 0; i < names.size(); ++i)
+            content.bookmarks.push_back({content.originNs + (i + 1) * int64_t{1'500'000'000}, names[i]});
+        QTextDocument document;
+        document.setHtml(reportPdfHtml(content, {}, 600));
+        const QString text = document.toPlainText();
+        QCOMPARE(text.contains(QStringLiteral("Bookmarks")), !names.isEmpty());
+        for (int i = 0; i < names.size(); ++i) {
+            QVERIFY2(text.contains(names[i]), qPrintable(names[i]));
+            QVERIFY(text.contains(formatRelativeTime(content.bookmarks[size_t(i)].timeNs, content.originNs)));
+        }
+        // the sections after it are still there: a name did not swallow them
+        QVERIFY(text.contains(QStringLiteral("Thresholds")));
+        QVERIFY(reportPdf(content, {}).startsWith("%PDF-"));
     }
 
     void cliWritesEveryFormatHeadless_data()

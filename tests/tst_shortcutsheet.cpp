@@ -5,6 +5,7 @@
 #include "widgets/common/ShortcutSheet.h"
 
 #include <QAction>
+#include <QMap>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTest>
@@ -47,11 +48,18 @@ private slots:
         ShortcutSheet sheet(&window);
         const auto rows = listed(sheet);
         QSet<QAction*> counted;
+        QSet<QString> distinct; // text and keys: copies of one action are one row
         for (QAction* action : actions) {
             if (action->shortcuts().isEmpty() || counted.contains(action))
                 continue;
             counted.insert(action);
-            ++withShortcut;
+            QStringList keys;
+            for (const QKeySequence& key : action->shortcuts())
+                keys << key.toString(QKeySequence::NativeText);
+            if (!distinct.contains(textWithoutMnemonics(action->text()) + u'\n' + keys.join(u'\n'))) {
+                distinct.insert(textWithoutMnemonics(action->text()) + u'\n' + keys.join(u'\n'));
+                ++withShortcut;
+            }
             for (const QKeySequence& key : action->shortcuts()) {
                 const QPair<QString, QString> row{textWithoutMnemonics(action->text()),
                                                   key.toString(QKeySequence::NativeText)};
@@ -65,6 +73,77 @@ private slots:
         QVERIFY(!sheet.view()->findItems(QStringLiteral("Help"), Qt::MatchExactly).isEmpty());
         QVERIFY(rows.contains({QStringLiteral("Keyboard Shortcuts"),
                                QKeySequence(Qt::Key_Question).toString(QKeySequence::NativeText)}));
+    }
+
+    // Every document page has its own "Remove Bookmark" (Delete); the sheet lists it once, and a
+    // different action with the same text but another key stays a row of its own.
+    void eachActionOnce()
+    {
+        MainWindow window;
+        for (int i = 0; i < 3; ++i) {
+            auto* copy = new QAction(QStringLiteral("Remove Bookmark"), &window);
+            copy->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Delete));
+            window.addAction(copy);
+        }
+        auto* other = new QAction(QStringLiteral("Remove Bookmark"), &window);
+        other->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Backspace));
+        window.addAction(other);
+        ShortcutSheet sheet(&window);
+        QTreeWidget* view = sheet.view();
+        QMap<QPair<QString, QString>, int> rows;
+        for (int g = 0; g < view->topLevelItemCount(); ++g)
+            for (int i = 0; i < view->topLevelItem(g)->childCount(); ++i) {
+                const QTreeWidgetItem* row = view->topLevelItem(g)->child(i);
+                ++rows[{row->text(0), row->text(1)}];
+            }
+        for (auto it = rows.cbegin(); it != rows.cend(); ++it)
+            QVERIFY2(it.value() == 1, qPrintable(it.key().first + QStringLiteral(": ") + it.key().second));
+        QVERIFY(rows.contains(
+            {QStringLiteral("Remove Bookmark"),
+             QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Delete).toString(QKeySequence::NativeText)}));
+        QVERIFY(rows.contains(
+            {QStringLiteral("Remove Bookmark"),
+             QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Backspace).toString(QKeySequence::NativeText)}));
+    }
+
+    void mouseGestures_data()
+    {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<QString>("gesture");
+        QTest::newRow("wheel zoom") << "Zoom about the pointer"
+                                    << "Wheel";
+        QTest::newRow("drag zoom") << "Zoom to a range"
+                                   << "Drag";
+        QTest::newRow("ctrl pan") << "Pan"
+                                  << "Ctrl+drag";
+        QTest::newRow("middle pan") << "Pan"
+                                    << "Middle-drag";
+        QTest::newRow("reset") << "Reset zoom"
+                               << "Double-click";
+        QTest::newRow("analyse window") << "Analyse only that window"
+                                        << "Shift+drag";
+        QTest::newRow("measure") << "Measure a span"
+                                 << "Alt+drag";
+        QTest::newRow("measure, Alt taken") << "Measure a span"
+                                            << "Ctrl+Shift+drag";
+        QTest::newRow("legend") << "Hide or show a series"
+                                << "Click its legend entry";
+    }
+    void mouseGestures()
+    {
+        QFETCH(QString, action);
+        QFETCH(QString, gesture);
+        MainWindow window;
+        ShortcutSheet sheet(&window);
+        const QList<QTreeWidgetItem*> groups =
+            sheet.view()->findItems(QStringLiteral("Mouse (gap chart)"), Qt::MatchExactly);
+        QCOMPARE(groups.size(), 1);
+        QVERIFY(listed(sheet).contains({action, gesture}));
+        // each gesture's action is one row
+        int rows = 0;
+        for (int i = 0; i < groups.front()->childCount(); ++i)
+            rows += groups.front()->child(i)->text(0) == action ? 1 : 0;
+        QCOMPARE(rows, 1);
     }
 
     // Generated, not written down: an action added or re-keyed after the window was built

@@ -220,7 +220,7 @@ struct ReportContent
 
     // --- a distributed job: the report above is of its rank shown ---
     std::optional<ReportJob> job;
-    // --- the app's bookmarks (Markdown and HTML list them; JSON stays the CLI's bytes) ---
+    // --- the app's bookmarks (Markdown, HTML and PDF list them; JSON stays the CLI's bytes) ---
     std::vector<ReportBookmark> bookmarks; // ascending time
 
     std::optional<int64_t> durationNs() const

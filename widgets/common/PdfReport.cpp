@@ -203,6 +203,16 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
         s << "</td></tr></table>";
     }
 
+    // the same list as the Markdown and HTML reports
+    if (!c.bookmarks.empty()) {
+        heading("Bookmarks");
+        tableStart();
+        for (const ReportBookmark& b : c.bookmarks)
+            s << "<tr><td width=\"22%\" bgcolor=\"" << kStripe << "\"><b>"
+              << h(formatRelativeTime(b.timeNs, c.originNs)) << "</b></td><td>" << h(b.name) << "</td></tr>";
+        s << "</table>";
+    }
+
     heading("Thresholds");
     tableStart();
     for (const auto& t : c.thresholds)
@@ -229,6 +239,11 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
 }
 
 } // namespace
+
+QString reportPdfHtml(const ReportContent& content, const std::vector<PdfChart>& charts, int contentWidthPx)
+{
+    return documentHtml(content, charts, contentWidthPx);
+}
 
 namespace {
 
@@ -291,7 +306,7 @@ QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& 
         for (size_t i = 0; i < charts.size(); ++i)
             document.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart:%1").arg(i)),
                                  charts[i].image);
-        document.setHtml(documentHtml(content, charts, contentWidthPx));
+        document.setHtml(reportPdfHtml(content, charts, contentWidthPx));
         const QSizeF pageSize(paintRect.width(), paintRect.height() - footerHeight);
         document.setPageSize(pageSize);
         keepChartsOnOnePage(document, pageSize.height());

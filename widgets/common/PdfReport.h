@@ -1,6 +1,6 @@
 #pragma once
 // The report as a PDF, written with Qt's own PDF writer: A4 pages with the report's summary,
-// input, charts, findings and thresholds, a running footer and page numbers.
+// input, charts, findings, bookmarks and thresholds, a running footer and page numbers.
 
 #include "model/report/ReportContent.h"
 
@@ -20,6 +20,10 @@ struct PdfChart
 };
 
 // The PDF document; empty with *error set when it could not be produced.
+// The rich text the PDF is laid out from (charts as "chart:<index>" image resources), images
+// contentWidthPx wide; reportPdf prints it.
+QString reportPdfHtml(const ReportContent& content, const std::vector<PdfChart>& charts, int contentWidthPx);
+
 QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& charts,
                      QString* error = nullptr);
 

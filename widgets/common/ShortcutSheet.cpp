@@ -22,8 +22,26 @@ QStringList keysOf(const QAction* action)
     return keys;
 }
 
-void collectMenu(const QMenu* menu, const QString& group, std::vector<ShortcutEntry>& entries,
-                 QSet<const QAction*>& seen)
+// What the sheet shows of an action: two actions with the same text and keys are one row.
+struct Seen
+{
+    QSet<const QAction*> actions;
+    QSet<QString> rows;
+    // true the first time this action, and its text and keys, are seen
+    bool add(const QAction* action, const QString& text, const QStringList& keys)
+    {
+        if (actions.contains(action))
+            return false;
+        actions.insert(action);
+        const QString row = text + QChar(0x1f) + keys.join(QChar(0x1f));
+        if (rows.contains(row))
+            return false;
+        rows.insert(row);
+        return true;
+    }
+};
+
+void collectMenu(const QMenu* menu, const QString& group, std::vector<ShortcutEntry>& entries, Seen& seen)
 {
     for (QAction* action : menu->actions()) {
         if (action->menu()) {
@@ -32,10 +50,12 @@ void collectMenu(const QMenu* menu, const QString& group, std::vector<ShortcutEn
                         entries, seen);
             continue;
         }
-        if (action->isSeparator() || action->shortcuts().isEmpty() || seen.contains(action))
+        if (action->isSeparator() || action->shortcuts().isEmpty())
             continue;
-        seen.insert(action);
-        entries.push_back({group, textWithoutMnemonics(action->text()), keysOf(action), action});
+        const QString text = textWithoutMnemonics(action->text());
+        const QStringList keys = keysOf(action);
+        if (seen.add(action, text, keys))
+            entries.push_back({group, text, keys, action});
     }
 }
 
@@ -52,7 +72,7 @@ QString textWithoutMnemonics(QString text)
 std::vector<ShortcutEntry> shortcutEntries(const QWidget* window)
 {
     std::vector<ShortcutEntry> entries;
-    QSet<const QAction*> seen;
+    Seen seen;
     if (const auto* bar = window->findChild<QMenuBar*>()) {
         for (QAction* top : bar->actions()) {
             if (top->menu())
@@ -63,13 +83,33 @@ std::vector<ShortcutEntry> shortcutEntries(const QWidget* window)
     QList<QAction*> rest = window->findChildren<QAction*>();
     rest += window->actions();
     for (QAction* action : rest) {
-        if (action->menu() || action->isSeparator() || action->shortcuts().isEmpty() || seen.contains(action))
+        if (action->menu() || action->isSeparator() || action->shortcuts().isEmpty())
             continue;
-        seen.insert(action);
-        entries.push_back(
-            {QObject::tr("Other"), textWithoutMnemonics(action->text()), keysOf(action), action});
+        const QString text = textWithoutMnemonics(action->text());
+        const QStringList keys = keysOf(action);
+        if (seen.add(action, text, keys))
+            entries.push_back({QObject::tr("Other"), text, keys, action});
     }
     return entries;
+}
+
+std::vector<ShortcutEntry> mouseGestureEntries()
+{
+    const QString group = QObject::tr("Mouse (gap chart)");
+    // one row per action, with every gesture that does it
+    const auto entry = [&group](const QString& what, const QStringList& how) {
+        return ShortcutEntry{group, what, how, nullptr};
+    };
+    return {
+        entry(QObject::tr("Zoom about the pointer"), {QObject::tr("Wheel")}),
+        entry(QObject::tr("Zoom to a range"), {QObject::tr("Drag")}),
+        entry(QObject::tr("Pan"),
+              {QObject::tr("Ctrl+drag"), QObject::tr("Middle-drag"), QObject::tr("Horizontal wheel")}),
+        entry(QObject::tr("Reset zoom"), {QObject::tr("Double-click")}),
+        entry(QObject::tr("Analyse only that window"), {QObject::tr("Shift+drag")}),
+        entry(QObject::tr("Measure a span"), {QObject::tr("Alt+drag"), QObject::tr("Ctrl+Shift+drag")}),
+        entry(QObject::tr("Hide or show a series"), {QObject::tr("Click its legend entry")}),
+    };
 }
 
 ShortcutSheet::ShortcutSheet(const QWidget* window, QWidget* parent) : QDialog(parent)
@@ -84,7 +124,10 @@ ShortcutSheet::ShortcutSheet(const QWidget* window, QWidget* parent) : QDialog(p
     m_view->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_view->header()->setStretchLastSection(false);
     QHash<QString, QTreeWidgetItem*> groups;
-    for (const ShortcutEntry& entry : shortcutEntries(window)) {
+    std::vector<ShortcutEntry> entries = shortcutEntries(window);
+    for (ShortcutEntry& gesture : mouseGestureEntries())
+        entries.push_back(std::move(gesture));
+    for (const ShortcutEntry& entry : entries) {
         QTreeWidgetItem*& group = groups[entry.group];
         if (!group) {
             group = new QTreeWidgetItem(m_view, {entry.group});

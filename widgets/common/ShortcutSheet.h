@@ -26,14 +26,19 @@ struct ShortcutEntry
 QString textWithoutMnemonics(QString text);
 
 // The actions with a shortcut among window's descendants (and the window's own), each once,
-// in menu-bar order, then the rest.
+// in menu-bar order, then the rest. Once also means once by text and keys: each view's copy of
+// the same action (every document's "Remove Bookmark") is one row.
 std::vector<ShortcutEntry> shortcutEntries(const QWidget* window);
+
+// The gap chart's mouse gestures (GapChartView, ChartNavigation), group "Mouse (gap chart)";
+// written here because gestures are not QActions the sheet could read.
+std::vector<ShortcutEntry> mouseGestureEntries();
 
 class ShortcutSheet : public QDialog
 {
     Q_OBJECT
 public:
-    // Lists shortcutEntries(window) as they are now.
+    // Lists shortcutEntries(window) as they are now, then mouseGestureEntries().
     explicit ShortcutSheet(const QWidget* window, QWidget* parent = nullptr);
     QTreeWidget* view() const { return m_view; }
 
