@@ -230,7 +230,7 @@ private slots:
             return;
         }
         QVERIFY(gate != notices.end());
-        QCOMPARE(qstr(toString(gate->severity)), QStringLiteral("warning"));
+        QCOMPARE(qstr(toString(gate->severity)), QStringLiteral("info"));
         QCOMPARE(std::get<double>(*gate->field("ratio_threshold")), 0.05);
         QCOMPARE(std::get<double>(*gate->field("peak_gap_ratio")), stats.maxAbsGapRatio);
         QStringList classes;

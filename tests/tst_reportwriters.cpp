@@ -683,7 +683,7 @@ private slots:
             return;
         }
         QVERIFY(!gate.isEmpty());
-        QCOMPARE(gate.value(QStringLiteral("severity")).toString(), QStringLiteral("warning"));
+        QCOMPARE(gate.value(QStringLiteral("severity")).toString(), QStringLiteral("info"));
         QCOMPARE(gate.value(QStringLiteral("ratio_threshold")).toDouble(), 0.05);
         const double peak = gate.value(QStringLiteral("peak_gap_ratio")).toDouble();
         QVERIFY2(peak > 0.040 && peak < 0.0402, qPrintable(QString::number(peak)));
@@ -691,7 +691,7 @@ private slots:
         for (const QJsonValue& name : gate.value(QStringLiteral("would_report")).toArray())
             classes << name.toString();
         QCOMPARE(classes, wouldReport);
-        QVERIFY(reportText(content).contains(QStringLiteral("NOTICE WARNING  below_ratio_gate")));
+        QVERIFY(reportText(content).contains(QStringLiteral("NOTICE INFO  below_ratio_gate")));
 
         // what the notice names is what upstream's analysis reports with the gate at the peak
         const LoadOutcome loaded = loadTrace(path);
