@@ -70,7 +70,8 @@ void DocumentPage::updateFindingsNotice()
         // a warning sign for warnings and worse, an information sign for information
         const QLatin1String sign(notice.severity == NoticeSeverity::Info ? "&#8505;" : "&#9888;");
         lines << QStringLiteral("<span style=\"color:%1\">%2</span> <b>%3</b>")
-                     .arg(noticeTint(notice.severity, palette()).name(), sign, qs(notice.title).toHtmlEscaped());
+                     .arg(noticeTint(notice.severity, palette()).name(), sign,
+                          qs(notice.title).toHtmlEscaped());
         tips << qs(notice.message);
     }
     m_findingsNotice->setText(lines.join(QStringLiteral("<br/>")));
