@@ -5,6 +5,14 @@
 
 namespace gapscope {
 
+const Notice* findNotice(const std::vector<Notice>& notices, std::string_view code)
+{
+    for (const Notice& notice : notices)
+        if (notice.code == code)
+            return &notice;
+    return nullptr;
+}
+
 std::string_view toString(NoticeSeverity severity)
 {
     switch (severity) {
@@ -176,9 +184,7 @@ std::vector<Notice> traceNotices(const GapInput& input, std::string_view collect
     std::vector<Notice> notices = traceNotices(input, collector);
     std::vector<Finding> hidden;
     // a blind trace's gap is 0 by construction: nothing is below the gate but the collector
-    const bool blind = std::any_of(notices.begin(), notices.end(),
-                                   [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
-    if (!blind)
+    if (!findNotice(notices, notice_code::kGapNotObservable))
         hidden = findingsBelowRatioGate(input, thresholds, stats);
     if (!hidden.empty())
         notices.push_back(belowRatioGateNotice(thresholds, stats, hidden));

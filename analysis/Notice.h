@@ -58,6 +58,9 @@ struct Notice
     }
 };
 
+// The notice with this code, or null. Codes are unique within one analysis's notices.
+const Notice* findNotice(const std::vector<Notice>& notices, std::string_view code);
+
 // How a blind trace records device used.
 enum class BlindRelation
 {

@@ -29,8 +29,7 @@ TraceKind traceKindOf(const AnalysisResult& result)
 {
     if (result.usableRows.empty() && !result.counterRows.empty())
         return TraceKind::Cpu;
-    const bool blind = std::any_of(result.notices.begin(), result.notices.end(),
-                                   [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
+    const bool blind = findNotice(result.notices, notice_code::kGapNotObservable) != nullptr;
     return blind ? TraceKind::Blind : TraceKind::Gpu;
 }
 

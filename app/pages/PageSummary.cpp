@@ -62,8 +62,7 @@ SummaryFinding summaryFinding(const Finding& f, int index, int64_t originNs)
 
 bool gapNotObservable(const std::vector<Notice>& notices)
 {
-    return std::any_of(notices.begin(), notices.end(),
-                       [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
+    return findNotice(notices, notice_code::kGapNotObservable) != nullptr;
 }
 
 void addFindings(SummaryContent& summary, const std::vector<Finding>& findings, int64_t originNs)

@@ -250,10 +250,8 @@ std::vector<Notice> jobWideNotices(const std::vector<ReportRank>& ranks)
         if (!rank.present)
             continue;
         ++present;
-        const auto blind = std::find_if(rank.notices.begin(), rank.notices.end(), [](const Notice& n) {
-            return n.code == notice_code::kGapNotObservable;
-        });
-        if (blind == rank.notices.end())
+        const Notice* blind = findNotice(rank.notices, notice_code::kGapNotObservable);
+        if (!blind)
             return {};
         const auto* count = std::get_if<int64_t>(blind->field("samples"));
         const auto* text = std::get_if<std::string>(blind->field("recorded_as"));

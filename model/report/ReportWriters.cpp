@@ -79,10 +79,9 @@ QString reportNoFindingsText(const ReportContent& c)
 {
     if (c.kind == ReportKind::BudgetLog)
         return QStringLiteral("No budget findings.");
-    for (const Notice& notice : reportNotices(c))
-        if (notice.code == notice_code::kGapNotObservable)
-            return QStringLiteral("No hidden-memory findings, and none could be found: the gap cannot be "
-                                  "observed in this trace (see Notices).");
+    if (findNotice(reportNotices(c), notice_code::kGapNotObservable))
+        return QStringLiteral("No hidden-memory findings, and none could be found: the gap cannot be "
+                              "observed in this trace (see Notices).");
     return QStringLiteral("No hidden-memory findings.");
 }
 
@@ -448,9 +447,8 @@ std::vector<ReportSummaryFigure> reportSummaryFigures(const ReportContent& c)
     if (auto duration = c.durationNs())
         figures.push_back({QStringLiteral("Duration"), formatReportDuration(*duration), QString()});
     const std::vector<Notice> notices = reportNotices(c);
-    const auto blind = std::find_if(notices.begin(), notices.end(),
-                                    [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
-    if (c.peakGapBytes && blind != notices.end()) {
+    const Notice* blind = findNotice(notices, notice_code::kGapNotObservable);
+    if (c.peakGapBytes && blind) {
         // a peak of 0 B would read as "nothing outside the allocator": it is not a measurement
         const auto* recordedAs = std::get_if<std::string>(blind->field("recorded_as"));
         figures.push_back(

@@ -625,8 +625,7 @@ int GapChartView::Private::phaseLaneCount() const
 
 bool GapChartView::Private::gapObservable() const
 {
-    return !result || std::none_of(result->notices.begin(), result->notices.end(),
-                                   [](const Notice& n) { return n.code == notice_code::kGapNotObservable; });
+    return !result || !findNotice(result->notices, notice_code::kGapNotObservable);
 }
 
 QString GapChartView::Private::noteText() const
@@ -636,11 +635,10 @@ QString GapChartView::Private::noteText() const
     if (result->usableRows.empty())
         return result->counterRows.empty() ? QString() : noDeviceTotalNote();
     if (!gapObservable()) {
-        for (const Notice& n : result->notices)
-            if (n.code == notice_code::kGapNotObservable)
-                return qs(n.title) +
-                       GapChartView::tr(". The gap line is 0 by construction, not by measurement; allocated "
-                                        "and reserved are still what the allocator held.");
+        if (const Notice* n = findNotice(result->notices, notice_code::kGapNotObservable))
+            return qs(n->title) +
+                   GapChartView::tr(". The gap line is 0 by construction, not by measurement; allocated "
+                                    "and reserved are still what the allocator held.");
     }
     return {};
 }
