@@ -337,10 +337,12 @@ inline QString htmlProblem(const QString& html, int minElements = 20)
     return {};
 }
 
-// The Markdown report: no raw '<' or '&' (markup and entities only come escaped, after an odd
-// number of backslashes: in "\\&" the backslash is escaped and the '&' is raw), and the rows
-// of each table (lines starting with '|') have as many unescaped '|' as the first row of their
-// table. One pass over the text, without regular expressions: the report writers' fuzz target
+// The Markdown report: no raw '<' and no raw '&' that starts an entity ("&lt;", "&#60;") outside
+// code spans (markup and entities only come escaped, after an odd number of backslashes: in
+// "\\&" the backslash is escaped and the '&' is raw; inside a code span both are literal text),
+// every code span closed on its line, and the rows of each table (lines starting with '|') have
+// as many unescaped '|' as the first row of their table (a '|' splits a cell even inside a code
+// span). One pass over the text, without regular expressions: the report writers' fuzz target
 // checks every Markdown text it makes.
 inline QString markdownProblem(const QString& md)
 {
@@ -363,16 +365,32 @@ inline QString markdownProblem(const QString& md)
         }
         return {};
     };
+    const auto startsEntity = [&md](qsizetype at) {
+        qsizetype i = at + 1;
+        if (i < md.size() && md[i] == QLatin1Char('#'))
+            ++i;
+        const qsizetype name = i;
+        while (i < md.size() && md[i].isLetterOrNumber() && md[i].unicode() < 0x80)
+            ++i;
+        return i > name && i < md.size() && md[i] == QLatin1Char(';');
+    };
     qsizetype backslashes = 0; // right before md[i]
+    qsizetype codeSpan = -1;   // where the open code span began; -1 outside one
     for (qsizetype i = 0; i < md.size(); ++i) {
         const QChar c = md[i];
-        const bool escaped = backslashes % 2 == 1;
-        backslashes = c == QLatin1Char('\\') ? backslashes + 1 : 0;
-        if ((c == QLatin1Char('<') || c == QLatin1Char('&')) && !escaped)
+        const bool escaped = codeSpan < 0 && backslashes % 2 == 1;
+        backslashes = codeSpan < 0 && c == QLatin1Char('\\') ? backslashes + 1 : 0;
+        if (c == QLatin1Char('`') && !escaped) {
+            codeSpan = codeSpan < 0 ? i : -1;
+            continue;
+        }
+        if (codeSpan < 0 && !escaped && (c == QLatin1Char('<') || (c == QLatin1Char('&') && startsEntity(i))))
             return QStringLiteral("unescaped '%1' at %2").arg(c).arg(i);
         if (c == QLatin1Char('|') && !escaped) {
             ++borders;
         } else if (c == QLatin1Char('\n')) {
+            if (codeSpan >= 0)
+                return QStringLiteral("code span at %1 not closed on its line").arg(codeSpan);
             if (const QString problem = endLine(i); !problem.isEmpty())
                 return problem;
             ++lineNumber;

@@ -165,8 +165,8 @@ private slots:
         case ExportFormat::Markdown:
             // every < is escaped
             QVERIFY(!text.contains(QRegularExpression(QStringLiteral("(?<!\\\\)<"))));
-            QVERIFY(text.contains(QLatin1String("\\<script\\>alert\\(1\\)\\</script\\> / step")));
-            QVERIFY(text.contains(QLatin1String("\\=cmd\\|' /C calc'\\!A0")));
+            QVERIFY(text.contains(QLatin1String("\\<script\\>alert(1)\\</script\\> / step")));
+            QVERIFY(text.contains(QLatin1String("=cmd\\|' /C calc'!A0")));
             break;
         case ExportFormat::Html: {
             QVERIFY(!text.contains(QLatin1String("<script"), Qt::CaseInsensitive));
@@ -601,7 +601,7 @@ private slots:
         QVERIFY(actions.copyFindingAction()->isEnabled());
         const QString markdown = actions.selectedFindingMarkdown();
         QVERIFY(markdown.startsWith(QLatin1String("### 1. Transient spike")));
-        QVERIFY(markdown.contains(QLatin1String("gpu\\-node\\-7")));
+        QVERIFY(markdown.contains(QLatin1String(", host gpu-node-7")));
 
         for (ExportFormat format : allExportFormats())
             QVERIFY(ExportActions::formatForFilter(ExportActions::nameFilter(format)) == format);
@@ -740,7 +740,7 @@ private slots:
         case ExportFormat::Markdown:
             QVERIFY(data.contains(QLatin1String("Ticks analysed")));
             QVERIFY(data.contains(QLatin1String("Peak RSS")));
-            QVERIFY(data.contains(QLatin1String("\\<script\\>alert\\(1\\)\\</script\\>")));
+            QVERIFY(data.contains(QLatin1String("\\<script\\>alert(1)\\</script\\>")));
             QVERIFY(!data.contains(QRegularExpression(QStringLiteral("(?<!\\\\)<"))));
             break;
         case ExportFormat::Html: {

@@ -13,6 +13,7 @@
 #include "model/items/RankTableModel.h"
 #include "model/job/JobData.h"
 #include "model/job/JobRanks.h"
+#include "model/text/Text.h"
 #include "widgets/chart/ChartExport.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/trace/FindingDetailView.h"
@@ -340,9 +341,9 @@ private slots:
                  qPrintable(markdown));
         QVERIFY2(markdown.contains(QStringLiteral("rank %1,").arg(*finding.rank)), qPrintable(markdown));
         const std::string_view classification = toString(finding.classification);
-        QString escaped = QString::fromLatin1(classification.data(), qsizetype(classification.size()));
-        escaped.replace(QLatin1Char('_'), QStringLiteral("\\_"));
-        QVERIFY2(markdown.contains(QStringLiteral("- Classification: ") + escaped), qPrintable(markdown));
+        const QString name = QString::fromLatin1(classification.data(), qsizetype(classification.size()));
+        QVERIFY2(markdown.contains(QStringLiteral("- Classification: ") + markdownEscape(name)),
+                 qPrintable(markdown));
         QVERIFY2(markdown.contains(QStringLiteral("- Input: ")), qPrintable(markdown));
         // not the trace page's finding
         emit window.jobPage()->rankActivated(*finding.rank);

@@ -355,22 +355,52 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("plain") << QStringLiteral("host7") << QStringLiteral("host7");
         QTest::newRow("html tag") << QStringLiteral("<script>alert(1)</script>")
-                                  << QStringLiteral("\\<script\\>alert\\(1\\)\\</script\\>");
+                                  << QStringLiteral("\\<script\\>alert(1)\\</script\\>");
         QTest::newRow("emphasis and code")
             << QStringLiteral("*a* _b_ `c`") << QStringLiteral("\\*a\\* \\_b\\_ \\`c\\`");
-        QTest::newRow("link") << QStringLiteral("[x](http://e)") << QStringLiteral("\\[x\\]\\(http://e\\)");
+        QTest::newRow("link") << QStringLiteral("[x](http://e)") << QStringLiteral("\\[x\\](http://e)");
         QTest::newRow("table cell") << QStringLiteral("a|b") << QStringLiteral("a\\|b");
         QTest::newRow("heading") << QStringLiteral("# h") << QStringLiteral("\\# h");
+        QTest::newRow("not a heading") << QStringLiteral("#5 of 9") << QStringLiteral("#5 of 9");
+        QTest::newRow("ordered list") << QStringLiteral("1. first") << QStringLiteral("1\\. first");
+        QTest::newRow("bullet") << QStringLiteral("- item") << QStringLiteral("\\- item");
+        QTest::newRow("rule") << QStringLiteral("---") << QStringLiteral("\\---");
+        QTest::newRow("a number is not a list") << QStringLiteral("5.13 GiB") << QStringLiteral("5.13 GiB");
         QTest::newRow("line breaks cannot start a block")
-            << QStringLiteral("a\n# b\r\n- c") << QStringLiteral("a \\# b  \\- c");
+            << QStringLiteral("a\n# b\r\n- c") << QStringLiteral("a # b  - c");
         QTest::newRow("backslash") << QStringLiteral("C:\\x") << QStringLiteral("C:\\\\x");
         QTest::newRow("formula") << QStringLiteral("=cmd|' /C calc'!A0")
-                                 << QStringLiteral("\\=cmd\\|' /C calc'\\!A0");
+                                 << QStringLiteral("=cmd\\|' /C calc'!A0");
         // an entity would be decoded by the renderer: "&lt;b&gt;" must show as typed, not as <b>
         QTest::newRow("entities") << QStringLiteral("&lt;b&gt; &#60; AT&T")
-                                  << QStringLiteral("\\&lt;b\\&gt; \\&\\#60; AT\\&T");
+                                  << QStringLiteral("\\&lt;b\\&gt; \\&#60; AT&T");
         QTest::newRow("right-to-left isolate")
-            << QStringLiteral("a\u2067b") << QStringLiteral("a\\[U\\+2067\\]b");
+            << QStringLiteral("a\u2067b") << QStringLiteral("a\\[U+2067\\]b");
+        // issue 31, item 8: prose reads as prose, code as code
+        QTest::newRow("duration") << QStringLiteral("12.378 s") << QStringLiteral("12.378 s");
+        QTest::newRow("prose") << QStringLiteral("e.g. a z-score of 2.5 at 238.67 MiB/s.")
+                               << QStringLiteral("e.g. a z-score of 2.5 at 238.67 MiB/s.");
+        QTest::newRow("call") << QStringLiteral("Call torch.cuda.memory_stats() now.")
+                              << QStringLiteral("Call `torch.cuda.memory_stats()` now.");
+        QTest::newRow("setting in parentheses")
+            << QStringLiteral("(e.g. PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512)")
+            << QStringLiteral("(e.g. `PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512`)");
+        QTest::newRow("identifier") << QStringLiteral("device_used_bytes")
+                                    << QStringLiteral("`device_used_bytes`");
+        QTest::newRow("option and setting") << QStringLiteral("--set gap_ratio_threshold=0.01")
+                                            << QStringLiteral("`--set` `gap_ratio_threshold=0.01`");
+        QTest::newRow("path") << QStringLiteral("$TESTDATA/fixtures/frag.jsonl (JSON lines)")
+                              << QStringLiteral("`$TESTDATA/fixtures/frag.jsonl` (JSON lines)");
+        QTest::newRow("file name") << QStringLiteral("read manifest.json, then")
+                                   << QStringLiteral("read `manifest.json`, then");
+        QTest::newRow("subscript")
+            << QStringLiteral("torch.cuda.memory_stats()['inactive_split_bytes.all.current']")
+            << QStringLiteral("`torch.cuda.memory_stats()['inactive_split_bytes.all.current']`");
+        QTest::newRow("a pipe is never code")
+            << QStringLiteral("a `b|c` d") << QStringLiteral("a \\`b\\|c\\` d");
+        QTest::newRow("a backtick is never code")
+            << QStringLiteral("x`_y_`") << QStringLiteral("x\\`\\_y\\_\\`");
+        QTest::newRow("edge underscore") << QStringLiteral("x_ _y") << QStringLiteral("x\\_ \\_y");
     }
 
     void markdown()

@@ -368,9 +368,9 @@ private slots:
         QVERIFY(md.startsWith(QStringLiteral("# Trace comparison\n")));
         QVERIFY(md.contains(QStringLiteral("1 new, 0 gone, 1 changed, 0 unchanged.")));
         QVERIFY2(md.contains(QStringLiteral(
-                     "| persistent\\_drift | changed | critical | warning | 0.999 | 0.619 | -0.38 |")),
+                     "| `persistent_drift` | changed | critical | warning | 0.999 | 0.619 | -0.38 |")),
                  qPrintable(md));
-        QVERIFY(md.contains(QStringLiteral("| transient\\_spike | new | - | critical |")));
+        QVERIFY(md.contains(QStringLiteral("| `transient_spike` | new | - | critical |")));
         QVERIFY(md.contains(QStringLiteral("Neither side has phases.")));
     }
 };

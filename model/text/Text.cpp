@@ -286,23 +286,213 @@ QString htmlEscape(const QString& text)
     return out;
 }
 
-void appendMarkdownEscaped(QString& out, QStringView text)
+namespace {
+
+bool isWordChar(QChar c)
 {
-    static const QString kMeta = QStringLiteral("\\`*_{}[]<>()#+-.!|~=&");
-    for (QChar c : text) {
-        if (c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QLatin1Char('\t')) {
-            out += QLatin1Char(' ');
-            continue;
+    return c.isLetterOrNumber();
+}
+
+// A character with no meaning to Markdown here, or whose meaning the escaping below removes
+// elsewhere: kept as it is. What CommonMark and GitHub's tables give a meaning to anywhere in
+// a line: \ ` * [ ] < > | ~ (escaped always); _ only at a word's edge (snake_case inside a
+// word opens no emphasis); & only where it starts an entity ("&lt;", "&#60;").
+bool startsEntity(QStringView text, qsizetype at)
+{
+    qsizetype i = at + 1;
+    if (i < text.size() && text[i] == QLatin1Char('#'))
+        ++i;
+    const qsizetype nameBegin = i;
+    while (i < text.size() && i - nameBegin <= 32 && text[i].isLetterOrNumber() && text[i].unicode() < 0x80)
+        ++i;
+    return i > nameBegin && i < text.size() && text[i] == QLatin1Char(';');
+}
+
+// text: one word, or the punctuation around a code span. atFieldStart: the field's first word,
+// which begins a line where the field does: there "#", "-", "+", "1." or "1)" followed by a
+// space (the word's end), and a word of only "-" or "=" (a rule, a setext underline), would
+// begin a block, and their mark is escaped.
+void appendEscapedRun(QString& out, QStringView text, bool atFieldStart)
+{
+    qsizetype listMark = -1;
+    if (atFieldStart && !text.isEmpty()) {
+        const QChar c = text.front();
+        const auto all = [text](QChar mark) {
+            return std::all_of(text.begin(), text.end(), [mark](QChar x) { return x == mark; });
+        };
+        if (c == QLatin1Char('#')) {
+            qsizetype n = 0;
+            while (n < text.size() && text[n] == QLatin1Char('#'))
+                ++n;
+            listMark = n == text.size() && n <= 6 ? 0 : -1;
+        } else if ((c == QLatin1Char('-') || c == QLatin1Char('+')) && text.size() == 1) {
+            listMark = 0;
+        } else if ((c == QLatin1Char('-') || c == QLatin1Char('=')) && all(c)) {
+            listMark = 0;
+        } else if (c.isDigit() && c.unicode() < 0x80) {
+            qsizetype n = 0;
+            while (n < text.size() && text[n].isDigit() && text[n].unicode() < 0x80)
+                ++n;
+            if (n + 1 == text.size() && n <= 9 &&
+                (text[n] == QLatin1Char('.') || text[n] == QLatin1Char(')')))
+                listMark = n;
         }
-        if (isDroppedControl(c))
-            continue;
-        if (isBidiControl(c.unicode())) {
-            appendMarkdownEscaped(out, bidiMarker(c));
-            continue;
+    }
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        bool escape = i == listMark;
+        switch (c.unicode()) {
+        case u'\\':
+        case u'`':
+        case u'*':
+        case u'[':
+        case u']':
+        case u'<':
+        case u'>':
+        case u'|':
+        case u'~':
+            escape = true;
+            break;
+        case u'_':
+            escape = !(i > 0 && isWordChar(text[i - 1]) && i + 1 < text.size() && isWordChar(text[i + 1]));
+            break;
+        case u'&':
+            escape = startsEntity(text, i);
+            break;
+        default:
+            break;
         }
-        if (kMeta.contains(c))
+        if (escape)
             out += QLatin1Char('\\');
         out += c;
+    }
+}
+
+// A word that names code (an identifier, a call, a setting, an option, a path, a file):
+// written as a code span, as a person writing Markdown would, instead of escaped until it is
+// unreadable ("torch\.cuda\.memory\_stats\(\)"). Inside a code span nothing is escaped, so a
+// word with a backtick (it would end the span) or a pipe (it would end a table cell even
+// there) is never one.
+bool namesCode(QStringView word)
+{
+    if (word.size() < 3)
+        return false;
+    const QChar lead = word.front();
+    if (!lead.isLetter() && lead != QLatin1Char('/') && lead != QLatin1Char('$') &&
+        lead != QLatin1Char('~') && lead != QLatin1Char('.') && lead != QLatin1Char('-'))
+        return false;
+    for (QChar c : word)
+        if (c == QLatin1Char('`') || c == QLatin1Char('|') || c == QLatin1Char('\\') || c.unicode() < 0x20)
+            return false;
+    if (word.startsWith(QLatin1String("--")))
+        return word.size() > 2 && word[2].isLetter(); // a command-line option
+    if (word.front() == QLatin1Char('-'))
+        return false;
+    // snake_case, an environment variable, a key=value setting
+    for (qsizetype i = 1; i + 1 < word.size(); ++i)
+        if ((word[i] == QLatin1Char('_') || word[i] == QLatin1Char('=')) && isWordChar(word[i - 1]) &&
+            isWordChar(word[i + 1]))
+            return true;
+    // a call: name(...)
+    if (const qsizetype open = word.indexOf(QLatin1Char('('));
+        open > 0 && isWordChar(word[open - 1]) && word.indexOf(QLatin1Char(')'), open) > open)
+        return true;
+    if (word.contains(QLatin1String("::")))
+        return true;
+    // a path: /abs, $VAR/x, ~/x, ./x, or a/b.ext
+    const qsizetype slash = word.indexOf(QLatin1Char('/'));
+    if (slash >= 0) {
+        if (slash == 0 || word.front() == QLatin1Char('$') || word.front() == QLatin1Char('~') ||
+            word.front() == QLatin1Char('.'))
+            return word.size() > 1;
+        const QStringView last = word.mid(word.lastIndexOf(QLatin1Char('/')) + 1);
+        const qsizetype dot = last.lastIndexOf(QLatin1Char('.'));
+        return dot > 0 && dot + 1 < last.size() && last[dot + 1].isLetter();
+    }
+    // a dotted name: torch.cuda, manifest.json (every part two characters or more, so "e.g"
+    // and "5.13" stay prose)
+    if (!word.contains(QLatin1Char('.')))
+        return false;
+    qsizetype partBegin = 0;
+    for (qsizetype i = 0; i <= word.size(); ++i) {
+        if (i < word.size() && word[i] != QLatin1Char('.'))
+            continue;
+        const QStringView part = word.mid(partBegin, i - partBegin);
+        if (part.size() < 2 || !part.front().isLetter())
+            return false;
+        for (QChar c : part)
+            if (!isWordChar(c) && c != QLatin1Char('_'))
+                return false;
+        partBegin = i + 1;
+    }
+    return true;
+}
+
+// Punctuation around a word that belongs to the sentence, not to the code: "(see x.json)." is
+// "(", "x.json", ")."; a call keeps its own parentheses.
+void trimProse(QStringView word, qsizetype& begin, qsizetype& end)
+{
+    const auto isOpen = [](QChar c) {
+        return c == QLatin1Char('(') || c == QLatin1Char('"') || c == QLatin1Char('\'');
+    };
+    while (begin < end && isOpen(word[begin]))
+        ++begin;
+    while (end > begin) {
+        const QChar c = word[end - 1];
+        if (c == QLatin1Char('.') || c == QLatin1Char(',') || c == QLatin1Char(';') ||
+            c == QLatin1Char(':') || c == QLatin1Char('!') || c == QLatin1Char('?') ||
+            c == QLatin1Char('"') || c == QLatin1Char('\'')) {
+            --end;
+        } else if (c == QLatin1Char(')') && word.mid(begin, end - begin).count(QLatin1Char(')')) >
+                                                word.mid(begin, end - begin).count(QLatin1Char('('))) {
+            --end;
+        } else {
+            break;
+        }
+    }
+}
+
+} // namespace
+
+void appendMarkdownEscaped(QString& out, QStringView text)
+{
+    // one line: a line break or tab would start a new block or table row
+    QString flat;
+    flat.reserve(text.size());
+    for (QChar c : text) {
+        if (c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QLatin1Char('\t'))
+            flat += QLatin1Char(' ');
+        else if (isBidiControl(c.unicode()))
+            flat += bidiMarker(c);
+        else if (!isDroppedControl(c))
+            flat += c;
+    }
+    const QStringView view(flat);
+    bool firstWord = true; // only the first word can begin a block
+    qsizetype i = 0;
+    while (i < view.size()) {
+        if (view[i] == QLatin1Char(' ')) {
+            out += QLatin1Char(' ');
+            ++i;
+            continue;
+        }
+        qsizetype end = i;
+        while (end < view.size() && view[end] != QLatin1Char(' '))
+            ++end;
+        const QStringView word = view.mid(i, end - i);
+        qsizetype codeBegin = 0, codeEnd = word.size();
+        trimProse(word, codeBegin, codeEnd);
+        if (codeEnd > codeBegin && namesCode(word.mid(codeBegin, codeEnd - codeBegin))) {
+            appendEscapedRun(out, word.first(codeBegin), firstWord);
+            out += QLatin1Char('`');
+            out += word.mid(codeBegin, codeEnd - codeBegin);
+            out += QLatin1Char('`');
+            appendEscapedRun(out, word.sliced(codeEnd), false);
+        } else {
+            appendEscapedRun(out, word, firstWord);
+        }
+        firstWord = false;
+        i = end;
     }
 }
 

@@ -80,9 +80,13 @@ QString htmlEscape(const QString& text);
 // htmlEscape(text) appended to out.
 void appendHtmlEscaped(QString& out, QStringView text);
 
-// Backslash before every Markdown metacharacter (\ ` * _ { } [ ] < > ( ) # + - . ! | ~ = &:
-// an escaped & keeps "&lt;" from being decoded as an entity),
-// line breaks and tabs become spaces so a value cannot start a new block or table row.
+// Text as one line of Markdown that shows exactly as given and reads as plain text: a word that
+// names code (snake_case, a call, a key=value setting, a --option, a path, a dotted name such
+// as torch.cuda or manifest.json) becomes a code span; elsewhere only what Markdown would
+// read is escaped (\ ` * [ ] < > | ~ anywhere, _ at a word's edge, & where it starts an
+// entity, and # - + = "1." at the start, where they would begin a block). Line breaks and
+// tabs become spaces so a value cannot start a new block or table row; bidirectional controls
+// are written out as "[U+202E]".
 QString markdownEscape(const QString& text);
 // markdownEscape(text) appended to out.
 void appendMarkdownEscaped(QString& out, QStringView text);
