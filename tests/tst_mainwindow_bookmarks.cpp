@@ -128,8 +128,8 @@ private slots:
                 window.exportActions()->writeReport(json, ExportFormat::Json, QSize(800, 400), true, &error));
             const QString mdText = readAll(md);
             // times from the report's origin (the first event), Markdown-escaped like the rest
-            QVERIFY2(mdText.contains(QStringLiteral("## Bookmarks\n\n- \\+5\\.000 s: Bookmark 2\n"
-                                                    "- \\+20\\.000 s: drift steepens\n")),
+            QVERIFY2(mdText.contains(QStringLiteral("## Bookmarks\n\n- +5.000 s: Bookmark 2\n"
+                                                    "- +20.000 s: drift steepens\n")),
                      qPrintable(mdText.mid(mdText.indexOf(QStringLiteral("## Bookmarks")), 120)));
             const QString htmlText = readAll(html);
             QVERIFY(htmlText.contains(QStringLiteral("<h2>Bookmarks</h2>")));

@@ -369,8 +369,8 @@ private slots:
         // each format with its own escaping (Markdown escapes the periods)
         const QString markdown = reportMarkdown(content);
         QVERIFY(markdown.contains(QStringLiteral("## Out of memory")));
-        QVERIFY(markdown.contains(QStringLiteral("CUDA out of memory\\. Tried to allocate 64\\.00 MiB\\.")));
-        QVERIFY(markdown.contains(QStringLiteral("| Peak memory \\(tracker\\) | 2\\.75 GiB |")));
+        QVERIFY(markdown.contains(QStringLiteral("CUDA out of memory. Tried to allocate 64.00 MiB.")));
+        QVERIFY(markdown.contains(QStringLiteral("| Peak memory (tracker) | 2.75 GiB |")));
         for (const QString& text : {reportText(content), reportHtml(content)}) {
             QVERIFY(text.contains(QStringLiteral("Out of memory")));
             QVERIFY(text.contains(QStringLiteral("CUDA out of memory. Tried to allocate 64.00 MiB.")));
