@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace gapscope {
 
@@ -26,42 +27,80 @@ StepAxisTicks stepAxisTicks(const StepIndex& steps, const TimeAxis& axis, double
         return all[k].step % stride == 0 ||
                (k > 0 && all[k].epoch != all[k - 1].epoch && steps.namesEpochs());
     };
-    // strides 1, 2, 5, 10, ... up to where one tick is left; counting is O(steps shown)
+    // Whether every tick of a stride fits: no more than the width holds, and no two ticks of one
+    // epoch closer than the spacing (steps of uneven length: the warm-up's are longer than the
+    // evaluation's). A regular stride is chosen over thinning one, so the labels read 0, 100,
+    // 200 rather than 0, 50, 150; only an epoch's first step may still be left out below.
+    const auto fits = [&](int64_t stride) {
+        size_t count = 0;
+        std::optional<size_t> previous;
+        for (size_t k = first; k < last; ++k) {
+            if (!onStride(k, stride))
+                continue;
+            if (double(++count) > fit)
+                return false;
+            if (previous && (!steps.namesEpochs() || all[*previous].epoch == all[k].epoch) &&
+                axis.toPixel(all[k].startNs) - axis.toPixel(all[*previous].startNs) < minSpacingPx)
+                return false;
+            previous = k;
+        }
+        return true;
+    };
+    // strides 1, 2, 5, 10, ...; counting is O(steps shown) each
     int64_t stride = 1;
-    for (int64_t decade = 1; decade <= std::numeric_limits<int64_t>::max() / 10; decade *= 10) {
-        bool found = false;
+    bool found = false;
+    for (int64_t decade = 1; !found && decade <= std::numeric_limits<int64_t>::max() / 10; decade *= 10) {
         for (int64_t m : {1, 2, 5}) {
             stride = m * decade;
-            size_t count = 0;
-            for (size_t k = first; k < last; ++k)
-                count += onStride(k, stride) ? 1 : 0;
-            if (double(count) <= fit) {
+            if (fits(stride)) {
                 found = true;
                 break;
             }
         }
-        if (found)
-            break;
     }
     result.stride = stride;
-    double lastPixel = -std::numeric_limits<double>::infinity();
+    // Where an epoch's first step comes too close after a tick, the epoch wins: where an epoch
+    // begins says more than its step 50 does.
+    const auto beginsEpoch = [&](size_t k) {
+        return steps.namesEpochs() && k > 0 && all[k].epoch != all[k - 1].epoch;
+    };
+    std::vector<StepTick>& ticks = result.ticks;
+    const auto pixelOf = [&](const StepTick& tick) { return axis.toPixel(tick.ns); };
     for (size_t k = first; k < last; ++k) {
         if (!onStride(k, stride))
             continue;
         const double pixel = axis.toPixel(all[k].startNs);
-        if (pixel - lastPixel < minSpacingPx)
-            continue;
-        result.ticks.push_back({all[k].startNs, k});
-        lastPixel = pixel;
+        if (!ticks.empty() && pixel - pixelOf(ticks.back()) < minSpacingPx) {
+            const bool replaces =
+                beginsEpoch(k) && !beginsEpoch(ticks.back().index) &&
+                (ticks.size() < 2 || pixel - pixelOf(ticks[ticks.size() - 2]) >= minSpacingPx);
+            if (!replaces)
+                continue;
+            ticks.pop_back();
+        }
+        ticks.push_back({all[k].startNs, k});
     }
     return result;
 }
 
-QString stepTickLabel(const StepIndex& steps, const TrainingStep& step)
+QString stepTickLabel(const StepIndex& steps, const TrainingStep& step, bool firstOfEpoch)
 {
-    if (steps.namesEpochs() && step.epoch)
-        return QStringLiteral("%1:%2").arg(*step.epoch).arg(step.step);
-    return QString::number(step.step);
+    if (!steps.namesEpochs() || !step.epoch || !firstOfEpoch)
+        return QString::number(step.step);
+    if (step.step == 0)
+        return QStringLiteral("epoch %1").arg(*step.epoch);
+    return QStringLiteral("epoch %1 · %2").arg(*step.epoch).arg(step.step);
+}
+
+QStringList stepTickLabels(const StepIndex& steps, const std::vector<StepTick>& ticks)
+{
+    QStringList labels;
+    const std::vector<TrainingStep>& all = steps.steps();
+    for (size_t k = 0; k < ticks.size(); ++k) {
+        const TrainingStep& step = all[ticks[k].index];
+        labels << stepTickLabel(steps, step, k == 0 || all[ticks[k - 1].index].epoch != step.epoch);
+    }
+    return labels;
 }
 
 } // namespace gapscope

@@ -9,6 +9,7 @@
 #include "widgets/chart/TimeAxis.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <cstddef>
 #include <cstdint>
@@ -30,13 +31,19 @@ struct StepAxisTicks
 };
 
 // The ticks of the steps that begin inside [axis.beginNs, axis.endNs]: the smallest 1-2-5
-// stride that gives at most axis.pixelWidth() / minSpacingPx ticks; a tick closer than
-// minSpacingPx to the one before it is left out (steps of uneven length, the first step of an
-// epoch where the step count restarts), so labels never overlap. Ascending.
+// stride that gives at most axis.pixelWidth() / minSpacingPx ticks, none closer than
+// minSpacingPx to the one before it in its epoch (steps are of uneven length); where the step
+// count restarts, each epoch's first step is a tick too: where it comes closer than
+// minSpacingPx after the tick before it, it takes that tick's place (the one before it
+// permitting), else it is left out, so labels never overlap. Ascending.
 StepAxisTicks stepAxisTicks(const StepIndex& steps, const TimeAxis& axis, double minSpacingPx);
 
-// A tick's label: "620"; "2:30" (epoch 2, step 30) where the step restarts every epoch, so two
-// epochs' step 30 read differently.
-QString stepTickLabel(const StepIndex& steps, const TrainingStep& step);
+// A tick's label: "620". Where the step count restarts every epoch, the first tick of each
+// epoch names it ("epoch 2" at its step 0, "epoch 2 · 30" elsewhere) and the others give the
+// step alone ("40"): "2:30" would read as a time.
+QString stepTickLabel(const StepIndex& steps, const TrainingStep& step, bool firstOfEpoch);
+// The labels of ticks, in order: the first tick and each one in another epoch than the tick
+// before it are the first of their epoch. Two epochs' ticks can read alike ("20").
+QStringList stepTickLabels(const StepIndex& steps, const std::vector<StepTick>& ticks);
 
 } // namespace gapscope

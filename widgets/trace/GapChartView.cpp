@@ -33,6 +33,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScatterSeries>
+#include <QSet>
 #include <QToolTip>
 
 #include <algorithm>
@@ -1116,12 +1117,19 @@ void GapChartView::Private::updateAxes(const YExtent& extent)
         const std::vector<TrainingStep>& all = steps->steps();
         int widest = 0;
         for (const TrainingStep* step : {&all.front(), &all.back()})
-            widest = std::max(widest, metrics.horizontalAdvance(stepTickLabel(*steps, *step)));
+            widest = std::max(widest, metrics.horizontalAdvance(stepTickLabel(*steps, *step, true)));
         const StepAxisTicks ticks =
             stepAxisTicks(*steps, TimeAxis{visibleBeginNs, visibleEndNs, 0, plotWidth}, widest + 24.0);
-        for (const StepTick& tick : ticks.ticks) {
-            xLabels << stepTickLabel(*steps, all[tick.index]);
-            xAxis->append(xLabels.back(), xOf(tick.ns));
+        xLabels = stepTickLabels(*steps, ticks.ticks);
+        QSet<QString> used;
+        for (size_t k = 0; k < ticks.ticks.size(); ++k) {
+            // QCategoryAxis keys its labels by text: a second epoch's "20" gets zero-width
+            // spaces that draw nothing
+            QString key = xLabels[qsizetype(k)];
+            while (used.contains(key))
+                key += QChar(0x200B);
+            used.insert(key);
+            xAxis->append(key, xOf(ticks.ticks[k].ns));
         }
     } else if (hasData()) {
         for (int maxTicks = std::max(2, int(plotWidth / 70)); maxTicks >= 2; --maxTicks) {
@@ -1197,8 +1205,7 @@ QString GapChartView::Private::spanReadout() const
     QString text;
     if (showsStepAxis()) {
         const std::string under = steps->rangeLabelAt(visibleBeginNs, visibleEndNs);
-        text = steps->namesEpochs() ? GapChartView::tr("Training step (epoch:step)")
-                                    : GapChartView::tr("Training step");
+        text = GapChartView::tr("Training step");
         text += under.empty() ? GapChartView::tr("  ·  showing %1, no step").arg(shown)
                               : GapChartView::tr("  ·  showing %1 (%2)").arg(qs(under), shown);
     } else {
