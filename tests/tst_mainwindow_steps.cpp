@@ -7,15 +7,21 @@
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "model/items/PhasesModel.h"
+#include "model/store/EventStore.h"
 #include "tests/OwnSettings.h"
 #include "widgets/common/ShortcutSheet.h"
 #include "widgets/trace/GapChartView.h"
 
+#include <QAbstractProxyModel>
 #include <QAction>
+#include <QChart>
+#include <QChartView>
+#include <QHelpEvent>
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 
 using namespace gapscope;
@@ -48,6 +54,18 @@ const TrainingStep* stepNumbered(const TracePage& page, int step, int epoch = -1
         if (s.step == step && (epoch < 0 || s.epoch == std::optional<int64_t>(epoch)))
             return &s;
     return nullptr;
+}
+
+// The window shown (1200x800) with path open; false with *error when it is not.
+bool showWith(MainWindow& window, const QString& path, QString* error)
+{
+    window.resize(1200, 800);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) {
+        *error = QStringLiteral("the window was not shown");
+        return false;
+    }
+    return window.showTraceNow(path, error);
 }
 
 } // namespace
@@ -98,11 +116,8 @@ private slots:
         QFETCH(QString, phase);
         QFETCH(QString, readout);
         MainWindow window;
-        window.resize(1200, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
         QString error;
-        QVERIFY2(window.showTraceNow(path, &error), qPrintable(error));
+        QVERIFY2(showWith(window, path, &error), qPrintable(error));
         for (const QString& name : presses) {
             QAction* a = action(window, name.toLatin1().constData());
             QVERIFY2(a && a->isEnabled(), qPrintable(name));
@@ -175,6 +190,75 @@ private slots:
         QVERIFY2(window.cursorValuesText().contains(readout), qPrintable(window.cursorValuesText()));
     }
 
+    // The chart's hover names the step under the mouse before its phase.
+    void hoverNamesStep()
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY2(showWith(window, kSteps + "truth_warmup_to_train.jsonl", &error), qPrintable(error));
+        GapChartView* chart = window.chart();
+        auto* view = chart->findChild<QChartView*>();
+        QVERIFY(view);
+        // a sample inside a train step (samples come every 20 ms, steps take ~12 ms: not every
+        // step holds one), zoomed to that step for the mouse to land on the sample
+        const auto result = window.tracePage()->analysis();
+        const EventStore& store = result->trace->store;
+        std::optional<qint64> sampleNs;
+        const TrainingStep* step = nullptr;
+        for (uint32_t row : result->usableRows)
+            for (const TrainingStep& s : window.tracePage()->steps()->steps())
+                if (!sampleNs && s.step >= 150 && s.startNs <= store.timestampNs[row] &&
+                    store.timestampNs[row] <= s.endNs) {
+                    sampleNs = store.timestampNs[row];
+                    step = &s;
+                }
+        QVERIFY(sampleNs && step);
+        chart->setVisibleRange(step->startNs - 1'000'000, step->endNs + 1'000'000);
+        const QRectF plot = view->chart()->plotArea();
+        const double f = double(*sampleNs - chart->visibleBeginNs()) /
+                         double(chart->visibleEndNs() - chart->visibleBeginNs());
+        const QPoint at = view->mapFromScene(
+            view->chart()->mapToScene(QPointF(plot.left() + f * plot.width(), plot.center().y())));
+        QHelpEvent help(QEvent::ToolTip, at, view->viewport()->mapToGlobal(at));
+        QTest::ignoreMessage(QtWarningMsg, "This plugin does not support raise()"); // offscreen
+        QCoreApplication::sendEvent(view->viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        const QString text = QToolTip::text();
+        QVERIFY2(text.contains(QStringLiteral("<b>step %1</b> · Phase: train").arg(step->step)),
+                 qPrintable(text));
+        QToolTip::hideText();
+    }
+
+    // One click on a group of the phase list ("train ×24, steps 150-173") goes to its first step.
+    void phaseGroupClick()
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY2(showWith(window, kSteps + "truth_warmup_to_train.jsonl", &error), qPrintable(error));
+        PhasesModel* model = window.phasesModel();
+        QModelIndex train;
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (model->index(r, PhasesModel::NameColumn).data().toString() == QStringLiteral("train"))
+                train = model->index(r, PhasesModel::NameColumn);
+        QVERIFY(model->isGroup(train));
+        QCOMPARE(model->index(train.row(), PhasesModel::StepsColumn).data().toString(),
+                 QStringLiteral("steps 150-173"));
+        auto* proxy = qobject_cast<QAbstractProxyModel*>(window.phasesView()->model());
+        QVERIFY(proxy);
+        window.phasesView()->setCurrentIndex(proxy->mapFromSource(train));
+        const TrainingStep* first = stepNumbered(*window.tracePage(), 150);
+        QVERIFY(first);
+        QCOMPARE(window.tracePage()->viewState()->cursorNs(), first->startNs);
+        QVERIFY2(window.cursorValuesText().contains(QStringLiteral("step 150 · train")),
+                 qPrintable(window.cursorValuesText()));
+        // the chart shows the whole group, and the status bar its steps
+        const TrainingStep* last = stepNumbered(*window.tracePage(), 173);
+        QVERIFY(window.chart()->visibleBeginNs() <= first->startNs &&
+                last->endNs <= window.chart()->visibleEndNs());
+        QVERIFY2(window.statusBar()->currentMessage().endsWith(QStringLiteral(", steps 150-173")),
+                 qPrintable(window.statusBar()->currentMessage()));
+    }
+
     // A measured span names its steps in the status bar and on the chart.
     void measuredSteps()
     {
@@ -204,6 +288,15 @@ private slots:
             QString error;
             QAction* toggle = window.tracePage()->stepAxisAction();
             QVERIFY(!toggle->isEnabled());
+            // in View > Chart X Axis
+            QMenu* xAxis = nullptr;
+            for (QAction* menu : window.menuBar()->actions())
+                if (menu->menu() && textWithoutMnemonics(menu->text()) == QStringLiteral("View"))
+                    for (QAction* sub : menu->menu()->actions())
+                        if (sub->menu() &&
+                            textWithoutMnemonics(sub->text()) == QStringLiteral("Chart X Axis"))
+                            xAxis = sub->menu();
+            QVERIFY(xAxis && xAxis->actions().contains(toggle));
             QVERIFY2(window.showTraceNow(kSteps + "truth_warmup_to_train.jsonl", &error), qPrintable(error));
             QVERIFY(toggle->isEnabled());
             QVERIFY(!toggle->isChecked());
@@ -237,6 +330,7 @@ private slots:
             // (opened in a tab of its own, which starts with the choices of the tab in front)
             QVERIFY(window.tracePage()->stepAxisAction() != toggle);
             toggle = window.tracePage()->stepAxisAction();
+            QVERIFY(xAxis->actions().contains(toggle)); // the menu follows the tab in front
             QVERIFY(!toggle->isEnabled());
             QVERIFY(toggle->isChecked());
             QVERIFY(!window.chart()->showsStepAxis());
