@@ -191,18 +191,59 @@ std::string StepIndex::rangeLabel(const TrainingStep& first, const TrainingStep&
     return text + "steps " + std::to_string(first.step) + "-" + std::to_string(last.step);
 }
 
+std::optional<std::pair<size_t, size_t>> StepIndex::indicesUnder(int64_t startNs, int64_t endNs) const
+{
+    std::optional<size_t> first = indexAt(startNs);
+    std::optional<size_t> last = indexAt(endNs);
+    // the first step to begin at or after the start, and the last to begin by the end
+    const size_t beginning =
+        size_t(std::lower_bound(m_steps.begin(), m_steps.end(), startNs,
+                                [](const TrainingStep& s, int64_t ts) { return s.startNs < ts; }) -
+               m_steps.begin());
+    const size_t begun =
+        size_t(std::upper_bound(m_steps.begin(), m_steps.end(), endNs,
+                                [](int64_t ts, const TrainingStep& s) { return ts < s.startNs; }) -
+               m_steps.begin());
+    if (!first && !last && (beginning >= begun || endNs < startNs))
+        return std::nullopt; // no step under the range: it lies before, after or between them
+    if (!first)
+        first = beginning;
+    if (!last)
+        last = begun - 1; // the range runs past the last step's end
+    return std::pair{*first, *last};
+}
+
+std::optional<std::pair<size_t, size_t>> StepIndex::indicesWithin(int64_t startNs, int64_t endNs) const
+{
+    if (endNs < startNs)
+        return std::nullopt;
+    // the first step to begin after startNs, or the one before it when it holds startNs
+    size_t first = size_t(std::upper_bound(m_steps.begin(), m_steps.end(), startNs,
+                                           [](int64_t ts, const TrainingStep& s) { return ts < s.startNs; }) -
+                          m_steps.begin());
+    if (first > 0 && m_steps[first - 1].endNs >= startNs)
+        --first;
+    const size_t begun =
+        size_t(std::upper_bound(m_steps.begin(), m_steps.end(), endNs,
+                                [](int64_t ts, const TrainingStep& s) { return ts < s.startNs; }) -
+               m_steps.begin());
+    if (first >= begun)
+        return std::nullopt;
+    return std::pair{first, begun - 1};
+}
+
+std::string StepIndex::rangeLabelWithin(int64_t startNs, int64_t endNs) const
+{
+    const std::optional<std::pair<size_t, size_t>> within = indicesWithin(startNs, endNs);
+    return within ? rangeLabel(m_steps[within->first], m_steps[within->second]) : std::string();
+}
+
 std::string StepIndex::rangeLabelAt(int64_t startNs, int64_t endNs) const
 {
-    const TrainingStep* first = stepAt(startNs);
-    const TrainingStep* last = stepAt(endNs);
-    if (!first && !last)
+    const std::optional<std::pair<size_t, size_t>> under = indicesUnder(startNs, endNs);
+    if (!under)
         return {};
-    if (!first)
-        first = &*std::lower_bound(m_steps.begin(), m_steps.end(), startNs,
-                                   [](const TrainingStep& s, int64_t ts) { return s.startNs < ts; });
-    if (!last)
-        last = &m_steps.back(); // the range runs past the last step's end
-    return rangeLabel(*first, *last);
+    return rangeLabel(m_steps[under->first], m_steps[under->second]);
 }
 
 } // namespace gapscope

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gapscope {
@@ -53,6 +54,18 @@ public:
     const TrainingStep* stepAt(int64_t timestampNs) const;
     // Steps that began in [startNs, endNs] (inclusive), how many. 0 when none.
     size_t stepsBetween(int64_t startNs, int64_t endNs) const;
+    // The first and last step under [startNs, endNs] (indices into steps()), the ones
+    // rangeLabelAt names: the step at the start (else the first to begin after it) to the step
+    // at the end (else the last one). None when no step is under the range.
+    std::optional<std::pair<size_t, size_t>> indicesUnder(int64_t startNs, int64_t endNs) const;
+    // The steps inside [startNs, endNs]: from the step whose own interval holds startNs (else the
+    // first to begin after it) to the last one to begin by endNs. Unlike indicesUnder, the time
+    // between two steps belongs to neither: an epoch phase that begins after the last step of the
+    // epoch before holds only its own steps, and a phase between steps (an all-reduce of the
+    // epoch's loss) holds none.
+    std::optional<std::pair<size_t, size_t>> indicesWithin(int64_t startNs, int64_t endNs) const;
+    // "steps 150-749" of indicesWithin; empty when no step is inside the range.
+    std::string rangeLabelWithin(int64_t startNs, int64_t endNs) const;
 
     // "step 620", "epoch 2, step 30".
     std::string label(const TrainingStep& step) const;

@@ -5,7 +5,35 @@
 
 namespace gapscope {
 
-std::optional<RangeMeasurement> measureGapRange(const GapInput& input, int64_t beginNs, int64_t endNs)
+std::optional<RangeSteps> stepsOfRange(const StepIndex& steps, int64_t beginNs, int64_t endNs,
+                                       std::optional<double> slopeBytesPerSecond)
+{
+    if (endNs < beginNs)
+        std::swap(beginNs, endNs);
+    // the steps inside the span; a span between two steps (or at one moment) names the step
+    // the cursor there would
+    std::optional<std::pair<size_t, size_t>> under = steps.indicesWithin(beginNs, endNs);
+    if (!under)
+        under = steps.indicesUnder(beginNs, endNs);
+    if (!under)
+        return std::nullopt;
+    RangeSteps result;
+    result.firstIndex = under->first;
+    result.lastIndex = under->second;
+    result.count = under->second - under->first + 1;
+    const TrainingStep& first = steps.steps()[under->first];
+    const TrainingStep& last = steps.steps()[under->second];
+    result.label = steps.rangeLabel(first, last);
+    if (result.count >= 2 && slopeBytesPerSecond) {
+        const double meanStepSeconds =
+            differenceAsDouble(last.startNs, first.startNs) / 1e9 / double(result.count - 1);
+        result.gapBytesPerStep = *slopeBytesPerSecond * meanStepSeconds;
+    }
+    return result;
+}
+
+std::optional<RangeMeasurement> measureGapRange(const GapInput& input, int64_t beginNs, int64_t endNs,
+                                                const StepIndex* steps)
 {
     if (endNs < beginNs)
         std::swap(beginNs, endNs);
@@ -55,6 +83,8 @@ std::optional<RangeMeasurement> measureGapRange(const GapInput& input, int64_t b
     }
     if (m.sampleCount >= 2 && sxx > 0)
         m.slopeBytesPerSecond = sxy / sxx;
+    if (steps)
+        m.steps = stepsOfRange(*steps, beginNs, endNs, m.slopeBytesPerSecond);
     return m;
 }
 

@@ -1,10 +1,12 @@
 #include "app/Gui.h"
 
+#include "analysis/PhaseSteps.h"
 #include "app/MainWindow.h"
 #include "app/Theme.h"
 #include "app/pages/TracePage.h"
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
+#include "widgets/trace/GapChartView.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -60,7 +62,7 @@ int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& c
 }
 
 int renderScreenshot(const QString& file, const QString& outPng, QSize size, QString* error,
-                     const std::optional<DeviceLogRequest>& deviceLog)
+                     const std::optional<DeviceLogRequest>& deviceLog, const ScreenshotView& view)
 {
     setApplicationIdentity();
     if (!size.isValid() || size.width() < kMinScreenshotSize.width() ||
@@ -98,6 +100,37 @@ int renderScreenshot(const QString& file, const QString& outPng, QSize size, QSt
             if (error)
                 *error = job ? QStringLiteral("--device-log applies to one trace, not a job") : loadError;
             return 2;
+        }
+    }
+    if (view.stepAxis || view.cursorStep || view.measureSteps) {
+        const std::shared_ptr<const StepIndex> steps = job ? nullptr : window.tracePage()->steps();
+        if (!steps || steps->empty()) {
+            if (error)
+                *error = QStringLiteral("%1: its phases carry no step (the \"step\" attribute)").arg(file);
+            return 2;
+        }
+        // the first step numbered n (of the first epoch that has it)
+        const auto stepNumbered = [&](qint64 n) -> const TrainingStep* {
+            for (const TrainingStep& step : steps->steps())
+                if (step.step == n)
+                    return &step;
+            if (error)
+                *error = QStringLiteral("%1: no step %2").arg(file).arg(n);
+            return nullptr;
+        };
+        window.tracePage()->stepAxisAction()->setChecked(view.stepAxis);
+        if (view.cursorStep) {
+            const TrainingStep* step = stepNumbered(*view.cursorStep);
+            if (!step)
+                return 2;
+            window.tracePage()->setCursorTime(step->startNs);
+        }
+        if (view.measureSteps) {
+            const TrainingStep* first = stepNumbered(view.measureSteps->first);
+            const TrainingStep* last = first ? stepNumbered(view.measureSteps->second) : nullptr;
+            if (!last)
+                return 2;
+            window.tracePage()->chart()->measureRange(first->startNs, last->endNs);
         }
     }
     window.resize(size);

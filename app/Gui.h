@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 
 class QApplication;
 
@@ -30,8 +31,16 @@ int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& c
 // cannot be written; *error says why. main() should select the offscreen platform before it
 // creates the QApplication so nothing flashes on screen.
 // deviceLog: attached to the trace first (File > Attach Device Log...).
+// view: how the trace's chart is shown (the step axis, the cursor or a measured span on steps).
+struct ScreenshotView
+{
+    bool stepAxis = false;            // --step-axis: View > Chart X Axis > Training Steps
+    std::optional<qint64> cursorStep; // --cursor-step N: the cursor at step N's start
+    std::optional<std::pair<qint64, qint64>> measureSteps; // --measure-steps A-B: A's start to B's end
+};
 int renderScreenshot(const QString& file, const QString& outPng, QSize size, QString* error,
-                     const std::optional<DeviceLogRequest>& deviceLog = std::nullopt);
+                     const std::optional<DeviceLogRequest>& deviceLog = std::nullopt,
+                     const ScreenshotView& view = {});
 
 inline constexpr QSize kDefaultScreenshotSize{1400, 900};
 inline constexpr QSize kMinScreenshotSize{320, 240};

@@ -249,6 +249,16 @@ void MainWindow::createActions()
     m_prevPhaseAction =
         makeNav(QStringLiteral("previousPhaseAction"), tr("Previous P&hase"),
                 QKeySequence(Qt::SHIFT | Qt::Key_F7), [this] { documentPage()->stepPhase(-1); });
+    m_nextPhaseKindAction =
+        makeNav(QStringLiteral("nextPhaseKindAction"), tr("Next Phase &Kind"),
+                QKeySequence(Qt::CTRL | Qt::Key_F7), [this] { documentPage()->stepPhaseKind(+1); });
+    m_nextPhaseKindAction->setStatusTip(
+        tr("The first phase of the next run of another name: warm-up, then train, then eval"));
+    m_prevPhaseKindAction = makeNav(QStringLiteral("previousPhaseKindAction"), tr("Previous Phase Ki&nd"),
+                                    QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F7),
+                                    [this] { documentPage()->stepPhaseKind(-1); });
+    m_prevPhaseKindAction->setStatusTip(
+        tr("The first phase of this run of same-named phases, or of the run before it"));
     m_addBookmarkAction = makeNav(QStringLiteral("addBookmarkAction"), tr("Add &Bookmark"),
                                   QKeySequence(Qt::CTRL | Qt::Key_B), [this] {
                                       if (m_tracePage->addBookmarkAtCursor() >= 0)
@@ -312,7 +322,8 @@ void MainWindow::createMenus()
     for (const auto& [overlay, action] : m_tracePage->overlayActions())
         m_overlaysMenu->addAction(action);
     m_yAxisMenu = view->addMenu(tr("Chart &Y Axis"));
-    fillYAxisMenu();
+    m_xAxisMenu = view->addMenu(tr("Chart &X Axis"));
+    fillAxisMenus();
     view->addAction(m_jobOverviewAction);
     view->addSeparator();
     view->addAction(m_nextTabAction);
@@ -341,6 +352,8 @@ void MainWindow::createMenus()
     navigate->addSeparator();
     navigate->addAction(m_nextPhaseAction);
     navigate->addAction(m_prevPhaseAction);
+    navigate->addAction(m_nextPhaseKindAction);
+    navigate->addAction(m_prevPhaseKindAction);
     navigate->addSeparator();
     navigate->addAction(m_addBookmarkAction);
     navigate->addAction(m_nextBookmarkAction);
@@ -458,8 +471,10 @@ DocumentTab* MainWindow::addDocumentTab()
     return tab;
 }
 
-void MainWindow::fillYAxisMenu()
+void MainWindow::fillAxisMenus()
 {
+    m_xAxisMenu->clear();
+    m_xAxisMenu->addAction(m_tracePage->stepAxisAction());
     m_yAxisMenu->clear();
     for (QAction* action : m_tracePage->yAxisActions())
         m_yAxisMenu->addAction(action);
@@ -495,7 +510,7 @@ void MainWindow::onCurrentTabChanged(int index)
         m_overlaysMenu->clear();
         for (const auto& [overlay, action] : m_tracePage->overlayActions())
             m_overlaysMenu->addAction(action);
-        fillYAxisMenu();
+        fillAxisMenus();
     }
     if (!m_cursorLabel) // the window is still being built
         return;
@@ -1525,6 +1540,8 @@ void MainWindow::updateActions()
     m_prevFindingAction->setEnabled(hasFindings);
     m_nextPhaseAction->setEnabled(hasPhases);
     m_prevPhaseAction->setEnabled(hasPhases);
+    m_nextPhaseKindAction->setEnabled(hasPhases);
+    m_prevPhaseKindAction->setEnabled(hasPhases);
     const bool traceShown = page == m_tracePage && hasResult;
     m_addBookmarkAction->setEnabled(traceShown);
     m_nextBookmarkAction->setEnabled(traceShown && m_tracePage->hasBookmarks());

@@ -213,8 +213,8 @@ private:
     DocumentTab* addDocumentTab();
     // The shell's actions in the context menus of a tab's charts and findings tables.
     void decorateTab(DocumentTab* tab);
-    // View > Chart Y Axis: the choices of the trace page in front.
-    void fillYAxisMenu();
+    // View > Chart Y Axis and Chart X Axis: the choices of the trace page in front.
+    void fillAxisMenus();
     void onCurrentTabChanged(int index);
     // Removes a tab that is not the only one (with the views the docks held for it).
     void closeTab(DocumentTab* tab);
@@ -274,6 +274,7 @@ private:
     QAction* m_jobOverviewAction = nullptr;
     QMenu* m_overlaysMenu = nullptr;            // the overlay toggles of the trace page in front
     QMenu* m_yAxisMenu = nullptr;               // and its y axis choices
+    QMenu* m_xAxisMenu = nullptr;               // and its x axis (time or steps)
     QStackedWidget* m_phasesStack = nullptr;    // each tab's phases tree, in the Phases dock
     QStackedWidget* m_bookmarksStack = nullptr; // each tab's bookmark list
     QDockWidget* m_phasesDock = nullptr;
@@ -310,6 +311,8 @@ private:
     QAction* m_prevFindingAction = nullptr;
     QAction* m_nextPhaseAction = nullptr;
     QAction* m_prevPhaseAction = nullptr;
+    QAction* m_nextPhaseKindAction = nullptr; // the next run of another phase name
+    QAction* m_prevPhaseKindAction = nullptr;
     QAction* m_addBookmarkAction = nullptr;
     QAction* m_nextBookmarkAction = nullptr;
     QAction* m_prevBookmarkAction = nullptr;

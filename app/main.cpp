@@ -48,14 +48,17 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     QSize size = kDefaultScreenshotSize;
     std::optional<DeviceLogRequest> deviceLog;
     QString zone;
+    ScreenshotView view;
     for (qsizetype i = 1; i < args.size(); ++i) {
         const QString& arg = args[i];
         if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
             std::fputs(
                 "usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG [--device-log-tz ZONE]] "
-                "FILE\n"
+                "[--step-axis] [--cursor-step N] [--measure-steps A-B] FILE\n"
                 "Renders the main window with FILE open to OUT.png, headless (default size 1400x900);\n"
-                "with nvidia-smi's LOG attached as File > Attach Device Log... does.\n",
+                "with nvidia-smi's LOG attached as File > Attach Device Log... does; where FILE's phases\n"
+                "carry training steps, with the time axis in steps, the cursor at step N's start, or the\n"
+                "span from step A's start to step B's end measured.\n",
                 stdout);
             return kExitOk;
         }
@@ -65,6 +68,32 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
                 deviceLog = DeviceLogRequest{args[++i], QString()};
             else
                 zone = args[++i];
+            continue;
+        }
+        if (arg == QLatin1String("--step-axis")) {
+            view.stepAxis = true;
+            continue;
+        }
+        if ((arg == QLatin1String("--cursor-step") || arg == QLatin1String("--measure-steps")) &&
+            i + 1 < args.size()) {
+            const QStringList numbers = args[++i].split(QLatin1Char('-'));
+            bool ok = numbers.size() == (arg == QLatin1String("--cursor-step") ? 1 : 2);
+            std::vector<qint64> values;
+            for (const QString& number : numbers) {
+                bool okNumber = false;
+                values.push_back(number.toLongLong(&okNumber));
+                ok = ok && okNumber;
+            }
+            if (!ok) {
+                std::fprintf(stderr, "gapscope --screenshot: %s needs %s, got '%s'\n", qPrintable(arg),
+                             arg == QLatin1String("--cursor-step") ? "a step number" : "A-B (step numbers)",
+                             qPrintable(args[i]));
+                return kExitUsage;
+            }
+            if (values.size() == 1)
+                view.cursorStep = values[0];
+            else
+                view.measureSteps = std::pair{values[0], values[1]};
             continue;
         }
         if (arg == QLatin1String("--size") && i + 1 < args.size()) {
@@ -90,7 +119,7 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     if (out.isEmpty() || file.isEmpty()) {
         std::fputs(
             "gapscope --screenshot: usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG "
-            "[--device-log-tz ZONE]] FILE\n",
+            "[--device-log-tz ZONE]] [--step-axis] [--cursor-step N] [--measure-steps A-B] FILE\n",
             stderr);
         return kExitUsage;
     }
@@ -104,7 +133,7 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     QString error;
     if (deviceLog)
         deviceLog->timeZone = zone;
-    const int status = renderScreenshot(file, out, size, &error, deviceLog);
+    const int status = renderScreenshot(file, out, size, &error, deviceLog, view);
     if (status != 0)
         std::fprintf(stderr, "gapscope --screenshot: %s\n", qPrintable(error));
     return status;

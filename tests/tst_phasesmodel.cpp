@@ -1,4 +1,5 @@
 #include "model/items/PhasesModel.h"
+#include "model/trace/TraceLoader.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -267,6 +268,87 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
         QVERIFY(!model.indexOfSpan(0).isValid());
         QVERIFY(model.spanAt(QModelIndex()) == nullptr);
+    }
+
+    // Issue 31: where the phases carry training steps, each row names the steps under it, on
+    // the real H200 captures (tests/data/fixtures/real-gpu/README.md): the single-rank run's
+    // one phase per step, grouped as "warmup ×23" and "train ×24", and a DDP rank's batches
+    // under epoch 2, where the step count restarts.
+    void stepsColumn_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QStringList>("rowPath"); // names of the rows from the top, as shown
+        QTest::addColumn<QString>("count");
+        QTest::addColumn<QString>("steps");
+        const QString real = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/real-gpu/steps/");
+        QTest::newRow("warm-up group")
+            << real + "truth_warmup_to_train.jsonl" << QStringList{"warmup"} << "×23"
+            << "steps 127-149";
+        QTest::newRow("train group") << real + "truth_warmup_to_train.jsonl" << QStringList{"train"} << "×24"
+                                     << "steps 150-173";
+        QTest::newRow("eval group") << real + "truth_train_to_eval.jsonl" << QStringList{"eval"} << "×24"
+                                    << "steps 750-773";
+        // the epoch's batches, each with its own batch's forward, backward and optimizer step
+        QTest::newRow("epoch 2") << real + "ddp_rank2_epoch_change.jsonl" << QStringList{"epoch"} << ""
+                                 << "epoch 2, steps 0-10";
+        // the all-reduce of epoch 1's loss runs between two steps: it holds none
+        QTest::newRow("between two steps")
+            << real + "ddp_rank2_epoch_change.jsonl" << QStringList{"epoch_loss_all_reduce"} << ""
+            << "";
+        QTest::newRow("epoch 2's batches")
+            << real + "ddp_rank2_epoch_change.jsonl" << QStringList{"epoch", "batch"} << "×11"
+            << "epoch 2, steps 0-10";
+    }
+    void stepsColumn()
+    {
+        QFETCH(QString, path);
+        QFETCH(QStringList, rowPath);
+        QFETCH(QString, count);
+        QFETCH(QString, steps);
+        const LoadOutcome loaded = loadTrace(path);
+        QVERIFY(loaded.data);
+        const auto result = runAnalysis(loaded.data, AnalysisRequest{});
+        QVERIFY(result);
+        PhasesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setAnalysis(result); // the model builds the steps itself when not given them
+        QVERIFY(model.steps() && !model.steps()->empty());
+        QModelIndex row;
+        for (const QString& name : rowPath) {
+            const QModelIndex parent = row;
+            row = {};
+            for (int r = 0; r < model.rowCount(parent) && !row.isValid(); ++r)
+                if (model.index(r, PhasesModel::NameColumn, parent).data().toString() == name)
+                    row = model.index(r, PhasesModel::NameColumn, parent);
+            QVERIFY2(row.isValid(), qPrintable(name));
+        }
+        QCOMPARE(model.index(row.row(), PhasesModel::CountColumn, row.parent()).data().toString(), count);
+        QCOMPARE(model.index(row.row(), PhasesModel::StepsColumn, row.parent()).data().toString(), steps);
+        QCOMPARE(row.data(PhasesModel::StepsRole).toString(), steps);
+        if (model.isGroup(row)) {
+            // the group stands for its first occurrence, whose own row names its step alone
+            const std::vector<size_t> occurrences = model.occurrencesAt(row);
+            const QModelIndex first = model.indexOfSpan(occurrences.front(), PhasesModel::StepsColumn);
+            QCOMPARE(first.data().toString(), steps.section(QLatin1Char('-'), 0, 0)
+                                                  .replace(QStringLiteral("steps"), QStringLiteral("step")));
+            QVERIFY(row.data(Qt::ToolTipRole).toString().endsWith(steps));
+        }
+        // steps handed in (as the trace page does) are used, not built again
+        const std::shared_ptr<const StepIndex> given = model.steps();
+        model.setAnalysis(result, given);
+        QCOMPARE(model.steps(), given);
+    }
+
+    // A trace whose phases carry no step leaves the column empty.
+    void noSteps()
+    {
+        PhasesModel model;
+        model.setAnalysis(makeResult(standardSpans()));
+        QVERIFY(model.steps() && model.steps()->empty());
+        for (int r = 0; r < model.rowCount(); ++r)
+            QVERIFY(model.index(r, PhasesModel::StepsColumn).data().toString().isEmpty());
+        QCOMPARE(model.headerData(PhasesModel::StepsColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Steps"));
     }
 };
 

@@ -89,6 +89,7 @@ private slots:
         QTest::newRow("tail past the last") << plain << qint64(25) << qint64(1000) << "steps 2-3";
         QTest::newRow("all before") << plain << qint64(-9) << qint64(-1) << "";
         QTest::newRow("all after") << plain << qint64(500) << qint64(900) << "";
+        QTest::newRow("around all") << plain << qint64(-9) << qint64(900) << "steps 0-3";
         const QStringList epochs{j("{'epoch':1,'step':0}"), j("{'epoch':1,'step':1}"),
                                  j("{'epoch':2,'step':0}"), j("{'epoch':2,'step':1}")};
         QTest::newRow("epoch named") << epochs << qint64(21) << qint64(21) << "epoch 2, step 0";
@@ -116,6 +117,38 @@ private slots:
         }
         const StepIndex index(spans);
         QCOMPARE(QString::fromStdString(index.rangeLabelAt(startNs, endNs)), label);
+    }
+
+    // The steps inside a range (a phase's): the time between two steps belongs to neither.
+    void labelsWithin_data()
+    {
+        QTest::addColumn<qint64>("startNs"); // steps 0-3 at 10 ns apart, each 8 ns long
+        QTest::addColumn<qint64>("endNs");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("one step") << qint64(10) << qint64(18) << "step 1";
+        QTest::newRow("from inside a step") << qint64(15) << qint64(31) << "steps 1-3";
+        QTest::newRow("from between steps") << qint64(19) << qint64(31) << "steps 2-3";
+        QTest::newRow("between two steps") << qint64(19) << qint64(19) << "";
+        QTest::newRow("ends before a step begins") << qint64(0) << qint64(19) << "steps 0-1";
+        QTest::newRow("around all") << qint64(-9) << qint64(900) << "steps 0-3";
+        QTest::newRow("after all") << qint64(39) << qint64(900) << "";
+        QTest::newRow("backwards") << qint64(31) << qint64(5) << "";
+    }
+    void labelsWithin()
+    {
+        QFETCH(qint64, startNs);
+        QFETCH(qint64, endNs);
+        QFETCH(QString, label);
+        std::vector<PhaseSpan> spans;
+        for (int i = 0; i < 4; ++i) {
+            PhaseSpan span;
+            span.startNs = 10 * i;
+            span.endNs = 10 * i + 8;
+            span.attributesJson = "{\"step\":" + std::to_string(i) + "}";
+            spans.push_back(span);
+        }
+        const StepIndex index(spans);
+        QCOMPARE(QString::fromStdString(index.rangeLabelWithin(startNs, endNs)), label);
     }
 
     void realCaptures_data()

@@ -7,6 +7,7 @@
 //             -> 500708919 B/s
 //   0.2..0.3: two samples, 19897668 / 0.1 = 198976680 B/s
 //   0.4..0.6: Sxx 0.02, Sxy 0.1 * (1692851198 - 1720953182) = -2810198.4 -> -140509920 B/s
+#include "analysis/PhaseSteps.h"
 #include "analysis/RangeMeasurement.h"
 #include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"
@@ -135,6 +136,69 @@ private slots:
         const double perNs = m_result->statistics.slopePerNs;
         QVERIFY2(std::abs(*m->slopeBytesPerSecond - perNs * 1e9) <= 1e-6 * std::abs(perNs * 1e9),
                  qPrintable(QStringLiteral("%1 vs %2").arg(*m->slopeBytesPerSecond).arg(perNs * 1e9)));
+    }
+
+    // The steps under a measured span on the real H200 captures (tests/data/fixtures/real-gpu/
+    // README.md): the single-rank run during its native leak, 96 MiB outside the allocator every
+    // 15 steps (6.4 MiB per step), and a DDP rank across an epoch whose step count restarts. The
+    // span runs from the start of one step to the end of another.
+    void steps_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("fromEpoch"); // -1: none
+        QTest::addColumn<int>("fromStep");
+        QTest::addColumn<int>("toEpoch");
+        QTest::addColumn<int>("toStep");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<double>("perStepMiB"); // 0: not checked; else within 10 %
+        const QString real = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/real-gpu/steps/");
+        QTest::newRow("the leak, steps 250-310") << real + "truth_leak_steps_250_310.jsonl" << -1 << 250 << -1
+                                                 << 310 << "steps 250-310" << 61 << 96.0 / 15.0;
+        QTest::newRow("one step") << real + "truth_leak_steps_250_310.jsonl" << -1 << 271 << -1 << 271
+                                  << "step 271" << 1 << 0.0;
+        QTest::newRow("across an epoch") << real + "ddp_rank2_epoch_change.jsonl" << 1 << 58 << 2 << 2
+                                         << "from epoch 1, step 58 to epoch 2, step 2" << 5 << 0.0;
+        QTest::newRow("within an epoch")
+            << real + "ddp_rank2_epoch_change.jsonl" << 2 << 3 << 2 << 9 << "epoch 2, steps 3-9" << 7 << 0.0;
+    }
+    void steps()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, fromEpoch);
+        QFETCH(int, fromStep);
+        QFETCH(int, toEpoch);
+        QFETCH(int, toStep);
+        QFETCH(QString, label);
+        QFETCH(int, count);
+        QFETCH(double, perStepMiB);
+        const LoadOutcome loaded = loadTrace(path);
+        QVERIFY(loaded.data);
+        const auto result = runAnalysis(loaded.data, AnalysisRequest{});
+        QVERIFY(result);
+        const StepIndex steps(result->phases);
+        const auto find = [&](int epoch, int step) -> const TrainingStep* {
+            for (const TrainingStep& s : steps.steps())
+                if (s.step == step && (epoch < 0 || s.epoch == std::optional<int64_t>(epoch)))
+                    return &s;
+            return nullptr;
+        };
+        const TrainingStep* from = find(fromEpoch, fromStep);
+        const TrainingStep* to = find(toEpoch, toStep);
+        QVERIFY(from && to);
+        const auto m = measureGapRange(result->gapInput(), from->startNs, to->endNs, &steps);
+        QVERIFY(m && m->steps);
+        QCOMPARE(QString::fromStdString(m->steps->label), label);
+        QCOMPARE(int(m->steps->count), count);
+        QCOMPARE(m->steps->gapBytesPerStep.has_value(), count >= 2 && m->slopeBytesPerSecond.has_value());
+        if (perStepMiB > 0) {
+            QVERIFY(m->steps->gapBytesPerStep);
+            const double got = *m->steps->gapBytesPerStep / (1024.0 * 1024.0);
+            QVERIFY2(std::abs(got - perStepMiB) <= 0.1 * perStepMiB,
+                     qPrintable(QStringLiteral("%1 MiB per step").arg(got)));
+        }
+        // without steps, none named
+        QVERIFY(!measureGapRange(result->gapInput(), from->startNs, to->endNs)->steps);
     }
 };
 

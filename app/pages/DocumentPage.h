@@ -81,6 +81,9 @@ public:
     virtual void setCursorTime(qint64 ns) = 0;
     virtual void stepCursor(int steps) = 0;
     virtual void stepPhase(int /*delta*/) {}
+    // To the first phase of the next (delta > 0) or previous run of another name (warm-up, train,
+    // eval), where stepPhase walks every occurrence.
+    virtual void stepPhaseKind(int /*delta*/) {}
     virtual void resetZoom() = 0;
     void selectFinding(int findingIndex);
     void stepFinding(int delta);

@@ -1,5 +1,7 @@
 #include "app/pages/TracePage.h"
 
+#include "analysis/PhaseRuns.h"
+#include "analysis/PhaseSteps.h"
 #include "app/pages/OverlayToggles.h"
 #include "app/pages/PageSummary.h"
 #include "app/pages/ViewState.h"
@@ -82,6 +84,16 @@ QString deepestPhaseLabel(const AnalysisResult& result, qint64 ns)
     return deepest ? shownText(qs(deepest->label)) : trMain("—");
 }
 
+// The cursor readout's phase: "step 620 · train" where the phases carry steps, else
+// "phase train".
+QString phaseReadout(const AnalysisResult& result, const StepIndex* steps, qint64 ns)
+{
+    const TrainingStep* step = steps ? steps->stepAt(ns) : nullptr;
+    if (!step)
+        return trMain("phase %1").arg(deepestPhaseLabel(result, ns));
+    return trMain("%1 · %2").arg(qs(steps->label(*step)), deepestPhaseLabel(result, ns));
+}
+
 } // namespace
 
 TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, QWidget* parent)
@@ -158,6 +170,14 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
                                     "negative values are not drawn"));
     connect(m_yLogAction, &QAction::toggled, m_chart, &GapChartView::setLogScale);
     connect(m_chart, &GapChartView::logScaleChanged, m_yLogAction, &QAction::setChecked);
+    m_stepAxisAction = new QAction(trMain("Training &Steps"), this);
+    m_stepAxisAction->setObjectName(QStringLiteral("stepAxisAction"));
+    m_stepAxisAction->setCheckable(true);
+    m_stepAxisAction->setEnabled(false); // until a trace whose phases carry steps is shown
+    m_stepAxisAction->setToolTip(trMain("Label the time axis with training steps (the phases' “step” "
+                                        "attribute) at step boundaries"));
+    connect(m_stepAxisAction, &QAction::toggled, m_chart, &GapChartView::setStepAxis);
+    connect(m_chart, &GapChartView::stepAxisChanged, m_stepAxisAction, &QAction::setChecked);
     connect(m_chart, &GapChartView::yRangeModeChanged, this, [this](ByteRangeMode mode) {
         m_yAxisActions[mode == ByteRangeMode::FromZero ? 1 : 0]->setChecked(true);
     });
@@ -195,16 +215,19 @@ TracePage::~TracePage() = default;
 void TracePage::restoreOverlaySettings(const QSettings& settings)
 {
     m_overlayToggles->restore(settings);
+    m_stepAxisAction->setChecked(settings.value(QStringLiteral("chart/stepAxis"), false).toBool());
 }
 
 void TracePage::adoptOverlayChoices(const TracePage& other)
 {
     m_overlayToggles->adoptChoices(*other.m_overlayToggles);
+    m_stepAxisAction->setChecked(other.m_stepAxisAction->isChecked());
 }
 
 void TracePage::saveOverlaySettings(QSettings& settings) const
 {
     m_overlayToggles->save(settings);
+    settings.setValue(QStringLiteral("chart/stepAxis"), m_stepAxisAction->isChecked());
 }
 
 void TracePage::hideEmptyPhaseColumns()
@@ -492,6 +515,9 @@ void TracePage::clear()
     m_fullResult.reset();
     m_pendingWindow.reset();
     m_chart->setAnalysis(nullptr);
+    m_steps.reset();
+    m_stepsTrace.reset();
+    m_stepAxisAction->setEnabled(false);
     m_collectiveTrace.reset();
     m_collective.clear();
     m_chart->setCollectiveIntervals({});
@@ -581,14 +607,19 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
         m_findingsFilter->clear(); // nor its filters: a new trace is shown whole
         m_phasesFilter->clear();
     }
-    m_chart->setAnalysis(m_result);
+    m_steps = stepsFor(*m_result);
+    m_stepsTrace = m_result->loadedTrace ? m_result->loadedTrace : m_result->trace;
+    m_stepsSession = m_result->sessionIndex;
+    m_stepsRank = m_result->rank;
+    m_stepAxisAction->setEnabled(!m_steps->empty());
+    m_chart->setAnalysis(m_result, m_steps);
     showCollectiveIntervals();
     m_scrubber->setAnalysis(m_result);
     const TimeRange visible = m_viewState->visibleRange();
     m_scrubber->setVisibleRange(visible.beginNs, visible.endNs);
     m_findingsModel->setAnalysis(m_result);
     m_bookmarks->setOriginNs(FindingsModel::originNs(*m_result));
-    m_phasesModel->setAnalysis(m_result);
+    m_phasesModel->setAnalysis(m_result, m_steps);
     // a group of repeated phases stays folded: its row gives count, total, mean and max
     m_phasesView->expandAll();
     for (int row = 0; row < m_phasesModel->rowCount(); ++row)
@@ -745,10 +776,13 @@ void TracePage::onPhaseCurrentChanged(const QModelIndex& current)
     // a little room either side so the phase edges are visible
     const qint64 margin = std::max<qint64>((endNs - startNs) / 50, 1'000'000);
     m_viewState->zoomTo(startNs - margin, endNs + margin);
-    emit statusMessage(
-        trMain("Phase %1: %2 – %3")
-            .arg(current.data(PhasesModel::PathRole).toString(), relativeTime(startNs), relativeTime(endNs)),
-        4000);
+    // the cursor on its (first) start: one click on "train ×600" reads "step 150 · train"
+    setCursorTime(startNs);
+    const QString steps = current.data(PhasesModel::StepsRole).toString();
+    emit statusMessage((steps.isEmpty() ? trMain("Phase %1: %2 – %3") : trMain("Phase %1: %2 – %3, %4"))
+                           .arg(current.data(PhasesModel::PathRole).toString(), relativeTime(startNs),
+                                relativeTime(endNs), steps),
+                       4000);
 }
 
 void TracePage::stepPhase(int delta)
@@ -764,6 +798,47 @@ void TracePage::stepPhase(int delta)
         next = std::clamp(m_phasesView->currentIndex().data(PhasesModel::SpanIndexRole).toInt() + delta, 0,
                           spans - 1);
     selectPhase(next);
+}
+
+std::optional<size_t> TracePage::currentPhaseSpan() const
+{
+    const QModelIndex current = m_phasesView->currentIndex();
+    if (!current.isValid())
+        return std::nullopt;
+    // a group row stands for its first occurrence (SpanIndexRole)
+    return size_t(std::max(current.data(PhasesModel::SpanIndexRole).toInt(), 0));
+}
+
+void TracePage::stepPhaseKind(int delta)
+{
+    if (!m_result || m_result->phases.empty())
+        return;
+    const std::optional<size_t> next = phaseRunStep(m_result->phases, currentPhaseSpan(), delta);
+    if (!next) {
+        emit statusMessage(
+            delta > 0 ? tr("No later phase of another name") : tr("No earlier phase of another name"), 4000);
+        return;
+    }
+    selectPhase(int(*next));
+    const PhaseRun run = phaseRunOf(m_result->phases, *next);
+    const std::string steps = m_steps ? m_steps->rangeLabelWithin(m_result->phases[run.first].startNs,
+                                                                  m_result->phases[run.last].endNs)
+                                      : std::string();
+    // what the run ahead holds: "train: 600 in a row, steps 150-749"
+    QString text = englishPlural(tr("%1: %n in a row", nullptr, int(run.count)), qint64(run.count))
+                       .arg(shownText(qs(m_result->phases[*next].label)));
+    if (!steps.empty())
+        text += QStringLiteral(", ") + qs(steps);
+    emit statusMessage(text, 4000);
+}
+
+std::shared_ptr<const StepIndex> TracePage::stepsFor(const AnalysisResult& result) const
+{
+    const std::shared_ptr<const TraceData> loaded = result.loadedTrace ? result.loadedTrace : result.trace;
+    if (m_steps && m_stepsTrace.lock() == loaded && m_stepsSession == result.sessionIndex &&
+        m_stepsRank == result.rank)
+        return m_steps; // another analysis (thresholds, a window) of the same phases
+    return std::make_shared<const StepIndex>(result.phases);
 }
 
 void TracePage::stepCursor(int samples)
@@ -842,7 +917,7 @@ void TracePage::updateCursorValues()
     parts << trMain("allocated %1").arg(bytesText(store.allocated[row]));
     parts << trMain("reserved %1").arg(bytesText(reserved));
     parts << trMain("used %1").arg(bytesText(used));
-    parts << trMain("phase %1").arg(deepestPhaseLabel(*m_result, cursorNs));
+    parts << phaseReadout(*m_result, m_steps.get(), cursorNs);
     emit cursorValuesChanged(parts.join(QStringLiteral("   ·   ")));
 }
 
@@ -862,7 +937,7 @@ QString TracePage::counterValuesText(qint64 cursorNs) const
         parts << trMain("used %1").arg(bytesText(store.used[row]));
     }
     parts << trMain("no gap: no device total");
-    parts << trMain("phase %1").arg(deepestPhaseLabel(*m_result, cursorNs));
+    parts << phaseReadout(*m_result, m_steps.get(), cursorNs);
     return parts.join(QStringLiteral("   ·   "));
 }
 

@@ -38,10 +38,16 @@ std::vector<size_t> PhasesModel::spansOfFinding(const Finding& finding, const st
     return spans;
 }
 
-void PhasesModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
+void PhasesModel::setAnalysis(std::shared_ptr<const AnalysisResult> result,
+                              std::shared_ptr<const StepIndex> steps)
 {
     beginResetModel();
     m_result = std::move(result);
+    m_steps = std::move(steps);
+    if (m_result && !m_steps)
+        m_steps = std::make_shared<const StepIndex>(m_result->phases);
+    else if (!m_result)
+        m_steps.reset();
     m_nodes.clear();
     m_roots.clear();
     m_spanCount = 0;
@@ -154,6 +160,19 @@ QModelIndex PhasesModel::indexOfSpan(size_t spanIndex, int column) const
     return createIndex(m_nodes[spanIndex].row, column, quintptr(spanIndex));
 }
 
+QString PhasesModel::stepsText(int64_t startNs, int64_t endNs) const
+{
+    return m_steps ? qs(m_steps->rangeLabelWithin(startNs, endNs)) : QString();
+}
+
+int PhasesModel::firstStepIndex(int64_t startNs, int64_t endNs) const
+{
+    if (!m_steps)
+        return -1;
+    const auto under = m_steps->indicesWithin(startNs, endNs);
+    return under ? int(under->first) : -1;
+}
+
 int PhasesModel::findingCount(size_t spanIndex) const
 {
     return spanIndex < m_spanCount ? m_nodes[spanIndex].findingCount : 0;
@@ -233,12 +252,16 @@ QVariant PhasesModel::groupData(size_t node, int column, int role) const
         return group.findingCount;
     case OccurrenceCountRole:
         return count;
+    case StepsRole:
+        return stepsText(first.startNs, lastEnd);
     case Qt::ToolTipRole: {
         QString tip = tr("%1: %2 occurrences, %3 in total, %4 on average, the longest %5")
                           .arg(shownText(qs(first.label)))
                           .arg(count)
                           .arg(secondsText(double(total) / 1e9), secondsText(double(mean) / 1e9),
                                secondsText(double(longest) / 1e9));
+        if (const QString steps = stepsText(first.startNs, lastEnd); !steps.isEmpty())
+            tip += QStringLiteral(", ") + steps;
         if (group.findingCount > 0)
             tip +=
                 QLatin1Char('\n') + englishPlural(tr("%n finding(s) attributed", nullptr, group.findingCount),
@@ -246,7 +269,8 @@ QVariant PhasesModel::groupData(size_t node, int column, int role) const
         return tip;
     }
     case Qt::TextAlignmentRole:
-        if (column != NameColumn && column != ThreadColumn && column != SyntheticEndColumn)
+        if (column != NameColumn && column != ThreadColumn && column != SyntheticEndColumn &&
+            column != StepsColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case SortRole:
@@ -255,6 +279,8 @@ QVariant PhasesModel::groupData(size_t node, int column, int role) const
             return qs(first.name);
         case CountColumn:
             return count;
+        case StepsColumn:
+            return firstStepIndex(first.startNs, lastEnd);
         case StartColumn:
             return qint64(first.startNs);
         case DurationColumn:
@@ -280,6 +306,8 @@ QVariant PhasesModel::groupData(size_t node, int column, int role) const
             return shownText(first.name.empty() ? qs(first.label) : qs(first.name));
         case CountColumn:
             return QStringLiteral("×%1").arg(count);
+        case StepsColumn:
+            return stepsText(first.startNs, lastEnd);
         case StartColumn:
             return formatRelativeTime(first.startNs, m_originNs);
         case DurationColumn:
@@ -330,10 +358,14 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
         return findings;
     case OccurrenceCountRole:
         return 1;
+    case StepsRole:
+        return stepsText(s->startNs, s->endNs);
     case Qt::ToolTipRole: {
         if (index.column() == ThreadColumn)
             return tr("Thread %1 (id %2)").arg(qs(s->threadName)).arg(s->threadId);
         QString tip = shownText(qs(s->label));
+        if (const QString steps = stepsText(s->startNs, s->endNs); !steps.isEmpty())
+            tip += QStringLiteral(" (") + steps + QLatin1Char(')');
         if (findings > 0)
             tip += QLatin1Char('\n') +
                    englishPlural(tr("%n finding(s) attributed", nullptr, findings), findings);
@@ -363,6 +395,8 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
             return findings;
         case CountColumn:
             return 1;
+        case StepsColumn:
+            return firstStepIndex(s->startNs, s->endNs);
         case MeanColumn:
         case MaxColumn:
             return qint64(s->endNs - s->startNs);
@@ -385,6 +419,8 @@ QVariant PhasesModel::data(const QModelIndex& index, int role) const
             return s->syntheticEnd ? tr("yes") : QString();
         case FindingsColumn:
             return findings > 0 ? QString::number(findings) : QString();
+        case StepsColumn:
+            return stepsText(s->startNs, s->endNs);
         case CountColumn:
         case MeanColumn:
         case MaxColumn:
@@ -412,6 +448,9 @@ QVariant PhasesModel::headerData(int section, Qt::Orientation orientation, int r
             return tr("Mean duration of a group's occurrences");
         case MaxColumn:
             return tr("Longest of a group's occurrences");
+        case StepsColumn:
+            return tr("The training steps under a phase (its “step” attribute, or those of the phases "
+                      "inside it); of a group row, from its first occurrence to its last");
         default:
             return {};
         }
@@ -425,6 +464,8 @@ QVariant PhasesModel::headerData(int section, Qt::Orientation orientation, int r
         return tr("Start");
     case CountColumn:
         return tr("Count");
+    case StepsColumn:
+        return tr("Steps");
     case DurationColumn:
         return tr("Duration");
     case MeanColumn:

@@ -2,8 +2,11 @@
 // The phase spans of one analysis as a tree (parent_scope_id nesting). Siblings with the same
 // label (a training loop's 64 "step" spans) are grouped under one row that gives their count,
 // total, mean and longest duration and expands to list the occurrences. Spans that findings
-// are attributed to carry their finding count, so views can mark them.
+// are attributed to carry their finding count, so views can mark them. Where the phases carry
+// training steps (analysis/PhaseSteps.h), each row names the steps under it: a group of 600
+// `train` phases reads "train ×600, steps 150-749".
 
+#include "analysis/PhaseSteps.h"
 #include "model/trace/AnalysisRunner.h"
 
 #include <QAbstractItemModel>
@@ -21,6 +24,7 @@ public:
     {
         NameColumn,
         CountColumn,    // occurrences of a group; empty for a span
+        StepsColumn,    // the training steps under the row ("steps 150-749"); empty without
         StartColumn,    // a group: its first occurrence's
         DurationColumn, // a group: the total of its occurrences
         MeanColumn,     // a group: mean occurrence duration
@@ -39,12 +43,18 @@ public:
         FindingCountRole,                 // int: findings attributed to this span
         SortRole,                         // raw value of the column
         OccurrenceCountRole,              // int: spans in a group, 1 for a span
+        StepsRole,                        // QString: the steps under the row, as StepsColumn
     };
 
     explicit PhasesModel(QObject* parent = nullptr);
 
-    void setAnalysis(std::shared_ptr<const AnalysisResult> result);
+    // steps: the training steps of the result's phases, when the caller built them already
+    // (the trace page builds them once per session and rank); built here when not given.
+    void setAnalysis(std::shared_ptr<const AnalysisResult> result,
+                     std::shared_ptr<const StepIndex> steps = nullptr);
     std::shared_ptr<const AnalysisResult> analysis() const { return m_result; }
+    // The steps of the analysis shown (empty where its phases carry none); null without one.
+    std::shared_ptr<const StepIndex> steps() const { return m_steps; }
 
     // Spans (indices into phases) that a finding is attributed to: the span with its scope_id,
     // else the spans whose label the attribution names and which contain the evidence time.
@@ -81,8 +91,13 @@ private:
     // The rows under container (a span node or -1 for the top level) of the child spans given.
     std::vector<int> arrangeChildren(int container, const std::vector<int>& spans);
     QVariant groupData(size_t node, int column, int role) const;
+    // "steps 150-749" under [startNs, endNs]; empty without steps.
+    QString stepsText(int64_t startNs, int64_t endNs) const;
+    // The first step under [startNs, endNs] as an index into the steps, -1 without (sorting).
+    int firstStepIndex(int64_t startNs, int64_t endNs) const;
 
     std::shared_ptr<const AnalysisResult> m_result;
+    std::shared_ptr<const StepIndex> m_steps;
     int64_t m_originNs = 0;
     int64_t m_timeResolutionNs = 1'000'000; // timeResolutionNs of the analysed span
     std::vector<Node> m_nodes;

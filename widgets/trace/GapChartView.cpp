@@ -5,6 +5,7 @@
 #include "widgets/chart/ByteAxis.h"
 #include "widgets/chart/ChartNavigation.h"
 #include "widgets/chart/ChartSupport.h"
+#include "widgets/chart/StepAxis.h"
 #include "widgets/chart/TimeAxis.h"
 #include "widgets/job/JobViewStyle.h"
 
@@ -32,6 +33,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScatterSeries>
+#include <QSet>
 #include <QToolTip>
 
 #include <algorithm>
@@ -190,6 +192,9 @@ public:
 
     GapChartView* q;
     std::shared_ptr<const AnalysisResult> result;
+    std::shared_ptr<const StepIndex> steps; // of the result's (session, rank); may be null
+    bool stepAxis = false;                  // setStepAxis
+    bool showsStepAxis() const { return stepAxis && steps && !steps->empty(); }
     AnalysisTimeRange range;
     ChartColors colors;
 
@@ -246,6 +251,7 @@ public:
     }
     YExtent visibleExtent; // of the drawn data in the visible range (the band not counted)
     QStringList yLabels;   // of the y axis, bottom to top
+    QStringList xLabels;   // of the x axis, left to right
     double bandBeginX = 0, bandEndX = 0;
 
     std::array<bool, kOverlayCount> overlayVisible{};
@@ -1104,7 +1110,28 @@ void GapChartView::Private::updateAxes(const YExtent& extent)
     const double xMin = hasData() ? xOf(visibleBeginNs) : 0.0;
     const double xMax = hasData() ? xOf(visibleEndNs) : 1.0;
     xAxis->setStartValue(xMin - (xMax - xMin) * 1e-9);
-    if (hasData()) {
+    xLabels.clear();
+    if (hasData() && showsStepAxis()) {
+        // step numbers at the steps' starts, as many as fit without labels touching: room for
+        // the widest label of the steps shown
+        const std::vector<TrainingStep>& all = steps->steps();
+        int widest = 0;
+        for (const TrainingStep* step : {&all.front(), &all.back()})
+            widest = std::max(widest, metrics.horizontalAdvance(stepTickLabel(*steps, *step, true)));
+        const StepAxisTicks ticks =
+            stepAxisTicks(*steps, TimeAxis{visibleBeginNs, visibleEndNs, 0, plotWidth}, widest + 24.0);
+        xLabels = stepTickLabels(*steps, ticks.ticks);
+        QSet<QString> used;
+        for (size_t k = 0; k < ticks.ticks.size(); ++k) {
+            // QCategoryAxis keys its labels by text: a second epoch's "20" gets zero-width
+            // spaces that draw nothing
+            QString key = xLabels[qsizetype(k)];
+            while (used.contains(key))
+                key += QChar(0x200B);
+            used.insert(key);
+            xAxis->append(key, xOf(ticks.ticks[k].ns));
+        }
+    } else if (hasData()) {
         for (int maxTicks = std::max(2, int(plotWidth / 70)); maxTicks >= 2; --maxTicks) {
             const int64_t step = niceTimeStepNs(span, maxTicks);
             const std::vector<int64_t> ticks =
@@ -1115,8 +1142,10 @@ void GapChartView::Private::updateAxes(const YExtent& extent)
                     std::max(widest, metrics.horizontalAdvance(formatTimeTick(tick - range.originNs, step)));
             const double stepPixels = plotWidth * double(step) / double(span);
             if (widest + 24 <= stepPixels || maxTicks == 2) {
-                for (int64_t tick : ticks)
-                    xAxis->append(formatTimeTick(tick - range.originNs, step), xOf(tick));
+                for (int64_t tick : ticks) {
+                    xLabels << formatTimeTick(tick - range.originNs, step);
+                    xAxis->append(xLabels.back(), xOf(tick));
+                }
                 break;
             }
         }
@@ -1168,12 +1197,21 @@ void GapChartView::Private::updateAxes(const YExtent& extent)
 
 QString GapChartView::Private::spanReadout() const
 {
-    QString text = GapChartView::tr("Time since trace start");
     if (!hasData())
-        return text;
+        return GapChartView::tr("Time since trace start");
     const int64_t span = visibleEndNs - visibleBeginNs;
     // two or three significant digits: a 1-2-5 step of about a hundredth of the span
-    text += GapChartView::tr("  ·  showing %1").arg(formatTimeTick(span, niceTimeStepNs(span, 100)));
+    const QString shown = formatTimeTick(span, niceTimeStepNs(span, 100));
+    QString text;
+    if (showsStepAxis()) {
+        const std::string under = steps->rangeLabelAt(visibleBeginNs, visibleEndNs);
+        text = GapChartView::tr("Training step");
+        text += under.empty() ? GapChartView::tr("  ·  showing %1, no step").arg(shown)
+                              : GapChartView::tr("  ·  showing %1 (%2)").arg(qs(under), shown);
+    } else {
+        text = GapChartView::tr("Time since trace start");
+        text += GapChartView::tr("  ·  showing %1").arg(shown);
+    }
     if (visibleExtent.valid()) {
         // what the y axis spans in the data, so a small range drawn tall reads as small
         text += GapChartView::tr(", values %1 to %2 (range %3)")
@@ -1250,6 +1288,11 @@ QString GapChartView::Private::hoverText(size_t samplePos, int64_t mouseNs) cons
         if (span.contains(t) && (!phase || span.depth >= phase->depth))
             phase = &span;
     }
+    // the training step first: the unit an ML engineer counts in (analysis/PhaseSteps.h)
+    const TrainingStep* step = steps ? steps->stepAt(t) : nullptr;
+    if (step)
+        html += QStringLiteral("<b>%1</b>").arg(htmlEscape(qs(steps->label(*step)))) +
+                (phase ? QStringLiteral(" · ") : QStringLiteral("<br/>"));
     if (phase)
         html += GapChartView::tr("Phase: %1").arg(htmlEscape(shownText(qs(phase->label))));
     html += q->collectiveToolTip(mouseNs);
@@ -1890,6 +1933,15 @@ void GapChartView::Private::Canvas::contextMenuEvent(QContextMenuEvent* event)
         d->q->setLogScale(on);
         emit d->q->logScaleChanged(on);
     });
+    menu.addSeparator();
+    QAction* stepAxis = menu.addAction(GapChartView::tr("X Axis: Training Steps"));
+    stepAxis->setCheckable(true);
+    stepAxis->setChecked(d->stepAxis);
+    stepAxis->setEnabled(d->steps && !d->steps->empty()); // phases without a `step`: time only
+    connect(stepAxis, &QAction::toggled, this, [this](bool on) {
+        d->q->setStepAxis(on);
+        emit d->q->stepAxisChanged(on);
+    });
     menu.exec(event->globalPos());
     event->accept();
 }
@@ -1913,16 +1965,18 @@ GapChartView::GapChartView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
 
 GapChartView::~GapChartView() = default;
 
-void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result)
+void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result,
+                               std::shared_ptr<const StepIndex> steps)
 {
     // a measurement outlives a re-analysis of its trace (thresholds, a window, Follow), not
     // another trace
     const bool sameTrace = d->result && result && d->result->trace == result->trace;
     d->result = std::move(result);
+    d->steps = d->result ? std::move(steps) : nullptr;
     if (d->measuredSpan) {
         if (sameTrace) {
-            d->measurement =
-                measureGapRange(d->result->gapInput(), d->measuredSpan->beginNs, d->measuredSpan->endNs);
+            d->measurement = measureGapRange(d->result->gapInput(), d->measuredSpan->beginNs,
+                                             d->measuredSpan->endNs, d->steps.get());
         } else {
             d->measuredSpan.reset();
             d->measurement.reset();
@@ -1951,6 +2005,39 @@ void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result)
 std::shared_ptr<const AnalysisResult> GapChartView::analysis() const
 {
     return d->result;
+}
+
+std::shared_ptr<const StepIndex> GapChartView::steps() const
+{
+    return d->steps;
+}
+
+bool GapChartView::hasSteps() const
+{
+    return d->steps && !d->steps->empty();
+}
+
+bool GapChartView::isStepAxis() const
+{
+    return d->stepAxis;
+}
+
+bool GapChartView::showsStepAxis() const
+{
+    return d->showsStepAxis();
+}
+
+void GapChartView::setStepAxis(bool on)
+{
+    if (d->stepAxis == on)
+        return;
+    d->stepAxis = on;
+    d->redraw();
+}
+
+QStringList GapChartView::xAxisLabels() const
+{
+    return d->xLabels;
 }
 
 void GapChartView::setComparisonLine(const QString& name, std::vector<int64_t> timesNs,
@@ -2100,7 +2187,7 @@ void GapChartView::measureRange(qint64 beginNs, qint64 endNs)
     if (endNs < beginNs)
         std::swap(beginNs, endNs);
     d->measuredSpan = TimeWindow{beginNs, endNs};
-    d->measurement = measureGapRange(d->result->gapInput(), beginNs, endNs);
+    d->measurement = measureGapRange(d->result->gapInput(), beginNs, endNs, d->steps.get());
     d->canvas->viewport()->update();
     emit measurementChanged();
 }
@@ -2131,8 +2218,12 @@ QString GapChartView::measurementText(const TimeWindow& span, const std::optiona
     const QString dt = tr("Δt %1").arg(formatTimeTick(duration, niceTimeStepNs(duration, 100)));
     if (!m)
         return tr("%1 · no usable sample in this span").arg(dt);
-    QStringList parts{
-        dt, englishPlural(tr("%n sample(s)", nullptr, int(m->sampleCount)), qint64(m->sampleCount)),
+    QStringList parts{dt};
+    if (m->steps) // "steps 250-550, 301 steps"; one step is named alone
+        parts << (m->steps->count == 1 ? qs(m->steps->label)
+                                       : tr("%1, %2 steps").arg(qs(m->steps->label)).arg(m->steps->count));
+    parts << QStringList{
+        englishPlural(tr("%n sample(s)", nullptr, int(m->sampleCount)), qint64(m->sampleCount)),
         tr("Δgap %1").arg(signedBytesText(double(m->deltaGapBytes))),
         tr("min %1").arg(bytesText(m->minGapBytes)), tr("max %1").arg(bytesText(m->maxGapBytes))};
     if (m->slopeBytesPerSecond) {
@@ -2140,6 +2231,8 @@ QString GapChartView::measurementText(const TimeWindow& span, const std::optiona
         parts << tr("slope %1 (least squares)")
                      .arg((slope > 0 ? QStringLiteral("+") : QString()) + bytesPerSecondText(slope));
     }
+    if (m->steps && m->steps->gapBytesPerStep)
+        parts << tr("%1 per step").arg(signedBytesText(*m->steps->gapBytesPerStep));
     return parts.join(QStringLiteral(" · "));
 }
 

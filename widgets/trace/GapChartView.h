@@ -11,6 +11,7 @@
 // shows its collective-attribution intervals as translucent bands behind the series, coloured
 // by class as on the job heatmap.
 
+#include "analysis/PhaseSteps.h"
 #include "analysis/RangeMeasurement.h"
 #include "model/items/BookmarksModel.h"
 #include "model/job/JobViewData.h"
@@ -60,8 +61,22 @@ public:
     explicit GapChartView(QWidget* parent = nullptr);
     ~GapChartView() override;
 
-    void setAnalysis(std::shared_ptr<const AnalysisResult> result);
+    // steps: the training steps of the result's (session, rank) (analysis/PhaseSteps.h), built
+    // once by whoever shows it; the hover readout, the measurement and the step axis name them.
+    void setAnalysis(std::shared_ptr<const AnalysisResult> result,
+                     std::shared_ptr<const StepIndex> steps = nullptr);
     std::shared_ptr<const AnalysisResult> analysis() const;
+    // The steps given with the analysis; null or empty where its phases carry none.
+    std::shared_ptr<const StepIndex> steps() const;
+    bool hasSteps() const;
+
+    // The x axis labelled with training steps at step boundaries (StepAxis.h) instead of time
+    // since the trace start; time again where the result has no steps.
+    bool isStepAxis() const;
+    // Whether the step labels are drawn: asked for and the result has steps.
+    bool showsStepAxis() const;
+    // The x axis labels as drawn, left to right.
+    QStringList xAxisLabels() const;
 
     // A line from outside the analysis (the compare window's B − A): values in bytes at absolute
     // times on this chart's clock, ascending; drawn under the gap, decimated like it, in the
@@ -91,7 +106,9 @@ public:
     // The span measured, also when no sample lies in it (then measurement() is nullopt).
     std::optional<TimeWindow> measuredSpan() const;
     std::optional<RangeMeasurement> measurement() const;
-    // "Δt 0.300 s · 4 samples · Δgap +152.85 MiB · min ... · max ... · slope ..." of the span.
+    // "Δt 0.300 s · 4 samples · Δgap +152.85 MiB · min ... · max ... · slope ..." of the span;
+    // with steps under it, "steps 250-550 (301 steps)" after Δt and "+6.40 MiB per step" after
+    // the slope.
     static QString measurementText(const TimeWindow& span,
                                    const std::optional<RangeMeasurement>& measurement);
 
@@ -145,6 +162,7 @@ public slots:
     void highlightFinding(int findingIndex);
     void setYRangeMode(ByteRangeMode mode);
     void setLogScale(bool on);
+    void setStepAxis(bool on);
 
 signals:
     void visibleRangeChanged(qint64 beginNs, qint64 endNs);
@@ -158,6 +176,7 @@ signals:
 
     void yRangeModeChanged(ByteRangeMode mode); // the user chose it in the context menu
     void logScaleChanged(bool on);              // likewise
+    void stepAxisChanged(bool on);              // likewise
 
 protected:
     void changeEvent(QEvent* event) override; // follows palette and font changes (dark themes)
