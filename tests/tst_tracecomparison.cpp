@@ -3,6 +3,7 @@
 // the raw lines, alignment at start and at a phase, and the JSON/Markdown reports.
 #include "model/trace/TraceComparison.h"
 #include "model/trace/TraceLoader.h"
+#include "model/text/Text.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -410,7 +411,7 @@ private slots:
         QTest::newRow("truth vs blind stock, default gate")
             << "single/truth_spike" << "single/stock" << 0.05 << 0 << 0 << 0
             << QStringList{QStringLiteral("A gate"), QStringLiteral("B blind")}
-            << "A's gap analysis finds transient\\_spike only below the 5 % ratio gate (its largest gap is 4.01 % of "
+            << "A's gap analysis finds transient_spike only below the 5 % ratio gate (its largest gap is 4.01 % of "
                "the device)";
         // both sides see the gap: what A finds and B does not is gone, as before
         QTest::newRow("truth spike vs truth start, gate lowered")
@@ -439,14 +440,18 @@ private slots:
         QCOMPARE(int(c->count(FindingChange::New)), added);
         QStringList said;
         for (const ComparisonCaution& caution : c->cautions)
-            said << QStringLiteral("%1 %2").arg(QLatin1Char(caution.side),
+            said << QStringLiteral("%1 %2").arg(QString(QLatin1Char(caution.side)),
                                                 caution.kind == ComparisonCaution::Kind::GapNotObservable
                                                     ? QStringLiteral("blind")
                                                     : QStringLiteral("gate"));
         QCOMPARE(said, cautions);
 
         const QString md = QString::fromUtf8(renderComparisonMarkdown(*c));
-        QVERIFY2(md.contains(markdownSays), qPrintable(md));
+        QVERIFY2(md.contains(markdownEscape(markdownSays)), qPrintable(md));
+        // the caution itself, unescaped, for the window and the JSON
+        QVERIFY(std::any_of(c->cautions.begin(), c->cautions.end(), [&](const ComparisonCaution& caution) {
+                    return caution.text.contains(markdownSays);
+                }) || cautions.isEmpty());
         if (notComparable > 0) {
             QVERIFY2(md.contains(QStringLiteral("%1 not comparable.").arg(notComparable)), qPrintable(md));
             QVERIFY(md.contains(QStringLiteral("| not\\_comparable |")));

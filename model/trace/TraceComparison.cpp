@@ -525,7 +525,7 @@ QByteArray renderComparisonMarkdown(const TraceComparison& comparison)
             }
             const auto confidenceDelta = f.confidenceDelta();
             md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
-                      .arg(markdownEscape(qs(toString(f.classification))), toString(f.change), severity(f.a),
+                      .arg(markdownEscape(qs(toString(f.classification))), markdownEscape(toString(f.change)), severity(f.a),
                            severity(f.b), confidence(f.a), confidence(f.b),
                            confidenceDelta ? formatDelta(*confidenceDelta, EvidenceUnit::Probability, false)
                                            : QStringLiteral("-"),
