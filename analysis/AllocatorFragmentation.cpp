@@ -19,8 +19,8 @@ std::optional<Finding> allocatorFragmentation(const GapInput& input, size_t trac
     size_t samples = 0;    // with reserved > 0: before the allocator holds anything, no evidence
     size_t fragmented = 0; // of them
     size_t run = 0;
-    std::optional<size_t> worst;          // index into rows, in a sustained run
-    std::optional<size_t> worstAnywhere;  // the same without the run's length
+    std::optional<size_t> worst;         // index into rows, in a sustained run
+    std::optional<size_t> worstAnywhere; // the same without the run's length
     int64_t worstBytes = -1;
     int64_t worstAnywhereBytes = -1;
     int64_t runBestBytes = -1;

@@ -37,6 +37,7 @@ enum class Classification
     // the gap analysis, see model/job/JobFindings.h)
     CollectiveMemory, // a collective-attribution interval; its upstream class is an evidence label
     FirstCause,       // a rank whose device usage rose at or before the cluster's onset
+
     // gapscope's own findings from the allocator's counters (analysis/AllocatorFragmentation.h);
     // reported beside upstream's gap analysis, never in it
     AllocatorFragmentation,

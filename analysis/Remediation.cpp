@@ -524,7 +524,8 @@ std::string describeAllocatorFragmentation(const Finding& finding, Backend backe
     const std::string holder = backend == Backend::Cpu ? "live objects" : "tensors";
     if (!number.complete)
         return "Most of the memory reserved by " + allocatorName(backend) + " is not allocated to " + holder +
-               ", over much of the run: the allocator holds blocks it cannot reuse for the requests it gets." +
+               ", over much of the run: the allocator holds blocks it cannot reuse for the requests it "
+               "gets." +
                phaseSuffix(finding);
     std::string text = allocatorName(backend);
     text[0] = char(std::toupper(static_cast<unsigned char>(text[0])));
@@ -536,8 +537,8 @@ std::string describeAllocatorFragmentation(const Finding& finding, Backend backe
             "the process needs more device memory than its tensors.";
     if (warnings > 0)
         text += " The tracker itself logged " +
-                (warnings == 1 ? std::string("1 fragmentation warning") :
-                                 printf1("%.0f fragmentation warnings", warnings)) +
+                (warnings == 1 ? std::string("1 fragmentation warning")
+                               : printf1("%.0f fragmentation warnings", warnings)) +
                 ".";
     return text + phaseSuffix(finding);
 }

@@ -91,8 +91,8 @@ private slots:
 
 void TestAllocatorFragmentation::rule_data()
 {
-    QTest::addColumn<int>("fragmented");   // samples with reserved far above allocated
-    QTest::addColumn<int>("normal");       // samples with reserved close to allocated
+    QTest::addColumn<int>("fragmented");     // samples with reserved far above allocated
+    QTest::addColumn<int>("normal");         // samples with reserved close to allocated
     QTest::addColumn<qint64>("unallocated"); // of a fragmented sample, bytes
     QTest::addColumn<qint64>("reserved");    // of a fragmented sample, bytes
     QTest::addColumn<int>("severity");       // -1: no finding
@@ -172,26 +172,30 @@ void TestAllocatorFragmentation::classificationName()
     QVERIFY(isAllocatorClassification(Classification::AllocatorFragmentation));
     QVERIFY(!isGapClassification(Classification::AllocatorFragmentation));
     QVERIFY(!isAllocatorClassification(Classification::FragmentationLike));
-    QCOMPARE(classificationTitle(Classification::AllocatorFragmentation), QStringLiteral("Allocator fragmentation"));
+    QCOMPARE(classificationTitle(Classification::AllocatorFragmentation),
+             QStringLiteral("Allocator fragmentation"));
 }
 
 void TestAllocatorFragmentation::realCaptures_data()
 {
     QTest::addColumn<QString>("path");
-    QTest::addColumn<int>("severity");         // -1: none
-    QTest::addColumn<int>("trackerWarnings");  // warning events of the rank
+    QTest::addColumn<int>("severity");        // -1: none
+    QTest::addColumn<int>("trackerWarnings"); // warning events of the rank
     QTest::addColumn<int>("fragmentationWarnings");
 
-    QTest::newRow("frag") << data("fixtures/real-gpu/frag/telemetry_sink") << int(Severity::Warning) << 54 << 54;
+    QTest::newRow("frag") << data("fixtures/real-gpu/frag/telemetry_sink") << int(Severity::Warning) << 54
+                          << 54;
     QTest::newRow("single/stock") << data("fixtures/real-gpu/single/stock/telemetry_sink") << -1 << 6 << 5;
     QTest::newRow("single/truth") << data("fixtures/real-gpu/single/truth/telemetry_sink") << -1 << 10 << 9;
-    QTest::newRow("single/truth_spike") << data("fixtures/real-gpu/single/truth_spike/telemetry_sink") << -1 << 5
-                                        << 5;
-    QTest::newRow("single/truth_events.csv") << data("fixtures/real-gpu/single/truth_events.csv") << -1 << 32 << 31;
+    QTest::newRow("single/truth_spike")
+        << data("fixtures/real-gpu/single/truth_spike/telemetry_sink") << -1 << 5 << 5;
+    QTest::newRow("single/truth_events.csv")
+        << data("fixtures/real-gpu/single/truth_events.csv") << -1 << 32 << 31;
     // a warning or none in their first 200 records (-2: not counted), and no finding
     for (int rank = 0; rank < 4; ++rank)
-        QTest::addRow("ddp/rank%d", rank) << data(QStringLiteral("fixtures/real-gpu/ddp/rank%1/telemetry_sink").arg(rank))
-                                          << -1 << -2 << -2;
+        QTest::addRow("ddp/rank%d", rank)
+            << data(QStringLiteral("fixtures/real-gpu/ddp/rank%1/telemetry_sink").arg(rank)) << -1 << -2
+            << -2;
 }
 
 void TestAllocatorFragmentation::realCaptures()
@@ -221,13 +225,16 @@ void TestAllocatorFragmentation::realCaptures()
     QCOMPARE(evidence(*finding, "unallocated_ratio"), std::round(10000 * unallocated / reserved) / 10000);
     QVERIFY(evidence(*finding, "fragmented_sample_ratio") >= 2.0 / 3.0);
     // its texts: what was found, and PyTorch's remedies with empty_cache's caveat
-    QVERIFY(QString::fromStdString(finding->description).contains(QStringLiteral("54 fragmentation warnings")));
-    QVERIFY(QString::fromStdString(finding->description).contains(QStringLiteral("PyTorch's caching allocator")));
+    QVERIFY(
+        QString::fromStdString(finding->description).contains(QStringLiteral("54 fragmentation warnings")));
+    QVERIFY(
+        QString::fromStdString(finding->description).contains(QStringLiteral("PyTorch's caching allocator")));
     QString steps;
     for (const std::string& step : finding->remediation)
         steps += QString::fromStdString(step) + QLatin1Char('\n');
-    for (const char* remedy : {"expandable_segments:True", "max_split_size_mb", "garbage_collection_threshold",
-                               "empty_cache() returns only whole unused segments"})
+    for (const char* remedy :
+         {"expandable_segments:True", "max_split_size_mb", "garbage_collection_threshold",
+          "empty_cache() returns only whole unused segments"})
         QVERIFY2(steps.contains(QLatin1String(remedy)), remedy);
     // gapscope's finding sits beside upstream's, never in it: the gap analysis's own stays
     // exactly what analyzeGaps gives
@@ -269,16 +276,18 @@ void TestAllocatorFragmentation::reportForms()
     const QJsonObject json = QJsonDocument::fromJson(analysisReportJson(*result)).object();
     // upstream's list holds upstream's classes only; gapscope's own is written apart
     for (const QJsonValue& f : json.value(QLatin1String("gap_analysis")).toArray())
-        QVERIFY(f.toObject().value(QLatin1String("classification")).toString() != QLatin1String("allocator_fragmentation"));
+        QVERIFY(f.toObject().value(QLatin1String("classification")).toString() !=
+                QLatin1String("allocator_fragmentation"));
     const QJsonArray own = json.value(QLatin1String("allocator_findings")).toArray();
     QCOMPARE(own.size(), 1);
     const QJsonObject finding = own.first().toObject();
-    QCOMPARE(finding.value(QLatin1String("classification")).toString(), QStringLiteral("allocator_fragmentation"));
+    QCOMPARE(finding.value(QLatin1String("classification")).toString(),
+             QStringLiteral("allocator_fragmentation"));
     QCOMPARE(finding.value(QLatin1String("severity")).toString(), QStringLiteral("warning"));
     const QJsonObject ev = finding.value(QLatin1String("evidence")).toObject();
-    for (const char* key : {"reserved_bytes", "allocated_bytes", "unallocated_bytes", "unallocated_ratio",
-                            "fragmented_samples", "sample_count", "fragmented_sample_ratio",
-                            "tracker_fragmentation_warnings"})
+    for (const char* key :
+         {"reserved_bytes", "allocated_bytes", "unallocated_bytes", "unallocated_ratio", "fragmented_samples",
+          "sample_count", "fragmented_sample_ratio", "tracker_fragmentation_warnings"})
         QVERIFY2(ev.contains(QLatin1String(key)), key);
     QCOMPARE(ev.value(QLatin1String("tracker_fragmentation_warnings")).toInt(), 54);
     QVERIFY(!finding.value(QLatin1String("remediation")).toArray().isEmpty());
@@ -294,7 +303,9 @@ void TestAllocatorFragmentation::reportForms()
     // a trace without it keeps its bytes: no allocator_findings key at all
     const auto quiet = analyse(data("fixtures/real-gpu/single/truth/telemetry_sink"));
     QVERIFY(quiet);
-    QVERIFY(!QJsonDocument::fromJson(analysisReportJson(*quiet)).object().contains(QLatin1String("allocator_findings")));
+    QVERIFY(!QJsonDocument::fromJson(analysisReportJson(*quiet))
+                 .object()
+                 .contains(QLatin1String("allocator_findings")));
 }
 
 QTEST_GUILESS_MAIN(TestAllocatorFragmentation)

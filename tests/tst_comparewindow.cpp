@@ -71,8 +71,9 @@ private slots:
         QTest::addColumn<double>("gate");
         QTest::addColumn<int>("notComparable");
         QTest::addColumn<QString>("statusSays");
-        QTest::newRow("default gate") << 0.05 << 0
-                                      << QStringLiteral("A's gap analysis finds transient_spike only below the 5 % ratio gate");
+        QTest::newRow("default gate")
+            << 0.05 << 0
+            << QStringLiteral("A's gap analysis finds transient_spike only below the 5 % ratio gate");
         QTest::newRow("gate 0.01") << 0.01 << 1
                                    << QStringLiteral("1 finding of A is not comparable, not gone or new.");
     }
@@ -97,8 +98,9 @@ private slots:
                  qPrintable(status));
         QVERIFY2(status.contains(statusSays), qPrintable(status));
         if (notComparable > 0) {
-            QVERIFY2(status.startsWith(QStringLiteral("0 new, 0 gone, 0 changed, 0 unchanged, 1 not comparable")),
-                     qPrintable(status));
+            QVERIFY2(
+                status.startsWith(QStringLiteral("0 new, 0 gone, 0 changed, 0 unchanged, 1 not comparable")),
+                qPrintable(status));
             QTreeWidgetItem* spike = rowOf(window.findingsView(), QStringLiteral("Transient spike"));
             QVERIFY(spike);
             QCOMPARE(spike->text(1), QStringLiteral("not_comparable"));
@@ -107,7 +109,8 @@ private slots:
         // each side's notices over its chart
         QVERIFY(window.chartTitle(Side::B)->text().contains(QStringLiteral("The gap cannot be observed")));
         QVERIFY(!window.chartTitle(Side::A)->text().contains(QStringLiteral("The gap cannot be observed")));
-        QCOMPARE(window.chartTitle(Side::A)->text().contains(QStringLiteral("hidden by the 5")), gate == 0.05);
+        QCOMPARE(window.chartTitle(Side::A)->text().contains(QStringLiteral("hidden by the 5")),
+                 gate == 0.05);
 
         if (const QByteArray folder = qgetenv("GAPSCOPE_SHOT_DIR"); !folder.isEmpty()) {
             window.resize(1400, 950);

@@ -64,7 +64,8 @@ QJsonObject findingsOf(const QByteArray& report)
         for (const QJsonValue& value : object.value(QLatin1String(list)).toArray()) {
             const QJsonObject finding = value.toObject();
             QJsonObject kept;
-            for (const char* key : {"classification", "severity", "confidence", "evidence", "phase_attribution"})
+            for (const char* key :
+                 {"classification", "severity", "confidence", "evidence", "phase_attribution"})
                 kept.insert(QLatin1String(key), finding.value(QLatin1String(key)));
             findings.append(kept);
         }

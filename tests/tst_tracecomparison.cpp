@@ -1,9 +1,9 @@
 // TraceComparison on the parity vectors: findings matched by classification (new, gone,
 // changed with deltas) against the reference outputs, per-phase peak gaps against a scan of
 // the raw lines, alignment at start and at a phase, and the JSON/Markdown reports.
+#include "model/text/Text.h"
 #include "model/trace/TraceComparison.h"
 #include "model/trace/TraceLoader.h"
-#include "model/text/Text.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -97,8 +97,8 @@ const FindingComparison* findingOf(const TraceComparison& c, Classification clas
 // A cut real capture (tests/data/fixtures/real-gpu) analysed with the ratio gate given.
 std::shared_ptr<const AnalysisResult> analyseReal(const QString& relative, double gate)
 {
-    const LoadOutcome loaded =
-        loadTrace(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/real-gpu/") + relative + QStringLiteral("/telemetry_sink"));
+    const LoadOutcome loaded = loadTrace(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/real-gpu/") +
+                                         relative + QStringLiteral("/telemetry_sink"));
     if (!loaded.data)
         return nullptr;
     AnalysisRequest request;
@@ -402,20 +402,26 @@ private slots:
         QTest::addColumn<QString>("markdownSays");
 
         QTest::newRow("truth vs blind stock, gate lowered")
-            << "single/truth_spike" << "single/stock" << 0.01 << 1 << 0 << 0 << QStringList{QStringLiteral("B blind")}
-            << "B cannot observe the gap (device used is recorded as max(allocated, reserved)): its gap findings "
+            << "single/truth_spike"
+            << "single/stock" << 0.01 << 1 << 0 << 0 << QStringList{QStringLiteral("B blind")}
+            << "B cannot observe the gap (device used is recorded as max(allocated, reserved)): its gap "
+               "findings "
                "cannot be compared; 1 finding of A is not comparable, not gone or new.";
         QTest::newRow("blind stock vs truth, gate lowered")
-            << "single/stock" << "single/truth_spike" << 0.01 << 1 << 0 << 0 << QStringList{QStringLiteral("A blind")}
+            << "single/stock"
+            << "single/truth_spike" << 0.01 << 1 << 0 << 0 << QStringList{QStringLiteral("A blind")}
             << "A cannot observe the gap";
         QTest::newRow("truth vs blind stock, default gate")
-            << "single/truth_spike" << "single/stock" << 0.05 << 0 << 0 << 0
+            << "single/truth_spike"
+            << "single/stock" << 0.05 << 0 << 0 << 0
             << QStringList{QStringLiteral("A gate"), QStringLiteral("B blind")}
-            << "A's gap analysis finds transient_spike only below the 5 % ratio gate (its largest gap is 4.01 % of "
+            << "A's gap analysis finds transient_spike only below the 5 % ratio gate (its largest gap is "
+               "4.01 % of "
                "the device)";
         // both sides see the gap: what A finds and B does not is gone, as before
         QTest::newRow("truth spike vs truth start, gate lowered")
-            << "single/truth_spike" << "single/truth" << 0.01 << 0 << 1 << 0 << QStringList{} << "1 gone";
+            << "single/truth_spike"
+            << "single/truth" << 0.01 << 0 << 1 << 0 << QStringList{} << "1 gone";
     }
 
     void blindSide()
@@ -449,9 +455,10 @@ private slots:
         const QString md = QString::fromUtf8(renderComparisonMarkdown(*c));
         QVERIFY2(md.contains(markdownEscape(markdownSays)), qPrintable(md));
         // the caution itself, unescaped, for the window and the JSON
-        QVERIFY(std::any_of(c->cautions.begin(), c->cautions.end(), [&](const ComparisonCaution& caution) {
-                    return caution.text.contains(markdownSays);
-                }) || cautions.isEmpty());
+        QVERIFY(std::any_of(
+                    c->cautions.begin(), c->cautions.end(),
+                    [&](const ComparisonCaution& caution) { return caution.text.contains(markdownSays); }) ||
+                cautions.isEmpty());
         if (notComparable > 0) {
             QVERIFY2(md.contains(QStringLiteral("%1 not comparable.").arg(notComparable)), qPrintable(md));
             QVERIFY(md.contains(QStringLiteral("| not\\_comparable |")));
@@ -460,18 +467,21 @@ private slots:
         for (const auto& [name, result] : {std::pair{"A", resultA}, std::pair{"B", resultB}})
             for (const Notice& notice : result->notices)
                 QVERIFY(md.contains(QStringLiteral("**%1 notice** (%2, `%3`)")
-                                        .arg(QLatin1String(name), QString::fromStdString(std::string(toString(notice.severity))),
+                                        .arg(QLatin1String(name),
+                                             QString::fromStdString(std::string(toString(notice.severity))),
                                              QString::fromStdString(notice.code))));
 
         const QJsonObject json = QJsonDocument::fromJson(renderComparisonJson(*c)).object();
-        QCOMPARE(json.value(QLatin1String("summary")).toObject().value(QLatin1String("not_comparable")).toInt(),
-                 notComparable);
+        QCOMPARE(
+            json.value(QLatin1String("summary")).toObject().value(QLatin1String("not_comparable")).toInt(),
+            notComparable);
         QCOMPARE(json.value(QLatin1String("cautions")).toArray().size(), qsizetype(cautions.size()));
         for (const auto& [key, result] : {std::pair{"a", resultA}, std::pair{"b", resultB}}) {
             const QJsonObject side = json.value(QLatin1String(key)).toObject();
             QCOMPARE(side.value(QLatin1String("gap_observable")).toBool(),
                      !findNotice(result->notices, notice_code::kGapNotObservable));
-            QCOMPARE(side.value(QLatin1String("notices")).toArray().size(), qsizetype(result->notices.size()));
+            QCOMPARE(side.value(QLatin1String("notices")).toArray().size(),
+                     qsizetype(result->notices.size()));
         }
     }
 };

@@ -60,7 +60,8 @@ private slots:
 
         QTest::newRow("frag, wide") << fixture("frag/telemetry_sink") << 1400 << 54 << true;
         QTest::newRow("frag, narrow") << fixture("frag/telemetry_sink") << 520 << 54 << true;
-        QTest::newRow("truth: a few, no finding") << fixture("single/truth/telemetry_sink") << 1400 << 10 << false;
+        QTest::newRow("truth: a few, no finding")
+            << fixture("single/truth/telemetry_sink") << 1400 << 10 << false;
     }
 
     void lane()
@@ -82,15 +83,17 @@ private slots:
 
         // the finding where findings are: the summary page and the findings pane
         const SummaryContent& summary = page->summaryView()->content();
-        const bool onSummary = std::any_of(summary.findings.begin(), summary.findings.end(), [](const SummaryFinding& f) {
-            return f.title == QStringLiteral("Allocator fragmentation");
-        });
+        const bool onSummary =
+            std::any_of(summary.findings.begin(), summary.findings.end(), [](const SummaryFinding& f) {
+                return f.title == QStringLiteral("Allocator fragmentation");
+            });
         QCOMPARE(onSummary, fragmentationFinding);
         bool inPane = false;
         const FindingsModel* model = page->findingsModel();
         for (int row = 0; row < model->rowCount(); ++row)
             for (int column = 0; column < model->columnCount(); ++column)
-                inPane = inPane || model->index(row, column).data().toString().contains(QStringLiteral("ragmentation"));
+                inPane = inPane ||
+                         model->index(row, column).data().toString().contains(QStringLiteral("ragmentation"));
         QCOMPARE(inPane, fragmentationFinding);
 
         page->showChart();
@@ -107,8 +110,9 @@ private slots:
         QCOMPARE(counted, warnings);
         // clusters: marks never overlap, so each stays readable however many there are
         for (int i = 1; i < marks.size(); ++i)
-            QVERIFY2(marks[i].rect.left() > marks[i - 1].rect.right(),
-                     qPrintable(QStringLiteral("%1 %2").arg(marks[i - 1].rect.right()).arg(marks[i].rect.left())));
+            QVERIFY2(
+                marks[i].rect.left() > marks[i - 1].rect.right(),
+                qPrintable(QStringLiteral("%1 %2").arg(marks[i - 1].rect.right()).arg(marks[i].rect.left())));
         // at most one mark per few pixels of the plot, however many warnings
         QVERIFY2(marks.size() <= int(chart->width() / GapChartView::kTrackerWarningClusterPx) + 1,
                  qPrintable(QString::number(marks.size())));
@@ -116,8 +120,9 @@ private slots:
         // the tooltip on a mark: the tracker's words and the share it measured
         const GapChartView::TrackerWarningMark& first = marks.front();
         const QString tip = chart->trackerWarningToolTip(first.firstNs);
-        const auto firstWarning = std::find_if(result.trackerWarnings.begin(), result.trackerWarnings.end(),
-                                               [&](const TrackerWarning& w) { return w.timeNs == first.firstNs; });
+        const auto firstWarning =
+            std::find_if(result.trackerWarnings.begin(), result.trackerWarnings.end(),
+                         [&](const TrackerWarning& w) { return w.timeNs == first.firstNs; });
         QVERIFY(firstWarning != result.trackerWarnings.end());
         QVERIFY2(tip.contains(firstWarning->context), qPrintable(tip));
         QCOMPARE(tip.contains(QStringLiteral("(fragmentation ")), firstWarning->fragmentation.has_value());
@@ -126,7 +131,9 @@ private slots:
         if (first.count > 1)
             QVERIFY2(tip.contains(QStringLiteral("%1 tracker warnings").arg(first.count)), qPrintable(tip));
         // far from every warning: nothing
-        QVERIFY(chart->trackerWarningToolTip(result.trace->store.timestampNs[result.partition.begin] - 1'000'000'000)
+        QVERIFY(chart
+                    ->trackerWarningToolTip(result.trace->store.timestampNs[result.partition.begin] -
+                                            1'000'000'000)
                     .isEmpty());
 
         if (fragmentationFinding)

@@ -130,7 +130,8 @@ bool inList(const ReportFinding& f, FindingList list)
 
 bool anyInList(const std::vector<ReportFinding>& findings, FindingList list)
 {
-    return std::any_of(findings.begin(), findings.end(), [list](const ReportFinding& f) { return inList(f, list); });
+    return std::any_of(findings.begin(), findings.end(),
+                       [list](const ReportFinding& f) { return inList(f, list); });
 }
 
 void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings,

@@ -54,13 +54,13 @@ std::vector<ComparisonCaution> cautionsOf(const TraceComparison& comparison)
                                     ? qs(std::get<std::string>(*recorded))
                                     : QStringLiteral("max(allocated, reserved)");
             const size_t other = size_t(std::count_if(
-                comparison.findings.begin(), comparison.findings.end(), [](const FindingComparison& f) {
-                    return f.change == FindingChange::NotComparable;
-                }));
-            QString text = QStringLiteral("%1 cannot observe the gap (device used is recorded as %2): its gap "
-                                          "findings cannot be compared")
-                               .arg(QLatin1Char(name))
-                               .arg(how);
+                comparison.findings.begin(), comparison.findings.end(),
+                [](const FindingComparison& f) { return f.change == FindingChange::NotComparable; }));
+            QString text =
+                QStringLiteral("%1 cannot observe the gap (device used is recorded as %2): its gap "
+                               "findings cannot be compared")
+                    .arg(QLatin1Char(name))
+                    .arg(how);
             if (other > 0)
                 text += QStringLiteral("; %1 of %2 %3 not comparable, not gone or new")
                             .arg(englishPlural(QStringLiteral("%1 finding(s)").arg(other), qint64(other)))
@@ -78,13 +78,15 @@ std::vector<ComparisonCaution> cautionsOf(const TraceComparison& comparison)
             };
             cautions.push_back(
                 {ComparisonCaution::Kind::BelowRatioGate, name,
-                 QStringLiteral("%1's gap analysis finds %2 only below the %3 ratio gate (its largest gap is %4 "
-                                "of the device): not counted here; lower gap_ratio_threshold to compare %5.")
+                 QStringLiteral(
+                     "%1's gap analysis finds %2 only below the %3 ratio gate (its largest gap is %4 "
+                     "of the device): not counted here; lower gap_ratio_threshold to compare %5.")
                      .arg(QLatin1Char(name))
                      .arg(classificationList(result.belowGateFindings))
                      .arg(ratio(threshold))
                      .arg(ratio(peak))
-                     .arg(result.belowGateFindings.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"))});
+                     .arg(result.belowGateFindings.size() == 1 ? QStringLiteral("it")
+                                                               : QStringLiteral("them"))});
         }
     }
     return cautions;
@@ -336,7 +338,8 @@ std::optional<TraceComparison> compareAnalyses(std::shared_ptr<const AnalysisRes
     for (FindingComparison& f : comparison.findings) {
         if (!isGapClassification(f.classification))
             continue;
-        if ((f.change == FindingChange::Gone && !observableB) || (f.change == FindingChange::New && !observableA))
+        if ((f.change == FindingChange::Gone && !observableB) ||
+            (f.change == FindingChange::New && !observableA))
             f.change = FindingChange::NotComparable;
     }
     comparison.cautions = cautionsOf(comparison);
@@ -525,8 +528,8 @@ QByteArray renderComparisonMarkdown(const TraceComparison& comparison)
             }
             const auto confidenceDelta = f.confidenceDelta();
             md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
-                      .arg(markdownEscape(qs(toString(f.classification))), markdownEscape(toString(f.change)), severity(f.a),
-                           severity(f.b), confidence(f.a), confidence(f.b),
+                      .arg(markdownEscape(qs(toString(f.classification))), markdownEscape(toString(f.change)),
+                           severity(f.a), severity(f.b), confidence(f.a), confidence(f.b),
                            confidenceDelta ? formatDelta(*confidenceDelta, EvidenceUnit::Probability, false)
                                            : QStringLiteral("-"),
                            markdownEscape(deltas.join(QStringLiteral("; "))));

@@ -24,8 +24,9 @@ std::vector<TrackerWarning> trackerWarnings(const EventStore& store, uint32_t be
             // canonical JSON written by the loader: a cheap look before parsing it
             const std::string& text = store.str(metadata);
             if (text.find("\"fragmentation\"") != std::string::npos) {
-                const QJsonValue value =
-                    QJsonDocument::fromJson(QByteArray::fromStdString(text)).object().value(QStringLiteral("fragmentation"));
+                const QJsonValue value = QJsonDocument::fromJson(QByteArray::fromStdString(text))
+                                             .object()
+                                             .value(QStringLiteral("fragmentation"));
                 if (value.isDouble())
                     warning.fragmentation = value.toDouble();
             }

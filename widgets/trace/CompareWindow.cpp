@@ -346,8 +346,7 @@ void CompareWindow::recompare()
     }
     if (!problems.isEmpty())
         m_status->setText(problems.join(QLatin1Char('\n')));
-    else if (m_comparison)
-    {
+    else if (m_comparison) {
         QString text = tr("%1 · aligned at %2")
                            .arg(comparisonCountsText(*m_comparison).chopped(1),
                                 m_alignment.mode == CompareAlignment::Mode::Start
@@ -357,8 +356,7 @@ void CompareWindow::recompare()
         for (const ComparisonCaution& caution : m_comparison->cautions)
             text += QLatin1Char('\n') + caution.text;
         m_status->setText(text);
-    }
-    else if (!m_b.trace)
+    } else if (!m_b.trace)
         m_status->setText(tr("Open a trace as B to compare."));
     else
         m_status->setText(tr("Analysing…"));
@@ -442,19 +440,21 @@ void CompareWindow::showCharts()
     const QString fileA = m_a.trace ? htmlEscape(QFileInfo(m_a.trace->path).fileName()) : QString();
     const QString fileB = m_b.trace ? htmlEscape(QFileInfo(m_b.trace->path).fileName()) : QString();
     // each side's notices under its name: a blind side says so where its chart is
+    // (a circled i has no glyph in common fonts: information is said in a word)
     auto notices = [this](const SideState& s) {
         QString text;
         if (s.result) {
             for (const Notice& notice : s.result->notices)
                 text += QStringLiteral("<br>%1 %2")
-                            .arg(notice.severity == NoticeSeverity::Info ? QStringLiteral("ⓘ") : QStringLiteral("⚠"),
+                            .arg(notice.severity == NoticeSeverity::Info ? tr("Info:") : QStringLiteral("⚠"),
                                  htmlEscape(qs(notice.title)));
         }
         return text;
     };
     m_chartTitleA->setText(QStringLiteral("<b>A</b>: %1").arg(fileA) + notices(m_a));
     m_chartTitleB->setText(
-        tr("<b>B</b>: %1, with B − A (B's gap minus A's at the same aligned time)").arg(fileB) + notices(m_b));
+        tr("<b>B</b>: %1, with B − A (B's gap minus A's at the same aligned time)").arg(fileB) +
+        notices(m_b));
     for (Side side : {Side::A, Side::B}) {
         const std::shared_ptr<const AnalysisResult> result =
             m_comparison ? (side == Side::A ? m_comparison->a.result : m_comparison->b.result) : nullptr;

@@ -3,9 +3,9 @@
 // wheel zoom, tooltips) for A and for B, zoom and cursor kept on one aligned time axis (at the
 // start of each, or at the first start of a phase both have), B − A drawn on B's chart; the
 // findings of each with what is new, gone, changed or not comparable (a side that cannot see
-// the gap: model/trace/TraceComparison cautions, said under the counts), each side's notices, and the peak gap of every phase on both
-// sides. Draws what model/TraceComparison computes; loads (LoadJob) and analyses (AnalysisJob)
-// run in the background. Esc and Ctrl+W close it.
+// the gap: model/trace/TraceComparison cautions, said under the counts), each side's notices, and the peak
+// gap of every phase on both sides. Draws what model/TraceComparison computes; loads (LoadJob) and analyses
+// (AnalysisJob) run in the background. Esc and Ctrl+W close it.
 
 #include "analysis/Thresholds.h"
 #include "model/trace/TraceComparison.h"

@@ -527,10 +527,14 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
     // A click on a legend entry hides its series: the page unchecks the toggle (the toolbar
     // brings it back).
     const std::pair<QAbstractSeries*, ChartOverlay> toggled[] = {
-        {deviceTotal, ChartOverlay::DeviceTotal}, {deviceUsed, ChartOverlay::DeviceUsed},
-        {reserved, ChartOverlay::Reserved},       {allocated, ChartOverlay::Allocated},
-        {band, ChartOverlay::ThresholdBand},      {regression, ChartOverlay::Regression},
-        {spikes, ChartOverlay::Spikes},           {maxSpike, ChartOverlay::Spikes},
+        {deviceTotal, ChartOverlay::DeviceTotal},
+        {deviceUsed, ChartOverlay::DeviceUsed},
+        {reserved, ChartOverlay::Reserved},
+        {allocated, ChartOverlay::Allocated},
+        {band, ChartOverlay::ThresholdBand},
+        {regression, ChartOverlay::Regression},
+        {spikes, ChartOverlay::Spikes},
+        {maxSpike, ChartOverlay::Spikes},
         {warningsLegend, ChartOverlay::TrackerWarnings},
     };
     for (const auto& [series, overlay] : toggled) {
@@ -861,9 +865,10 @@ void GapChartView::Private::updateLegendVisibility()
     maxSpike->setVisible(data && maxSpikeRow.has_value() && visible(ChartOverlay::Spikes));
     emphasis->setVisible(data && emphasis->count() > 0);
     comparison->setVisible(data && !comparisonTimes.empty());
-    warningsLegend->setVisible(data && visible(ChartOverlay::TrackerWarnings) &&
-                               std::any_of(result->trackerWarnings.begin(), result->trackerWarnings.end(),
-                                           [](const TrackerWarning& w) { return w.type != EventType::Error; }));
+    warningsLegend->setVisible(
+        data && visible(ChartOverlay::TrackerWarnings) &&
+        std::any_of(result->trackerWarnings.begin(), result->trackerWarnings.end(),
+                    [](const TrackerWarning& w) { return w.type != EventType::Error; }));
     for (size_t i = 0; i < kCollectiveClasses.size(); ++i)
         collectiveSeries[i]->setVisible(data && std::any_of(collective.begin(), collective.end(),
                                                             [&](const JobCollectiveInterval& interval) {
@@ -1731,7 +1736,8 @@ bool isCriticalWarning(const TrackerWarning& w)
 
 } // namespace
 
-void GapChartView::Private::drawTrackerWarnings(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const
+void GapChartView::Private::drawTrackerWarnings(QPainter* painter, const QRectF& plot,
+                                                const TimeAxis& axis) const
 {
     paintedWarnings.clear();
     if (!result || result->trackerWarnings.empty() ||
@@ -1820,10 +1826,12 @@ QString GapChartView::Private::trackerWarningToolTip(int64_t mouseNs) const
     }
     if (count == 0)
         return {};
-    QString html = QStringLiteral("<p><b>%1</b>").arg(
-        count == 1 ? GapChartView::tr("Tracker warning") : GapChartView::tr("%1 tracker warnings").arg(count));
+    QString html = QStringLiteral("<p><b>%1</b>")
+                       .arg(count == 1 ? GapChartView::tr("Tracker warning")
+                                       : GapChartView::tr("%1 tracker warnings").arg(count));
     if (count > 1 && lowest && highest)
-        html += GapChartView::tr(" · fragmentation %1 to %2").arg(percentText(*lowest), percentText(*highest));
+        html +=
+            GapChartView::tr(" · fragmentation %1 to %2").arg(percentText(*lowest), percentText(*highest));
     html += QStringLiteral("<br/>") + lines.join(QStringLiteral("<br/>"));
     if (count > lines.size())
         html += QStringLiteral("<br/>") + GapChartView::tr("… and %1 more").arg(count - lines.size());
