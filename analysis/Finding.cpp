@@ -14,7 +14,7 @@ constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverityNames{{
     {Severity::Info, "info"},
 }};
 
-constexpr std::array<std::pair<Classification, std::string_view>, 14> kClassificationNames{{
+constexpr std::array<std::pair<Classification, std::string_view>, 15> kClassificationNames{{
     {Classification::TransientSpike, "transient_spike"},
     {Classification::PersistentDrift, "persistent_drift"},
     {Classification::FragmentationLike, "fragmentation_like"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<Classification, std::string_view>, 14> kClassific
     {Classification::CacheThrash, "cache_thrash"},
     {Classification::CollectiveMemory, "collective_memory"},
     {Classification::FirstCause, "first_cause"},
+    {Classification::AllocatorFragmentation, "allocator_fragmentation"},
 }};
 
 constexpr std::array<std::pair<PhaseResolution, std::string_view>, 2> kResolutionNames{{
@@ -85,6 +86,11 @@ std::optional<Severity> severityFromString(std::string_view name)
 std::optional<PhaseResolution> phaseResolutionFromString(std::string_view name)
 {
     return valueOf(kResolutionNames, name);
+}
+
+bool isAllocatorClassification(Classification classification)
+{
+    return classification == Classification::AllocatorFragmentation;
 }
 
 bool isGapClassification(Classification classification)

@@ -37,6 +37,10 @@ enum class Classification
     // the gap analysis, see model/job/JobFindings.h)
     CollectiveMemory, // a collective-attribution interval; its upstream class is an evidence label
     FirstCause,       // a rank whose device usage rose at or before the cluster's onset
+
+    // gapscope's own findings from the allocator's counters (analysis/AllocatorFragmentation.h);
+    // reported beside upstream's gap analysis, never in it
+    AllocatorFragmentation,
 };
 
 // What an evidence number measures; decides its unit in text reports and in the GUI.
@@ -125,6 +129,9 @@ std::optional<PhaseResolution> phaseResolutionFromString(std::string_view name);
 bool isGapClassification(Classification classification);
 // collective_memory and first_cause (the cross-rank analyses of a job).
 bool isJobClassification(Classification classification);
+// allocator_fragmentation: gapscope's own finding on the allocator's counters, which the JSON
+// report writes under allocator_findings instead of upstream's gap_analysis.
+bool isAllocatorClassification(Classification classification);
 // Upstream sort order: critical 0, warning 1, info 2.
 int severityRank(Severity severity);
 

@@ -509,6 +509,65 @@ std::vector<std::string> firstCauseSteps(Backend)
     };
 }
 
+// allocator_fragmentation (AllocatorFragmentation.h): reserved far above allocated, read from the
+// allocator's own counters.
+std::string describeAllocatorFragmentation(const Finding& finding, Backend backend)
+{
+    Numbers number{finding};
+    const double reserved = number("reserved_bytes");
+    const double allocated = number("allocated_bytes");
+    const double unallocated = number("unallocated_bytes");
+    const double ratio = number("unallocated_ratio");
+    const double fragmented = number("fragmented_samples");
+    const double samples = number("sample_count");
+    const double warnings = number("tracker_fragmentation_warnings");
+    const std::string holder = backend == Backend::Cpu ? "live objects" : "tensors";
+    if (!number.complete)
+        return "Most of the memory reserved by " + allocatorName(backend) + " is not allocated to " + holder +
+               ", over much of the run: the allocator holds blocks it cannot reuse for the requests it "
+               "gets." +
+               phaseSuffix(finding);
+    std::string text = allocatorName(backend);
+    text[0] = char(std::toupper(static_cast<unsigned char>(text[0])));
+    text += " held " + formatBytes(reserved) + " reserved with only " + formatBytes(allocated) +
+            " allocated to " + holder + ": " + formatBytes(unallocated) + " (" + percent(ratio) +
+            ") reserved but not allocated, and half or more of reserved stayed unallocated on " +
+            printf1("%.0f", fragmented) + " of " + printf1("%.0f", samples) +
+            " samples. The cache keeps blocks it cannot reuse for the sizes requested (fragmentation), so "
+            "the process needs more device memory than its tensors.";
+    if (warnings > 0)
+        text += " The tracker itself logged " +
+                (warnings == 1 ? std::string("1 fragmentation warning")
+                               : printf1("%.0f fragmentation warnings", warnings)) +
+                ".";
+    return text + phaseSuffix(finding);
+}
+
+std::vector<std::string> allocatorFragmentationSteps(Backend backend)
+{
+    switch (backend) {
+    case Backend::PyTorch:
+        return {
+            "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments grow in place instead of "
+            "being cut into fixed blocks, which is what strands reserved memory when tensor sizes vary "
+            "(PyTorch 2.1 and later, Linux).",
+            "Without expandable segments, keep large cached blocks from being split for small requests "
+            "with max_split_size_mb (e.g. PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:256), and let the "
+            "allocator free idle blocks before it asks for more with garbage_collection_threshold:0.8.",
+            "Confirm it: torch.cuda.memory_stats()['inactive_split_bytes.all.current'] is the stranded "
+            "part, and torch.cuda.memory_snapshot() shows the free blocks inside each segment.",
+            "torch.cuda.empty_cache() returns only whole unused segments to the driver: it does not "
+            "defragment, a segment with one live block stays, and calling it every step costs "
+            "cudaFree/cudaMalloc and synchronisation. Call it between phases with very different "
+            "shapes, not in the loop.",
+            "Make sizes repeat: pad variable lengths and batch sizes to a few buckets, and allocate "
+            "long-lived tensors before the variable ones so they do not pin segments.",
+        };
+    default:
+        return fragmentationSteps(backend);
+    }
+}
+
 } // namespace
 
 Backend backendFromTrace(std::string_view collector, std::string_view metadataBackend)
@@ -567,6 +626,8 @@ FindingText describeFinding(const Finding& finding, Backend backend)
         return {describeCollective(finding, backend), collectiveSteps(backend)};
     case Classification::FirstCause:
         return {describeFirstCause(finding, backend), firstCauseSteps(backend)};
+    case Classification::AllocatorFragmentation:
+        return {describeAllocatorFragmentation(finding, backend), allocatorFragmentationSteps(backend)};
     default:
         // Budget findings carry their own text, written by the budget rules.
         return {finding.description, finding.remediation};

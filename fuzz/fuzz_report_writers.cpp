@@ -91,8 +91,8 @@ ReportContent randomContent(FuzzedDataProvider& in)
     for (int i = in.ConsumeIntegralInRange(0, 3); i > 0; --i) {
         ReportFinding f;
         f.severity = static_cast<Severity>(in.ConsumeIntegralInRange(0, 2));
-        f.classification =
-            static_cast<Classification>(in.ConsumeIntegralInRange(0, int(Classification::FirstCause)));
+        f.classification = static_cast<Classification>(
+            in.ConsumeIntegralInRange(0, int(Classification::AllocatorFragmentation)));
         f.confidence = number(in);
         f.timestampNs = in.ConsumeIntegral<int64_t>();
         f.relativeTime = text(in);

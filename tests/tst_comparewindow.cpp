@@ -48,6 +48,13 @@ QTreeWidgetItem* rowOf(QTreeWidget* view, const QString& classification)
 
 using Side = CompareWindow::Side;
 
+std::shared_ptr<const TraceData> loadReal(const QString& relative)
+{
+    return loadTrace(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/real-gpu/") + relative +
+                     QStringLiteral("/telemetry_sink"))
+        .data;
+}
+
 } // namespace
 
 class TestCompareWindow : public QObject
@@ -55,6 +62,66 @@ class TestCompareWindow : public QObject
     Q_OBJECT
 
 private slots:
+    // The truth trace (A) against the blind stock trace (B): B's notice over B's chart, A's
+    // below-gate notice over A's, and what the counts cannot say under them; with the gate
+    // lowered, A's findings are "not comparable", not "gone".
+    // GAPSCOPE_SHOT_DIR=folder saves the window (compare_stock_truth_<gate>.png).
+    void blindSide_data()
+    {
+        QTest::addColumn<double>("gate");
+        QTest::addColumn<int>("notComparable");
+        QTest::addColumn<QString>("statusSays");
+        QTest::newRow("default gate")
+            << 0.05 << 0
+            << QStringLiteral("A's gap analysis finds transient_spike only below the 5 % ratio gate");
+        QTest::newRow("gate 0.01") << 0.01 << 1
+                                   << QStringLiteral("1 finding of A is not comparable, not gone or new.");
+    }
+    void blindSide()
+    {
+        QFETCH(double, gate);
+        QFETCH(int, notComparable);
+        QFETCH(QString, statusSays);
+        CompareWindow window;
+        GapThresholds thresholds;
+        thresholds.gapRatio = gate;
+        window.setThresholds(thresholds);
+        window.setTrace(Side::A, loadReal(QStringLiteral("single/truth_spike")));
+        window.setTrace(Side::B, loadReal(QStringLiteral("single/stock")));
+        window.waitForIdle();
+        QVERIFY(window.comparison());
+        QCOMPARE(int(window.comparison()->count(FindingChange::NotComparable)), notComparable);
+        QCOMPARE(int(window.comparison()->count(FindingChange::Gone)), 0);
+        const QString status = window.statusText();
+        QVERIFY2(status.contains(QStringLiteral("B cannot observe the gap (device used is recorded as "
+                                                "max(allocated, reserved))")),
+                 qPrintable(status));
+        QVERIFY2(status.contains(statusSays), qPrintable(status));
+        if (notComparable > 0) {
+            QVERIFY2(
+                status.startsWith(QStringLiteral("0 new, 0 gone, 0 changed, 0 unchanged, 1 not comparable")),
+                qPrintable(status));
+            QTreeWidgetItem* spike = rowOf(window.findingsView(), QStringLiteral("Transient spike"));
+            QVERIFY(spike);
+            QCOMPARE(spike->text(1), QStringLiteral("not_comparable"));
+            QVERIFY(spike->toolTip(1).contains(QStringLiteral("Only A can observe the gap")));
+        }
+        // each side's notices over its chart
+        QVERIFY(window.chartTitle(Side::B)->text().contains(QStringLiteral("The gap cannot be observed")));
+        QVERIFY(!window.chartTitle(Side::A)->text().contains(QStringLiteral("The gap cannot be observed")));
+        QCOMPARE(window.chartTitle(Side::A)->text().contains(QStringLiteral("hidden by the 5")),
+                 gate == 0.05);
+
+        if (const QByteArray folder = qgetenv("GAPSCOPE_SHOT_DIR"); !folder.isEmpty()) {
+            window.resize(1400, 950);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.grab().save(QStringLiteral("%1/compare_truth_stock_gate_%2.png")
+                                           .arg(QString::fromLocal8Bit(folder))
+                                           .arg(gate)));
+        }
+    }
+
     void driftVersusMixed()
     {
         CompareWindow window;

@@ -58,12 +58,17 @@ QJsonObject findingsOf(const QByteArray& report)
     if (error.error != QJsonParseError::NoError)
         return {{QStringLiteral("parse_error"), error.errorString()}};
     QJsonArray findings;
-    for (const QJsonValue& value : object.value(QStringLiteral("gap_analysis")).toArray()) {
-        const QJsonObject finding = value.toObject();
-        QJsonObject kept;
-        for (const char* key : {"classification", "severity", "confidence", "evidence", "phase_attribution"})
-            kept.insert(QLatin1String(key), finding.value(QLatin1String(key)));
-        findings.append(kept);
+    // upstream's list, then gapscope's own findings on the allocator's counters, which the
+    // findings table lists with them
+    for (const char* list : {"gap_analysis", "allocator_findings"}) {
+        for (const QJsonValue& value : object.value(QLatin1String(list)).toArray()) {
+            const QJsonObject finding = value.toObject();
+            QJsonObject kept;
+            for (const char* key :
+                 {"classification", "severity", "confidence", "evidence", "phase_attribution"})
+                kept.insert(QLatin1String(key), finding.value(QLatin1String(key)));
+            findings.append(kept);
+        }
     }
     return {{QStringLiteral("kind"), object.value(QStringLiteral("kind"))},
             {QStringLiteral("window"), object.value(QStringLiteral("window"))},

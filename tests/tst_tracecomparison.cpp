@@ -1,6 +1,7 @@
 // TraceComparison on the parity vectors: findings matched by classification (new, gone,
 // changed with deltas) against the reference outputs, per-phase peak gaps against a scan of
 // the raw lines, alignment at start and at a phase, and the JSON/Markdown reports.
+#include "model/text/Text.h"
 #include "model/trace/TraceComparison.h"
 #include "model/trace/TraceLoader.h"
 
@@ -10,6 +11,7 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include <map>
@@ -91,6 +93,18 @@ const FindingComparison* findingOf(const TraceComparison& c, Classification clas
             return &f;
     }
     return nullptr;
+}
+
+// A cut real capture (tests/data/fixtures/real-gpu) analysed with the ratio gate given.
+std::shared_ptr<const AnalysisResult> analyseReal(const QString& relative, double gate)
+{
+    const LoadOutcome loaded = loadTrace(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/real-gpu/") +
+                                         relative + QStringLiteral("/telemetry_sink"));
+    if (!loaded.data)
+        return nullptr;
+    AnalysisRequest request;
+    request.thresholds.gapRatio = gate;
+    return runAnalysis(loaded.data, request);
 }
 
 } // namespace
@@ -372,6 +386,109 @@ private slots:
                  qPrintable(md));
         QVERIFY(md.contains(QStringLiteral("| `transient_spike` | new | - | critical |")));
         QVERIFY(md.contains(QStringLiteral("Neither side has phases.")));
+    }
+    // A side that cannot observe the gap (stormlog's stock collector: gap_not_observable) says
+    // nothing about the other side's gap findings: they are "not comparable", never "gone" or
+    // "new", and the comparison says which side is blind. A side whose findings exist only below
+    // the ratio gate says that too. B = the blind stock trace, A = the truth trace's spike.
+    void blindSide_data()
+    {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::addColumn<double>("gate");
+        QTest::addColumn<int>("notComparable");
+        QTest::addColumn<int>("gone");
+        QTest::addColumn<int>("added");
+        QTest::addColumn<QStringList>("cautions"); // side and kind: "B blind", "A gate"
+        QTest::addColumn<QString>("markdownSays");
+
+        QTest::newRow("truth vs blind stock, gate lowered")
+            << "single/truth_spike"
+            << "single/stock" << 0.01 << 1 << 0 << 0 << QStringList{QStringLiteral("B blind")}
+            << "B cannot observe the gap (device used is recorded as max(allocated, reserved)): its gap "
+               "findings "
+               "cannot be compared; 1 finding of A is not comparable, not gone or new.";
+        QTest::newRow("blind stock vs truth, gate lowered")
+            << "single/stock"
+            << "single/truth_spike" << 0.01 << 1 << 0 << 0 << QStringList{QStringLiteral("A blind")}
+            << "A cannot observe the gap";
+        QTest::newRow("truth vs blind stock, default gate")
+            << "single/truth_spike"
+            << "single/stock" << 0.05 << 0 << 0 << 0
+            << QStringList{QStringLiteral("A gate"), QStringLiteral("B blind")}
+            << "A's gap analysis finds transient_spike only below the 5 % ratio gate (its largest gap is "
+               "4.01 % of "
+               "the device)";
+        // both sides see the gap: what A finds and B does not is gone, as before
+        QTest::newRow("truth spike vs truth start, gate lowered")
+            << "single/truth_spike"
+            << "single/truth" << 0.01 << 0 << 1 << 0 << QStringList{} << "1 gone";
+    }
+
+    void blindSide()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        QFETCH(double, gate);
+        QFETCH(int, notComparable);
+        QFETCH(int, gone);
+        QFETCH(int, added);
+        QFETCH(QStringList, cautions);
+        QFETCH(QString, markdownSays);
+
+        const auto resultA = analyseReal(a, gate);
+        const auto resultB = analyseReal(b, gate);
+        QVERIFY(resultA && resultB);
+        QString error;
+        const auto c = compareAnalyses(resultA, resultB, CompareAlignment{}, &error);
+        QVERIFY2(c, qPrintable(error));
+        QCOMPARE(int(c->count(FindingChange::NotComparable)), notComparable);
+        QCOMPARE(int(c->count(FindingChange::Gone)), gone);
+        QCOMPARE(int(c->count(FindingChange::New)), added);
+        QStringList said;
+        for (const ComparisonCaution& caution : c->cautions)
+            said << QStringLiteral("%1 %2").arg(QString(QLatin1Char(caution.side)),
+                                                caution.kind == ComparisonCaution::Kind::GapNotObservable
+                                                    ? QStringLiteral("blind")
+                                                    : QStringLiteral("gate"));
+        QCOMPARE(said, cautions);
+
+        const QString md = QString::fromUtf8(renderComparisonMarkdown(*c));
+        // every caution in the Markdown as it escapes it, and the one expected among them (the
+        // counts line where there is none)
+        for (const ComparisonCaution& caution : c->cautions)
+            QVERIFY2(md.contains(markdownEscape(caution.text)), qPrintable(md));
+        if (cautions.isEmpty())
+            QVERIFY2(md.contains(markdownSays), qPrintable(md));
+        else
+            QVERIFY(std::any_of(c->cautions.begin(), c->cautions.end(), [&](const ComparisonCaution& caution) {
+                return caution.text.contains(markdownSays);
+            }));
+        if (notComparable > 0) {
+            QVERIFY2(md.contains(QStringLiteral("%1 not comparable.").arg(notComparable)), qPrintable(md));
+            QVERIFY2(md.contains(QStringLiteral("| %1 |").arg(markdownEscape(QStringLiteral("not_comparable")))),
+                     qPrintable(md));
+        }
+        // each side's notices are listed
+        for (const auto& [name, result] : {std::pair{"A", resultA}, std::pair{"B", resultB}})
+            for (const Notice& notice : result->notices)
+                QVERIFY(md.contains(QStringLiteral("**%1 notice** (%2, `%3`)")
+                                        .arg(QLatin1String(name),
+                                             QString::fromStdString(std::string(toString(notice.severity))),
+                                             QString::fromStdString(notice.code))));
+
+        const QJsonObject json = QJsonDocument::fromJson(renderComparisonJson(*c)).object();
+        QCOMPARE(
+            json.value(QLatin1String("summary")).toObject().value(QLatin1String("not_comparable")).toInt(),
+            notComparable);
+        QCOMPARE(json.value(QLatin1String("cautions")).toArray().size(), qsizetype(cautions.size()));
+        for (const auto& [key, result] : {std::pair{"a", resultA}, std::pair{"b", resultB}}) {
+            const QJsonObject side = json.value(QLatin1String(key)).toObject();
+            QCOMPARE(side.value(QLatin1String("gap_observable")).toBool(),
+                     !findNotice(result->notices, notice_code::kGapNotObservable));
+            QCOMPARE(side.value(QLatin1String("notices")).toArray().size(),
+                     qsizetype(result->notices.size()));
+        }
     }
 };
 

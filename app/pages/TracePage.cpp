@@ -67,6 +67,11 @@ const OverlayInfo kOverlays[] = {
      QT_TRANSLATE_NOOP("MainWindow", "Least-squares drift line of the gap"), "regression"},
     {ChartOverlay::Spikes, QT_TRANSLATE_NOOP("MainWindow", "Spikes"),
      QT_TRANSLATE_NOOP("MainWindow", "Samples whose gap z-score exceeds the threshold"), "spikes"},
+    {ChartOverlay::TrackerWarnings, QT_TRANSLATE_NOOP("MainWindow", "Tracker Warnings"),
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "The tracker's own warning and critical events (\"High fragmentation\", \"Large "
+                       "allocation detected\"): a lane along the bottom of the chart; hover for their text"),
+     "tracker_warnings"},
 };
 
 QString trMain(const char* text)

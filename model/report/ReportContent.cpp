@@ -89,6 +89,8 @@ QString classificationTitle(Classification classification)
         return QStringLiteral("Collective memory");
     case Classification::FirstCause:
         return QStringLiteral("First cause");
+    case Classification::AllocatorFragmentation:
+        return QStringLiteral("Allocator fragmentation");
     }
     return qs(toString(classification));
 }

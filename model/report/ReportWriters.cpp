@@ -114,11 +114,33 @@ void writePhaseAttribution(JsonWriter& json, const PhaseAttribution& a)
 
 namespace {
 
-// The list upstream calls "gap_analysis".
-void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings)
+// Which findings a list takes: upstream's "gap_analysis" (and the budget rules'), or gapscope's
+// own findings on the allocator's counters, written apart as "allocator_findings" so that
+// gap_analysis stays exactly upstream's.
+enum class FindingList
+{
+    GapAnalysis,
+    Allocator
+};
+
+bool inList(const ReportFinding& f, FindingList list)
+{
+    return isAllocatorClassification(f.classification) == (list == FindingList::Allocator);
+}
+
+bool anyInList(const std::vector<ReportFinding>& findings, FindingList list)
+{
+    return std::any_of(findings.begin(), findings.end(),
+                       [list](const ReportFinding& f) { return inList(f, list); });
+}
+
+void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings,
+                   FindingList list = FindingList::GapAnalysis)
 {
     json.beginArray();
     for (const ReportFinding& f : findings) {
+        if (!inList(f, list))
+            continue;
         json.beginObject();
         json.field("classification", toString(f.classification));
         json.field("severity", toString(f.severity));
@@ -150,8 +172,9 @@ void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings)
     json.endArray();
 }
 
-// gapscope's notices: code, severity, title, message, then each extra key in its order.
-void writeNotices(JsonWriter& json, const std::vector<Notice>& notices)
+} // namespace
+
+void writeNoticesJson(JsonWriter& json, const std::vector<Notice>& notices)
 {
     json.beginArray();
     for (const Notice& notice : notices) {
@@ -181,6 +204,13 @@ void writeNotices(JsonWriter& json, const std::vector<Notice>& notices)
         json.endObject();
     }
     json.endArray();
+}
+
+namespace {
+
+void writeNotices(JsonWriter& json, const std::vector<Notice>& notices)
+{
+    writeNoticesJson(json, notices);
 }
 
 // withLine: a record's problem has a line; a job's note is about a whole file.
@@ -234,6 +264,10 @@ void writeJob(JsonWriter& json, const ReportJob& job)
             writeNotices(json, r.notices);
         else
             json.null();
+        if (r.present && anyInList(r.findings, FindingList::Allocator)) {
+            json.key("allocator_findings");
+            writeFindings(json, r.findings, FindingList::Allocator);
+        }
         json.endObject();
     }
     json.endArray();
@@ -592,6 +626,12 @@ QByteArray reportJson(const ReportContent& c)
     // one reader handles both kinds.
     json.key("gap_analysis");
     writeFindings(json, c.findings);
+    // gapscope's own findings on the allocator's counters (allocator_fragmentation); absent when
+    // there are none, so that every other report keeps its bytes
+    if (anyInList(c.findings, FindingList::Allocator)) {
+        json.key("allocator_findings");
+        writeFindings(json, c.findings, FindingList::Allocator);
+    }
     // upstream's report keys beside its gap_analysis (of the session, or of every input of a job)
     if (c.kind == ReportKind::StormlogTrace && c.jobAnalysis)
         writeJobAnalysisFields(json, *c.jobAnalysis);

@@ -35,6 +35,8 @@ struct ReportImage
 // "device_used_source": {"kind": "trace"} or the attached nvidia-smi log (docs/report-json.md)
 void writeDeviceUsedSourceJson(JsonWriter& json, const DeviceUsedSource* source);
 QByteArray reportJson(const ReportContent& content);
+// "notices": code, severity, title, message, then each extra key in its order (docs/report-json.md)
+void writeNoticesJson(JsonWriter& json, const std::vector<Notice>& notices);
 // One phase attribution as upstream's phase_attribution_to_payload writes it (phase_resolution,
 // phase_paths, then each optional field that is set).
 void writePhaseAttribution(JsonWriter& json, const PhaseAttribution& attribution);

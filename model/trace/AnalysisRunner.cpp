@@ -1,5 +1,6 @@
 #include "model/trace/AnalysisRunner.h"
 
+#include "analysis/AllocatorFragmentation.h"
 #include "model/job/JobAnalysis.h"
 
 #include <algorithm>
@@ -158,6 +159,16 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
     // not memoised: one pass over the samples, and the window decides what it covers
     result->notices = traceNotices(input, session.collector.toStdString(), request.thresholds,
                                    result->statistics, &result->belowGateFindings);
+
+    result->trackerWarnings = trackerWarnings(trace->store, range.first, range.second);
+    if (std::optional<Finding> fragmentation =
+            allocatorFragmentation(input, fragmentationWarningCount(result->trackerWarnings))) {
+        // after every finding at least as severe: upstream's keep their order among themselves
+        const auto at = std::find_if(result->findings.begin(), result->findings.end(), [&](const Finding& f) {
+            return severityRank(f.severity) > severityRank(fragmentation->severity);
+        });
+        result->findings.insert(at, std::move(*fragmentation));
+    }
 
     const EventStore& store = trace->store;
     for (auto* findings : {&result->findings, &result->belowGateFindings}) {

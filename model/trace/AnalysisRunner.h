@@ -9,6 +9,7 @@
 #include "analysis/Remediation.h"
 #include "model/devicelog/DeviceLogAttach.h"
 #include "model/store/TraceData.h"
+#include "model/trace/TrackerWarnings.h"
 
 #include <memory>
 #include <optional>
@@ -51,7 +52,12 @@ struct AnalysisResult
     // window), or every event with a device_used value when it has no samples.
     std::vector<uint32_t> counterRows;
     GapStatistics statistics;
-    std::vector<Finding> findings; // with phase attribution and texts
+    // with phase attribution and texts: upstream's gap analysis, then gapscope's own findings on
+    // the allocator's counters (isAllocatorClassification: allocator_fragmentation) placed by
+    // severity; the JSON report writes them apart (gap_analysis stays upstream's)
+    std::vector<Finding> findings;
+    // The tracker's own warning, critical and error events of the partition (within the window)
+    std::vector<TrackerWarning> trackerWarnings;
     std::vector<PhaseSpan> phases; // of the partition
     // What the analysed samples cannot show (analysis/Notice.h), e.g. gap_not_observable.
     std::vector<Notice> notices;

@@ -23,6 +23,75 @@ bool sameValue(double a, double b)
     return a == b || std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
 }
 
+// The sides' relation to upstream's gap: whether a side can see it at all.
+bool gapObservable(const AnalysisResult& result)
+{
+    return !findNotice(result.notices, notice_code::kGapNotObservable);
+}
+
+QString classificationList(const std::vector<Finding>& findings)
+{
+    QStringList names;
+    for (const Finding& finding : findings)
+        names << qs(toString(finding.classification));
+    names.removeDuplicates();
+    if (names.size() <= 1)
+        return names.join(QString());
+    const QString last = names.takeLast();
+    return names.join(QStringLiteral(", ")) + QStringLiteral(" and ") + last;
+}
+
+std::vector<ComparisonCaution> cautionsOf(const TraceComparison& comparison)
+{
+    std::vector<ComparisonCaution> cautions;
+    const std::pair<char, const ComparedSide*> sides[] = {{'A', &comparison.a}, {'B', &comparison.b}};
+    for (const auto& [name, side] : sides) {
+        const char otherName = name == 'A' ? 'B' : 'A';
+        const AnalysisResult& result = *side->result;
+        if (const Notice* blind = findNotice(result.notices, notice_code::kGapNotObservable)) {
+            const NoticeValue* recorded = blind->field("recorded_as");
+            const QString how = recorded && std::holds_alternative<std::string>(*recorded)
+                                    ? qs(std::get<std::string>(*recorded))
+                                    : QStringLiteral("max(allocated, reserved)");
+            const size_t other = size_t(std::count_if(
+                comparison.findings.begin(), comparison.findings.end(),
+                [](const FindingComparison& f) { return f.change == FindingChange::NotComparable; }));
+            QString text =
+                QStringLiteral("%1 cannot observe the gap (device used is recorded as %2): its gap "
+                               "findings cannot be compared")
+                    .arg(QLatin1Char(name))
+                    .arg(how);
+            if (other > 0)
+                text += QStringLiteral("; %1 of %2 %3 not comparable, not gone or new")
+                            .arg(englishPlural(QStringLiteral("%1 finding(s)").arg(other), qint64(other)))
+                            .arg(QLatin1Char(otherName))
+                            .arg(other == 1 ? QStringLiteral("is") : QStringLiteral("are"));
+            cautions.push_back({ComparisonCaution::Kind::GapNotObservable, name, text + QLatin1Char('.')});
+        }
+        if (const Notice* gate = findNotice(result.notices, notice_code::kBelowRatioGate);
+            gate && !result.belowGateFindings.empty()) {
+            const NoticeValue* threshold = gate->field("ratio_threshold");
+            const NoticeValue* peak = gate->field("peak_gap_ratio");
+            const auto ratio = [](const NoticeValue* v) {
+                return v && std::holds_alternative<double>(*v) ? qs(ratioPercentText(std::get<double>(*v)))
+                                                               : QStringLiteral("?");
+            };
+            cautions.push_back(
+                {ComparisonCaution::Kind::BelowRatioGate, name,
+                 QStringLiteral(
+                     "%1's gap analysis finds %2 only below the %3 ratio gate (its largest gap is %4 "
+                     "of the device): not counted here; lower gap_ratio_threshold to compare %5.")
+                     .arg(QLatin1Char(name))
+                     .arg(classificationList(result.belowGateFindings))
+                     .arg(ratio(threshold))
+                     .arg(ratio(peak))
+                     .arg(result.belowGateFindings.size() == 1 ? QStringLiteral("it")
+                                                               : QStringLiteral("them"))});
+        }
+    }
+    return cautions;
+}
+
 FindingComparison compareFindings(const Finding* a, const Finding* b)
 {
     FindingComparison out;
@@ -136,6 +205,8 @@ QString toString(FindingChange change)
         return QStringLiteral("changed");
     case FindingChange::Unchanged:
         return QStringLiteral("unchanged");
+    case FindingChange::NotComparable:
+        return QStringLiteral("not_comparable");
     }
     return QStringLiteral("unchanged");
 }
@@ -260,6 +331,18 @@ std::optional<TraceComparison> compareAnalyses(std::shared_ptr<const AnalysisRes
         if (!usedB[i])
             comparison.findings.push_back(compareFindings(nullptr, &findingsB[i]));
     }
+    // A gap finding whose other side cannot see the gap is neither gone nor new. The allocator's
+    // own findings (allocator_fragmentation) read counters both sides have, and stay comparable.
+    const bool observableA = gapObservable(*comparison.a.result);
+    const bool observableB = gapObservable(*comparison.b.result);
+    for (FindingComparison& f : comparison.findings) {
+        if (!isGapClassification(f.classification))
+            continue;
+        if ((f.change == FindingChange::Gone && !observableB) ||
+            (f.change == FindingChange::New && !observableA))
+            f.change = FindingChange::NotComparable;
+    }
+    comparison.cautions = cautionsOf(comparison);
 
     std::vector<QString> labels = phaseLabelsOf(*comparison.a.result);
     for (const QString& label : phaseLabelsOf(*comparison.b.result)) {
@@ -286,6 +369,9 @@ void writeSide(JsonWriter& json, const ComparedSide& side)
     json.field("sample_count", int64_t(side.result->usableRows.size()));
     json.field("finding_count", int64_t(side.result->findings.size()));
     writeDeviceUsedSourceJson(json, side.result->deviceUsedSource.get());
+    json.field("gap_observable", gapObservable(*side.result));
+    json.key("notices");
+    writeNoticesJson(json, side.result->notices);
     json.endObject();
 }
 
@@ -321,6 +407,18 @@ void optionalField(JsonWriter& json, std::string_view name, const std::optional<
 
 } // namespace
 
+QString comparisonCountsText(const TraceComparison& comparison)
+{
+    QString text = QStringLiteral("%1 new, %2 gone, %3 changed, %4 unchanged")
+                       .arg(comparison.count(FindingChange::New))
+                       .arg(comparison.count(FindingChange::Gone))
+                       .arg(comparison.count(FindingChange::Changed))
+                       .arg(comparison.count(FindingChange::Unchanged));
+    if (const size_t notComparable = comparison.count(FindingChange::NotComparable))
+        text += QStringLiteral(", %1 not comparable").arg(notComparable);
+    return text + QLatin1Char('.');
+}
+
 QByteArray renderComparisonJson(const TraceComparison& comparison)
 {
     JsonWriter json;
@@ -331,10 +429,14 @@ QByteArray renderComparisonJson(const TraceComparison& comparison)
     writeSide(json, comparison.b);
     json.field("alignment", comparison.alignment.toString());
     json.key("summary").beginObject();
-    for (FindingChange change :
-         {FindingChange::New, FindingChange::Gone, FindingChange::Changed, FindingChange::Unchanged})
+    for (FindingChange change : {FindingChange::New, FindingChange::Gone, FindingChange::Changed,
+                                 FindingChange::Unchanged, FindingChange::NotComparable})
         json.field(toString(change).toStdString(), int64_t(comparison.count(change)));
     json.endObject();
+    json.key("cautions").beginArray();
+    for (const ComparisonCaution& caution : comparison.cautions)
+        json.value(caution.text);
+    json.endArray();
     json.key("findings").beginArray();
     for (const FindingComparison& finding : comparison.findings) {
         json.beginObject();
@@ -386,11 +488,17 @@ QByteArray renderComparisonMarkdown(const TraceComparison& comparison)
                        markdownEscape(deviceUsedSourceText(side->result->deviceUsedSource.get()))
                            .replace(QStringLiteral("device used:"), QStringLiteral("device used**:")));
     md += QStringLiteral("- **Aligned at**: %1\n\n").arg(markdownEscape(comparison.alignment.toString()));
-    md += QStringLiteral("%1 new, %2 gone, %3 changed, %4 unchanged.\n\n")
-              .arg(comparison.count(FindingChange::New))
-              .arg(comparison.count(FindingChange::Gone))
-              .arg(comparison.count(FindingChange::Changed))
-              .arg(comparison.count(FindingChange::Unchanged));
+    md += comparisonCountsText(comparison) + QStringLiteral("\n\n");
+    for (const ComparisonCaution& caution : comparison.cautions)
+        md += QStringLiteral("> **%1**\n\n").arg(markdownEscape(caution.text));
+    for (const auto& [name, side] : {std::pair{"A", &comparison.a}, std::pair{"B", &comparison.b}}) {
+        for (const Notice& notice : side->result->notices)
+            md += QStringLiteral("- **%1 notice** (%2, `%3`): %4\n")
+                      .arg(QLatin1String(name), qs(toString(notice.severity)), qs(notice.code),
+                           markdownEscape(qs(notice.title)));
+    }
+    if (!comparison.a.result->notices.empty() || !comparison.b.result->notices.empty())
+        md += QLatin1Char('\n');
 
     md += QStringLiteral("## Findings\n\n");
     if (comparison.findings.empty()) {
@@ -420,8 +528,8 @@ QByteArray renderComparisonMarkdown(const TraceComparison& comparison)
             }
             const auto confidenceDelta = f.confidenceDelta();
             md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
-                      .arg(markdownEscape(qs(toString(f.classification))), toString(f.change), severity(f.a),
-                           severity(f.b), confidence(f.a), confidence(f.b),
+                      .arg(markdownEscape(qs(toString(f.classification))), markdownEscape(toString(f.change)),
+                           severity(f.a), severity(f.b), confidence(f.a), confidence(f.b),
                            confidenceDelta ? formatDelta(*confidenceDelta, EvidenceUnit::Probability, false)
                                            : QStringLiteral("-"),
                            markdownEscape(deltas.join(QStringLiteral("; "))));

@@ -38,6 +38,9 @@ enum class FindingChange
     Gone,      // only in A
     Changed,   // in both, severity, confidence or an evidence value differs
     Unchanged, // in both, identical numbers
+    // a gap finding on one side only, where the other side cannot observe the gap
+    // (gap_not_observable): its absence there says nothing
+    NotComparable,
 };
 QString toString(FindingChange change);
 
@@ -103,6 +106,20 @@ struct AlignedGapPoint
     int64_t gapBytes = 0;
 };
 
+// What a reader must know before reading the counts: a side that cannot observe the gap, a side
+// whose gap findings exist only below upstream's ratio gate. One sentence each, our own words.
+struct ComparisonCaution
+{
+    enum class Kind
+    {
+        GapNotObservable, // side cannot see the gap: the other side's gap findings are not comparable
+        BelowRatioGate,   // side's gap findings exist only below the ratio gate (not counted)
+    };
+    Kind kind = Kind::GapNotObservable;
+    char side = 'A'; // 'A' or 'B'
+    QString text;
+};
+
 struct TraceComparison
 {
     ComparedSide a;
@@ -110,6 +127,7 @@ struct TraceComparison
     CompareAlignment alignment;
     std::vector<FindingComparison> findings; // A's findings in order, then the ones new in B
     std::vector<PhasePeakDelta> phases;      // labels sorted by first start on A, then B's others
+    std::vector<ComparisonCaution> cautions; // A's, then B's
 
     size_t count(FindingChange change) const;
     // The usable samples of one side on the shared axis.
@@ -127,6 +145,9 @@ std::optional<TraceComparison> compareAnalyses(std::shared_ptr<const AnalysisRes
 
 // Labels of the phases of one analysis, in order of first start (for alignment pickers).
 std::vector<QString> phaseLabelsOf(const AnalysisResult& result);
+
+// "0 new, 0 gone, 0 changed, 0 unchanged, 2 not comparable." (the last only when there are any)
+QString comparisonCountsText(const TraceComparison& comparison);
 
 // Machine-readable and human-readable reports (`gapscope compare --format json|markdown`).
 QByteArray renderComparisonJson(const TraceComparison& comparison);

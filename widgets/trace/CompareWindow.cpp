@@ -346,16 +346,17 @@ void CompareWindow::recompare()
     }
     if (!problems.isEmpty())
         m_status->setText(problems.join(QLatin1Char('\n')));
-    else if (m_comparison)
-        m_status->setText(tr("%1 new, %2 gone, %3 changed, %4 unchanged · aligned at %5")
-                              .arg(m_comparison->count(FindingChange::New))
-                              .arg(m_comparison->count(FindingChange::Gone))
-                              .arg(m_comparison->count(FindingChange::Changed))
-                              .arg(m_comparison->count(FindingChange::Unchanged))
-                              .arg(m_alignment.mode == CompareAlignment::Mode::Start
-                                       ? tr("the start of each run")
-                                       : tr("the first start of phase “%1”").arg(m_alignment.phaseLabel)));
-    else if (!m_b.trace)
+    else if (m_comparison) {
+        QString text = tr("%1 · aligned at %2")
+                           .arg(comparisonCountsText(*m_comparison).chopped(1),
+                                m_alignment.mode == CompareAlignment::Mode::Start
+                                    ? tr("the start of each run")
+                                    : tr("the first start of phase “%1”").arg(m_alignment.phaseLabel));
+        // what the counts cannot say: a side blind to the gap, findings only below the gate
+        for (const ComparisonCaution& caution : m_comparison->cautions)
+            text += QLatin1Char('\n') + caution.text;
+        m_status->setText(text);
+    } else if (!m_b.trace)
         m_status->setText(tr("Open a trace as B to compare."));
     else
         m_status->setText(tr("Analysing…"));
@@ -407,9 +408,13 @@ void CompareWindow::showComparison()
         item->setText(4, deltas.join(QLatin1Char('\n')));
         item->setToolTip(4, deltas.join(QLatin1Char('\n')));
         const Finding& shown = f.b ? *f.b : *f.a;
+        const bool muted = f.change == FindingChange::Gone || f.change == FindingChange::NotComparable;
         if (f.change != FindingChange::Unchanged)
-            item->setForeground(1, f.change == FindingChange::Gone ? palette.color(QPalette::PlaceholderText)
-                                                                   : severityTint(shown.severity, palette));
+            item->setForeground(1, muted ? palette.color(QPalette::PlaceholderText)
+                                         : severityTint(shown.severity, palette));
+        if (f.change == FindingChange::NotComparable)
+            item->setToolTip(1, tr("Only %1 can observe the gap: its absence on the other side says nothing")
+                                    .arg(f.a ? QStringLiteral("A") : QStringLiteral("B")));
         QFont bold = item->font(1);
         bold.setBold(f.change != FindingChange::Unchanged);
         item->setFont(1, bold);
@@ -434,9 +439,22 @@ void CompareWindow::showCharts()
 {
     const QString fileA = m_a.trace ? htmlEscape(QFileInfo(m_a.trace->path).fileName()) : QString();
     const QString fileB = m_b.trace ? htmlEscape(QFileInfo(m_b.trace->path).fileName()) : QString();
-    m_chartTitleA->setText(QStringLiteral("<b>A</b>: %1").arg(fileA));
+    // each side's notices under its name: a blind side says so where its chart is
+    // (a circled i has no glyph in common fonts: information is said in a word)
+    auto notices = [this](const SideState& s) {
+        QString text;
+        if (s.result) {
+            for (const Notice& notice : s.result->notices)
+                text += QStringLiteral("<br>%1 %2")
+                            .arg(notice.severity == NoticeSeverity::Info ? tr("Info:") : QStringLiteral("⚠"),
+                                 htmlEscape(qs(notice.title)));
+        }
+        return text;
+    };
+    m_chartTitleA->setText(QStringLiteral("<b>A</b>: %1").arg(fileA) + notices(m_a));
     m_chartTitleB->setText(
-        tr("<b>B</b>: %1, with B − A (B's gap minus A's at the same aligned time)").arg(fileB));
+        tr("<b>B</b>: %1, with B − A (B's gap minus A's at the same aligned time)").arg(fileB) +
+        notices(m_b));
     for (Side side : {Side::A, Side::B}) {
         const std::shared_ptr<const AnalysisResult> result =
             m_comparison ? (side == Side::A ? m_comparison->a.result : m_comparison->b.result) : nullptr;

@@ -2,9 +2,10 @@
 // Two runs one above the other: the gap chart of the main window (GapChartView: phase shading,
 // wheel zoom, tooltips) for A and for B, zoom and cursor kept on one aligned time axis (at the
 // start of each, or at the first start of a phase both have), B − A drawn on B's chart; the
-// findings of each with what is new, gone or changed, and the peak gap of every phase on both
-// sides. Draws what model/TraceComparison computes; loads (LoadJob) and analyses (AnalysisJob)
-// run in the background. Esc and Ctrl+W close it.
+// findings of each with what is new, gone, changed or not comparable (a side that cannot see
+// the gap: model/trace/TraceComparison cautions, said under the counts), each side's notices, and the peak
+// gap of every phase on both sides. Draws what model/TraceComparison computes; loads (LoadJob) and analyses
+// (AnalysisJob) run in the background. Esc and Ctrl+W close it.
 
 #include "analysis/Thresholds.h"
 #include "model/trace/TraceComparison.h"
@@ -58,6 +59,9 @@ public:
     QString statusText() const;
     GapChartView* chartView(Side side) const { return side == Side::A ? m_chartA : m_chartB; }
     QTreeWidget* findingsView() const { return m_findings; }
+    // The line over each side's chart: its file, then each notice of its analysis (a side that
+    // cannot observe the gap says so where its chart is).
+    QLabel* chartTitle(Side side) const { return side == Side::A ? m_chartTitleA : m_chartTitleB; }
     QTableWidget* phasesView() const { return m_phases; }
     // Says what the phase table holds, or why it is hidden (neither run has phases).
     QLabel* phasesNote() const { return m_phasesNote; }

@@ -47,7 +47,7 @@ namespace gapscope {
 
 namespace {
 
-constexpr int kOverlayCount = 8;
+constexpr int kOverlayCount = 9;
 constexpr int64_t kMinVisibleSpanNs = 1000; // 1 us: below that no trace has two samples
 constexpr double kDragThresholdPx = 4;
 constexpr int kMaxPhaseLanes = 3;
@@ -79,6 +79,7 @@ bool defaultOverlayVisible(ChartOverlay overlay)
     case ChartOverlay::ThresholdBand:
     case ChartOverlay::Regression:
     case ChartOverlay::Spikes:
+    case ChartOverlay::TrackerWarnings:
         break;
     }
     return true;
@@ -182,6 +183,10 @@ public:
     void drawEventMarkers(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
     // The tooltip lines (HTML) on the markers within a few pixels of mouseNs.
     QString eventMarkerToolTip(int64_t mouseNs) const;
+    // the tracker's warnings lane (ChartOverlay::TrackerWarnings)
+    void drawTrackerWarnings(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
+    QString trackerWarningToolTip(int64_t mouseNs) const;
+    mutable QList<GapChartView::TrackerWarningMark> paintedWarnings;
     QColor fillOf(CollectiveClass classification) const
     {
         for (size_t i = 0; i < kCollectiveClasses.size(); ++i)
@@ -220,6 +225,8 @@ public:
     // entries, one per class (kCollectiveClasses' order)
     std::vector<JobCollectiveInterval> collective;
     std::array<QAreaSeries*, 3> collectiveSeries{};
+    // no points: the legend entry of the tracker-warnings lane (drawn by drawTrackerWarnings)
+    QAreaSeries* warningsLegend = nullptr;
     std::array<QColor, 3> collectiveFills;
     // Qt Charts strokes every segment of a QLineSeries on its own (round caps, antialiased),
     // 25 ms for six lines of ~3 000 points. The dense lines and the threshold band are
@@ -515,16 +522,26 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
         series->attachAxis(yAxis);
         collectiveSeries[i] = series;
     }
+    warningsLegend = new QAreaSeries(new QLineSeries(chart));
+    warningsLegend->setName(GapChartView::tr("Tracker warnings"));
+    chart->addSeries(warningsLegend);
+    warningsLegend->attachAxis(xAxis);
+    warningsLegend->attachAxis(yAxis);
 
     lines = new LineLayer(this);
 
     // A click on a legend entry hides its series: the page unchecks the toggle (the toolbar
     // brings it back).
     const std::pair<QAbstractSeries*, ChartOverlay> toggled[] = {
-        {deviceTotal, ChartOverlay::DeviceTotal}, {deviceUsed, ChartOverlay::DeviceUsed},
-        {reserved, ChartOverlay::Reserved},       {allocated, ChartOverlay::Allocated},
-        {band, ChartOverlay::ThresholdBand},      {regression, ChartOverlay::Regression},
-        {spikes, ChartOverlay::Spikes},           {maxSpike, ChartOverlay::Spikes},
+        {deviceTotal, ChartOverlay::DeviceTotal},
+        {deviceUsed, ChartOverlay::DeviceUsed},
+        {reserved, ChartOverlay::Reserved},
+        {allocated, ChartOverlay::Allocated},
+        {band, ChartOverlay::ThresholdBand},
+        {regression, ChartOverlay::Regression},
+        {spikes, ChartOverlay::Spikes},
+        {maxSpike, ChartOverlay::Spikes},
+        {warningsLegend, ChartOverlay::TrackerWarnings},
     };
     for (const auto& [series, overlay] : toggled) {
         const ChartOverlay o = overlay;
@@ -781,6 +798,8 @@ void GapChartView::Private::applyColors()
         collectiveSeries[i]->setBrush(fill);
         collectiveSeries[i]->setPen(outline);
     }
+    warningsLegend->setBrush(severityTint(Severity::Warning, palette));
+    warningsLegend->setPen(Qt::NoPen);
     updateEmphasis(); // regression and max-spike styles depend on the highlight
     canvas->viewport()->update();
 }
@@ -852,6 +871,10 @@ void GapChartView::Private::updateLegendVisibility()
     maxSpike->setVisible(data && maxSpikeRow.has_value() && visible(ChartOverlay::Spikes));
     emphasis->setVisible(data && emphasis->count() > 0);
     comparison->setVisible(data && !comparisonTimes.empty());
+    warningsLegend->setVisible(
+        data && visible(ChartOverlay::TrackerWarnings) &&
+        std::any_of(result->trackerWarnings.begin(), result->trackerWarnings.end(),
+                    [](const TrackerWarning& w) { return w.type != EventType::Error; }));
     for (size_t i = 0; i < kCollectiveClasses.size(); ++i)
         collectiveSeries[i]->setVisible(data && std::any_of(collective.begin(), collective.end(),
                                                             [&](const JobCollectiveInterval& interval) {
@@ -1297,6 +1320,7 @@ QString GapChartView::Private::hoverText(size_t samplePos, int64_t mouseNs) cons
         html += GapChartView::tr("Phase: %1").arg(htmlEscape(shownText(qs(phase->label))));
     html += q->collectiveToolTip(mouseNs);
     html += eventMarkerToolTip(mouseNs);
+    html += trackerWarningToolTip(mouseNs);
     return html;
 }
 
@@ -1544,6 +1568,7 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
 
     d->drawBookmarks(painter, plot, axis);
     d->drawEventMarkers(painter, plot, axis);
+    d->drawTrackerWarnings(painter, plot, axis);
     d->drawMeasurement(painter, plot, axis);
 
     // hover line and the cursor
@@ -1739,6 +1764,131 @@ QString GapChartView::Private::eventMarkerToolTip(int64_t mouseNs) const
                          htmlEscape(marker.toolTip).replace(QLatin1Char('\n'), QStringLiteral("<br/>")));
     }
     return html;
+}
+
+namespace {
+
+// The lane's height and how many context texts a cluster's tooltip quotes.
+constexpr double kWarningLaneHeight = 9;
+constexpr int kWarningToolTipLines = 4;
+
+bool isCriticalWarning(const TrackerWarning& w)
+{
+    return w.type != EventType::Warning;
+}
+
+} // namespace
+
+void GapChartView::Private::drawTrackerWarnings(QPainter* painter, const QRectF& plot,
+                                                const TimeAxis& axis) const
+{
+    paintedWarnings.clear();
+    if (!result || result->trackerWarnings.empty() ||
+        !overlayVisible[size_t(overlayIndex(ChartOverlay::TrackerWarnings))])
+        return;
+    // errors are told by the red ticks at the top (collectEventMarkers); this lane holds the
+    // tracker's warnings and critical events, clustered so that hundreds stay apart from the line
+    const QColor amber = severityTint(Severity::Warning, q->palette());
+    const QColor red = oomColor(colors);
+    QColor laneFill = colors.text;
+    laneFill.setAlpha(18);
+    const QRectF lane(plot.left(), plot.bottom() - kWarningLaneHeight, plot.width(), kWarningLaneHeight);
+    bool any = false;
+    GapChartView::TrackerWarningMark mark;
+    double markLeft = 0;
+    auto flush = [&] {
+        if (mark.count == 0)
+            return;
+        const double right = axis.toPixel(mark.lastNs);
+        const QRectF rect(markLeft - 2, lane.top(), std::max(4.0, right - markLeft + 4), lane.height());
+        painter->setPen(Qt::NoPen);
+        QColor fill = mark.critical ? red : amber;
+        // a cluster of many is drawn solid, a lone warning lighter: density reads at a glance
+        fill.setAlpha(mark.count > 1 ? 235 : 170);
+        painter->setBrush(fill);
+        painter->drawRect(rect);
+        mark.rect = rect;
+        paintedWarnings.push_back(mark);
+        mark = {};
+    };
+    for (const TrackerWarning& w : result->trackerWarnings) {
+        if (w.type == EventType::Error || w.timeNs < visibleBeginNs || w.timeNs > visibleEndNs)
+            continue;
+        if (!any) {
+            painter->fillRect(lane, laneFill);
+            any = true;
+        }
+        const double x = axis.toPixel(w.timeNs);
+        if (mark.count > 0 && x - axis.toPixel(mark.lastNs) > GapChartView::kTrackerWarningClusterPx)
+            flush();
+        if (mark.count == 0) {
+            mark.firstNs = w.timeNs;
+            markLeft = x;
+        }
+        mark.lastNs = w.timeNs;
+        ++mark.count;
+        mark.critical = mark.critical || isCriticalWarning(w);
+    }
+    flush();
+}
+
+QString GapChartView::Private::trackerWarningToolTip(int64_t mouseNs) const
+{
+    if (!result || !overlayVisible[size_t(overlayIndex(ChartOverlay::TrackerWarnings))])
+        return {};
+    const TimeAxis axis = pixelAxis();
+    const double x = axis.toPixel(mouseNs);
+    // the painted cluster under the mouse, else the events within a few pixels of it
+    int64_t from = axis.toNs(x - 3);
+    int64_t to = axis.toNs(x + 3);
+    for (const GapChartView::TrackerWarningMark& mark : paintedWarnings) {
+        if (x >= mark.rect.left() && x <= mark.rect.right()) {
+            from = std::min<int64_t>(from, mark.firstNs);
+            to = std::max<int64_t>(to, mark.lastNs);
+        }
+    }
+    int count = 0;
+    QStringList lines;
+    std::optional<double> lowest;
+    std::optional<double> highest;
+    for (const TrackerWarning& w : result->trackerWarnings) {
+        if (w.type == EventType::Error || w.timeNs < from || w.timeNs > to)
+            continue;
+        ++count;
+        if (w.fragmentation) {
+            lowest = std::min(lowest.value_or(*w.fragmentation), *w.fragmentation);
+            highest = std::max(highest.value_or(*w.fragmentation), *w.fragmentation);
+        }
+        if (lines.size() < kWarningToolTipLines) {
+            QString line = htmlEscape(qs(toString(w.type))) + QStringLiteral(": ") +
+                           htmlEscape(w.context.isEmpty() ? GapChartView::tr("(no context)") : w.context);
+            if (w.fragmentation)
+                line += GapChartView::tr(" (fragmentation %1)").arg(percentText(*w.fragmentation));
+            lines << line;
+        }
+    }
+    if (count == 0)
+        return {};
+    QString html = QStringLiteral("<p><b>%1</b>")
+                       .arg(count == 1 ? GapChartView::tr("Tracker warning")
+                                       : GapChartView::tr("%1 tracker warnings").arg(count));
+    if (count > 1 && lowest && highest)
+        html +=
+            GapChartView::tr(" · fragmentation %1 to %2").arg(percentText(*lowest), percentText(*highest));
+    html += QStringLiteral("<br/>") + lines.join(QStringLiteral("<br/>"));
+    if (count > lines.size())
+        html += QStringLiteral("<br/>") + GapChartView::tr("… and %1 more").arg(count - lines.size());
+    return html + QStringLiteral("</p>");
+}
+
+QList<GapChartView::TrackerWarningMark> GapChartView::trackerWarningMarks() const
+{
+    return d->paintedWarnings;
+}
+
+QString GapChartView::trackerWarningToolTip(qint64 ns) const
+{
+    return d->trackerWarningToolTip(ns);
 }
 
 QList<GapChartView::EventMarker> GapChartView::eventMarkers() const

@@ -40,6 +40,9 @@ enum class ChartOverlay
     ThresholdBand,
     Regression,
     Spikes,
+    // the tracker's own warning and critical events (AnalysisResult::trackerWarnings): a lane of
+    // ticks along the bottom of the plot, clustered per few pixels
+    TrackerWarnings,
 };
 
 // The dense lines, decimated to the plot width and painted as one polyline each.
@@ -128,6 +131,22 @@ public:
     };
     // The markers in the visible range as last painted.
     QList<EventMarker> eventMarkers() const;
+    // The tracker's warning and critical events in the visible range as last painted: one mark
+    // per cluster of events within kTrackerWarningClusterPx pixels (206 fragmentation warnings
+    // in 4 s stay readable at any width), in the lane along the bottom of the plot.
+    struct TrackerWarningMark
+    {
+        qint64 firstNs = 0;
+        qint64 lastNs = 0;
+        int count = 0;
+        bool critical = false; // any critical event in it (drawn red, else amber)
+        QRectF rect;           // chart view coordinates
+    };
+    static constexpr double kTrackerWarningClusterPx = 4;
+    QList<TrackerWarningMark> trackerWarningMarks() const;
+    // The tooltip's lines on the tracker warnings near ns (HTML; empty where there are none):
+    // the count, each context text (the first few of a cluster), stormlog's fragmentation share.
+    QString trackerWarningToolTip(qint64 ns) const;
     // The collective-attribution intervals of the rank shown, on its own clock (the trace's
     // time, as the job's analysis reports them): shaded behind the series in the colour of
     // their class (JobViewStyle collectiveClassPen), a legend entry per class shown, named in
