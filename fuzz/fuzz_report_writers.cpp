@@ -92,7 +92,7 @@ ReportContent randomContent(FuzzedDataProvider& in)
         ReportFinding f;
         f.severity = static_cast<Severity>(in.ConsumeIntegralInRange(0, 2));
         f.classification =
-            static_cast<Classification>(in.ConsumeIntegralInRange(0, int(Classification::FirstCause)));
+            static_cast<Classification>(in.ConsumeIntegralInRange(0, int(Classification::RankDivergence)));
         f.confidence = number(in);
         f.timestampNs = in.ConsumeIntegral<int64_t>();
         f.relativeTime = text(in);

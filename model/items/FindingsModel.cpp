@@ -70,6 +70,8 @@ void FindingsModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
 const std::vector<Notice>& FindingsModel::notices() const
 {
     static const std::vector<Notice> none;
+    if (m_job)
+        return m_job->notices; // the job's own: first_cause_at_startup
     return m_result ? m_result->notices : none;
 }
 
