@@ -17,6 +17,7 @@
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobFindings.h"
 #include "model/job/JobLoader.h"
+#include "model/report/ReportWriters.h"
 #include "tests/DistributedVectors.h"
 #include "tests/JobFixtures.h"
 
@@ -118,6 +119,7 @@ private slots:
     void ddpFirstCauseIsStartup();
     void realFirstCauseStaysAnAlarm_data();
     void realFirstCauseStaysAnAlarm();
+    void reportsSayIt();
 };
 
 void TestRankDivergence::synthetic_data()
@@ -422,6 +424,64 @@ void TestRankDivergence::realFirstCauseStaysAnAlarm()
                                    [&](const Finding* f) { return *f->rank == leader; });
     QVERIFY(lead != firstCause.end());
     QCOMPARE(int((*lead)->severity), severity);
+}
+
+void TestRankDivergence::reportsSayIt()
+{
+    // `gapscope analyze` of the four ranks: every report form names rank 2 and the start-up
+    QStringList paths;
+    for (const QString& input : ddpInputs())
+        paths << dataPath(input);
+    const InputsAnalysis inputs = analyzeInputs(paths, DocumentRequest{});
+    QVERIFY2(inputs.analysis.ok(), qPrintable(inputs.analysis.error));
+    const ReportContent content = inputs.analysis.reportContent(true);
+    QVERIFY(content.job);
+
+    // JSON: the job's findings hold rank_divergence; upstream's cross_rank_analysis is as before
+    const QJsonObject json = QJsonDocument::fromJson(reportJson(content)).object();
+    const QJsonArray jobFindings =
+        json.value(QStringLiteral("job")).toObject().value(QStringLiteral("findings")).toArray();
+    QCOMPARE(jobFindings.size(), 1);
+    const QJsonObject divergence = jobFindings.first().toObject();
+    QCOMPARE(divergence.value(QStringLiteral("classification")).toString(), QStringLiteral("rank_divergence"));
+    QCOMPARE(divergence.value(QStringLiteral("severity")).toString(), QStringLiteral("warning"));
+    QCOMPARE(divergence.value(QStringLiteral("rank")).toInteger(), 2);
+    QCOMPARE(divergence.value(QStringLiteral("ranks")).toArray(), QJsonArray{2});
+    const QJsonObject evidence = divergence.value(QStringLiteral("evidence")).toObject();
+    QCOMPARE(evidence.value(QStringLiteral("series")).toString(), QStringLiteral("reserved"));
+    QCOMPARE(evidence.value(QStringLiteral("excess_bytes")).toInteger(), 192 * kMiB);
+    QVERIFY(evidence.value(QStringLiteral("excess_bytes_per_second")).toDouble() > 0);
+    QVERIFY(!divergence.value(QStringLiteral("remediation")).toArray().isEmpty());
+    const QJsonArray suspects = json.value(QStringLiteral("cross_rank_analysis"))
+                                    .toObject()
+                                    .value(QStringLiteral("first_cause_suspects"))
+                                    .toArray();
+    QCOMPARE(suspects.size(), 2);
+    QCOMPARE(suspects[0].toObject().value(QStringLiteral("confidence")).toString(), QStringLiteral("high"));
+    // the gap findings of each rank stay upstream's: no rank_divergence there
+    for (const QJsonValue& rank : json.value(QStringLiteral("ranks")).toArray())
+        QVERIFY(rank.toObject().value(QStringLiteral("gap_analysis")).toArray().isEmpty());
+    QJsonObject startup;
+    for (const QJsonValue& notice : json.value(QStringLiteral("notices")).toArray())
+        if (notice.toObject().value(QStringLiteral("code")).toString() == QStringLiteral("first_cause_at_startup"))
+            startup = notice.toObject();
+    QCOMPARE(startup.value(QStringLiteral("severity")).toString(), QStringLiteral("info"));
+    QCOMPARE(startup.value(QStringLiteral("ranks")).toArray(), (QJsonArray{0, 1}));
+
+    // text, Markdown, HTML and the PDF's page: the section, its row and its words
+    const QString sentence = QStringLiteral("Rank 2's reserved memory grew 328.00 MiB");
+    const QString text = reportText(content);
+    QVERIFY(text.contains(QStringLiteral("rank divergence:")));
+    QVERIFY(text.contains(sentence));
+    QVERIFY(text.contains(QStringLiteral("first_cause_at_startup")));
+    for (const QString& page : {reportMarkdown(content), reportHtml(content)}) {
+        QVERIFY(page.contains(QStringLiteral("Rank divergence")));
+        // (Markdown may escape the point: "192\\.00 MiB")
+        QVERIFY(page.contains(QRegularExpression(QStringLiteral("192\\\\?\\.00 MiB"))));
+        QVERIFY(page.contains(QStringLiteral("First cause at start")));
+    }
+    QVERIFY(reportHtml(content).contains(QStringLiteral("Rank 2&#39;s reserved memory grew")) ||
+            reportHtml(content).contains(QStringLiteral("Rank 2's reserved memory grew")));
 }
 
 QTEST_GUILESS_MAIN(TestRankDivergence)

@@ -228,6 +228,10 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         const JobFirstCauseSuspect* suspect = m_summary ? m_summary->suspectOf(rank->rank) : nullptr;
         return suspect ? toString(suspect->confidence) : QString();
     }
+    case SuspectAtStartupRole: {
+        const JobFirstCauseSuspect* suspect = m_summary ? m_summary->suspectOf(rank->rank) : nullptr;
+        return suspect && suspect->atStartup;
+    }
     case DivergenceRole:
         return divergenceSeries(rank->rank);
     case Qt::TextAlignmentRole:

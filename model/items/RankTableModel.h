@@ -43,6 +43,7 @@ public:
         SortRole,                    // what QSortFilterProxyModel compares
         FirstCauseRole,              // int: 0 none, 1 suspect, 2 leading suspect
         SuspectConfidenceRole,       // QString "high", "medium", "low"; empty for no suspect
+        SuspectAtStartupRole,        // bool: the suspect's spike is the job's start-up (information)
         DivergenceRole,              // QString the series it departs in ("reserved", "gap, reserved"); empty for none
     };
 

@@ -130,10 +130,12 @@ QVariant RankTableDecorationProxy::data(const QModelIndex& index, int role) cons
     }
     if (index.column() != RankTableModel::FirstCauseColumn)
         return QIdentityProxyModel::data(index, role);
+    // a suspect at start-up is information: upstream's grade in the muted colour
+    const bool atStartup = QIdentityProxyModel::data(index, RankTableModel::SuspectAtStartupRole).toBool();
     if (role == Qt::ForegroundRole)
-        return suspectColor(*confidence, palette);
+        return suspectColor(atStartup ? SuspectConfidence::Low : *confidence, palette);
     QFont font;
-    font.setBold(leading);
+    font.setBold(leading && !atStartup);
     return font;
 }
 

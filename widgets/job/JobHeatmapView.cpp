@@ -154,6 +154,11 @@ int JobHeatmapView::Private::gutterWidth() const
         if (longest)
             widest = std::max(widest, fm.horizontalAdvance(labelOf(*longest)));
     }
+    if (!divergent.empty()) { // a divergent rank's label is bold and carries a mark
+        QFont bold = q->font();
+        bold.setBold(true);
+        widest = QFontMetrics(bold).horizontalAdvance(QStringLiteral("▲ ")) + widest * 11 / 10;
+    }
     gutterWidthCache = kMarkerWidth + 6 + widest + 8;
     return gutterWidthCache;
 }
@@ -872,6 +877,8 @@ const std::optional<JobCrossRankSummary>& JobHeatmapView::crossRankSummary() con
 void JobHeatmapView::setDivergentRanks(std::vector<JobDivergentRank> ranks)
 {
     d->divergent = std::move(ranks);
+    d->gutterWidthCache = 0; // the marked labels are wider: the plot moves
+    d->invalidate();
     update();
 }
 
