@@ -56,9 +56,9 @@ struct RankFirstSpike
     int64_t rank = 0;
     int64_t firstSampleNs = 0; // the rank's own clock
     int64_t lastSampleNs = 0;
-    bool spiked = false;    // the rank has a qualifying spike; the rest is meaningful only then
-    int64_t spikeNs = 0;    // the sample that completed it (a suspect's first_spike_timestamp_ns)
-    int64_t riseBytes = 0;  // device used it added
+    bool spiked = false;     // the rank has a qualifying spike; the rest is meaningful only then
+    int64_t spikeNs = 0;     // the sample that completed it (a suspect's first_spike_timestamp_ns)
+    int64_t riseBytes = 0;   // device used it added
     int64_t beforeBytes = 0; // device used where the rising run began
     int64_t heldBytes = 0;   // median device used of the samples after it (the spike's own without)
 };

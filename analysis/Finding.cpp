@@ -97,8 +97,8 @@ bool isGapClassification(Classification classification)
 
 bool isJobClassification(Classification classification)
 {
-    return classification == Classification::CollectiveMemory || classification == Classification::FirstCause ||
-           classification == Classification::RankDivergence;
+    return classification == Classification::CollectiveMemory ||
+           classification == Classification::FirstCause || classification == Classification::RankDivergence;
 }
 
 int severityRank(Severity severity)

@@ -37,7 +37,7 @@ enum class Classification
     // the gap analysis, see model/job/JobFindings.h)
     CollectiveMemory, // a collective-attribution interval; its upstream class is an evidence label
     FirstCause,       // a rank whose device usage rose at or before the cluster's onset
-    // gapscope's own judgement of a job (analysis/RankDivergence.h)
+                // gapscope's own judgement of a job (analysis/RankDivergence.h)
     RankDivergence, // ranks whose gap or reserved memory departs from their peers'
 };
 

@@ -129,8 +129,8 @@ Notice firstCauseAtStartupNotice(const std::vector<int64_t>& ranks)
     notice.severity = NoticeSeverity::Info;
     notice.title = "First cause at start-up: " + who + " rose with every other rank in the job's first steps";
     notice.message =
-        "Upstream's cross-rank analysis names " + who +
-        " as first-cause suspect" + (ranks.size() == 1 ? "" : "s") +
+        "Upstream's cross-rank analysis names " + who + " as first-cause suspect" +
+        (ranks.size() == 1 ? "" : "s") +
         ", but every rank's first spike came in the first 10 % of its run and stayed: the job's start-up "
         "(weights, optimizer state such as Adam's, the allocator's pools), allocated on every rank within "
         "milliseconds. Which rank's sampler saw it first says nothing about a fault, so these suspects are "

@@ -155,9 +155,9 @@ Finding rankDivergenceFinding(const std::vector<RankDivergence>& divergences)
     f.rank = d.rank;
     f.evidenceTimestampNs = d.departureTimestampNs;
     // 0.5 at the threshold, towards 1 the further above it
-    const double passed = std::max(d.excessBytes / (d.excessBytes + d.levelThresholdBytes),
-                                   d.excessBytesPerSecond /
-                                       (d.excessBytesPerSecond + d.slopeThresholdBytesPerSecond));
+    const double passed =
+        std::max(d.excessBytes / (d.excessBytes + d.levelThresholdBytes),
+                 d.excessBytesPerSecond / (d.excessBytesPerSecond + d.slopeThresholdBytesPerSecond));
     f.confidence = std::round(std::clamp(passed, 0.0, 1.0) * 1000.0) / 1000.0;
     std::string ranksText;
     for (const int64_t rank : f.ranks)

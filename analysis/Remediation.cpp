@@ -478,8 +478,8 @@ std::string describeRankDivergence(const Finding& finding, Backend backend)
     const EvidenceValue* series = finding.findEvidence("series");
     const EvidenceValue* ranks = finding.findEvidence("ranks");
     const bool gap = series && series->label == "gap";
-    const std::string what = gap ? "memory outside " + allocatorName(backend) + " (device used - reserved)"
-                                 : "reserved memory";
+    const std::string what =
+        gap ? "memory outside " + allocatorName(backend) + " (device used - reserved)" : "reserved memory";
     if (!number.complete || !series || !ranks)
         return rankText(finding) + "'s " + what + " departs from the other ranks'.";
     std::string text = rankText(finding) + "'s " + what + (growth >= 0 ? " grew " : " shrank ") +

@@ -7,9 +7,9 @@
 #include "model/items/RankTableModel.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobLoader.h"
-#include "widgets/common/ModelDecorations.h"
 #include "tests/DarkPalette.h"
 #include "tests/JobFixtures.h"
+#include "widgets/common/ModelDecorations.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/job/JobViewStyle.h"
 #include "widgets/job/RankSparklinesView.h"
@@ -338,7 +338,8 @@ private slots:
     {
         QStringList paths;
         for (int r = 0; r < 4; ++r)
-            paths << QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/real-gpu/ddp-samples/rank%1/telemetry_sink")
+            paths << QStringLiteral(GAPSCOPE_TEST_DATA_DIR
+                                    "/fixtures/real-gpu/ddp-samples/rank%1/telemetry_sink")
                          .arg(r);
         QAction resetZoom(QStringLiteral("Reset Zoom"));
         JobPage page(&resetZoom, nullptr);
@@ -375,7 +376,8 @@ private slots:
         QVERIFY(page.findingsNotice()->text().contains(QStringLiteral("First cause at start-up")));
         const QLabel* info = page.findChild<QLabel*>(QStringLiteral("jobInfo"));
         QVERIFY(info);
-        QVERIFY2(info->text().contains(QStringLiteral("diverges: rank 2 (reserved)")), qPrintable(info->text()));
+        QVERIFY2(info->text().contains(QStringLiteral("diverges: rank 2 (reserved)")),
+                 qPrintable(info->text()));
         QVERIFY(info->text().contains(QStringLiteral("high, start-up")));
         // the table and the heatmap mark rank 2
         const QModelIndex cell =
@@ -386,7 +388,8 @@ private slots:
         const QRect row2 = page.heatmap()->rowRect(2);
         const QPoint label(page.heatmap()->gutterRect().center().x(), row2.center().y());
         QVERIFY(page.heatmap()->toolTipAt(label).contains(QStringLiteral("departs from its peers")));
-        QVERIFY(!page.heatmap()->toolTipAt(QPoint(label.x(), page.heatmap()->rowRect(0).center().y()))
+        QVERIFY(!page.heatmap()
+                     ->toolTipAt(QPoint(label.x(), page.heatmap()->rowRect(0).center().y()))
                      .contains(QStringLiteral("departs from its peers")));
         if (const QByteArray out = qgetenv("GAPSCOPE_JOBPAGE_SCREENSHOT"); !out.isEmpty()) {
             page.resize(1920, 1000); // wide enough for the info line and the Diverges column

@@ -31,7 +31,6 @@ using namespace gapscope::test;
 
 namespace {
 
-
 constexpr int64_t kGiB = int64_t(1) << 30;
 
 QString dataPath(const QString& relative)
@@ -66,12 +65,14 @@ QStringList syntheticInputs(const QString& name)
 // A deterministic noise in [-1, 1) (the tests need no randomness, only scatter).
 double scatter(int64_t a, int64_t b)
 {
-    const uint64_t x = uint64_t(a) * 0x9E3779B97F4A7C15ULL ^ (uint64_t(b) + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
+    const uint64_t x =
+        uint64_t(a) * 0x9E3779B97F4A7C15ULL ^ (uint64_t(b) + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
     return double((x >> 11) % 2000001) / 1000000.0 - 1.0;
 }
 
 // rankCount ranks of `samples` samples every 100 ms; rank r's value at sample i is bytesOf(r, i).
-template <typename BytesOf> std::vector<RankSeriesSamples> series(int rankCount, int samples, BytesOf&& bytesOf)
+template <typename BytesOf>
+std::vector<RankSeriesSamples> series(int rankCount, int samples, BytesOf&& bytesOf)
 {
     std::vector<RankSeriesSamples> ranks;
     for (int r = 0; r < rankCount; ++r) {
@@ -129,38 +130,29 @@ void TestRankDivergence::synthetic_data()
     QTest::addColumn<bool>("bySlope");
 
     // eight ranks at 812 MiB scattering by up to 40 MiB, each drifting a little: nothing
-    QTest::newRow("8 noisy ranks") << series(8, 200,
-                                             [](int r, int i) {
-                                                 return int64_t(812 * kMiB + 40 * kMiB * scatter(r, i) +
-                                                                i * 64 * 1024 * scatter(r, -1));
-                                             })
-                                   << std::vector<int64_t>{} << false;
+    QTest::newRow("8 noisy ranks") << series(8, 200, [](int r, int i) {
+        return int64_t(812 * kMiB + 40 * kMiB * scatter(r, i) + i * 64 * 1024 * scatter(r, -1));
+    }) << std::vector<int64_t>{} << false;
     // 64 ranks like those, rank 37 holding 600 MiB more from the start: that one, by level
-    QTest::newRow("one of 64 by level") << series(64, 200,
-                                                  [](int r, int i) {
-                                                      return int64_t(812 * kMiB + 40 * kMiB * scatter(r, i) +
-                                                                     (r == 37 ? 600 * kMiB : 0));
-                                                  })
-                                        << std::vector<int64_t>{37} << false;
+    QTest::newRow("one of 64 by level") << series(64, 200, [](int r, int i) {
+        return int64_t(812 * kMiB + 40 * kMiB * scatter(r, i) + (r == 37 ? 600 * kMiB : 0));
+    }) << std::vector<int64_t>{37} << false;
     // 64 ranks, rank 5 growing 8 MiB per sample (80 MiB/s): that one, by slope too
-    QTest::newRow("one of 64 by slope") << series(64, 200,
-                                                  [](int r, int i) {
-                                                      return int64_t(2 * kGiB + 20 * kMiB * scatter(r, i) +
-                                                                     (r == 5 ? i * 8 * kMiB : 0));
-                                                  })
-                                        << std::vector<int64_t>{5} << true;
+    QTest::newRow("one of 64 by slope") << series(64, 200, [](int r, int i) {
+        return int64_t(2 * kGiB + 20 * kMiB * scatter(r, i) + (r == 5 ? i * 8 * kMiB : 0));
+    }) << std::vector<int64_t>{5} << true;
     // identical ranks (a MAD of 0) but for 32 MiB on one: below the 64 MiB floor
     QTest::newRow("identical, 32 MiB apart")
         << series(4, 100, [](int r, int) { return int64_t(234 * kMiB + (r == 2 ? 32 * kMiB : 0)); })
         << std::vector<int64_t>{} << false;
     // a rank below its peers leaks nothing
-    QTest::newRow("one rank lower")
-        << series(6, 100, [](int r, int) { return int64_t(4 * kGiB - (r == 3 ? kGiB : 0)); })
-        << std::vector<int64_t>{} << false;
+    QTest::newRow("one rank lower") << series(6, 100, [](int r, int) {
+        return int64_t(4 * kGiB - (r == 3 ? kGiB : 0));
+    }) << std::vector<int64_t>{} << false;
     // two ranks: neither is the odd one out
-    QTest::newRow("two ranks")
-        << series(2, 100, [](int r, int) { return int64_t(kGiB + (r == 1 ? kGiB : 0)); })
-        << std::vector<int64_t>{} << false;
+    QTest::newRow("two ranks") << series(2, 100,
+                                         [](int r, int) { return int64_t(kGiB + (r == 1 ? kGiB : 0)); })
+                               << std::vector<int64_t>{} << false;
     // 10 % of a 40 GiB level is the floor: 1 GiB more on one rank is not enough, 5 GiB is
     QTest::newRow("40 GiB, 1 GiB more")
         << series(4, 100, [](int r, int) { return int64_t(40 * kGiB + (r == 1 ? kGiB : 0)); })
@@ -181,7 +173,8 @@ void TestRankDivergence::synthetic()
         QVERIFY(d.byLevel || d.bySlope);
         QCOMPARE(d.bySlope, bySlope);
         QCOMPARE(d.peers, ranks.size() - 1);
-        QVERIFY(d.excessBytes > d.levelThresholdBytes || d.excessBytesPerSecond > d.slopeThresholdBytesPerSecond);
+        QVERIFY(d.excessBytes > d.levelThresholdBytes ||
+                d.excessBytesPerSecond > d.slopeThresholdBytesPerSecond);
         QVERIFY(d.levelThresholdBytes >= double(kDivergenceFloorBytes));
     }
     if (expected.empty())
@@ -232,7 +225,8 @@ void TestRankDivergence::realDdpNamesRank2Reserved()
     QCOMPARE(f.ranks, std::vector<int64_t>{2});
     QCOMPARE(f.findEvidence("series")->label, std::string("reserved"));
     const QString description = QString::fromStdString(f.description);
-    QVERIFY2(description.startsWith(QStringLiteral("Rank 2's reserved memory grew 328.00 MiB")), qPrintable(description));
+    QVERIFY2(description.startsWith(QStringLiteral("Rank 2's reserved memory grew 328.00 MiB")),
+             qPrintable(description));
     QVERIFY2(description.contains(QStringLiteral("median of 136.00 MiB")), qPrintable(description));
     // its evidence points at rank 2's samples, when it left its peers
     const JobRank* rank2 = job->findRank(2);
@@ -279,7 +273,8 @@ void TestRankDivergence::gapLeakNamesRank1Gap()
     QCOMPARE(divergence.front()->findEvidence("series")->label, std::string("gap"));
     QVERIFY(QString::fromStdString(divergence.front()->description)
                 .startsWith(QStringLiteral("Rank 1's memory outside PyTorch's caching allocator")));
-    QVERIFY(QString::fromStdString(divergence.front()->remediation.front()).contains(QStringLiteral("native")));
+    QVERIFY(
+        QString::fromStdString(divergence.front()->remediation.front()).contains(QStringLiteral("native")));
 }
 
 void TestRankDivergence::normalJobsRaiseNothing_data()
@@ -342,7 +337,7 @@ void TestRankDivergence::ddpFirstCauseIsStartup()
               qlonglong(r.beforeBytes / kMiB), qlonglong(r.heldBytes / kMiB));
         QVERIFY(r.riseBytes >= 64 * kMiB);
         QVERIFY(r.beforeBytes <= 166 * kMiB); // some ranks' rise is broken by a flat sample
-        QVERIFY(r.heldBytes >= 234 * kMiB); // the level of the rest of the run (rank 2 above it)
+        QVERIFY(r.heldBytes >= 234 * kMiB);   // the level of the rest of the run (rank 2 above it)
     }
     QCOMPARE(analysis->firstCauseAtStartup, (std::vector<int64_t>{0, 1}));
 
@@ -387,8 +382,9 @@ void TestRankDivergence::realFirstCauseStaysAnAlarm_data()
             inputs << QStringLiteral("fixtures/stormlog/distributed/") + input;
         return inputs;
     }() << int64_t(6) << int(Severity::Critical);
-    QTest::newRow("collective-merged") << QStringList{QStringLiteral(
-        "fixtures/stormlog/distributed/collective-merged.jsonl")} << int64_t(1) << int(Severity::Warning);
+    QTest::newRow("collective-merged")
+        << QStringList{QStringLiteral("fixtures/stormlog/distributed/collective-merged.jsonl")} << int64_t(1)
+        << int(Severity::Warning);
     QTest::newRow("midrun-job") << syntheticInputs(QStringLiteral("midrun-job")) << int64_t(2)
                                 << int(Severity::Critical);
 }
@@ -412,10 +408,12 @@ void TestRankDivergence::realFirstCauseStaysAnAlarm()
     QCOMPARE(analysis->crossRank->suspects.front().rank, leader);
     for (const RankFirstSpike& r : analysis->crossRank->rankFirstSpikes)
         if (r.rank == leader && r.spiked)
-            qInfo("rank %lld: first spike at %.1f %% of its run, rose %lld MiB from %lld MiB, then held %lld MiB",
+            qInfo("rank %lld: first spike at %.1f %% of its run, rose %lld MiB from %lld MiB, then held %lld "
+                  "MiB",
                   qlonglong(r.rank),
                   100.0 * double(r.spikeNs - r.firstSampleNs) / double(r.lastSampleNs - r.firstSampleNs),
-                  qlonglong(r.riseBytes / kMiB), qlonglong(r.beforeBytes / kMiB), qlonglong(r.heldBytes / kMiB));
+                  qlonglong(r.riseBytes / kMiB), qlonglong(r.beforeBytes / kMiB),
+                  qlonglong(r.heldBytes / kMiB));
     QVERIFY(analysis->firstCauseAtStartup.empty());
     const auto findings = buildJobFindings(analysis, job.get());
     QVERIFY(findings->notices.empty());
@@ -443,7 +441,8 @@ void TestRankDivergence::reportsSayIt()
         json.value(QStringLiteral("job")).toObject().value(QStringLiteral("findings")).toArray();
     QCOMPARE(jobFindings.size(), 1);
     const QJsonObject divergence = jobFindings.first().toObject();
-    QCOMPARE(divergence.value(QStringLiteral("classification")).toString(), QStringLiteral("rank_divergence"));
+    QCOMPARE(divergence.value(QStringLiteral("classification")).toString(),
+             QStringLiteral("rank_divergence"));
     QCOMPARE(divergence.value(QStringLiteral("severity")).toString(), QStringLiteral("warning"));
     QCOMPARE(divergence.value(QStringLiteral("rank")).toInteger(), 2);
     QCOMPARE(divergence.value(QStringLiteral("ranks")).toArray(), QJsonArray{2});
@@ -463,7 +462,8 @@ void TestRankDivergence::reportsSayIt()
         QVERIFY(rank.toObject().value(QStringLiteral("gap_analysis")).toArray().isEmpty());
     QJsonObject startup;
     for (const QJsonValue& notice : json.value(QStringLiteral("notices")).toArray())
-        if (notice.toObject().value(QStringLiteral("code")).toString() == QStringLiteral("first_cause_at_startup"))
+        if (notice.toObject().value(QStringLiteral("code")).toString() ==
+            QStringLiteral("first_cause_at_startup"))
             startup = notice.toObject();
     QCOMPARE(startup.value(QStringLiteral("severity")).toString(), QStringLiteral("info"));
     QCOMPARE(startup.value(QStringLiteral("ranks")).toArray(), (QJsonArray{0, 1}));

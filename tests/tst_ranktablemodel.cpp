@@ -262,7 +262,8 @@ private slots:
     {
         QStringList paths;
         for (int r = 0; r < 4; ++r)
-            paths << QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/real-gpu/ddp-samples/rank%1/telemetry_sink")
+            paths << QStringLiteral(GAPSCOPE_TEST_DATA_DIR
+                                    "/fixtures/real-gpu/ddp-samples/rank%1/telemetry_sink")
                          .arg(r);
         const auto data = loadJob(paths).job;
         QVERIFY(data);
@@ -281,7 +282,8 @@ private slots:
             QCOMPARE(cell.data().toString(), divergent ? QStringLiteral("reserved") : QString());
             QCOMPARE(cell.data(RankTableModel::DivergenceRole).toString(), cell.data().toString());
             const QString tip = cell.data(Qt::ToolTipRole).toString();
-            QCOMPARE(tip.contains(QStringLiteral("reserved memory 192.00 MiB above its peers' median")), divergent);
+            QCOMPARE(tip.contains(QStringLiteral("reserved memory 192.00 MiB above its peers' median")),
+                     divergent);
             QCOMPARE(model.index(row, RankTableModel::RankColumn).data(Qt::ToolTipRole).toString(), tip);
         }
         QCOMPARE(model.headerData(RankTableModel::DivergenceColumn, Qt::Horizontal).toString(),

@@ -183,7 +183,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
                 QStringList ranks;
                 for (const int64_t rank : f->ranks)
                     ranks << QString::number(rank);
-                return tr("%1 · ranks %2").arg(classificationTitle(f->classification), ranks.join(QStringLiteral(", ")));
+                return tr("%1 · ranks %2")
+                    .arg(classificationTitle(f->classification), ranks.join(QStringLiteral(", ")));
             }
             if (f->rank)
                 return tr("%1 · rank %2").arg(classificationTitle(f->classification)).arg(*f->rank);

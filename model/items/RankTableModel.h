@@ -44,7 +44,7 @@ public:
         FirstCauseRole,              // int: 0 none, 1 suspect, 2 leading suspect
         SuspectConfidenceRole,       // QString "high", "medium", "low"; empty for no suspect
         SuspectAtStartupRole,        // bool: the suspect's spike is the job's start-up (information)
-        DivergenceRole,              // QString the series it departs in ("reserved", "gap, reserved"); empty for none
+        DivergenceRole, // QString the series it departs in ("reserved", "gap, reserved"); empty for none
     };
 
     explicit RankTableModel(QObject* parent = nullptr);

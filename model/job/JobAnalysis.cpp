@@ -23,8 +23,8 @@ std::shared_ptr<JobAnalysisResult> analyse(const JobEvents& events, const PhaseR
         if (result->rankCount > 1)
             result->crossRank = summarizeCrossRankAnalysis(events, phases);
     } else {
-        auto collective = std::async(std::launch::async,
-                                     [&] { return attributeCollectiveMemory(events, config, phases); });
+        auto collective =
+            std::async(std::launch::async, [&] { return attributeCollectiveMemory(events, config, phases); });
         if (result->rankCount > 1)
             result->crossRank = summarizeCrossRankAnalysis(events, phases);
         result->collective = collective.get();

@@ -51,7 +51,8 @@ struct JobDivergenceInput
     std::vector<RankSeriesSamples> reserved;
     std::vector<RankSeriesSamples> gap;
 };
-JobDivergenceInput jobDivergenceInput(const JobData& job, const std::optional<TimeWindow>& window = std::nullopt);
+JobDivergenceInput jobDivergenceInput(const JobData& job,
+                                      const std::optional<TimeWindow>& window = std::nullopt);
 // findRankDivergence over both series: gap first, then reserved.
 std::vector<RankDivergence> jobRankDivergences(const JobData& job,
                                                const std::optional<TimeWindow>& window = std::nullopt);

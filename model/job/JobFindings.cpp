@@ -186,10 +186,9 @@ std::vector<int64_t> JobFindings::countsByRank(std::span<const int64_t> ranks) c
     std::vector<int64_t> counts(ranks.size(), 0);
     for (const Finding& finding : findings) {
         // a finding that names several ranks counts once for each
-        const std::vector<int64_t> named =
-            !finding.ranks.empty() ? finding.ranks
-            : finding.rank         ? std::vector<int64_t>{*finding.rank}
-                                   : std::vector<int64_t>{};
+        const std::vector<int64_t> named = !finding.ranks.empty() ? finding.ranks
+                                           : finding.rank         ? std::vector<int64_t>{*finding.rank}
+                                                                  : std::vector<int64_t>{};
         for (const int64_t rank : named) {
             const auto it = std::find(ranks.begin(), ranks.end(), rank);
             if (it != ranks.end())
@@ -313,11 +312,13 @@ std::vector<JobDivergentRank> jobDivergentRanks(const JobAnalysisResult& analysi
         JobDivergentRank mark;
         mark.rank = d.rank;
         mark.series = qs(toString(d.series));
-        mark.text = QStringLiteral("%1 %2 above its peers' median")
-                        .arg(gap ? QStringLiteral("gap (outside the allocator)") : QStringLiteral("reserved memory"),
-                             bytesText(d.excessBytes));
+        mark.text =
+            QStringLiteral("%1 %2 above its peers' median")
+                .arg(gap ? QStringLiteral("gap (outside the allocator)") : QStringLiteral("reserved memory"),
+                     bytesText(d.excessBytes));
         if (d.bySlope)
-            mark.text += QStringLiteral(", growing %1 faster").arg(bytesPerSecondText(d.excessBytesPerSecond));
+            mark.text +=
+                QStringLiteral(", growing %1 faster").arg(bytesPerSecondText(d.excessBytesPerSecond));
         marks.push_back(std::move(mark));
     }
     std::stable_sort(marks.begin(), marks.end(),

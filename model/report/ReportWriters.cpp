@@ -427,7 +427,8 @@ std::vector<ReportJobSection> reportJobSections(const ReportContent& c)
                             bytesText(r->firstCause->peakDeltaBytes), r->firstCause->confidence});
         firstCause.empty = QStringLiteral("No rank spiked first (or the job has one rank).");
         if (const Notice* startup = findNotice(job.notices, notice_code::kFirstCauseAtStartup))
-            firstCause.trailer = qs(startup->title) + QStringLiteral(": information, not an alarm (see Notices).");
+            firstCause.trailer =
+                qs(startup->title) + QStringLiteral(": information, not an alarm (see Notices).");
         sections.push_back(firstCause);
     }
     if (job.crossRank) {

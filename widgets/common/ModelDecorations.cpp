@@ -98,7 +98,8 @@ QVariant RankTableDecorationProxy::data(const QModelIndex& index, int role) cons
         return {};
     }
     // a rank whose memory departs from its peers': its Diverges cell and its rank in the warning colour
-    const bool divergent = !QIdentityProxyModel::data(index, RankTableModel::DivergenceRole).toString().isEmpty();
+    const bool divergent =
+        !QIdentityProxyModel::data(index, RankTableModel::DivergenceRole).toString().isEmpty();
     if (divergent && (index.column() == RankTableModel::DivergenceColumn ||
                       (index.column() == RankTableModel::RankColumn && role == Qt::ForegroundRole))) {
         if (role == Qt::ForegroundRole)

@@ -639,8 +639,9 @@ void JobHeatmapView::Private::paintGutter(QPainter& p, const Layout& l) const
     for (size_t i = 0; i < l.rankCount; ++i) {
         const RankSeries& series = job->ranks[i];
         const bool isLeading = std::find(leading.begin(), leading.end(), series.rank) != leading.end();
-        const bool isDivergent = std::any_of(divergent.begin(), divergent.end(),
-                                             [&](const JobDivergentRank& mark) { return mark.rank == series.rank; });
+        const bool isDivergent =
+            std::any_of(divergent.begin(), divergent.end(),
+                        [&](const JobDivergentRank& mark) { return mark.rank == series.rank; });
         const int top = l.rowTop(i);
         const int bottom = l.rowTop(i + 1);
         if (isLeading) {
