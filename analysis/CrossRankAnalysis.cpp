@@ -85,6 +85,8 @@ struct Candidate
     int64_t alignedFirstSpikeTimestampNs = 0;
     int64_t peakDeltaBytes = 0;
     int64_t spikeWindowSamples = 0;
+    size_t index = 0;        // of row in the rank's samples
+    int64_t beforeBytes = 0; // device used where the rising run began
 };
 
 // upstream's _find_rank_spike_candidate: the first run of rising device-used samples whose
@@ -121,6 +123,8 @@ std::optional<Candidate> findSpikeCandidate(const JobEvents& events, const RankS
         candidate.alignedFirstSpikeTimestampNs = saturatingSub(candidate.firstSpikeTimestampNs, offsetNs);
         candidate.peakDeltaBytes = saturateToInt64(cumulative);
         candidate.spikeWindowSamples = windowSamples;
+        candidate.index = i;
+        candidate.beforeBytes = events.used[rows[i - size_t(windowSamples)]];
         return candidate;
     }
     return std::nullopt;
@@ -163,9 +167,29 @@ void detectFirstCause(const JobEvents& events, const std::vector<RankSamples>& g
     for (const RankSamples& group : groups) {
         if (group.rows.size() < 2)
             insufficient.push_back(group.rank);
-        if (auto candidate = findSpikeCandidate(events, group, offsets.at(group.rank)))
+        RankFirstSpike profile;
+        profile.rank = group.rank;
+        profile.firstSampleNs = events.timestampNs[group.rows.front()];
+        profile.lastSampleNs = events.timestampNs[group.rows.back()];
+        if (auto candidate = findSpikeCandidate(events, group, offsets.at(group.rank))) {
             candidates.push_back(*candidate);
+            profile.spiked = true;
+            profile.spikeNs = candidate->firstSpikeTimestampNs;
+            profile.riseBytes = candidate->peakDeltaBytes;
+            profile.beforeBytes = candidate->beforeBytes;
+            std::vector<int64_t> after;
+            for (size_t i = candidate->index + 1; i < group.rows.size(); ++i)
+                after.push_back(events.used[group.rows[i]]);
+            if (after.empty())
+                after.push_back(events.used[candidate->row]);
+            const size_t middle = after.size() / 2;
+            std::nth_element(after.begin(), after.begin() + std::ptrdiff_t(middle), after.end());
+            profile.heldBytes = after[middle];
+        }
+        result.rankFirstSpikes.push_back(profile);
     }
+    std::sort(result.rankFirstSpikes.begin(), result.rankFirstSpikes.end(),
+              [](const RankFirstSpike& a, const RankFirstSpike& b) { return a.rank < b.rank; });
     std::sort(insufficient.begin(), insufficient.end());
     if (!insufficient.empty())
         addNote(result, "Ranks with fewer than two samples take no part in spike detection: " +
@@ -239,6 +263,28 @@ std::string_view toString(FirstCauseConfidence confidence)
         return "high";
     }
     return "low";
+}
+
+std::vector<int64_t> firstCauseSuspectsAtStartup(const CrossRankAnalysis& analysis)
+{
+    if (analysis.suspects.empty() || analysis.rankFirstSpikes.size() < 2)
+        return {};
+    for (const RankFirstSpike& r : analysis.rankFirstSpikes) {
+        const WideInt span = WideInt(r.lastSampleNs) - r.firstSampleNs;
+        if (!r.spiked || span <= 0)
+            return {};
+        const double into = double(WideInt(r.spikeNs) - r.firstSampleNs);
+        if (into > kStartupShareOfRun * double(span))
+            return {};
+        if (WideInt(r.heldBytes) < WideInt(r.beforeBytes) + r.riseBytes / 2)
+            return {};
+    }
+    std::vector<int64_t> ranks;
+    for (const FirstCauseSuspect& suspect : analysis.suspects)
+        ranks.push_back(suspect.rank);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
 }
 
 CrossRankAnalysis summarizeCrossRankAnalysis(const JobEvents& events, const PhaseResolver& phases)

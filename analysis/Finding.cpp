@@ -14,7 +14,7 @@ constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverityNames{{
     {Severity::Info, "info"},
 }};
 
-constexpr std::array<std::pair<Classification, std::string_view>, 15> kClassificationNames{{
+constexpr std::array<std::pair<Classification, std::string_view>, 16> kClassificationNames{{
     {Classification::TransientSpike, "transient_spike"},
     {Classification::PersistentDrift, "persistent_drift"},
     {Classification::FragmentationLike, "fragmentation_like"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<Classification, std::string_view>, 15> kClassific
     {Classification::CacheThrash, "cache_thrash"},
     {Classification::CollectiveMemory, "collective_memory"},
     {Classification::FirstCause, "first_cause"},
+    {Classification::RankDivergence, "rank_divergence"},
     {Classification::AllocatorFragmentation, "allocator_fragmentation"},
 }};
 
@@ -102,7 +103,8 @@ bool isGapClassification(Classification classification)
 
 bool isJobClassification(Classification classification)
 {
-    return classification == Classification::CollectiveMemory || classification == Classification::FirstCause;
+    return classification == Classification::CollectiveMemory ||
+           classification == Classification::FirstCause || classification == Classification::RankDivergence;
 }
 
 int severityRank(Severity severity)

@@ -37,6 +37,8 @@ enum class Classification
     // the gap analysis, see model/job/JobFindings.h)
     CollectiveMemory, // a collective-attribution interval; its upstream class is an evidence label
     FirstCause,       // a rank whose device usage rose at or before the cluster's onset
+    // gapscope's own judgement of a job (analysis/RankDivergence.h)
+    RankDivergence, // ranks whose gap or reserved memory departs from their peers'
 
     // gapscope's own findings from the allocator's counters (analysis/AllocatorFragmentation.h);
     // reported beside upstream's gap analysis, never in it
@@ -108,6 +110,9 @@ struct Finding
     // The rank a finding of a distributed job is about (evidenceTimestampNs is in its clock);
     // none for the findings of one rank's own analysis.
     std::optional<int64_t> rank;
+    // The ranks a job finding names, ascending (rank_divergence: every rank that departs; rank
+    // is the one the evidence is of). Empty for every other finding.
+    std::vector<int64_t> ranks;
 
     const EvidenceValue* findEvidence(std::string_view key) const
     {
@@ -127,7 +132,7 @@ std::optional<PhaseResolution> phaseResolutionFromString(std::string_view name);
 
 // transient_spike, persistent_drift and fragmentation_like (the stormlog gap analysis).
 bool isGapClassification(Classification classification);
-// collective_memory and first_cause (the cross-rank analyses of a job).
+// collective_memory, first_cause (the cross-rank analyses of a job) and rank_divergence.
 bool isJobClassification(Classification classification);
 // allocator_fragmentation: gapscope's own finding on the allocator's counters, which the JSON
 // report writes under allocator_findings instead of upstream's gap_analysis.

@@ -117,6 +117,29 @@ std::vector<Notice> traceNotices(const GapInput& input, std::string_view collect
     return notices;
 }
 
+Notice firstCauseAtStartupNotice(const std::vector<int64_t>& ranks)
+{
+    std::string list;
+    for (size_t i = 0; i < ranks.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == ranks.size() ? " and " : ", ") + std::to_string(ranks[i]);
+    const std::string who = (ranks.size() == 1 ? "rank " : "ranks ") + list;
+    Notice notice;
+    notice.code = std::string(notice_code::kFirstCauseAtStartup);
+    // Information: start-up is every rank allocating its model and optimizer state, not a fault
+    notice.severity = NoticeSeverity::Info;
+    notice.title = "First cause at start-up: " + who + " rose with every other rank in the job's first steps";
+    notice.message =
+        "Upstream's cross-rank analysis names " + who + " as first-cause suspect" +
+        (ranks.size() == 1 ? "" : "s") +
+        ", but every rank's first spike came in the first 10 % of its run and stayed: the job's start-up "
+        "(weights, optimizer state such as Adam's, the allocator's pools), allocated on every rank within "
+        "milliseconds. Which rank's sampler saw it first says nothing about a fault, so these suspects are "
+        "shown as information; cross_rank_analysis keeps upstream's numbers. A rank that leads the others "
+        "later in the run is still a warning or critical finding.";
+    notice.fields.push_back({"ranks", ranks});
+    return notice;
+}
+
 std::string ratioPercentText(double ratio)
 {
     char buffer[32];

@@ -29,12 +29,13 @@ std::string_view toString(NoticeSeverity severity); // "info", "warning", "criti
 namespace notice_code {
 inline constexpr std::string_view kGapNotObservable = "gap_not_observable";
 inline constexpr std::string_view kBelowRatioGate = "below_ratio_gate";
+inline constexpr std::string_view kFirstCauseAtStartup = "first_cause_at_startup";
 } // namespace notice_code
 
 // One extra key of a notice, in the order it is written. JSON writes std::monostate as null
-// and a vector of strings as an array.
-using NoticeValue =
-    std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<std::string>>;
+// and a vector of strings or of integers as an array.
+using NoticeValue = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<std::string>,
+                                 std::vector<int64_t>>;
 struct NoticeField
 {
     std::string key;
@@ -125,6 +126,11 @@ Notice belowRatioGateNotice(const GapThresholds& thresholds, const GapStatistics
 std::vector<Notice> traceNotices(const GapInput& input, std::string_view collector,
                                  const GapThresholds& thresholds, const GapStatistics& stats,
                                  std::vector<Finding>* belowGate);
+
+// first_cause_at_startup (information): upstream's first-cause suspects ranks (ascending:
+// firstCauseSuspectsAtStartup in analysis/CrossRankAnalysis.h) spiked in the job's start-up,
+// every rank rising together, not one rank leading. Field `ranks`: an array of the ranks.
+Notice firstCauseAtStartupNotice(const std::vector<int64_t>& ranks);
 
 // "5 %", "4.01 %": a ratio as a percentage, two decimals at most, trailing zeros dropped.
 std::string ratioPercentText(double ratio);

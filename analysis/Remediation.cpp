@@ -447,6 +447,84 @@ std::string describeFirstCause(const Finding& finding, Backend)
     return text;
 }
 
+// "1 and 5", "1, 5 and 7" from the evidence's "1, 5, 7"
+std::string ranksPhrase(const std::string& list)
+{
+    std::vector<std::string> ranks;
+    size_t from = 0;
+    while (from <= list.size()) {
+        const size_t comma = list.find(", ", from);
+        ranks.push_back(list.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+        if (comma == std::string::npos)
+            break;
+        from = comma + 2;
+    }
+    std::string text;
+    for (size_t i = 0; i < ranks.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == ranks.size() ? " and " : ", ") + ranks[i];
+    return text;
+}
+
+std::string describeRankDivergence(const Finding& finding, Backend backend)
+{
+    Numbers number{finding};
+    const double growth = number("growth_bytes");
+    const double level = number("level_bytes");
+    const double peerGrowth = number("peer_median_growth_bytes");
+    const double peerLevel = number("peer_median_level_bytes");
+    const double excess = number("excess_bytes");
+    const double excessRate = number("excess_bytes_per_second");
+    const double peers = number("peer_ranks");
+    const EvidenceValue* series = finding.findEvidence("series");
+    const EvidenceValue* ranks = finding.findEvidence("ranks");
+    const bool gap = series && series->label == "gap";
+    const std::string what =
+        gap ? "memory outside " + allocatorName(backend) + " (device used - reserved)" : "reserved memory";
+    if (!number.complete || !series || !ranks)
+        return rankText(finding) + "'s " + what + " departs from the other ranks'.";
+    std::string text = rankText(finding) + "'s " + what + (growth >= 0 ? " grew " : " shrank ") +
+                       formatBytes(std::abs(growth)) + " to " + formatBytes(level) + " against a median of " +
+                       formatBytes(peerGrowth) + " (to " + formatBytes(peerLevel) + ") on its " +
+                       printf1("%.0f", peers) + (peers == 1 ? " peer" : " peers") + ": " +
+                       formatBytes(excess) + " above them at the end, " +
+                       (excessRate >= 0 ? formatBytesPerSecond(excessRate) + " faster"
+                                        : formatBytesPerSecond(-excessRate) + " slower") +
+                       " (least squares over the run).";
+    if (ranks->label.find(',') != std::string::npos)
+        text += " Ranks " + ranksPhrase(ranks->label) + " depart from their peers; the numbers are rank " +
+                std::to_string(finding.rank.value_or(0)) + "'s, the furthest.";
+    return text;
+}
+
+std::vector<std::string> rankDivergenceSteps(const Finding& finding, Backend backend)
+{
+    const EvidenceValue* series = finding.findEvidence("series");
+    std::vector<std::string> steps;
+    if (series && series->label == "gap") {
+        steps = {
+            "Look for native memory only this rank allocates: a C++/CUDA extension, a library workspace "
+            "(cuBLAS, cuDNN, NCCL) created per call, or work only this rank does (logging, checkpointing, "
+            "evaluation on rank 0). The caching allocator never sees it, so its own statistics stay level.",
+            "Check the rank's GPU for other processes: nvidia-smi --query-compute-apps=pid,used_memory "
+            "names each process's share; another job or a stray dataloader worker on the same device shows "
+            "as memory outside this rank's allocator.",
+        };
+    } else {
+        steps = {
+            "Find what this rank keeps that its peers free: tensors held across steps (logits or losses kept "
+            "for logging without .detach().item(), a list appended to every step, a cache only this rank "
+            "fills). The ranks run the same model on the same shapes, so their memory should move together.",
+            "Record this rank's allocations for a few steps and compare with a peer's: "
+            "torch.cuda.memory._record_memory_history() then torch.cuda.memory._dump_snapshot(), or "
+            "torch.cuda.memory_summary() on both ranks at the same step.",
+            "Check the data: a shard with longer sequences or larger batches makes one rank's allocator "
+            "cache grow; pad or bucket so every rank sees the same shapes.",
+        };
+    }
+    (void)backend;
+    return steps;
+}
+
 std::vector<std::string> collectiveSteps(Backend backend)
 {
     std::vector<std::string> steps = {
@@ -626,6 +704,8 @@ FindingText describeFinding(const Finding& finding, Backend backend)
         return {describeCollective(finding, backend), collectiveSteps(backend)};
     case Classification::FirstCause:
         return {describeFirstCause(finding, backend), firstCauseSteps(backend)};
+    case Classification::RankDivergence:
+        return {describeRankDivergence(finding, backend), rankDivergenceSteps(finding, backend)};
     case Classification::AllocatorFragmentation:
         return {describeAllocatorFragmentation(finding, backend), allocatorFragmentationSteps(backend)};
     default:

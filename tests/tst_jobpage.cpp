@@ -6,8 +6,10 @@
 #include "model/items/FindingsModel.h"
 #include "model/items/RankTableModel.h"
 #include "model/job/JobAnalysis.h"
+#include "model/job/JobLoader.h"
 #include "tests/DarkPalette.h"
 #include "tests/JobFixtures.h"
+#include "widgets/common/ModelDecorations.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/job/JobViewStyle.h"
 #include "widgets/job/RankSparklinesView.h"
@@ -325,6 +327,76 @@ private slots:
         QVERIFY(page.rankModel()->index(0, RankTableModel::FindingsColumn).data().toString().isEmpty());
         page.setJobAnalysis(nullptr);
         QVERIFY(!page.hasFindings());
+    }
+
+    // The real DDP job (tests/data/fixtures/real-gpu/ddp-samples): rank 2's reserved memory
+    // departs from its peers', a warning naming it in the findings, marked in the rank table and
+    // the heatmap; upstream's first-cause suspects (0 high, 1 low) spiked at start-up: information
+    // rows and the first_cause_at_startup notice above the findings. GAPSCOPE_JOBPAGE_SCREENSHOT=
+    // FILE.png saves the page (the screenshot of issue 31 was made this way).
+    void namesTheDivergentRank()
+    {
+        QStringList paths;
+        for (int r = 0; r < 4; ++r)
+            paths << QStringLiteral(GAPSCOPE_TEST_DATA_DIR
+                                    "/fixtures/real-gpu/ddp-samples/rank%1/telemetry_sink")
+                         .arg(r);
+        QAction resetZoom(QStringLiteral("Reset Zoom"));
+        JobPage page(&resetZoom, nullptr);
+        page.resize(1400, 900);
+        page.setJob(loadJob(paths).job);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setJobAnalysis(analyzeJob(*page.job()));
+        QTableView* table = page.findingsView();
+        int divergence = -1;
+        int firstCause = 0;
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            const QModelIndex index = table->model()->index(row, 0);
+            const QString key = index.data(FindingsModel::ClassificationKeyRole).toString();
+            const auto severity = Severity(index.data(FindingsModel::SeverityRole).toInt());
+            if (key == QLatin1String("rank_divergence")) {
+                divergence = row;
+                QVERIFY(severity == Severity::Warning);
+                QCOMPARE(index.data(FindingsModel::RankRole).toLongLong(), 2);
+            } else if (key == QLatin1String("first_cause")) {
+                ++firstCause;
+                QVERIFY(severity == Severity::Info); // start-up: no alarm
+            }
+        }
+        QVERIFY(divergence >= 0);
+        QCOMPARE(firstCause, 2);
+        QCOMPARE(table->model()->index(divergence, FindingsModel::ClassificationColumn).data().toString(),
+                 QStringLiteral("Rank divergence · rank 2"));
+        table->setCurrentIndex(table->model()->index(divergence, 0));
+        QCOMPARE(page.currentRank(), std::optional<int64_t>(2));
+        QVERIFY(page.detailView()->plainText().contains(QStringLiteral("Rank 2's reserved memory grew")));
+        // the notice above the findings, the line above the heatmap
+        QVERIFY(page.findingsNotice()->isVisibleTo(&page));
+        QVERIFY(page.findingsNotice()->text().contains(QStringLiteral("First cause at start-up")));
+        const QLabel* info = page.findChild<QLabel*>(QStringLiteral("jobInfo"));
+        QVERIFY(info);
+        QVERIFY2(info->text().contains(QStringLiteral("diverges: rank 2 (reserved)")),
+                 qPrintable(info->text()));
+        QVERIFY(info->text().contains(QStringLiteral("high, start-up")));
+        // the table and the heatmap mark rank 2
+        const QModelIndex cell =
+            page.rankTable()->model()->index(shownRow(page, 2), RankTableModel::DivergenceColumn);
+        QCOMPARE(cell.data().toString(), QStringLiteral("reserved"));
+        QCOMPARE(cell.data(Qt::ForegroundRole).value<QColor>(), severityColor(Severity::Warning));
+        QCOMPARE(page.heatmap()->divergentRanks().size(), size_t(1));
+        const QRect row2 = page.heatmap()->rowRect(2);
+        const QPoint label(page.heatmap()->gutterRect().center().x(), row2.center().y());
+        QVERIFY(page.heatmap()->toolTipAt(label).contains(QStringLiteral("departs from its peers")));
+        QVERIFY(!page.heatmap()
+                     ->toolTipAt(QPoint(label.x(), page.heatmap()->rowRect(0).center().y()))
+                     .contains(QStringLiteral("departs from its peers")));
+        if (const QByteArray out = qgetenv("GAPSCOPE_JOBPAGE_SCREENSHOT"); !out.isEmpty()) {
+            page.resize(1920, 1000); // wide enough for the info line and the Diverges column
+            page.rankTable()->scrollTo(cell);
+            QTest::qWait(50);
+            QVERIFY(page.grab().save(QString::fromLocal8Bit(out)));
+        }
     }
 
     void manyRanksAndClear()

@@ -1,7 +1,8 @@
 // The rank table of a distributed job: one row per rank (missing ones too), the figures of
 // each rank against the store, byte columns through the text helpers, numeric sorting through
-// QSortFilterProxyModel, finding counts and first-cause suspects.
+// QSortFilterProxyModel, finding counts, first-cause suspects and divergent ranks.
 #include "model/items/RankTableModel.h"
+#include "model/job/JobFindings.h"
 #include "model/text/Text.h"
 #include "tests/JobFixtures.h"
 
@@ -252,6 +253,55 @@ private slots:
         model.setCrossRankSummary(std::nullopt);
         QCOMPARE(model.index(3, RankTableModel::FirstCauseColumn).data().toString(), QString());
         QCOMPARE(model.index(3, 0).data(RankTableModel::SuspectConfidenceRole).toString(), QString());
+    }
+
+    // the real DDP job: rank 2's reserved memory departs from its peers' (JobFindings), the
+    // table marks it in its Diverges column, sorts it first there, says how in a tooltip, and
+    // forgets it with the next job
+    void divergentRanks()
+    {
+        QStringList paths;
+        for (int r = 0; r < 4; ++r)
+            paths << QStringLiteral(GAPSCOPE_TEST_DATA_DIR
+                                    "/fixtures/real-gpu/ddp-samples/rank%1/telemetry_sink")
+                         .arg(r);
+        const auto data = loadJob(paths).job;
+        QVERIFY(data);
+        const auto findings = buildJobFindings(analyzeJob(*data), data.get());
+        QCOMPARE(findings->divergentRanks.size(), size_t(1));
+        const auto job = buildJobViewData(data);
+        RankTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setJob(job);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setDivergentRanks(findings->divergentRanks);
+        QCOMPARE(changed.size(), 1);
+        for (int row = 0; row < 4; ++row) {
+            const QModelIndex cell = model.index(row, RankTableModel::DivergenceColumn);
+            const bool divergent = row == 2;
+            QCOMPARE(cell.data().toString(), divergent ? QStringLiteral("reserved") : QString());
+            QCOMPARE(cell.data(RankTableModel::DivergenceRole).toString(), cell.data().toString());
+            const QString tip = cell.data(Qt::ToolTipRole).toString();
+            QCOMPARE(tip.contains(QStringLiteral("reserved memory 192.00 MiB above its peers' median")),
+                     divergent);
+            QCOMPARE(model.index(row, RankTableModel::RankColumn).data(Qt::ToolTipRole).toString(), tip);
+        }
+        QCOMPARE(model.headerData(RankTableModel::DivergenceColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Diverges"));
+        QVERIFY(!model.headerData(RankTableModel::DivergenceColumn, Qt::Horizontal, Qt::ToolTipRole)
+                     .toString()
+                     .isEmpty());
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(RankTableModel::SortRole);
+        proxy.sort(RankTableModel::DivergenceColumn, Qt::AscendingOrder);
+        QCOMPARE(rankOrder(proxy).front(), 2);
+        // the start-up suspects say so beside upstream's grade
+        model.setCrossRankSummary(findings->summary);
+        QCOMPARE(model.index(0, RankTableModel::FirstCauseColumn).data().toString(),
+                 QStringLiteral("first cause (high, start-up)"));
+        model.setDivergentRanks({});
+        QCOMPARE(model.index(2, RankTableModel::DivergenceColumn).data().toString(), QString());
     }
 
     void empty()

@@ -256,7 +256,7 @@ void TestRemediation::missingEvidenceStillDescribes()
 {
     for (const auto classification :
          {Classification::TransientSpike, Classification::PersistentDrift, Classification::FragmentationLike,
-          Classification::CollectiveMemory, Classification::FirstCause}) {
+          Classification::CollectiveMemory, Classification::FirstCause, Classification::RankDivergence}) {
         Finding finding;
         finding.classification = classification;
         const FindingText text = describeFinding(finding, Backend::Cpu);

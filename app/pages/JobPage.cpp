@@ -231,6 +231,8 @@ void JobPage::setJobView(std::shared_ptr<const JobViewData> view)
     m_findingsModel->setJobFindings(nullptr, 0);
     m_viewState->reset(); // the zoom steps of another job do not apply
     m_rankModel->setJob(m_view);
+    m_rankModel->setDivergentRanks({});
+    m_heatmap->setDivergentRanks({});
     m_heatmap->setCollectiveIntervals({});
     m_sparklines->setCollectiveIntervals({});
     m_heatmap->setCrossRankSummary(std::nullopt);
@@ -268,6 +270,11 @@ void JobPage::setJobFindings(std::shared_ptr<const JobFindings> findings)
     m_findings = std::move(findings);
     setCollectiveIntervals(m_findings ? m_findings->intervals : std::vector<JobCollectiveInterval>{});
     setCrossRankSummary(m_findings ? m_findings->summary : std::nullopt); // before the time origin
+    const std::vector<JobDivergentRank> divergent =
+        m_findings ? m_findings->divergentRanks : std::vector<JobDivergentRank>{};
+    m_rankModel->setDivergentRanks(divergent);
+    m_heatmap->setDivergentRanks(divergent);
+    updateInfoLabel();
     showFindings();
     updateFindingCounts();
     emit stateChanged();
@@ -423,6 +430,8 @@ void JobPage::clear()
     m_findingsModel->setJobFindings(nullptr, 0);
     m_problems = ProblemLog{};
     m_rankModel->setJob(nullptr);
+    m_rankModel->setDivergentRanks({});
+    m_heatmap->setDivergentRanks({});
     m_heatmap->setCollectiveIntervals({});
     m_sparklines->setCollectiveIntervals({});
     m_heatmap->setCrossRankSummary(std::nullopt);
@@ -458,7 +467,17 @@ void JobPage::updateInfoLabel()
         if (const auto leading = m_summary->leadingSuspects(); !leading.empty())
             parts << tr("first cause: rank %1 (%2)")
                          .arg(leading.front()->rank)
-                         .arg(toString(leading.front()->confidence));
+                         .arg(leading.front()->atStartup
+                                  ? tr("%1, start-up").arg(toString(leading.front()->confidence))
+                                  : toString(leading.front()->confidence));
+    if (m_findings && !m_findings->divergentRanks.empty()) {
+        QStringList ranks;
+        for (const JobDivergentRank& mark : m_findings->divergentRanks)
+            ranks << tr("rank %1 (%2)").arg(mark.rank).arg(mark.series);
+        ranks.removeDuplicates();
+        parts << tr("<span style='color:%1'>diverges: %2</span>")
+                     .arg(divergenceColor(palette()).name(), ranks.join(QStringLiteral(", ")));
+    }
     m_infoLabel->setText(parts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
 }
 

@@ -70,6 +70,8 @@ void FindingsModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
 const std::vector<Notice>& FindingsModel::notices() const
 {
     static const std::vector<Notice> none;
+    if (m_job)
+        return m_job->notices; // the job's own: first_cause_at_startup
     return m_result ? m_result->notices : none;
 }
 
@@ -177,6 +179,13 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         case SeverityColumn:
             return severityText(f->severity);
         case ClassificationColumn:
+            if (f->ranks.size() > 1) { // a job finding naming several ranks
+                QStringList ranks;
+                for (const int64_t rank : f->ranks)
+                    ranks << QString::number(rank);
+                return tr("%1 · ranks %2")
+                    .arg(classificationTitle(f->classification), ranks.join(QStringLiteral(", ")));
+            }
             if (f->rank)
                 return tr("%1 · rank %2").arg(classificationTitle(f->classification)).arg(*f->rank);
             return classificationTitle(f->classification);

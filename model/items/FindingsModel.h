@@ -62,7 +62,8 @@ public:
     void setJobFindings(std::shared_ptr<const JobFindings> findings, int64_t alignedOriginNs);
     std::shared_ptr<const JobFindings> jobFindings() const { return m_job; }
     const Finding* finding(int row) const;
-    // What the trace analysis shown cannot show (analysis/Notice.h); none for the other kinds.
+    // What the trace analysis shown cannot show (analysis/Notice.h); of a job, its own notices
+    // (JobFindings::notices: first_cause_at_startup); none for budget logs.
     // The findings pane says them above the table: no rows must not read as "nothing there".
     const std::vector<Notice>& notices() const;
 

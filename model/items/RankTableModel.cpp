@@ -54,6 +54,31 @@ void RankTableModel::setCrossRankSummary(std::optional<JobCrossRankSummary> summ
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
+void RankTableModel::setDivergentRanks(std::vector<JobDivergentRank> ranks)
+{
+    m_divergent = std::move(ranks);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+QString RankTableModel::divergenceSeries(int64_t rank) const
+{
+    QStringList series;
+    for (const JobDivergentRank& mark : m_divergent)
+        if (mark.rank == rank)
+            series << mark.series;
+    return series.join(QStringLiteral(", "));
+}
+
+QString RankTableModel::divergenceToolTip(int64_t rank) const
+{
+    QStringList lines;
+    for (const JobDivergentRank& mark : m_divergent)
+        if (mark.rank == rank)
+            lines << tr("Departs from its peers: %1").arg(mark.text);
+    return lines.join(QLatin1Char('\n'));
+}
+
 int RankTableModel::rowOfRank(int64_t rank) const
 {
     if (!m_job)
@@ -96,7 +121,9 @@ QString RankTableModel::firstCauseText(int64_t rank) const
     const JobFirstCauseSuspect* suspect = m_summary ? m_summary->suspectOf(rank) : nullptr;
     if (!suspect)
         return QString();
-    const QString confidence = toString(suspect->confidence);
+    // at start-up every rank rose together: upstream's grade stays, said to be start-up
+    const QString confidence = suspect->atStartup ? tr("%1, start-up").arg(toString(suspect->confidence))
+                                                  : toString(suspect->confidence);
     return firstCauseLevel(rank) == 2 ? tr("first cause (%1)").arg(confidence)
                                       : tr("suspect (%1)").arg(confidence);
 }
@@ -128,6 +155,8 @@ QVariant RankTableModel::displayData(const RankSeries& rank, int row, Column col
                    : QString();
     case FirstCauseColumn:
         return firstCauseText(rank.rank);
+    case DivergenceColumn:
+        return divergenceSeries(rank.rank);
     case ColumnCount:
         break;
     }
@@ -165,6 +194,11 @@ QVariant RankTableModel::sortData(const RankSeries& rank, int row, Column column
         const auto index = m_summary ? m_summary->suspectIndexOf(rank.rank) : std::nullopt;
         return index ? qlonglong(*index) : kUnknownLast;
     }
+    case DivergenceColumn: {
+        // divergent ranks first (ascending order), by how many series they depart in
+        const QString series = divergenceSeries(rank.rank);
+        return series.isEmpty() ? kUnknownLast : -qlonglong(series.count(QLatin1Char(',')) + 1);
+    }
     case ColumnCount:
         break;
     }
@@ -194,6 +228,12 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         const JobFirstCauseSuspect* suspect = m_summary ? m_summary->suspectOf(rank->rank) : nullptr;
         return suspect ? toString(suspect->confidence) : QString();
     }
+    case SuspectAtStartupRole: {
+        const JobFirstCauseSuspect* suspect = m_summary ? m_summary->suspectOf(rank->rank) : nullptr;
+        return suspect && suspect->atStartup;
+    }
+    case DivergenceRole:
+        return divergenceSeries(rank->rank);
     case Qt::TextAlignmentRole:
         switch (column) {
         case RankColumn:
@@ -235,6 +275,8 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
         }
         if (column == HostColumn && !rank->host.isEmpty())
             return tr("Host %1, local rank %2").arg(rank->host).arg(rank->localRank);
+        if ((column == DivergenceColumn || column == RankColumn) && !divergenceSeries(rank->rank).isEmpty())
+            return divergenceToolTip(rank->rank);
         return {};
     }
     default:
@@ -263,6 +305,9 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
         case FirstCauseColumn:
             return tr(
                 "Ranks whose spike began at or before the cluster onset (cross-rank first-cause analysis)");
+        case DivergenceColumn:
+            return tr("The series (gap, reserved) in which the rank's memory departs from its peers' "
+                      "(rank divergence: level or slope above the other ranks' median)");
         default:
             return {};
         }
@@ -292,6 +337,8 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Findings");
     case FirstCauseColumn:
         return tr("First cause");
+    case DivergenceColumn:
+        return tr("Diverges");
     case ColumnCount:
         break;
     }

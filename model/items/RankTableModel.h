@@ -1,7 +1,8 @@
 #pragma once
 // The ranks of a distributed job as a table: one row per rank (missing ranks included), with
 // its host, local rank, sample count, how its allocated and reserved bytes moved, its latest
-// and peak gap, its findings and whether it is a first-cause suspect. Sorts through a
+// and peak gap, its findings, whether it is a first-cause suspect and whether its memory departs
+// from its peers' (rank_divergence). Sorts through a
 // QSortFilterProxyModel on SortRole (numbers as numbers, missing values last in ascending
 // order). Qt Core only; the widgets side colours it (RankTableDecorationProxy).
 
@@ -32,6 +33,7 @@ public:
         PeakGapColumn,
         FindingsColumn,
         FirstCauseColumn,
+        DivergenceColumn,
         ColumnCount
     };
     enum Role
@@ -41,6 +43,8 @@ public:
         SortRole,                    // what QSortFilterProxyModel compares
         FirstCauseRole,              // int: 0 none, 1 suspect, 2 leading suspect
         SuspectConfidenceRole,       // QString "high", "medium", "low"; empty for no suspect
+        SuspectAtStartupRole,        // bool: the suspect's spike is the job's start-up (information)
+        DivergenceRole, // QString the series it departs in ("reserved", "gap, reserved"); empty for none
     };
 
     explicit RankTableModel(QObject* parent = nullptr);
@@ -51,6 +55,8 @@ public:
     // unknown (shown empty).
     void setFindingCounts(std::vector<int64_t> countsByRankIndex);
     void setCrossRankSummary(std::optional<JobCrossRankSummary> summary);
+    // The ranks of the job's rank_divergence findings (JobFindings::divergentRanks).
+    void setDivergentRanks(std::vector<JobDivergentRank> ranks);
 
     // The row of a rank; -1 when the job has none.
     int rowOfRank(int64_t rank) const;
@@ -66,10 +72,13 @@ private:
     QVariant sortData(const RankSeries& rank, int row, Column column) const;
     QString firstCauseText(int64_t rank) const;
     int firstCauseLevel(int64_t rank) const;
+    QString divergenceSeries(int64_t rank) const;
+    QString divergenceToolTip(int64_t rank) const;
 
     std::shared_ptr<const JobViewData> m_job;
     std::vector<int64_t> m_findingCounts;
     std::optional<JobCrossRankSummary> m_summary;
+    std::vector<JobDivergentRank> m_divergent;
 };
 
 } // namespace gapscope

@@ -6,6 +6,7 @@
 
 #include "analysis/CollectiveAttribution.h"
 #include "analysis/CrossRankAnalysis.h"
+#include "analysis/RankDivergence.h"
 #include "model/job/JobEvents.h"
 
 #include <memory>
@@ -22,6 +23,15 @@ struct JobAnalysisResult
     std::optional<CrossRankAnalysis> crossRank;
     size_t eventCount = 0;
     size_t rankCount = 0;
+
+    // --- gapscope's own judgement beside upstream's (never in collective_attribution or
+    // cross_rank_analysis) ---
+    // Upstream's first-cause suspects that spiked in the job's start-up (ascending;
+    // firstCauseSuspectsAtStartup): shown as information, with a first_cause_at_startup notice.
+    std::vector<int64_t> firstCauseAtStartup;
+    // Ranks whose gap or reserved memory departs from their peers' (ascending rank, gap first):
+    // analyzeJob over a JobData only (the series need each rank's own samples).
+    std::vector<RankDivergence> divergences;
 };
 
 // From this many events the two analyses run side by side on two threads; fewer run one after
@@ -33,7 +43,22 @@ inline constexpr size_t kEventsWorthAThread = 4096;
 std::shared_ptr<const JobAnalysisResult>
 analyzeJobEvents(const JobEvents& events, const PhaseResolver& phases, const CollectiveConfig& config = {});
 
-// A job (the job loader's JobData): every event of its inputs' selected sessions.
+// Each present rank's samples (usableSampleRows within window) as the divergence analysis
+// reads them: the reserved series of every rank, the gap series of every rank whose gap can be
+// observed (gapObservability: not blind, where device used is only the allocator's counters).
+struct JobDivergenceInput
+{
+    std::vector<RankSeriesSamples> reserved;
+    std::vector<RankSeriesSamples> gap;
+};
+JobDivergenceInput jobDivergenceInput(const JobData& job,
+                                      const std::optional<TimeWindow>& window = std::nullopt);
+// findRankDivergence over both series: gap first, then reserved.
+std::vector<RankDivergence> jobRankDivergences(const JobData& job,
+                                               const std::optional<TimeWindow>& window = std::nullopt);
+
+// A job (the job loader's JobData): every event of its inputs' selected sessions, and the
+// divergences of its ranks.
 std::shared_ptr<const JobAnalysisResult> analyzeJob(const JobData& job, const CollectiveConfig& config = {},
                                                     const std::optional<TimeWindow>& window = std::nullopt);
 

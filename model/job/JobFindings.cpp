@@ -133,12 +133,13 @@ Finding collectiveFinding(const CollectiveAttribution& a, Backend backend, const
     return f;
 }
 
-Finding firstCauseFinding(const FirstCauseSuspect& s, const CrossRankAnalysis& crossRank, Backend backend,
-                          const JobData* job)
+Finding firstCauseFinding(const FirstCauseSuspect& s, const CrossRankAnalysis& crossRank, bool atStartup,
+                          Backend backend, const JobData* job)
 {
     Finding f;
     f.classification = Classification::FirstCause;
-    f.severity = suspectSeverity(s.confidence);
+    // upstream's confidence stays; at start-up it is no alarm (notice first_cause_at_startup)
+    f.severity = atStartup ? Severity::Info : suspectSeverity(s.confidence);
     f.confidence = suspectConfidenceValue(s.confidence);
     f.rank = s.rank;
     f.evidenceTimestampNs = s.firstSpikeTimestampNs;
@@ -157,6 +158,18 @@ Finding firstCauseFinding(const FirstCauseSuspect& s, const CrossRankAnalysis& c
         integerEvidence("supporting_ranks_at_or_before_onset", s.supportingRanks, EvidenceUnit::Count));
     f.evidence.push_back(integerEvidence("alignment_offset_ns", offset, EvidenceUnit::Nanoseconds));
     applyText(f, backend);
+    if (atStartup)
+        f.description += " Every rank rose the same way in its first steps and kept it: this is the "
+                         "job's start-up, not one rank leading (first_cause_at_startup).";
+    return f;
+}
+
+Finding divergenceFinding(const std::vector<RankDivergence>& divergences, Backend backend, const JobData* job)
+{
+    Finding f = rankDivergenceFinding(divergences);
+    if (f.rank)
+        f.evidenceRow = evidenceRowOf(job, *f.rank, f.evidenceTimestampNs);
+    applyText(f, backend);
     return f;
 }
 
@@ -172,11 +185,15 @@ std::vector<int64_t> JobFindings::countsByRank(std::span<const int64_t> ranks) c
 {
     std::vector<int64_t> counts(ranks.size(), 0);
     for (const Finding& finding : findings) {
-        if (!finding.rank)
-            continue;
-        const auto it = std::find(ranks.begin(), ranks.end(), *finding.rank);
-        if (it != ranks.end())
-            ++counts[size_t(it - ranks.begin())];
+        // a finding that names several ranks counts once for each
+        const std::vector<int64_t> named = !finding.ranks.empty() ? finding.ranks
+                                           : finding.rank         ? std::vector<int64_t>{*finding.rank}
+                                                                  : std::vector<int64_t>{};
+        for (const int64_t rank : named) {
+            const auto it = std::find(ranks.begin(), ranks.end(), rank);
+            if (it != ranks.end())
+                ++counts[size_t(it - ranks.begin())];
+        }
     }
     return counts;
 }
@@ -231,6 +248,8 @@ std::optional<JobCrossRankSummary> jobCrossRankSummary(const JobAnalysisResult& 
         suspect.leadOverClusterOnsetNs = s.leadOverClusterOnsetNs;
         suspect.peakDeltaBytes = s.peakDeltaBytes;
         suspect.confidence = viewConfidence(s.confidence);
+        suspect.atStartup = std::binary_search(analysis.firstCauseAtStartup.begin(),
+                                               analysis.firstCauseAtStartup.end(), s.rank);
         summary.firstCauseSuspects.push_back(suspect);
     }
     return summary;
@@ -253,15 +272,58 @@ Backend jobBackend(const JobData& job)
 std::vector<Finding> jobFindings(const JobAnalysisResult& analysis, Backend backend, const JobData* job)
 {
     std::vector<Finding> findings;
+    const auto atStartup = [&analysis](int64_t rank) {
+        return std::binary_search(analysis.firstCauseAtStartup.begin(), analysis.firstCauseAtStartup.end(),
+                                  rank);
+    };
     if (analysis.crossRank)
         for (const FirstCauseSuspect& suspect : analysis.crossRank->suspects)
-            findings.push_back(firstCauseFinding(suspect, *analysis.crossRank, backend, job));
+            findings.push_back(
+                firstCauseFinding(suspect, *analysis.crossRank, atStartup(suspect.rank), backend, job));
+    for (const DivergenceSeries series : {DivergenceSeries::Gap, DivergenceSeries::Reserved}) {
+        std::vector<RankDivergence> ofSeries;
+        for (const RankDivergence& d : analysis.divergences)
+            if (d.series == series)
+                ofSeries.push_back(d);
+        if (!ofSeries.empty())
+            findings.push_back(divergenceFinding(ofSeries, backend, job));
+    }
     for (const CollectiveAttribution& attribution : analysis.collective)
         findings.push_back(collectiveFinding(attribution, backend, job));
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
         return severityRank(a.severity) < severityRank(b.severity);
     });
     return findings;
+}
+
+std::vector<Notice> jobNotices(const JobAnalysisResult& analysis)
+{
+    std::vector<Notice> notices;
+    if (!analysis.firstCauseAtStartup.empty())
+        notices.push_back(firstCauseAtStartupNotice(analysis.firstCauseAtStartup));
+    return notices;
+}
+
+std::vector<JobDivergentRank> jobDivergentRanks(const JobAnalysisResult& analysis)
+{
+    std::vector<JobDivergentRank> marks;
+    for (const RankDivergence& d : analysis.divergences) {
+        const bool gap = d.series == DivergenceSeries::Gap;
+        JobDivergentRank mark;
+        mark.rank = d.rank;
+        mark.series = qs(toString(d.series));
+        mark.text =
+            QStringLiteral("%1 %2 above its peers' median")
+                .arg(gap ? QStringLiteral("gap (outside the allocator)") : QStringLiteral("reserved memory"),
+                     bytesText(d.excessBytes));
+        if (d.bySlope)
+            mark.text +=
+                QStringLiteral(", growing %1 faster").arg(bytesPerSecondText(d.excessBytesPerSecond));
+        marks.push_back(std::move(mark));
+    }
+    std::stable_sort(marks.begin(), marks.end(),
+                     [](const JobDivergentRank& a, const JobDivergentRank& b) { return a.rank < b.rank; });
+    return marks;
 }
 
 std::shared_ptr<const JobFindings> buildJobFindings(std::shared_ptr<const JobAnalysisResult> analysis,
@@ -274,6 +336,8 @@ std::shared_ptr<const JobFindings> buildJobFindings(std::shared_ptr<const JobAna
     result->intervals = jobCollectiveIntervals(analysis->collective);
     result->summary = jobCrossRankSummary(*analysis);
     result->findings = jobFindings(*analysis, result->backend, job);
+    result->notices = jobNotices(*analysis);
+    result->divergentRanks = jobDivergentRanks(*analysis);
     result->analysis = std::move(analysis);
     return result;
 }

@@ -9,6 +9,7 @@
 // values with their units, and the description and remediation of analysis/Remediation for the
 // job's backend. Qt Core only; immutable once built (crosses threads as shared_ptr<const>).
 
+#include "analysis/Notice.h"
 #include "analysis/Remediation.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobViewData.h"
@@ -29,6 +30,11 @@ struct JobFindings
     // collective intervals by (rank, start)
     std::vector<Finding> findings;
     Backend backend = Backend::Unknown;
+    // gapscope's notices of the job's cross-rank analyses: first_cause_at_startup
+    std::vector<Notice> notices;
+    // the ranks of the rank_divergence findings, ascending rank (a rank departing in both
+    // series once per series)
+    std::vector<JobDivergentRank> divergentRanks;
 
     // The finding's evidence time in the job's aligned clock (its rank's time minus the rank's
     // alignment offset), the time the page's cursor uses.
@@ -45,8 +51,15 @@ std::optional<JobCrossRankSummary> jobCrossRankSummary(const JobAnalysisResult& 
 // The backend the job's texts are worded for: the first input's session that names one.
 Backend jobBackend(const JobData& job);
 
-// The findings of the analysis; job (may be null) gives each finding its evidence row.
+// The findings of the analysis; job (may be null) gives each finding its evidence row. A
+// first-cause suspect at start-up (JobAnalysisResult::firstCauseAtStartup) is information; one
+// rank_divergence finding per series with divergent ranks.
 std::vector<Finding> jobFindings(const JobAnalysisResult& analysis, Backend backend, const JobData* job);
+
+// The notices of the analysis: first_cause_at_startup when its suspects spiked at start-up.
+std::vector<Notice> jobNotices(const JobAnalysisResult& analysis);
+// The marks of the divergent ranks (rank table, heatmap).
+std::vector<JobDivergentRank> jobDivergentRanks(const JobAnalysisResult& analysis);
 
 // All of the above (nullptr without an analysis); job may be null (hand-made views: evidence
 // rows 0, backend unknown). O(findings x log(rank events)).

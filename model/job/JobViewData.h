@@ -79,6 +79,8 @@ struct JobFirstCauseSuspect
     int64_t leadOverClusterOnsetNs = 0;
     int64_t peakDeltaBytes = 0;
     SuspectConfidence confidence = SuspectConfidence::Low;
+    // gapscope's: the spike is the job's start-up (first_cause_at_startup), information only
+    bool atStartup = false;
 };
 
 // The cross-rank summary: which ranks took part, how their clocks are aligned, when the
@@ -101,6 +103,15 @@ struct JobCrossRankSummary
     const JobFirstCauseSuspect* suspectOf(int64_t rank) const;
     // Position of the rank in firstCauseSuspects, nullopt when it is none.
     std::optional<size_t> suspectIndexOf(int64_t rank) const;
+};
+
+// A rank whose gap or reserved memory departs from its peers' (a rank_divergence finding):
+// what the rank table and the heatmap mark it with.
+struct JobDivergentRank
+{
+    int64_t rank = 0;
+    QString series; // "gap" or "reserved"
+    QString text;   // one line for a tooltip: "reserved memory 192.0 MiB above its peers' median"
 };
 
 // One rank's gap series and the figures of the rank table.

@@ -4,6 +4,7 @@
 
 #include "analysis/BudgetAnalysis.h"
 #include "model/job/JobData.h"
+#include "model/job/JobFindings.h"
 #include "model/store/BudgetData.h"
 
 #include <algorithm>
@@ -27,6 +28,8 @@ ReportFinding toReportFinding(const Finding& f, int64_t originNs, int64_t resolu
     rf.phase = f.phase;
     rf.phaseText = phaseAttributionText(f.phase);
     rf.description = qs(f.description);
+    rf.rank = f.rank;
+    rf.ranks = f.ranks;
     for (const auto& e : f.evidence)
         rf.evidence.push_back({e.key, e.value, e.isInteger, e.unit, formatEvidenceValue(e), e.label});
     for (const auto& step : f.remediation)
@@ -89,6 +92,8 @@ QString classificationTitle(Classification classification)
         return QStringLiteral("Collective memory");
     case Classification::FirstCause:
         return QStringLiteral("First cause");
+    case Classification::RankDivergence:
+        return QStringLiteral("Rank divergence");
     case Classification::AllocatorFragmentation:
         return QStringLiteral("Allocator fragmentation");
     }
@@ -326,6 +331,13 @@ ReportJob buildReportJob(const JobData& job,
     if (!crossRank)
         return r;
     r.crossRank = true;
+    // gapscope's own judgement of the job: its notices after the ranks', its rank_divergence
+    // findings (first_cause and collective_memory are upstream's sections below)
+    for (Notice& notice : jobNotices(*crossRank))
+        r.notices.push_back(std::move(notice));
+    for (const Finding& f : jobFindings(*crossRank, jobBackend(job), &job))
+        if (f.classification == Classification::RankDivergence)
+            r.findings.push_back(toReportFinding(f, r.originNs));
     const auto rowOf = [&r](int64_t rank) -> ReportRank* {
         for (ReportRank& row : r.ranks)
             if (row.rank == rank)

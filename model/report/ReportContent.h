@@ -70,6 +70,9 @@ struct ReportFinding
     QString description;
     std::vector<ReportEvidence> evidence;
     QStringList remediation;
+    // a job finding's rank and the ranks it names (Finding::rank, Finding::ranks)
+    std::optional<int64_t> rank;
+    std::vector<int64_t> ranks;
 };
 
 struct ReportThreshold
@@ -146,6 +149,9 @@ struct ReportJob
     // rank shown.
     std::vector<Notice> notices;
     std::optional<int64_t> clusterOnsetNs;
+    // gapscope's own findings of the job (rank_divergence), most severe first; times from
+    // originNs. Filled with the cross-rank analyses.
+    std::vector<ReportFinding> findings;
 };
 
 // A bookmark the user set on the document's timeline (the app's; the CLI has none).

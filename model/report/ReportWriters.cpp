@@ -145,6 +145,14 @@ void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings,
         json.field("classification", toString(f.classification));
         json.field("severity", toString(f.severity));
         json.field("confidence", f.confidence);
+        if (!f.ranks.empty()) { // a job finding: its rank (of the evidence) and every rank it names
+            if (f.rank)
+                json.field("rank", *f.rank);
+            json.key("ranks").beginArray();
+            for (const int64_t rank : f.ranks)
+                json.value(rank);
+            json.endArray();
+        }
         json.key("evidence").beginObject();
         for (const auto& e : f.evidence) {
             json.key(e.key);
@@ -190,9 +198,10 @@ void writeNoticesJson(JsonWriter& json, const std::vector<Notice>& notices)
                     using Value = std::decay_t<decltype(value)>;
                     if constexpr (std::is_same_v<Value, std::monostate>) {
                         json.null();
-                    } else if constexpr (std::is_same_v<Value, std::vector<std::string>>) {
+                    } else if constexpr (std::is_same_v<Value, std::vector<std::string>> ||
+                                         std::is_same_v<Value, std::vector<int64_t>>) {
                         json.beginArray();
-                        for (const std::string& item : value)
+                        for (const auto& item : value)
                             json.value(item);
                         json.endArray();
                     } else {
@@ -298,6 +307,8 @@ void writeJob(JsonWriter& json, const ReportJob& job)
     json.endArray();
     if (job.notesNotKept > 0)
         json.field("notes_not_listed", int64_t(job.notesNotKept));
+    json.key("findings");
+    writeFindings(json, job.findings);
     json.endObject();
 }
 
@@ -449,7 +460,41 @@ std::vector<ReportJobSection> reportJobSections(const ReportContent& c)
                             formatReportDuration(r->firstCause->leadOverOnsetNs),
                             bytesText(r->firstCause->peakDeltaBytes), r->firstCause->confidence});
         firstCause.empty = QStringLiteral("No rank spiked first (or the job has one rank).");
+        if (const Notice* startup = findNotice(job.notices, notice_code::kFirstCauseAtStartup))
+            firstCause.trailer =
+                qs(startup->title) + QStringLiteral(": information, not an alarm (see Notices).");
         sections.push_back(firstCause);
+    }
+    if (job.crossRank) {
+        ReportJobSection divergence;
+        divergence.title = QStringLiteral("Rank divergence");
+        divergence.intro = QStringLiteral(
+            "Ranks whose gap or reserved memory departs from their peers' in level or slope (median and "
+            "median absolute deviation over the other ranks; at least 64 MiB or 10 % of their level).");
+        divergence.table.header =
+            QStringList{QStringLiteral("Severity"),    QStringLiteral("Ranks"),     QStringLiteral("Series"),
+                        QStringLiteral("Above peers"), QStringLiteral("Faster by"), QStringLiteral("Since")};
+        QStringList descriptions;
+        for (const ReportFinding& f : job.findings) {
+            if (f.classification != Classification::RankDivergence)
+                continue;
+            QStringList ranks;
+            for (const int64_t rank : f.ranks)
+                ranks << QString::number(rank);
+            const auto evidenceText = [&f](std::string_view key) {
+                for (const ReportEvidence& e : f.evidence)
+                    if (e.key == key)
+                        return e.text;
+                return QStringLiteral("—");
+            };
+            divergence.table.rows.push_back(QStringList{
+                qs(toString(f.severity)), ranks.join(QStringLiteral(", ")), evidenceText("series"),
+                evidenceText("excess_bytes"), evidenceText("excess_bytes_per_second"), at(f.timestampNs)});
+            descriptions << f.description;
+        }
+        divergence.empty = QStringLiteral("No rank departs from its peers.");
+        divergence.trailer = descriptions.join(QLatin1Char(' '));
+        sections.push_back(divergence);
     }
     if (!job.notes.empty()) {
         ReportJobSection notes;

@@ -183,6 +183,12 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
     return result;
 }
 
+std::vector<uint32_t> usableSampleRows(const EventStore& store, const Partition& partition,
+                                       const std::optional<TimeWindow>& window)
+{
+    return usableRowsOf(store, rowRangeOf(store, partition, window));
+}
+
 std::optional<GapAnalysisMemo> defaultGapAnalysisMemo(const TraceData& trace, const GapThresholds& thresholds)
 {
     const std::optional<size_t> sessionIndex = trace.defaultSessionIndex();

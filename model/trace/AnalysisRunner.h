@@ -81,6 +81,12 @@ struct AnalysisResult
     std::shared_ptr<JobAnalysisCache> jobAnalysisCache; // set by runAnalysis; none: not cached
 };
 
+// The rows of partition that upstream's gap analysis uses (samples with a positive device
+// total), within window when given, ascending time: AnalysisResult::usableRows of an analysis
+// of that partition without a device log.
+std::vector<uint32_t> usableSampleRows(const EventStore& store, const Partition& partition,
+                                       const std::optional<TimeWindow>& window = std::nullopt);
+
 // The memo of the default analysis (default session, lowest rank, no window) of trace under
 // thresholds, for the reopen cache; nullopt when the trace has no such partition.
 std::optional<GapAnalysisMemo> defaultGapAnalysisMemo(const TraceData& trace,

@@ -97,6 +97,20 @@ QVariant RankTableDecorationProxy::data(const QModelIndex& index, int role) cons
         }
         return {};
     }
+    // a rank whose memory departs from its peers': its Diverges cell and its rank in the warning colour
+    const bool divergent =
+        !QIdentityProxyModel::data(index, RankTableModel::DivergenceRole).toString().isEmpty();
+    if (divergent && (index.column() == RankTableModel::DivergenceColumn ||
+                      (index.column() == RankTableModel::RankColumn && role == Qt::ForegroundRole))) {
+        if (role == Qt::ForegroundRole)
+            return severityColor(Severity::Warning);
+        if (role == Qt::FontRole) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    }
     if (index.column() != RankTableModel::FirstCauseColumn && index.column() != RankTableModel::RankColumn)
         return QIdentityProxyModel::data(index, role);
     const auto confidence = suspectConfidenceFromString(
@@ -117,10 +131,12 @@ QVariant RankTableDecorationProxy::data(const QModelIndex& index, int role) cons
     }
     if (index.column() != RankTableModel::FirstCauseColumn)
         return QIdentityProxyModel::data(index, role);
+    // a suspect at start-up is information: upstream's grade in the muted colour
+    const bool atStartup = QIdentityProxyModel::data(index, RankTableModel::SuspectAtStartupRole).toBool();
     if (role == Qt::ForegroundRole)
-        return suspectColor(*confidence, palette);
+        return suspectColor(atStartup ? SuspectConfidence::Low : *confidence, palette);
     QFont font;
-    font.setBold(leading);
+    font.setBold(leading && !atStartup);
     return font;
 }
 

@@ -126,11 +126,8 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
           << h(label) << "</td><td>" << h(value) << "</td></tr>";
     s << "</table>";
 
-    if (c.job) {
-        heading("Ranks");
-        s << "<p style=\"margin-top: 0;\">" << h(reportJobSummary(*c.job)) << ".</p>";
+    const auto reportTable = [&](const ReportTable& table) {
         tableStart();
-        const ReportTable table = reportRankTable(c);
         s << "<tr>";
         for (const QString& title : table.header)
             s << "<td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << "; font-weight: 600;\">"
@@ -143,6 +140,25 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
             s << "</tr>";
         }
         s << "</table>";
+    };
+    if (c.job) {
+        heading("Ranks");
+        s << "<p style=\"margin-top: 0;\">" << h(reportJobSummary(*c.job)) << ".</p>";
+        reportTable(reportRankTable(c));
+        // the cross-rank analyses, gapscope's rank divergence and the job's notes, as the other
+        // reports list them
+        for (const ReportJobSection& section : reportJobSections(c)) {
+            s << "<h3 style=\"font-size: 10pt; font-weight: 600; margin-top: 10px; margin-bottom: 2px;\">"
+              << h(section.title) << "</h3>";
+            if (!section.intro.isEmpty())
+                s << "<p style=\"margin-top: 0;\">" << h(section.intro) << "</p>";
+            if (section.table.rows.empty())
+                s << "<p style=\"color: " << kMuted << ";\">" << h(section.empty) << "</p>";
+            else
+                reportTable(section.table);
+            if (!section.trailer.isEmpty())
+                s << "<p>" << h(section.trailer) << "</p>";
+        }
     }
 
     if (!charts.empty()) {

@@ -111,6 +111,7 @@ public:
     std::shared_ptr<const JobViewData> job;
     std::vector<JobCollectiveInterval> intervals;
     std::optional<JobCrossRankSummary> summary;
+    std::vector<JobDivergentRank> divergent;
     JobMeasure measure = JobMeasure::Gap;
     std::optional<int64_t> highlightedRank;
     std::optional<AlignedRange> range;
@@ -152,6 +153,11 @@ int JobHeatmapView::Private::gutterWidth() const
         }
         if (longest)
             widest = std::max(widest, fm.horizontalAdvance(labelOf(*longest)));
+    }
+    if (!divergent.empty()) { // a divergent rank's label is bold and carries a mark
+        QFont bold = q->font();
+        bold.setBold(true);
+        widest = QFontMetrics(bold).horizontalAdvance(QStringLiteral("▲ ")) + widest * 11 / 10;
     }
     gutterWidthCache = kMarkerWidth + 6 + widest + 8;
     return gutterWidthCache;
@@ -394,6 +400,11 @@ QString JobHeatmapView::Private::toolTipAt(QPoint pos) const
                                              formatRelativeTime(suspect->alignedFirstSpikeNs, origin),
                                              formatReportDuration(suspect->leadOverClusterOnsetNs))));
         }
+    for (const JobDivergentRank& mark : divergent)
+        if (mark.rank == series.rank)
+            html += QStringLiteral("<br/><span style='color:%1'>%2</span> %3")
+                        .arg(divergenceColor(q->palette()).name(), QStringLiteral("▲"),
+                             htmlEscape(JobHeatmapView::tr("departs from its peers: %1").arg(mark.text)));
     if (!inPlot) {
         html += QStringLiteral("<br/>") + htmlEscape(JobHeatmapView::tr("Click to open this rank"));
         return html;
@@ -623,9 +634,14 @@ void JobHeatmapView::Private::paintGutter(QPainter& p, const Layout& l) const
             leading.push_back(suspect->rank);
     QFont italic = q->font();
     italic.setItalic(true);
+    QFont bold = q->font();
+    bold.setBold(true);
     for (size_t i = 0; i < l.rankCount; ++i) {
         const RankSeries& series = job->ranks[i];
         const bool isLeading = std::find(leading.begin(), leading.end(), series.rank) != leading.end();
+        const bool isDivergent =
+            std::any_of(divergent.begin(), divergent.end(),
+                        [&](const JobDivergentRank& mark) { return mark.rank == series.rank; });
         const int top = l.rowTop(i);
         const int bottom = l.rowTop(i + 1);
         if (isLeading) {
@@ -634,15 +650,19 @@ void JobHeatmapView::Private::paintGutter(QPainter& p, const Layout& l) const
             drawSuspectMarker(p, QRectF(l.gutter.left(), centre - size / 2, kMarkerWidth, size),
                               summary->suspectOf(series.rank)->confidence, palette);
         }
-        if (i % every != 0 && !isLeading)
+        if (i % every != 0 && !isLeading && !isDivergent)
             continue;
         const QRect text(l.gutter.left() + kMarkerWidth + 4, int((top + bottom) / 2.0 - fm.height() / 2.0),
                          l.gutter.width() - kMarkerWidth - 10, fm.height());
-        p.setFont(series.present ? q->font() : italic);
+        p.setFont(series.present ? (isDivergent ? bold : q->font()) : italic);
         p.setPen(series.present ? palette.color(QPalette::Text) : palette.color(QPalette::PlaceholderText));
+        if (isDivergent)
+            p.setPen(divergenceColor(palette));
         if (highlightedRank && *highlightedRank == series.rank)
             p.setPen(palette.color(QPalette::Highlight));
-        p.drawText(text, Qt::AlignRight | Qt::AlignVCenter, labelOf(series));
+        // a divergent rank's label carries a mark, so it reads without colour too
+        p.drawText(text, Qt::AlignRight | Qt::AlignVCenter,
+                   isDivergent ? QStringLiteral("▲ ") + labelOf(series) : labelOf(series));
     }
     p.setFont(q->font());
 }
@@ -853,6 +873,19 @@ void JobHeatmapView::setCrossRankSummary(std::optional<JobCrossRankSummary> summ
 const std::optional<JobCrossRankSummary>& JobHeatmapView::crossRankSummary() const
 {
     return d->summary;
+}
+
+void JobHeatmapView::setDivergentRanks(std::vector<JobDivergentRank> ranks)
+{
+    d->divergent = std::move(ranks);
+    d->gutterWidthCache = 0; // the marked labels are wider: the plot moves
+    d->invalidate();
+    update();
+}
+
+const std::vector<JobDivergentRank>& JobHeatmapView::divergentRanks() const
+{
+    return d->divergent;
 }
 
 void JobHeatmapView::setMeasure(JobMeasure measure)

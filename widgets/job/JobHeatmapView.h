@@ -39,6 +39,10 @@ public:
     // Offsets align the ranks' clocks; without a summary every offset is 0.
     void setCrossRankSummary(std::optional<JobCrossRankSummary> summary);
     const std::optional<JobCrossRankSummary>& crossRankSummary() const;
+    // Ranks whose memory departs from their peers' (rank_divergence): their labels are drawn in
+    // the warning colour with a mark, their tooltips say how.
+    void setDivergentRanks(std::vector<JobDivergentRank> ranks);
+    const std::vector<JobDivergentRank>& divergentRanks() const;
     void setMeasure(JobMeasure measure);
     JobMeasure measure() const;
     // A rank outlined (the rank table's current row); nullopt for none.

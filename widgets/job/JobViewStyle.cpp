@@ -116,6 +116,11 @@ QColor suspectColor(SuspectConfidence confidence, const QPalette& palette)
     return QColor(QLatin1String(dark ? "#a0a0a0" : "#7a7a7a"));
 }
 
+QColor divergenceColor(const QPalette& palette)
+{
+    return QColor(QLatin1String(isDark(palette) ? "#ffb74d" : "#b25e00"));
+}
+
 QString measureName(JobMeasure measure)
 {
     return measure == JobMeasure::Gap ? trStyle("Gap") : trStyle("Gap ratio");

@@ -51,6 +51,8 @@ QPen collectiveClassPen(CollectiveClass classification, const QPalette& palette)
 QString collectiveClassName(CollectiveClass classification); // "confident", "likely", "suspect"
 
 QColor suspectColor(SuspectConfidence confidence, const QPalette& palette);
+// A rank that departs from its peers (rank_divergence, a warning): the findings' warning colour.
+QColor divergenceColor(const QPalette& palette);
 
 // "Gap" / "Gap ratio", and the long form for legends.
 QString measureName(JobMeasure measure);
