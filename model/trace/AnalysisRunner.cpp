@@ -2,6 +2,9 @@
 
 #include "model/job/JobAnalysis.h"
 
+#include "analysis/GapEpisodes.h"
+#include "analysis/PhaseSteps.h"
+
 #include <algorithm>
 #include <mutex>
 
@@ -158,6 +161,12 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
     // not memoised: one pass over the samples, and the window decides what it covers
     result->notices = traceNotices(input, session.collector.toStdString(), request.thresholds,
                                    result->statistics, &result->belowGateFindings);
+
+    // gapscope's own account beside upstream's numbers: episodes, growth intervals and steps
+    // (the below-gate findings are the same analysis with the gate open: the same statistics)
+    const StepIndex steps(result->phases);
+    for (auto* findings : {&result->findings, &result->belowGateFindings})
+        addGapShape(*findings, input, request.thresholds, result->statistics, steps);
 
     const EventStore& store = trace->store;
     for (auto* findings : {&result->findings, &result->belowGateFindings}) {
