@@ -16,7 +16,7 @@ constexpr double kRangeShare = 0.05;
 
 // The running extreme of values over the window [i - half, i + half] (clipped at the ends),
 // for every i: a monotone queue of indices, each pushed and popped once, O(n).
-template<typename Better>
+template <typename Better>
 std::vector<int64_t> slidingExtreme(const std::vector<int64_t>& values, size_t half, Better better)
 {
     const size_t n = values.size();
@@ -69,7 +69,9 @@ std::vector<SpikeEpisode> spikeEpisodes(const GapInput& input, const GapThreshol
         return episodes;
     Int64ColumnReader time(input.timestampNs);
     // the z-score exactly as computeGapStatistics counts spike samples
-    const auto zAt = [&](size_t i) { return (static_cast<double>(input.gapAt(i)) - stats.meanGap) / stats.stdGap; };
+    const auto zAt = [&](size_t i) {
+        return (static_cast<double>(input.gapAt(i)) - stats.meanGap) / stats.stdGap;
+    };
     const double spikeLine = thresholds.spikeZScore;
     const double baselineLine = thresholds.spikeZScore / 2;
     size_t i = 0;

@@ -106,32 +106,41 @@ std::string episodeLength(const SpikeEpisode& episode)
 {
     const std::string steps = stepRangeOf(episode.startStep, episode.endStep);
     if (!steps.empty() && episode.stepCount > 0)
-        return (episode.stepCount == 1 ? std::string("1 step") : std::to_string(episode.stepCount) + " steps") +
+        return (episode.stepCount == 1 ? std::string("1 step")
+                                       : std::to_string(episode.stepCount) + " steps") +
                " (" + steps + ")";
     if (episode.samples == 1)
         return "1 sample";
     return spanText(episode.endNs - episode.startNs) + " (" + std::to_string(episode.samples) + " samples)";
 }
 
-// "One episode of 10 steps (steps 621-630), peak 5.61 GiB", "3 episodes: ... ; the largest ...".
-std::string episodesText(const Finding& finding)
+// "One episode of 10 steps (steps 621-630), peak 5.61 GiB, of WHAT"; several: "3 episodes of
+// WHAT (steps 100-110, step 300, steps 620-631), the largest peaking at 5.61 GiB", or without
+// steps "7 episodes of WHAT, the largest peaking at 10.53 GiB (1 sample)".
+std::string episodesText(const Finding& finding, const std::string& what)
 {
     const std::vector<SpikeEpisode>& episodes = finding.episodes;
     if (episodes.size() == 1)
         return "One episode of " + episodeLength(episodes.front()) + ", peak " +
-               formatBytes(static_cast<double>(episodes.front().peakGapBytes));
+               formatBytes(static_cast<double>(episodes.front().peakGapBytes)) + ", of " + what;
     const auto largest = std::max_element(episodes.begin(), episodes.end(), [](const auto& a, const auto& b) {
         return a.peakGapBytes < b.peakGapBytes;
     });
-    std::string text = std::to_string(episodes.size()) + " episodes";
+    const std::string peak = formatBytes(static_cast<double>(largest->peakGapBytes));
+    const bool allSteps = std::all_of(episodes.begin(), episodes.end(), [](const SpikeEpisode& e) {
+        return !stepRangeOf(e.startStep, e.endStep).empty();
+    });
+    if (!allSteps)
+        return std::to_string(episodes.size()) + " episodes of " + what + ", the largest peaking at " + peak +
+               " (" + episodeLength(*largest) + ")";
     constexpr size_t kListed = 3;
     std::string listed;
     for (size_t i = 0; i < std::min(kListed, episodes.size()); ++i)
-        listed += (i == 0 ? "" : ", ") + episodeLength(episodes[i]);
+        listed += (i == 0 ? "" : ", ") + stepRangeOf(episodes[i].startStep, episodes[i].endStep);
     if (episodes.size() > kListed)
         listed += " and " + std::to_string(episodes.size() - kListed) + " more";
-    return text + " (" + listed + "), the largest peaking at " +
-           formatBytes(static_cast<double>(largest->peakGapBytes));
+    return std::to_string(episodes.size()) + " episodes of " + what + " (" + listed +
+           "), the largest peaking at " + peak;
 }
 
 // Evidence lookup: every number the description quotes must be present, otherwise the
@@ -162,11 +171,12 @@ std::string describeSpike(const Finding& finding, Backend backend)
                phaseSuffix(finding);
     if (!finding.episodes.empty()) {
         // an episode is what happened; upstream's count is of samples above its line
-        return episodesText(finding) + " of memory held outside " + allocatorName(backend) + ": " +
+        return episodesText(finding, "memory held outside " + allocatorName(backend)) + ": " +
                printf1("%.2f", z) + " standard deviations (z-score) above the gap's mean of " +
                formatBytes(mean) + " (standard deviation " + formatBytes(deviation) + "); upstream counts " +
                (count == 1 ? std::string("its 1 sample") : printf1("its %.0f samples", count)) +
-               " above the line as " + (count == 1 ? std::string("1 transient spike") : printf1("%.0f transient spikes", count)) +
+               " above the line as " +
+               (count == 1 ? std::string("1 transient spike") : printf1("%.0f transient spikes", count)) +
                "." + phaseSuffix(finding);
     }
     const std::string spikes = count == 1 ? "1 transient spike" : printf1("%.0f transient spikes", count);
@@ -202,9 +212,9 @@ std::string growthPlace(const GrowthInterval& interval, const Finding& finding)
 std::string growthText(const Finding& finding, Backend backend)
 {
     const std::vector<GrowthInterval>& intervals = finding.growthIntervals;
-    const auto largest = std::max_element(intervals.begin(), intervals.end(), [](const auto& a, const auto& b) {
-        return a.growthBytes < b.growthBytes;
-    });
+    const auto largest =
+        std::max_element(intervals.begin(), intervals.end(),
+                         [](const auto& a, const auto& b) { return a.growthBytes < b.growthBytes; });
     const GrowthInterval& last = intervals.back();
     std::string text = "The memory held outside " + allocatorName(backend) + " grew " +
                        formatBytes(static_cast<double>(largest->growthBytes)) + " " +
@@ -220,16 +230,17 @@ std::string growthText(const Finding& finding, Backend backend)
         constexpr size_t kListed = 2;
         text += "; it also grew ";
         for (size_t i = 0; i < std::min(kListed, others.size()); ++i)
-            text += (i == 0 ? "" : ", and ") + formatBytes(static_cast<double>(others[i]->growthBytes)) + " " +
-                    growthPlace(*others[i], finding);
+            text += (i == 0 ? "" : ", and ") + formatBytes(static_cast<double>(others[i]->growthBytes)) +
+                    " " + growthPlace(*others[i], finding);
         if (others.size() > kListed)
             text += " and in " + std::to_string(others.size() - kListed) + " more intervals";
         if (&*largest != &last)
-            text += last.stillGrowing ? ", and was still growing at the last sample"
-                                      : "; the last growth ended " +
-                                            (last.endStep ? "at " + stepLabel(*last.endStep)
-                                                          : spanText(finding.lastSampleNs - last.endNs) +
-                                                                " before the last sample");
+            text += last.stillGrowing
+                        ? ", and was still growing at the last sample"
+                        : "; the last growth ended " +
+                              (last.endStep
+                                   ? "at " + stepLabel(*last.endStep)
+                                   : spanText(finding.lastSampleNs - last.endNs) + " before the last sample");
     }
     return text + ".";
 }
@@ -246,9 +257,10 @@ std::string describeDrift(const Finding& finding, Backend backend)
         return "The memory held outside " + allocatorName(backend) + " grows steadily." +
                phaseSuffix(finding);
     if (!finding.growthIntervals.empty())
-        return growthText(finding, backend) + " Upstream's straight line over the whole trace: " +
-               formatBytesPerSecond(slope) + " (r\u00b2 = " + printf1("%.4f", rSquared) + ", " + pValueText(p) +
-               "), from " + formatBytes(start) + " at the first sample to " + formatBytes(end) + " at the last." +
+        return growthText(finding, backend) +
+               " Upstream's straight line over the whole trace: " + formatBytesPerSecond(slope) +
+               " (r\u00b2 = " + printf1("%.4f", rSquared) + ", " + pValueText(p) + "), from " +
+               formatBytes(start) + " at the first sample to " + formatBytes(end) + " at the last." +
                phaseSuffix(finding);
     return "The memory held outside " + allocatorName(backend) + " grows steadily at " +
            formatBytesPerSecond(slope) + " (about " + formatBytes(slope * 3600.0) +

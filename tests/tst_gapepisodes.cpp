@@ -101,7 +101,8 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<double>("gapRatio");
         QTest::newRow("around the buffer, gate lowered") << kReal + "truth_spike/telemetry_sink" << 0.01;
-        QTest::newRow("around the buffer, below the default gate") << kReal + "truth_spike/telemetry_sink" << -1.0;
+        QTest::newRow("around the buffer, below the default gate")
+            << kReal + "truth_spike/telemetry_sink" << -1.0;
         QTest::newRow("steps 200-700, gate lowered") << kReal + "truth_leak/telemetry_sink" << 0.01;
         QTest::newRow("steps 200-700, below the default gate") << kReal + "truth_leak/telemetry_sink" << -1.0;
     }
@@ -134,11 +135,13 @@ private slots:
         QCOMPARE(spike->evidenceStep->step, 621);
         QVERIFY(spike->stepsKnown);
         const QString description = QString::fromStdString(spike->description);
-        QVERIFY2(description.startsWith(QStringLiteral("One episode of 10 steps (steps 621-630), peak 5.61 GiB")),
-                 qPrintable(description));
-        QVERIFY2(description.contains(QStringLiteral("upstream counts its 6 samples above the line as 6 transient "
-                                                     "spikes")),
-                 qPrintable(description));
+        QVERIFY2(
+            description.startsWith(QStringLiteral("One episode of 10 steps (steps 621-630), peak 5.61 GiB")),
+            qPrintable(description));
+        QVERIFY2(
+            description.contains(QStringLiteral("upstream counts its 6 samples above the line as 6 transient "
+                                                "spikes")),
+            qPrintable(description));
         QVERIFY2(description.contains(QStringLiteral("It happened at step 621 during phase \"train\".")),
                  qPrintable(description));
     }
@@ -190,10 +193,9 @@ private slots:
                                              << "";
         // a plateau above the mean: the gap falls back to it between the two buffers, which
         // the mean (1.0 GiB here, below the plateau) would not see
-        QTest::newRow("two buffers on a plateau")
-            << "100*100 1000*200 4000*5 1000*40 4000*5 1000*100"
-            << "300-304,345-349"
-            << "99-100:900";
+        QTest::newRow("two buffers on a plateau") << "100*100 1000*200 4000*5 1000*40 4000*5 1000*100"
+                                                  << "300-304,345-349"
+                                                  << "99-100:900";
         // a dip that stays above half the spike line does not end the excursion
         QTest::newRow("dip still above the baseline") << "100*200 4000*3 900*2 4000*3 100*200"
                                                       << "200-207"
@@ -224,7 +226,8 @@ private slots:
         QStringList gotEpisodes;
         size_t spikeSamples = 0;
         for (const SpikeEpisode& e : spikeEpisodes(input, thresholds, stats)) {
-            gotEpisodes << QStringLiteral("%1-%2").arg(columns.indexOf(e.startNs)).arg(columns.indexOf(e.endNs));
+            gotEpisodes
+                << QStringLiteral("%1-%2").arg(columns.indexOf(e.startNs)).arg(columns.indexOf(e.endNs));
             spikeSamples += e.spikeSamples;
             QVERIFY(!e.startStep && !e.endStep);
         }
@@ -250,7 +253,8 @@ private slots:
             const QString description = QString::fromStdString(finding.description);
             QVERIFY2(!description.contains(QStringLiteral("step ")), qPrintable(description));
             if (finding.classification == Classification::PersistentDrift && !finding.growthIntervals.empty())
-                QVERIFY2(description.contains(QStringLiteral("after the first sample")), qPrintable(description));
+                QVERIFY2(description.contains(QStringLiteral("after the first sample")),
+                         qPrintable(description));
             if (finding.classification == Classification::TransientSpike && finding.episodes.size() == 1)
                 QVERIFY2(description.startsWith(QStringLiteral("One episode of ")), qPrintable(description));
         }
@@ -269,11 +273,13 @@ private slots:
         QJsonObject spike, drift;
         for (const QJsonValue& value : findings) {
             const QJsonObject finding = value.toObject();
-            (finding.value(QStringLiteral("classification")).toString() == QStringLiteral("transient_spike") ? spike
-                                                                                                       : drift) =
-                finding;
+            (finding.value(QStringLiteral("classification")).toString() == QStringLiteral("transient_spike")
+                 ? spike
+                 : drift) = finding;
         }
-        QCOMPARE(spike.value(QStringLiteral("evidence_step")).toObject().value(QStringLiteral("step")).toInt(), 621);
+        QCOMPARE(
+            spike.value(QStringLiteral("evidence_step")).toObject().value(QStringLiteral("step")).toInt(),
+            621);
         const QJsonArray episodes = spike.value(QStringLiteral("episodes")).toArray();
         QCOMPARE(episodes.size(), 1);
         const QJsonObject episode = episodes.first().toObject();
@@ -281,10 +287,13 @@ private slots:
         QCOMPARE(episode.value(QStringLiteral("end_step")).toInt(), 630);
         QCOMPARE(episode.value(QStringLiteral("step_count")).toInt(), 10);
         QCOMPARE(episode.value(QStringLiteral("peak_gap_bytes")).toDouble(), 6'021'775'360.0);
-        QVERIFY(episode.value(QStringLiteral("start_ns")).toDouble() < episode.value(QStringLiteral("end_ns")).toDouble());
+        QVERIFY(episode.value(QStringLiteral("start_ns")).toDouble() <
+                episode.value(QStringLiteral("end_ns")).toDouble());
         QVERIFY(!spike.contains(QStringLiteral("growth_intervals")));
         // upstream's keys are upstream's
-        QCOMPARE(spike.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("spike_count")).toInt(), 6);
+        QCOMPARE(
+            spike.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("spike_count")).toInt(),
+            6);
         const QJsonArray intervals = drift.value(QStringLiteral("growth_intervals")).toArray();
         QCOMPARE(intervals.size(), 1);
         const QJsonObject interval = intervals.first().toObject();
@@ -301,7 +310,8 @@ private slots:
         const QString markdown = reportMarkdown(content);
         QVERIFY2(markdown.contains(QStringLiteral("- Step: step 621\n")), qPrintable(markdown));
         // (the numbers' escaping is the Markdown writer's: only the prefix is looked at)
-        QVERIFY2(markdown.contains(QStringLiteral("**Growth intervals**\n\n- steps 254")), qPrintable(markdown));
+        QVERIFY2(markdown.contains(QStringLiteral("**Growth intervals**\n\n- steps 254")),
+                 qPrintable(markdown));
         const QString html = reportHtml(content);
         QVERIFY(html.contains(QStringLiteral("<span>Step <strong>step 621</strong></span>")));
         QVERIFY(html.contains(QStringLiteral("<h4>Episodes</h4>\n<ul>\n<li>steps 621-630 (")));

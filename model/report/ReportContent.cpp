@@ -60,8 +60,9 @@ QStringList findingShapeLines(const Finding& f, int64_t originNs, int64_t resolu
     QString shapeTitle;
     const auto where = [&](const std::optional<StepRef>& first, const std::optional<StepRef>& last,
                            int64_t startNs, int64_t endNs) {
-        const QString times = formatRelativeTime(startNs, originNs, resolutionNs) + QStringLiteral(" to ") +
-                              formatRelativeTime(endNs, originNs, resolutionNs);
+        QString times = formatRelativeTime(startNs, originNs, resolutionNs);
+        if (endNs != startNs)
+            times += QStringLiteral(" to ") + formatRelativeTime(endNs, originNs, resolutionNs);
         if (first && last)
             return qs(stepRangeLabel(*first, *last)) + QStringLiteral(" (") + times + QLatin1Char(')');
         return times;
@@ -69,18 +70,25 @@ QStringList findingShapeLines(const Finding& f, int64_t originNs, int64_t resolu
     if (!f.episodes.empty()) {
         shapeTitle = QStringLiteral("Episodes");
         for (const SpikeEpisode& e : f.episodes)
-            lines << where(e.startStep, e.endStep, e.startNs, e.endNs) +
-                                 QStringLiteral(": peak %1, %2 of %3 samples above the spike line")
-                                     .arg(bytesText(e.peakGapBytes))
-                                     .arg(e.spikeSamples)
-                                     .arg(e.samples);
+            lines << where(e.startStep, e.endStep, e.startNs, e.endNs) + QStringLiteral(": peak ") +
+                         bytesText(e.peakGapBytes) +
+                         (e.samples == 1 ? QStringLiteral(", 1 sample")
+                                         : QStringLiteral(", %1 samples (%2 above the spike line)")
+                                               .arg(e.samples)
+                                               .arg(e.spikeSamples));
     } else if (!f.growthIntervals.empty()) {
         shapeTitle = QStringLiteral("Growth intervals");
         for (const GrowthInterval& g : f.growthIntervals)
             lines << where(g.startStep, g.endStep, g.startNs, g.endNs) + QStringLiteral(": grew ") +
-                                 bytesText(g.growthBytes) +
-                                 (g.stillGrowing ? QStringLiteral(", still growing at the last sample")
-                                                 : QString());
+                         bytesText(g.growthBytes) +
+                         (g.stillGrowing ? QStringLiteral(", still growing at the last sample") : QString());
+    }
+    // a noisy trace can have hundreds of episodes: the human formats list the first ones
+    constexpr qsizetype kListed = 12;
+    if (lines.size() > kListed) {
+        const qsizetype more = lines.size() - kListed;
+        lines.resize(kListed);
+        lines << QStringLiteral("and %1 more (every one is in the JSON report)").arg(more);
     }
     if (title)
         *title = shapeTitle;

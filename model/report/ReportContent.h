@@ -76,9 +76,8 @@ struct ReportFinding
     QString stepText; // "step 620"; empty without a step
     std::vector<SpikeEpisode> episodes;
     std::vector<GrowthInterval> growthIntervals;
-    // The episodes or growth intervals in words, one line each, for the human formats:
-    // "steps 621-630 (+8.025 s to +8.131 s): peak 5.61 GiB"; shapeTitle "Episodes" or
-    // "Growth intervals", empty when there are none.
+    // The episodes or growth intervals in words for the human formats (findingShapeLines);
+    // shapeTitle "Episodes" or "Growth intervals", empty when there are none.
     QString shapeTitle;
     QStringList shapeLines;
 };
@@ -284,9 +283,9 @@ QString classificationTitle(Classification classification);
 // at resolutionNs (timeResolutionNs of the span shown; the millisecond unless told).
 QString formatRelativeTime(int64_t ns, int64_t originNs, int64_t resolutionNs = kMillisecondNs);
 // The episodes of a transient_spike or the growth intervals of a persistent_drift in words, one
-// line each ("steps 621-630 (+8.025 s to +8.131 s): peak 5.61 GiB, 6 of 6 samples above the
-// spike line"); *title "Episodes" or "Growth intervals" (empty when there are none). The
-// reports and the finding detail show the same lines.
+// line each ("steps 621-630 (+8.025 s to +8.131 s): peak 5.61 GiB, 6 samples (6 above the spike
+// line)"), the first 12 and a line that counts the rest; *title "Episodes" or "Growth
+// intervals" (empty when there are none). The reports and the finding detail show the same lines.
 QStringList findingShapeLines(const Finding& f, int64_t originNs, int64_t resolutionNs = kMillisecondNs,
                               QString* title = nullptr);
 // A duration to the millisecond: "12.345 s", "1 h 2 min 3.500 s" (durationText).

@@ -2,13 +2,13 @@
 #include "model/text/Text.h"
 #include "model/trace/CounterCapture.h"
 
-#include "model/items/FindingsModel.h"
 #include "analysis/PhaseSteps.h"
+#include "model/items/FindingsModel.h"
 #include "model/report/AnalysisReport.h"
 #include "model/report/ReportContent.h"
 #include "widgets/chart/ChartSupport.h"
-#include "widgets/common/PaneKeys.h"
 #include "widgets/common/ModelDecorations.h"
+#include "widgets/common/PaneKeys.h"
 
 #include <QFileInfo>
 #include <QTextBrowser>
