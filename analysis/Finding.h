@@ -95,6 +95,40 @@ struct PhaseAttribution
     std::optional<PhaseSummary> summary; // ambiguous with >= 2 labels
 };
 
+// A training step as a finding names it (analysis/PhaseSteps.h): epoch only where the step
+// number restarts with it, so "step 620" or "epoch 2, step 30".
+struct StepRef
+{
+    std::optional<int64_t> epoch;
+    int64_t step = 0;
+    bool operator==(const StepRef&) const = default;
+};
+
+// gapscope's own account of a transient_spike (not upstream's, which counts samples): one
+// contiguous excursion of the gap above its baseline (analysis/GapEpisodes.h).
+struct SpikeEpisode
+{
+    int64_t startNs = 0; // first sample of the excursion
+    int64_t endNs = 0;   // last sample of it (inclusive)
+    int64_t peakGapBytes = 0;
+    int64_t peakNs = 0;
+    size_t samples = 0;      // samples in it
+    size_t spikeSamples = 0; // of them, upstream's spike samples (z-score above the threshold)
+    std::optional<StepRef> startStep, endStep;
+    size_t stepCount = 0; // training steps from startStep to endStep, both counted; 0 without steps
+};
+
+// gapscope's own account of a persistent_drift: an interval where the gap's held level rose.
+struct GrowthInterval
+{
+    int64_t startNs = 0; // last sample at the level before the rise
+    int64_t endNs = 0;   // first sample at the level it rose to
+    int64_t growthBytes = 0;
+    bool stillGrowing = false; // it was still rising at the last sample analysed
+    std::optional<StepRef> startStep, endStep;
+    size_t stepCount = 0; // steps from startStep to endStep, both counted; 0 without steps
+};
+
 struct Finding
 {
     Classification classification = Classification::TransientSpike;
@@ -113,6 +147,18 @@ struct Finding
     // The ranks a job finding names, ascending (rank_divergence: every rank that departs; rank
     // is the one the evidence is of). Empty for every other finding.
     std::vector<int64_t> ranks;
+    // gapscope's own fields beside upstream's (never part of `evidence`): the training step of
+    // the evidence where the trace's phases carry one, the episodes of a transient_spike and
+    // the growth intervals of a persistent_drift (analysis/GapEpisodes.h).
+    std::optional<StepRef> evidenceStep;
+    std::vector<SpikeEpisode> episodes;
+    std::vector<GrowthInterval> growthIntervals;
+    // Whether the trace's phases carry steps at all (episodes name steps then).
+    bool stepsKnown = false;
+    // The first and last sample analysed (the descriptions place intervals by them where no
+    // step is known); 0 when not set.
+    int64_t firstSampleNs = 0;
+    int64_t lastSampleNs = 0;
 
     const EvidenceValue* findEvidence(std::string_view key) const
     {

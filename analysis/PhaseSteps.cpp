@@ -171,22 +171,34 @@ size_t StepIndex::stepsBetween(int64_t startNs, int64_t endNs) const
     return last > first ? size_t(last - first) : 0;
 }
 
-std::string StepIndex::label(const TrainingStep& step) const
+StepRef StepIndex::refOf(const TrainingStep& step) const
+{
+    return StepRef{m_namesEpochs ? step.epoch : std::nullopt, step.step};
+}
+
+std::optional<StepRef> StepIndex::refAt(int64_t timestampNs) const
+{
+    if (const TrainingStep* step = stepAt(timestampNs))
+        return refOf(*step);
+    return std::nullopt;
+}
+
+std::string stepLabel(const StepRef& step)
 {
     std::string text;
-    if (m_namesEpochs && step.epoch)
+    if (step.epoch)
         text = "epoch " + std::to_string(*step.epoch) + ", ";
     return text + "step " + std::to_string(step.step);
 }
 
-std::string StepIndex::rangeLabel(const TrainingStep& first, const TrainingStep& last) const
+std::string stepRangeLabel(const StepRef& first, const StepRef& last)
 {
-    if (&first == &last || (first.step == last.step && first.epoch == last.epoch))
-        return label(first);
-    if (m_namesEpochs && first.epoch != last.epoch)
-        return "from " + label(first) + " to " + label(last);
+    if (first == last)
+        return stepLabel(first);
+    if (first.epoch != last.epoch)
+        return "from " + stepLabel(first) + " to " + stepLabel(last);
     std::string text;
-    if (m_namesEpochs && first.epoch)
+    if (first.epoch)
         text = "epoch " + std::to_string(*first.epoch) + ", ";
     return text + "steps " + std::to_string(first.step) + "-" + std::to_string(last.step);
 }
@@ -236,6 +248,16 @@ std::string StepIndex::rangeLabelWithin(int64_t startNs, int64_t endNs) const
 {
     const std::optional<std::pair<size_t, size_t>> within = indicesWithin(startNs, endNs);
     return within ? rangeLabel(m_steps[within->first], m_steps[within->second]) : std::string();
+}
+
+std::string StepIndex::label(const TrainingStep& step) const
+{
+    return stepLabel(refOf(step));
+}
+
+std::string StepIndex::rangeLabel(const TrainingStep& first, const TrainingStep& last) const
+{
+    return stepRangeLabel(refOf(first), refOf(last));
 }
 
 std::string StepIndex::rangeLabelAt(int64_t startNs, int64_t endNs) const

@@ -67,6 +67,11 @@ public:
     // "steps 150-749" of indicesWithin; empty when no step is inside the range.
     std::string rangeLabelWithin(int64_t startNs, int64_t endNs) const;
 
+    // The step as a finding names it: its epoch only where namesEpochs().
+    StepRef refOf(const TrainingStep& step) const;
+    // refOf(*stepAt(ts)); none where stepAt is.
+    std::optional<StepRef> refAt(int64_t timestampNs) const;
+
     // "step 620", "epoch 2, step 30".
     std::string label(const TrainingStep& step) const;
     // "steps 250-550", "step 620" when first == last; the epoch named on both ends when it differs.
@@ -79,5 +84,10 @@ private:
     int64_t m_typicalLengthNs = 0; // median start-to-start distance
     bool m_namesEpochs = false;
 };
+
+// "step 620", "epoch 2, step 30" (the epoch where the reference carries one).
+std::string stepLabel(const StepRef& step);
+// "steps 250-550", "step 620", "epoch 2, steps 0-1", "from epoch 1, step 9 to epoch 2, step 0".
+std::string stepRangeLabel(const StepRef& first, const StepRef& last);
 
 } // namespace gapscope

@@ -1,5 +1,6 @@
 #include "analysis/Remediation.h"
 
+#include "analysis/PhaseSteps.h"
 #include "analysis/Units.h"
 
 #include <algorithm>
@@ -68,17 +69,78 @@ std::string allocatorName(Backend backend)
 
 std::string phaseSuffix(const Finding& finding)
 {
+    // the evidence's training step, where the trace's phases carry one
+    const std::string at = finding.evidenceStep ? " at " + stepLabel(*finding.evidenceStep) : std::string();
     if (!finding.phase)
-        return {};
+        return at.empty() ? std::string() : " It happened" + at + ".";
     const PhaseAttribution& phase = *finding.phase;
     if (phase.resolution == PhaseResolution::Unique && phase.phasePath)
-        return " It happened during phase \"" + *phase.phasePath + "\".";
+        return " It happened" + at + " during phase \"" + *phase.phasePath + "\".";
     if (phase.summary)
-        return " It happened while several phases were active, most likely \"" + phase.summary->phasePath +
-               "\".";
+        return " It happened" + at + " while several phases were active, most likely \"" +
+               phase.summary->phasePath + "\".";
     if (!phase.phasePaths.empty())
-        return " It happened during phase \"" + phase.phasePaths.front() + "\" on several threads.";
-    return {};
+        return " It happened" + at + " during phase \"" + phase.phasePaths.front() + "\" on several threads.";
+    return at.empty() ? std::string() : " It happened" + at + ".";
+}
+
+// "120 ms", "3.51 s", "2 min 5 s": a span of time in a finding's words.
+std::string spanText(int64_t ns)
+{
+    const double seconds = static_cast<double>(ns) / 1e9;
+    if (seconds < 1)
+        return printf1("%.0f ms", seconds * 1e3);
+    if (seconds < 120)
+        return printf1("%.2f s", seconds);
+    return printf1("%.0f min ", std::floor(seconds / 60)) + printf1("%.0f s", std::fmod(seconds, 60));
+}
+
+// "steps 621-630", "step 620" where both ends have a step, else empty.
+std::string stepRangeOf(const std::optional<StepRef>& first, const std::optional<StepRef>& last)
+{
+    return first && last ? stepRangeLabel(*first, *last) : std::string();
+}
+
+// One episode in words: "10 steps (steps 621-630)", or its length in time without steps.
+std::string episodeLength(const SpikeEpisode& episode)
+{
+    const std::string steps = stepRangeOf(episode.startStep, episode.endStep);
+    if (!steps.empty() && episode.stepCount > 0)
+        return (episode.stepCount == 1 ? std::string("1 step")
+                                       : std::to_string(episode.stepCount) + " steps") +
+               " (" + steps + ")";
+    if (episode.samples == 1)
+        return "1 sample";
+    return spanText(episode.endNs - episode.startNs) + " (" + std::to_string(episode.samples) + " samples)";
+}
+
+// "One episode of 10 steps (steps 621-630), peak 5.61 GiB, of WHAT"; several: "3 episodes of
+// WHAT (steps 100-110, step 300, steps 620-631), the largest peaking at 5.61 GiB", or without
+// steps "7 episodes of WHAT, the largest peaking at 10.53 GiB (1 sample)".
+std::string episodesText(const Finding& finding, const std::string& what)
+{
+    const std::vector<SpikeEpisode>& episodes = finding.episodes;
+    if (episodes.size() == 1)
+        return "One episode of " + episodeLength(episodes.front()) + ", peak " +
+               formatBytes(static_cast<double>(episodes.front().peakGapBytes)) + ", of " + what;
+    const auto largest = std::max_element(episodes.begin(), episodes.end(), [](const auto& a, const auto& b) {
+        return a.peakGapBytes < b.peakGapBytes;
+    });
+    const std::string peak = formatBytes(static_cast<double>(largest->peakGapBytes));
+    const bool allSteps = std::all_of(episodes.begin(), episodes.end(), [](const SpikeEpisode& e) {
+        return !stepRangeOf(e.startStep, e.endStep).empty();
+    });
+    if (!allSteps)
+        return std::to_string(episodes.size()) + " episodes of " + what + ", the largest peaking at " + peak +
+               " (" + episodeLength(*largest) + ")";
+    constexpr size_t kListed = 3;
+    std::string listed;
+    for (size_t i = 0; i < std::min(kListed, episodes.size()); ++i)
+        listed += (i == 0 ? "" : ", ") + stepRangeOf(episodes[i].startStep, episodes[i].endStep);
+    if (episodes.size() > kListed)
+        listed += " and " + std::to_string(episodes.size() - kListed) + " more";
+    return std::to_string(episodes.size()) + " episodes of " + what + " (" + listed +
+           "), the largest peaking at " + peak;
 }
 
 // Evidence lookup: every number the description quotes must be present, otherwise the
@@ -107,11 +169,80 @@ std::string describeSpike(const Finding& finding, Backend backend)
     if (!number.complete)
         return "Short-lived surges of memory held outside " + allocatorName(backend) + "." +
                phaseSuffix(finding);
+    if (!finding.episodes.empty()) {
+        // an episode is what happened; upstream's count is of samples above its line
+        return episodesText(finding, "memory held outside " + allocatorName(backend)) + ": " +
+               printf1("%.2f", z) + " standard deviations (z-score) above the gap's mean of " +
+               formatBytes(mean) + " (standard deviation " + formatBytes(deviation) + "); upstream counts " +
+               (count == 1 ? std::string("its 1 sample") : printf1("its %.0f samples", count)) +
+               " above the line as " +
+               (count == 1 ? std::string("1 transient spike") : printf1("%.0f transient spikes", count)) +
+               "." + phaseSuffix(finding);
+    }
     const std::string spikes = count == 1 ? "1 transient spike" : printf1("%.0f transient spikes", count);
     return spikes + " in the memory held outside " + allocatorName(backend) +
            ": the gap between device usage and reserved memory peaked at " + formatBytes(maxGap) + ", " +
            printf1("%.2f", z) + " standard deviations (z-score) above its mean of " + formatBytes(mean) +
            " (standard deviation " + formatBytes(deviation) + ")." + phaseSuffix(finding);
+}
+
+// Where one growth interval lies: "from step 248 to step 541 (6.6 MiB per step)", or in time
+// from the first sample without steps: "from 3.43 s to 6.99 s after the first sample (540 MiB/s)".
+std::string growthPlace(const GrowthInterval& interval, const Finding& finding)
+{
+    const double growth = static_cast<double>(interval.growthBytes);
+    if (interval.startStep && interval.endStep && interval.stepCount > 0) {
+        if (interval.stepCount == 1) // within one step: a rate per step would be the growth again
+            return "during " + stepLabel(*interval.startStep);
+        const size_t elapsed = interval.stepCount - 1;
+        return "from " + stepLabel(*interval.startStep) + " to " + stepLabel(*interval.endStep) + " (" +
+               formatBytes(growth / static_cast<double>(elapsed)) + " per step)";
+    }
+    const int64_t duration = interval.endNs - interval.startNs;
+    std::string text = "from " + spanText(interval.startNs - finding.firstSampleNs) + " to " +
+                       spanText(interval.endNs - finding.firstSampleNs) + " after the first sample";
+    if (duration > 0)
+        text += " (" + formatBytesPerSecond(growth / (static_cast<double>(duration) / 1e9)) + ")";
+    return text;
+}
+
+// "The memory held outside X grew 1.88 GiB from step 248 to step 541 (6.6 MiB per step), then
+// stopped; it also grew 224 MiB at steps 0-2." The largest interval first; the last one says
+// whether growth stopped before the last sample.
+std::string growthText(const Finding& finding, Backend backend)
+{
+    const std::vector<GrowthInterval>& intervals = finding.growthIntervals;
+    const auto largest =
+        std::max_element(intervals.begin(), intervals.end(),
+                         [](const auto& a, const auto& b) { return a.growthBytes < b.growthBytes; });
+    const GrowthInterval& last = intervals.back();
+    std::string text = "The memory held outside " + allocatorName(backend) + " grew " +
+                       formatBytes(static_cast<double>(largest->growthBytes)) + " " +
+                       growthPlace(*largest, finding);
+    if (&*largest == &last) {
+        text += last.stillGrowing ? ", and was still growing at the last sample" : ", then stopped";
+    }
+    std::vector<const GrowthInterval*> others;
+    for (const GrowthInterval& interval : intervals)
+        if (&interval != &*largest)
+            others.push_back(&interval);
+    if (!others.empty()) {
+        constexpr size_t kListed = 2;
+        text += "; it also grew ";
+        for (size_t i = 0; i < std::min(kListed, others.size()); ++i)
+            text += (i == 0 ? "" : ", and ") + formatBytes(static_cast<double>(others[i]->growthBytes)) +
+                    " " + growthPlace(*others[i], finding);
+        if (others.size() > kListed)
+            text += " and in " + std::to_string(others.size() - kListed) + " more intervals";
+        if (&*largest != &last)
+            text += last.stillGrowing
+                        ? ", and was still growing at the last sample"
+                        : "; the last growth ended " +
+                              (last.endStep
+                                   ? "at " + stepLabel(*last.endStep)
+                                   : spanText(finding.lastSampleNs - last.endNs) + " before the last sample");
+    }
+    return text + ".";
 }
 
 std::string describeDrift(const Finding& finding, Backend backend)
@@ -124,6 +255,12 @@ std::string describeDrift(const Finding& finding, Backend backend)
     const double end = number("gap_end_bytes");
     if (!number.complete)
         return "The memory held outside " + allocatorName(backend) + " grows steadily." +
+               phaseSuffix(finding);
+    if (!finding.growthIntervals.empty())
+        return growthText(finding, backend) +
+               " Upstream's straight line over the whole trace: " + formatBytesPerSecond(slope) +
+               " (r\u00b2 = " + printf1("%.4f", rSquared) + ", " + pValueText(p) + "), from " +
+               formatBytes(start) + " at the first sample to " + formatBytes(end) + " at the last." +
                phaseSuffix(finding);
     return "The memory held outside " + allocatorName(backend) + " grows steadily at " +
            formatBytesPerSecond(slope) + " (about " + formatBytes(slope * 3600.0) +

@@ -48,9 +48,9 @@ static_assert(sizeof(LoadProblem) == 72, "LoadProblem changed: serialise the new
 static_assert(sizeof(GapStatistics) == 168,
               "GapStatistics changed: serialise the new field (TraceCache.cpp)");
 static_assert(sizeof(EvidenceValue) == 80, "EvidenceValue changed: serialise the new field (TraceCache.cpp)");
-// of a Finding, the memo keeps what analyzeGaps sets (phase and texts are added after)
-// (rank and ranks are set on job findings only, never by analyzeGaps)
-static_assert(sizeof(Finding) == 440, "Finding changed: serialise the new field if analyzeGaps sets it");
+// of a Finding, the memo keeps what analyzeGaps sets (phase, texts, steps, episodes and growth
+// intervals are added after, by runAnalysis; rank and ranks are set on job findings only)
+static_assert(sizeof(Finding) == 544, "Finding changed: serialise the new field if analyzeGaps sets it");
 
 constexpr char kMagic[8] = {'G', 'A', 'P', 'S', 'C', 'T', 'R', 'C'};
 constexpr uint64_t kEndMarker = 0x444E454543415254ULL; // "TRACEEND"

@@ -1,4 +1,6 @@
 #include "model/items/FindingsModel.h"
+
+#include "analysis/PhaseSteps.h"
 #include "model/text/Text.h"
 
 #include "model/report/AnalysisReport.h"
@@ -193,9 +195,12 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return confidenceText(f->confidence);
         case PhaseColumn:
             return f->phase ? phaseText(f->phase) : tr("—");
-        case TimeColumn:
-            return formatRelativeTime(m_job ? m_job->alignedTimeNs(*f) : f->evidenceTimestampNs, m_originNs,
-                                      m_timeResolutionNs);
+        case TimeColumn: {
+            const QString time = formatRelativeTime(m_job ? m_job->alignedTimeNs(*f) : f->evidenceTimestampNs,
+                                                    m_originNs, m_timeResolutionNs);
+            // the training step beside the time, where the trace's phases carry one
+            return f->evidenceStep ? tr("%1 (%2)").arg(time, qs(stepLabel(*f->evidenceStep))) : time;
+        }
         case ColumnCount:
             break;
         }

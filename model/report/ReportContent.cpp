@@ -3,6 +3,7 @@
 #include "model/trace/OomBundle.h"
 
 #include "analysis/BudgetAnalysis.h"
+#include "analysis/PhaseSteps.h"
 #include "model/job/JobData.h"
 #include "model/job/JobFindings.h"
 #include "model/store/BudgetData.h"
@@ -34,6 +35,12 @@ ReportFinding toReportFinding(const Finding& f, int64_t originNs, int64_t resolu
         rf.evidence.push_back({e.key, e.value, e.isInteger, e.unit, formatEvidenceValue(e), e.label});
     for (const auto& step : f.remediation)
         rf.remediation << qs(step);
+    rf.step = f.evidenceStep;
+    if (f.evidenceStep)
+        rf.stepText = qs(stepLabel(*f.evidenceStep));
+    rf.episodes = f.episodes;
+    rf.growthIntervals = f.growthIntervals;
+    rf.shapeLines = findingShapeLines(f, originNs, resolutionNs, &rf.shapeTitle);
     return rf;
 }
 
@@ -49,6 +56,47 @@ int64_t absoluteGap(int64_t gap)
 }
 
 } // namespace
+
+QStringList findingShapeLines(const Finding& f, int64_t originNs, int64_t resolutionNs, QString* title)
+{
+    QStringList lines;
+    QString shapeTitle;
+    const auto where = [&](const std::optional<StepRef>& first, const std::optional<StepRef>& last,
+                           int64_t startNs, int64_t endNs) {
+        QString times = formatRelativeTime(startNs, originNs, resolutionNs);
+        if (endNs != startNs)
+            times += QStringLiteral(" to ") + formatRelativeTime(endNs, originNs, resolutionNs);
+        if (first && last)
+            return qs(stepRangeLabel(*first, *last)) + QStringLiteral(" (") + times + QLatin1Char(')');
+        return times;
+    };
+    if (!f.episodes.empty()) {
+        shapeTitle = QStringLiteral("Episodes");
+        for (const SpikeEpisode& e : f.episodes)
+            lines << where(e.startStep, e.endStep, e.startNs, e.endNs) + QStringLiteral(": peak ") +
+                         bytesText(e.peakGapBytes) +
+                         (e.samples == 1 ? QStringLiteral(", 1 sample")
+                                         : QStringLiteral(", %1 samples (%2 above the spike line)")
+                                               .arg(e.samples)
+                                               .arg(e.spikeSamples));
+    } else if (!f.growthIntervals.empty()) {
+        shapeTitle = QStringLiteral("Growth intervals");
+        for (const GrowthInterval& g : f.growthIntervals)
+            lines << where(g.startStep, g.endStep, g.startNs, g.endNs) + QStringLiteral(": grew ") +
+                         bytesText(g.growthBytes) +
+                         (g.stillGrowing ? QStringLiteral(", still growing at the last sample") : QString());
+    }
+    // a noisy trace can have hundreds of episodes: the human formats list the first ones
+    constexpr qsizetype kListed = 12;
+    if (lines.size() > kListed) {
+        const qsizetype more = lines.size() - kListed;
+        lines.resize(kListed);
+        lines << QStringLiteral("and %1 more (every one is in the JSON report)").arg(more);
+    }
+    if (title)
+        *title = shapeTitle;
+    return lines;
+}
 
 QString toString(ReportKind kind)
 {

@@ -73,6 +73,16 @@ struct ReportFinding
     // a job finding's rank and the ranks it names (Finding::rank, Finding::ranks)
     std::optional<int64_t> rank;
     std::vector<int64_t> ranks;
+    // gapscope's own fields (analysis/GapEpisodes.h), beside upstream's: the evidence's step,
+    // the episodes of a transient_spike, the growth intervals of a persistent_drift
+    std::optional<StepRef> step;
+    QString stepText; // "step 620"; empty without a step
+    std::vector<SpikeEpisode> episodes;
+    std::vector<GrowthInterval> growthIntervals;
+    // The episodes or growth intervals in words for the human formats (findingShapeLines);
+    // shapeTitle "Episodes" or "Growth intervals", empty when there are none.
+    QString shapeTitle;
+    QStringList shapeLines;
 };
 
 struct ReportThreshold
@@ -278,6 +288,12 @@ QString classificationTitle(Classification classification);
 // "+12.345 s", "+8 h 15 min 50 s" relative to origin: relativeTimeText (model/text/Text.h)
 // at resolutionNs (timeResolutionNs of the span shown; the millisecond unless told).
 QString formatRelativeTime(int64_t ns, int64_t originNs, int64_t resolutionNs = kMillisecondNs);
+// The episodes of a transient_spike or the growth intervals of a persistent_drift in words, one
+// line each ("steps 621-630 (+8.025 s to +8.131 s): peak 5.61 GiB, 6 samples (6 above the spike
+// line)"), the first 12 and a line that counts the rest; *title "Episodes" or "Growth
+// intervals" (empty when there are none). The reports and the finding detail show the same lines.
+QStringList findingShapeLines(const Finding& f, int64_t originNs, int64_t resolutionNs = kMillisecondNs,
+                              QString* title = nullptr);
 // A duration to the millisecond: "12.345 s", "1 h 2 min 3.500 s" (durationText).
 QString formatReportDuration(int64_t ns);
 // "ambiguous (a, b), most recent: b", the unique path, or "none"

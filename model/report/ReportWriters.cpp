@@ -134,6 +134,64 @@ bool anyInList(const std::vector<ReportFinding>& findings, FindingList list)
                        [list](const ReportFinding& f) { return inList(f, list); });
 }
 
+// `start_step`, `end_step` (and `start_epoch`, `end_epoch` where the epoch is named), and
+// `step_count`, where both ends have a step.
+void writeStepRange(JsonWriter& json, const std::optional<StepRef>& first, const std::optional<StepRef>& last,
+                    size_t stepCount)
+{
+    if (!first || !last)
+        return;
+    if (first->epoch)
+        json.field("start_epoch", *first->epoch);
+    json.field("start_step", first->step);
+    if (last->epoch)
+        json.field("end_epoch", *last->epoch);
+    json.field("end_step", last->step);
+    json.field("step_count", int64_t(stepCount));
+}
+
+// gapscope's own keys after upstream's (docs/report-json.md): written only where they say
+// something, so a finding without steps, episodes or intervals keeps upstream's keys alone.
+void writeFindingShape(JsonWriter& json, const ReportFinding& f)
+{
+    if (f.step) {
+        json.key("evidence_step").beginObject();
+        if (f.step->epoch)
+            json.field("epoch", *f.step->epoch);
+        json.field("step", f.step->step);
+        json.endObject();
+    }
+    if (!f.episodes.empty()) {
+        json.key("episodes").beginArray();
+        for (const SpikeEpisode& e : f.episodes) {
+            json.beginObject();
+            json.field("start_ns", e.startNs);
+            json.field("end_ns", e.endNs);
+            json.field("peak_gap_bytes", e.peakGapBytes);
+            json.field("peak_ns", e.peakNs);
+            json.field("samples", int64_t(e.samples));
+            json.field("spike_samples", int64_t(e.spikeSamples));
+            writeStepRange(json, e.startStep, e.endStep, e.stepCount);
+            json.endObject();
+        }
+        json.endArray();
+    }
+    if (!f.growthIntervals.empty()) {
+        json.key("growth_intervals").beginArray();
+        for (const GrowthInterval& g : f.growthIntervals) {
+            json.beginObject();
+            json.field("start_ns", g.startNs);
+            json.field("end_ns", g.endNs);
+            json.field("growth_bytes", g.growthBytes);
+            json.field("still_growing", g.stillGrowing);
+            writeStepRange(json, g.startStep, g.endStep, g.stepCount);
+            json.endObject();
+        }
+        json.endArray();
+    }
+}
+
+// The list upstream calls "gap_analysis", or gapscope's own "allocator_findings".
 void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings,
                    FindingList list = FindingList::GapAnalysis)
 {
@@ -175,6 +233,7 @@ void writeFindings(JsonWriter& json, const std::vector<ReportFinding>& findings,
         for (const auto& step : f.remediation)
             json.value(step);
         json.endArray();
+        writeFindingShape(json, f);
         json.endObject();
     }
     json.endArray();
@@ -796,9 +855,17 @@ QString reportFindingMarkdown(const ReportContent& c, size_t index, bool standal
     if (standalone && c.kind == ReportKind::StormlogTrace)
         s << "- Session: " << md(sessionText(c)) << ", rank " << c.rank << ", host " << md(c.host) << "\n";
     s << "- Time: " << md(f.relativeTime) << " (" << f.timestampNs << " ns)\n";
+    if (!f.stepText.isEmpty())
+        s << "- Step: " << md(f.stepText) << "\n";
     if (c.kind == ReportKind::StormlogTrace)
         s << "- Phase: " << md(f.phaseText) << "\n";
     s << "\n";
+    if (!f.shapeLines.isEmpty()) {
+        s << "**" << f.shapeTitle << "**\n\n";
+        for (const QString& line : f.shapeLines)
+            s << "- " << md(line) << "\n";
+        s << "\n";
+    }
     if (!f.evidence.empty()) {
         s << "| Evidence | Value |\n|---|---|\n";
         for (const auto& e : f.evidence)
@@ -1025,8 +1092,16 @@ QString reportText(const ReportContent& c)
     for (const ReportFinding& f : c.findings) {
         s << "\n"
           << qs(toString(f.severity)).toUpper() << "  " << qs(toString(f.classification)) << "  confidence "
-          << confidenceText(f.confidence) << "  at " << f.relativeTime << "  phase " << f.phaseText << "\n";
+          << confidenceText(f.confidence) << "  at " << f.relativeTime;
+        if (!f.stepText.isEmpty())
+            s << " (" << f.stepText << ")";
+        s << "  phase " << f.phaseText << "\n";
         s << "  " << f.description << "\n";
+        if (!f.shapeLines.isEmpty()) {
+            s << "  " << f.shapeTitle << ":\n";
+            for (const QString& line : f.shapeLines)
+                s << "    " << line << "\n";
+        }
         for (const auto& e : f.evidence)
             s << "    " << qs(e.key) << " = " << e.text << "\n";
         for (const auto& step : f.remediation)
@@ -1230,10 +1305,18 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
         s << "<div class=\"meta\"><span>Confidence <strong>" << h(confidenceText(f.confidence))
           << "</strong></span><span>At <strong>" << h(f.relativeTime) << "</strong> (" << f.timestampNs
           << " ns)</span>";
+        if (!f.stepText.isEmpty())
+            s << "<span>Step <strong>" << h(f.stepText) << "</strong></span>";
         if (c.kind == ReportKind::StormlogTrace)
             s << "<span>Phase <strong>" << h(f.phaseText) << "</strong></span>";
         s << "</div>\n";
         s << "<p>" << h(f.description) << "</p>\n";
+        if (!f.shapeLines.isEmpty()) {
+            s << "<h4>" << h(f.shapeTitle) << "</h4>\n<ul>\n";
+            for (const QString& line : f.shapeLines)
+                s << "<li>" << h(line) << "</li>\n";
+            s << "</ul>\n";
+        }
         if (!f.evidence.empty()) {
             s << "<table>\n<thead><tr><th>Evidence</th><th>Value</th></tr></thead>\n<tbody>\n";
             for (const auto& e : f.evidence)

@@ -3,6 +3,9 @@
 #include "analysis/AllocatorFragmentation.h"
 #include "model/job/JobAnalysis.h"
 
+#include "analysis/GapEpisodes.h"
+#include "analysis/PhaseSteps.h"
+
 #include <algorithm>
 #include <mutex>
 
@@ -169,6 +172,11 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
         });
         result->findings.insert(at, std::move(*fragmentation));
     }
+    // gapscope's own account beside upstream's numbers: episodes, growth intervals and steps
+    // (the below-gate findings are the same analysis with the gate open: the same statistics)
+    const StepIndex steps(result->phases);
+    for (auto* findings : {&result->findings, &result->belowGateFindings})
+        addGapShape(*findings, input, request.thresholds, result->statistics, steps);
 
     const EventStore& store = trace->store;
     for (auto* findings : {&result->findings, &result->belowGateFindings}) {

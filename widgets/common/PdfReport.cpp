@@ -195,10 +195,19 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
         s << "<p style=\"color: " << kMuted << "; font-size: 8.5pt; margin-top: 3px;\">Confidence <b>"
           << h(confidenceText(f.confidence)) << "</b>&#160;&#160;&#160; At <b>" << h(f.relativeTime)
           << "</b> (" << f.timestampNs << " ns)";
+        if (!f.stepText.isEmpty())
+            s << "&#160;&#160;&#160; Step <b>" << h(f.stepText) << "</b>";
         if (c.kind == ReportKind::StormlogTrace)
             s << "&#160;&#160;&#160; Phase <b>" << h(f.phaseText) << "</b>";
         s << "</p>";
         s << "<p>" << h(f.description) << "</p>";
+        if (!f.shapeLines.isEmpty()) {
+            s << "<p style=\"font-weight: 600; margin-top: 8px; margin-bottom: 0;\">" << h(f.shapeTitle)
+              << "</p><ul style=\"margin-top: 2px;\">";
+            for (const QString& line : f.shapeLines)
+                s << "<li>" << h(line) << "</li>";
+            s << "</ul>";
+        }
         if (!f.evidence.empty()) {
             tableStart();
             s << "<tr><td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted

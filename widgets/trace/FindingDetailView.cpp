@@ -2,11 +2,13 @@
 #include "model/text/Text.h"
 #include "model/trace/CounterCapture.h"
 
+#include "analysis/PhaseSteps.h"
 #include "model/items/FindingsModel.h"
 #include "model/report/AnalysisReport.h"
+#include "model/report/ReportContent.h"
 #include "widgets/chart/ChartSupport.h"
-#include "widgets/common/PaneKeys.h"
 #include "widgets/common/ModelDecorations.h"
+#include "widgets/common/PaneKeys.h"
 
 #include <QFileInfo>
 #include <QTextBrowser>
@@ -225,9 +227,10 @@ QString FindingDetailView::findingHtml(const Finding& f, int64_t timeNs, int64_t
             .arg(colour, htmlEscape(FindingsModel::severityText(f.severity)),
                  htmlEscape(tr("confidence %1").arg(confidenceText(f.confidence))),
                  htmlEscape(
-                     f.rank
-                         ? tr("rank %1 at %2 (aligned)").arg(*f.rank).arg(formatRelativeTime(timeNs, origin))
-                         : tr("at %1").arg(formatRelativeTime(timeNs, origin))),
+                     (f.rank
+                          ? tr("rank %1 at %2 (aligned)").arg(*f.rank).arg(formatRelativeTime(timeNs, origin))
+                          : tr("at %1").arg(formatRelativeTime(timeNs, origin))) +
+                     (f.evidenceStep ? QStringLiteral(", ") + qs(stepLabel(*f.evidenceStep)) : QString())),
                  // the wall-clock time of the evidence, not its raw nanoseconds
                  htmlEscape(formatUtcTime(f.evidenceTimestampNs)));
     if (!f.description.empty())
@@ -244,6 +247,16 @@ QString FindingDetailView::findingHtml(const Finding& f, int64_t timeNs, int64_t
                          htmlEscape(shownText(qs(e.key))));
     }
     html += QStringLiteral("</table>");
+
+    // gapscope's own account beside upstream's evidence: one line per episode or interval
+    QString shapeTitle;
+    const QStringList shape = findingShapeLines(f, origin, kMillisecondNs, &shapeTitle);
+    if (!shape.isEmpty()) {
+        html += QStringLiteral("<h4>%1</h4><ul style='margin-left:-20px'>").arg(htmlEscape(shapeTitle));
+        for (const QString& line : shape)
+            html += QStringLiteral("<li>%1</li>").arg(htmlEscape(line));
+        html += QStringLiteral("</ul>");
+    }
 
     if (showPhase) // budget logs have no phases
         html += phaseHtml(f);
