@@ -1,6 +1,7 @@
 #include "analysis/Notice.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace gapscope {
@@ -198,6 +199,47 @@ Notice belowRatioGateNotice(const GapThresholds& thresholds, const GapStatistics
     notice.fields.push_back({"peak_gap_ratio", stats.maxAbsGapRatio});
     notice.fields.push_back({"would_report", std::move(classes)});
     return notice;
+}
+
+std::string descriptionLead(std::string_view description)
+{
+    size_t end = description.size();
+    if (const size_t colon = description.find(": "); colon != std::string_view::npos)
+        end = colon;
+    for (size_t dot = description.find(". "); dot != std::string_view::npos && dot < end;
+         dot = description.find(". ", dot + 1)) {
+        if (dot + 2 < description.size() && std::isupper(static_cast<unsigned char>(description[dot + 2]))) {
+            end = dot;
+            break;
+        }
+    }
+    std::string lead(description.substr(0, end));
+    while (!lead.empty() && (lead.back() == '.' || lead.back() == ' '))
+        lead.pop_back();
+    return lead;
+}
+
+void describeBelowGateFindings(std::vector<Notice>& notices, const std::vector<Finding>& belowGate)
+{
+    Notice* notice = nullptr;
+    for (Notice& n : notices)
+        if (n.code == notice_code::kBelowRatioGate)
+            notice = &n;
+    if (!notice || belowGate.empty())
+        return;
+    std::vector<std::string> leads;
+    std::string text = " Below the gate:";
+    for (const Finding& finding : belowGate) {
+        std::string lead = descriptionLead(finding.description);
+        if (lead.empty())
+            continue;
+        text += " " + std::string(toString(finding.classification)) + ": " + lead + ".";
+        leads.push_back(std::move(lead));
+    }
+    if (leads.empty())
+        return;
+    notice->message += text;
+    notice->fields.push_back({"below_gate", std::move(leads)});
 }
 
 std::vector<Notice> traceNotices(const GapInput& input, std::string_view collector,

@@ -121,6 +121,18 @@ std::vector<Finding> findingsBelowRatioGate(const GapInput& input, const GapThre
 Notice belowRatioGateNotice(const GapThresholds& thresholds, const GapStatistics& stats,
                             const std::vector<Finding>& belowGate);
 
+// Says in the below_ratio_gate notice what the findings below the gate are, once their
+// descriptions are written (episodes, growth intervals, steps): the lead of each description,
+// "One episode of 10 steps (steps 621-630), peak 5.61 GiB, of memory held outside ...", is
+// appended to the message and kept in the field `below_gate` (one per finding, in order), so
+// a report read with default settings names the leak and the spike, not only their classes.
+// Does nothing without that notice or without descriptions.
+void describeBelowGateFindings(std::vector<Notice>& notices, const std::vector<Finding>& belowGate);
+
+// The first clause or sentence of a finding's description: up to its first ": " or the end of
+// its first sentence (". " before a capital letter), without the closing period.
+std::string descriptionLead(std::string_view description);
+
 // traceNotices, and below_ratio_gate when the gap can be observed and the ratio gate hides
 // findings; *belowGate receives them (cleared otherwise).
 std::vector<Notice> traceNotices(const GapInput& input, std::string_view collector,

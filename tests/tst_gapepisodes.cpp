@@ -5,6 +5,7 @@
 // 620), cut around the buffer and around the leak; on synthetic series without phases (times
 // only); and in every report form that carries them.
 #include "analysis/GapEpisodes.h"
+#include "analysis/Notice.h"
 #include "model/report/ReportContent.h"
 #include "model/report/ReportWriters.h"
 #include "model/trace/AnalysisRunner.h"
@@ -176,6 +177,30 @@ private slots:
                                                      "step), then stopped.")),
                  qPrintable(description));
         QVERIFY2(!description.contains(QStringLiteral("per hour")), qPrintable(description));
+    }
+
+    // With default settings the truth run's findings are below the gate: the notice, which a
+    // report shows first, names the buffer and the leak in steps, not only their classes.
+    void belowGateNoticeNamesThem()
+    {
+        const auto result = analyse(kReal + "truth_leak/telemetry_sink", -1.0);
+        QVERIFY(result);
+        QVERIFY(result->findings.empty());
+        const Notice* notice = findNotice(result->notices, notice_code::kBelowRatioGate);
+        QVERIFY(notice);
+        QVERIFY(notice->severity == NoticeSeverity::Info);
+        const QString message = QString::fromStdString(notice->message);
+        QVERIFY2(message.contains(QStringLiteral(" Below the gate: transient_spike: One episode of 10 steps "
+                                                 "(steps 621-630), peak 5.61 GiB, of memory held outside")),
+                 qPrintable(message));
+        QVERIFY2(
+            message.contains(QStringLiteral("persistent_drift: The memory held outside PyTorch's caching "
+                                            "allocator grew 1.88 GiB from step 254 to step 541 (6.69 MiB "
+                                            "per step), then stopped.")),
+            qPrintable(message));
+        const auto* leads = std::get_if<std::vector<std::string>>(notice->field("below_gate"));
+        QVERIFY(leads);
+        QCOMPARE(leads->size(), result->belowGateFindings.size());
     }
 
     // Synthetic series without phases: times only, no steps.

@@ -120,6 +120,28 @@ class TestNotices : public QObject
 {
     Q_OBJECT
 private slots:
+    void descriptionLead_data()
+    {
+        QTest::addColumn<QString>("description");
+        QTest::addColumn<QString>("lead");
+        QTest::newRow("clause")
+            << QStringLiteral("One episode of 10 steps (steps 621-630), peak 5.61 GiB, of memory: 4.13 sd.")
+            << QStringLiteral("One episode of 10 steps (steps 621-630), peak 5.61 GiB, of memory");
+        QTest::newRow("sentence")
+            << QStringLiteral("It grew 1.88 GiB (6.69 MiB per step), then stopped. Upstream's line: 2.")
+            << QStringLiteral("It grew 1.88 GiB (6.69 MiB per step), then stopped");
+        QTest::newRow("a number's point is no sentence end")
+            << QStringLiteral("Peak 5.61 GiB at 12.5 s.") << QStringLiteral("Peak 5.61 GiB at 12.5 s");
+        QTest::newRow("no capital after the point") << QStringLiteral("a. b. c") << QStringLiteral("a. b. c");
+        QTest::newRow("empty") << QStringLiteral("") << QStringLiteral("");
+    }
+    void descriptionLead()
+    {
+        QFETCH(QString, description);
+        QFETCH(QString, lead);
+        QCOMPARE(QString::fromStdString(gapscope::descriptionLead(description.toStdString())), lead);
+    }
+
     void observability_data()
     {
         QTest::addColumn<int>("shape");

@@ -188,6 +188,7 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
             applyText(finding, result->backend);
         }
     }
+    describeBelowGateFindings(result->notices, result->belowGateFindings);
     return result;
 }
 
