@@ -520,8 +520,6 @@ void TracePage::clear()
     m_fullResult.reset();
     m_pendingWindow.reset();
     m_chart->setAnalysis(nullptr);
-    m_steps.reset();
-    m_stepsTrace.reset();
     m_stepAxisAction->setEnabled(false);
     m_collectiveTrace.reset();
     m_collective.clear();
@@ -612,19 +610,15 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
         m_findingsFilter->clear(); // nor its filters: a new trace is shown whole
         m_phasesFilter->clear();
     }
-    m_steps = stepsFor(*m_result);
-    m_stepsTrace = m_result->loadedTrace ? m_result->loadedTrace : m_result->trace;
-    m_stepsSession = m_result->sessionIndex;
-    m_stepsRank = m_result->rank;
-    m_stepAxisAction->setEnabled(!m_steps->empty());
-    m_chart->setAnalysis(m_result, m_steps);
+    m_stepAxisAction->setEnabled(!m_result->steps->empty());
+    m_chart->setAnalysis(m_result, m_result->steps);
     showCollectiveIntervals();
     m_scrubber->setAnalysis(m_result);
     const TimeRange visible = m_viewState->visibleRange();
     m_scrubber->setVisibleRange(visible.beginNs, visible.endNs);
     m_findingsModel->setAnalysis(m_result);
     m_bookmarks->setOriginNs(FindingsModel::originNs(*m_result));
-    m_phasesModel->setAnalysis(m_result, m_steps);
+    m_phasesModel->setAnalysis(m_result);
     // a group of repeated phases stays folded: its row gives count, total, mean and max
     m_phasesView->expandAll();
     for (int row = 0; row < m_phasesModel->rowCount(); ++row)
@@ -826,24 +820,14 @@ void TracePage::stepPhaseKind(int delta)
     }
     selectPhase(int(*next));
     const PhaseRun run = phaseRunOf(m_result->phases, *next);
-    const std::string steps = m_steps ? m_steps->rangeLabelWithin(m_result->phases[run.first].startNs,
-                                                                  m_result->phases[run.last].endNs)
-                                      : std::string();
+    const std::string steps = m_result->steps->rangeLabelWithin(m_result->phases[run.first].startNs,
+                                                                m_result->phases[run.last].endNs);
     // what the run ahead holds: "train: 600 in a row, steps 150-749"
     QString text = englishPlural(tr("%1: %n in a row", nullptr, int(run.count)), qint64(run.count))
                        .arg(shownText(qs(m_result->phases[*next].label)));
     if (!steps.empty())
         text += QStringLiteral(", ") + qs(steps);
     emit statusMessage(text, 4000);
-}
-
-std::shared_ptr<const StepIndex> TracePage::stepsFor(const AnalysisResult& result) const
-{
-    const std::shared_ptr<const TraceData> loaded = result.loadedTrace ? result.loadedTrace : result.trace;
-    if (m_steps && m_stepsTrace.lock() == loaded && m_stepsSession == result.sessionIndex &&
-        m_stepsRank == result.rank)
-        return m_steps; // another analysis (thresholds, a window) of the same phases
-    return std::make_shared<const StepIndex>(result.phases);
 }
 
 void TracePage::stepCursor(int samples)
@@ -922,7 +906,7 @@ void TracePage::updateCursorValues()
     parts << trMain("allocated %1").arg(bytesText(store.allocated[row]));
     parts << trMain("reserved %1").arg(bytesText(reserved));
     parts << trMain("used %1").arg(bytesText(used));
-    parts << phaseReadout(*m_result, m_steps.get(), cursorNs);
+    parts << phaseReadout(*m_result, m_result->steps.get(), cursorNs);
     emit cursorValuesChanged(parts.join(QStringLiteral("   ·   ")));
 }
 
@@ -942,7 +926,7 @@ QString TracePage::counterValuesText(qint64 cursorNs) const
         parts << trMain("used %1").arg(bytesText(store.used[row]));
     }
     parts << trMain("no gap: no device total");
-    parts << phaseReadout(*m_result, m_steps.get(), cursorNs);
+    parts << phaseReadout(*m_result, m_result->steps.get(), cursorNs);
     return parts.join(QStringLiteral("   ·   "));
 }
 

@@ -66,7 +66,7 @@ public:
     QAction* stepAxisAction() const { return m_stepAxisAction; }
     // The training steps of the (session, rank) shown, built once per loaded session and rank
     // (not per result or paint); null without a result.
-    std::shared_ptr<const StepIndex> steps() const { return m_steps; }
+    std::shared_ptr<const StepIndex> steps() const { return m_result ? m_result->steps : nullptr; }
 
     // The bookmarks of the trace shown, restored from and saved to the settings under its
     // canonical path (BookmarksModel); the shell docks their list.
@@ -140,9 +140,6 @@ private:
     void updateCursorValues();
     QString counterValuesText(qint64 cursorNs) const;
     QString relativeTime(qint64 ns) const;
-    // The steps of result's (session, rank): the ones shown when it is the same loaded trace,
-    // session and rank, else built from its phases.
-    std::shared_ptr<const StepIndex> stepsFor(const AnalysisResult& result) const;
     // The span the phase navigation starts from: the phases view's current row, else none.
     std::optional<size_t> currentPhaseSpan() const;
     // The chart's intervals for the result shown (those of its rank, else none).
@@ -169,11 +166,6 @@ private:
     std::vector<QAction*> m_yAxisActions;
     QAction* m_yLogAction = nullptr;
     QAction* m_stepAxisAction = nullptr;
-    std::shared_ptr<const StepIndex> m_steps;
-    // whose steps m_steps are: the loaded trace, session and rank they were built for
-    std::weak_ptr<const TraceData> m_stepsTrace;
-    size_t m_stepsSession = 0;
-    std::optional<int64_t> m_stepsRank;
     SessionPicker* m_sessionPicker = nullptr;
     QAction* m_sessionPickerAction = nullptr;
     GapChartView* m_chart = nullptr;

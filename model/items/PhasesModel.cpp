@@ -44,8 +44,8 @@ void PhasesModel::setAnalysis(std::shared_ptr<const AnalysisResult> result,
     beginResetModel();
     m_result = std::move(result);
     m_steps = std::move(steps);
-    if (m_result && !m_steps)
-        m_steps = std::make_shared<const StepIndex>(m_result->phases);
+    if (m_result && !m_steps) // runAnalysis builds them; a result made by hand carries none
+        m_steps = m_result->steps ? m_result->steps : std::make_shared<const StepIndex>(m_result->phases);
     else if (!m_result)
         m_steps.reset();
     m_nodes.clear();

@@ -48,8 +48,8 @@ public:
 
     explicit PhasesModel(QObject* parent = nullptr);
 
-    // steps: the training steps of the result's phases, when the caller built them already
-    // (the trace page builds them once per session and rank); built here when not given.
+    // steps: the training steps of the result's phases; the result's own (AnalysisResult::steps)
+    // when not given, built here when it has none.
     void setAnalysis(std::shared_ptr<const AnalysisResult> result,
                      std::shared_ptr<const StepIndex> steps = nullptr);
     std::shared_ptr<const AnalysisResult> analysis() const { return m_result; }

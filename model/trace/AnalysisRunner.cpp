@@ -174,9 +174,9 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
     }
     // gapscope's own account beside upstream's numbers: episodes, growth intervals and steps
     // (the below-gate findings are the same analysis with the gate open: the same statistics)
-    const StepIndex steps(result->phases);
+    result->steps = std::make_shared<const StepIndex>(result->phases);
     for (auto* findings : {&result->findings, &result->belowGateFindings})
-        addGapShape(*findings, input, request.thresholds, result->statistics, steps);
+        addGapShape(*findings, input, request.thresholds, result->statistics, *result->steps);
 
     const EventStore& store = trace->store;
     for (auto* findings : {&result->findings, &result->belowGateFindings}) {

@@ -6,6 +6,7 @@
 #include "analysis/CollectiveAttribution.h"
 #include "analysis/GapAnalysis.h"
 #include "analysis/Notice.h"
+#include "analysis/PhaseSteps.h"
 #include "analysis/Remediation.h"
 #include "model/devicelog/DeviceLogAttach.h"
 #include "model/store/TraceData.h"
@@ -59,6 +60,10 @@ struct AnalysisResult
     // The tracker's own warning, critical and error events of the partition (within the window)
     std::vector<TrackerWarning> trackerWarnings;
     std::vector<PhaseSpan> phases; // of the partition
+    // The training steps of phases (analysis/PhaseSteps), built once here, in the background,
+    // for the findings, the chart, the phase list and the readouts; never null in a result of
+    // runAnalysis.
+    std::shared_ptr<const StepIndex> steps;
     // What the analysed samples cannot show (analysis/Notice.h), e.g. gap_not_observable.
     std::vector<Notice> notices;
     // What the analysis finds with the ratio gate lowered to the trace's peak ratio, when the
