@@ -24,7 +24,7 @@
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
 #include "model/job/JobRanks.h"
-#include "model/jobs/LoadJob.h"
+#include "model/work/LoadJob.h"
 #include "widgets/common/LoadFailureBanner.h"
 #include "widgets/common/ProblemsPanel.h"
 #include "widgets/common/ShortcutSheet.h"

@@ -39,7 +39,7 @@
 #include "model/job/JobFindings.h"
 #include "model/job/JobRanks.h"
 #include "model/job/JobViewData.h"
-#include "model/jobs/LoadJob.h"
+#include "model/work/LoadJob.h"
 #include "model/store/Decimation.h"
 #include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"

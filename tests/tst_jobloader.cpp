@@ -9,7 +9,7 @@
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobLoader.h"
 #include "model/job/JobRanks.h"
-#include "model/jobs/LoadJob.h"
+#include "model/work/LoadJob.h"
 #include "model/report/JobAnalysisJson.h"
 
 #include <QDir>

@@ -5,7 +5,7 @@
 
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
-#include "model/jobs/LoadJob.h"
+#include "model/work/LoadJob.h"
 #include "model/report/ReportWriters.h"
 #include "tests/StoreChecks.h"
 

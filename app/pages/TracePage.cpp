@@ -8,7 +8,7 @@
 #include "model/items/BookmarksModel.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
-#include "model/jobs/LoadJob.h"
+#include "model/work/LoadJob.h"
 #include "model/report/ReportContent.h"
 #include "model/text/Text.h"
 #include "model/trace/CounterCapture.h"

@@ -8,6 +8,7 @@
 #include "analysis/Notice.h"
 #include "analysis/PhaseSteps.h"
 #include "analysis/Remediation.h"
+#include "model/base/TimeWindow.h"
 #include "model/devicelog/DeviceLogAttach.h"
 #include "model/store/TraceData.h"
 #include "model/trace/TrackerWarnings.h"
@@ -17,13 +18,6 @@
 #include <vector>
 
 namespace gapscope {
-
-struct TimeWindow
-{
-    int64_t beginNs = 0; // inclusive
-    int64_t endNs = 0;   // inclusive
-    bool operator==(const TimeWindow&) const = default;
-};
 
 struct AnalysisRequest
 {

@@ -1,6 +1,6 @@
 #include "model/trace/TraceFollower.h"
 
-#include "model/jobs/LoadJob.h"
+#include "model/work/LoadJob.h"
 #include "model/read/WindowedReader.h"
 #include "model/text/CharClass.h"
 #include "model/trace/JsonEventReader.h"

@@ -2,7 +2,7 @@
 #include "model/text/Text.h"
 
 #include "model/items/FindingsModel.h"
-#include "model/jobs/LoadJob.h"
+#include "model/work/LoadJob.h"
 #include "model/report/ReportContent.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/trace/GapChartView.h"

@@ -1,4 +1,4 @@
-#include "model/jobs/LoadJob.h"
+#include "model/work/LoadJob.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
