@@ -3,7 +3,7 @@
 #include "app/cli/CliOptions.h"
 #include "app/cli/OutputFile.h"
 #include "model/report/ReportWriters.h"
-#include "widgets/chart/ChartExport.h"
+#include "widgets/export/ChartExport.h"
 
 #include <QAction>
 #include <QApplication>

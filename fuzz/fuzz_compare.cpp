@@ -11,6 +11,7 @@
 //   (tests/ReportChecks.h: no raw markup, table rows keep their header's cells).
 #include "fuzz/FuzzSupport.h"
 
+#include "model/report/ComparisonReport.h"
 #include "model/trace/TraceComparison.h"
 #include "tests/ReportChecks.h"
 

@@ -5,7 +5,7 @@
 #include "model/budget/BudgetLoader.h"
 #include "model/text/Text.h"
 #include "widgets/budget/BudgetBreakdownView.h"
-#include "widgets/chart/ChartExport.h"
+#include "widgets/export/ChartExport.h"
 
 #include <QImage>
 #include <QSignalSpy>

@@ -1,5 +1,6 @@
 // End-to-end: the real `gapscope compare` binary on the parity vectors. Its JSON must be the
 // library's comparison of the same inputs byte for byte, and match the reference findings.
+#include "model/report/ComparisonReport.h"
 #include "model/trace/TraceComparison.h"
 #include "model/trace/TraceLoader.h"
 

@@ -18,7 +18,7 @@
 #include "model/store/BudgetData.h"
 #include "model/store/TraceData.h"
 #include "model/trace/AnalysisRunner.h"
-#include "widgets/chart/ChartExport.h"
+#include "widgets/export/ChartExport.h"
 
 #include "tests/GapscopeProcess.h"
 

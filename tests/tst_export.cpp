@@ -5,9 +5,10 @@
 #include "app/cli/ExportCommand.h"
 #include "model/budget/BudgetLoader.h"
 #include "model/report/AnalysisReport.h"
+#include "model/report/SeriesCsv.h"
 #include "model/trace/TraceLoader.h"
-#include "widgets/chart/ChartExport.h"
 #include "widgets/common/PdfReport.h"
+#include "widgets/export/ChartExport.h"
 #include "widgets/trace/GapChartView.h"
 
 #include "tests/GapscopeProcess.h"

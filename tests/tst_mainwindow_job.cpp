@@ -14,7 +14,7 @@
 #include "model/job/JobData.h"
 #include "model/job/JobRanks.h"
 #include "model/text/Text.h"
-#include "widgets/chart/ChartExport.h"
+#include "widgets/export/ChartExport.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"

@@ -1,6 +1,7 @@
 // TraceComparison on the parity vectors: findings matched by classification (new, gone,
 // changed with deltas) against the reference outputs, per-phase peak gaps against a scan of
 // the raw lines, alignment at start and at a phase, and the JSON/Markdown reports.
+#include "model/report/ComparisonReport.h"
 #include "model/text/Text.h"
 #include "model/trace/TraceComparison.h"
 #include "model/trace/TraceLoader.h"
@@ -461,13 +462,15 @@ private slots:
         if (cautions.isEmpty())
             QVERIFY2(md.contains(markdownSays), qPrintable(md));
         else
-            QVERIFY(std::any_of(c->cautions.begin(), c->cautions.end(), [&](const ComparisonCaution& caution) {
-                return caution.text.contains(markdownSays);
-            }));
+            QVERIFY(
+                std::any_of(c->cautions.begin(), c->cautions.end(), [&](const ComparisonCaution& caution) {
+                    return caution.text.contains(markdownSays);
+                }));
         if (notComparable > 0) {
             QVERIFY2(md.contains(QStringLiteral("%1 not comparable.").arg(notComparable)), qPrintable(md));
-            QVERIFY2(md.contains(QStringLiteral("| %1 |").arg(markdownEscape(QStringLiteral("not_comparable")))),
-                     qPrintable(md));
+            QVERIFY2(
+                md.contains(QStringLiteral("| %1 |").arg(markdownEscape(QStringLiteral("not_comparable")))),
+                qPrintable(md));
         }
         // each side's notices are listed
         for (const auto& [name, result] : {std::pair{"A", resultA}, std::pair{"B", resultB}})

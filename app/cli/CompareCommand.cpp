@@ -4,6 +4,7 @@
 #include "app/cli/CliOptions.h"
 #include "model/document/Document.h"
 #include "model/report/AnalysisReport.h"
+#include "model/report/ComparisonReport.h"
 #include "model/trace/TraceComparison.h"
 
 namespace gapscope {

@@ -5,9 +5,10 @@
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/document/Document.h"
 #include "model/report/ReportWriters.h"
+#include "model/report/SeriesCsv.h"
 #include "widgets/budget/BudgetBreakdownView.h"
-#include "widgets/chart/ChartExport.h"
 #include "widgets/common/PdfReport.h"
+#include "widgets/export/ChartExport.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/trace/GapChartView.h"
 

@@ -3,9 +3,9 @@
 // to a time window, like AnalysisRunner does for stormlog traces. The result is immutable and
 // crosses threads as shared_ptr<const BudgetAnalysisResult>.
 
-#include "model/trace/AnalysisRunner.h"
-#include "model/store/BudgetData.h"
 #include "analysis/BudgetAnalysis.h"
+#include "model/base/TimeWindow.h"
+#include "model/store/BudgetData.h"
 
 #include <memory>
 #include <optional>

@@ -4,8 +4,8 @@
 // (BudgetLineParser), in ranges of the file on several threads with one parser per thread,
 // then put together in file order (BudgetLogAssembler).
 
+#include "model/base/LoadControl.h"
 #include "model/store/BudgetData.h"
-#include "model/trace/TraceLoader.h"
 
 #include <QByteArray>
 #include <QString>

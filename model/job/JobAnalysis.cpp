@@ -100,4 +100,19 @@ std::shared_ptr<const JobAnalysisResult> analyzeTraceSession(const TraceData& tr
     return analyzeJobEvents(build.events, build.phases, config);
 }
 
+std::shared_ptr<const JobAnalysisResult> jobAnalysisOf(const AnalysisResult& result)
+{
+    if (!result.trace)
+        return nullptr;
+    const auto run = [&] {
+        return analyzeTraceSession(*result.trace, result.sessionIndex, result.request.collective,
+                                   result.request.window);
+    };
+    AnalysisResult::OnceSlot* slot = result.jobAnalysisSlot.get();
+    if (!slot)
+        return run();
+    std::call_once(slot->once, [&] { slot->value = run(); });
+    return std::static_pointer_cast<const JobAnalysisResult>(slot->value);
+}
+
 } // namespace gapscope

@@ -67,4 +67,9 @@ std::shared_ptr<const JobAnalysisResult>
 analyzeTraceSession(const TraceData& trace, size_t sessionIndex, const CollectiveConfig& config = {},
                     const std::optional<TimeWindow>& window = std::nullopt);
 
+// analyzeTraceSession of the result's session (within its window), computed once per result and
+// kept in its jobAnalysisSlot (every report of a result needs it; a re-analysis does not).
+// nullptr without a trace.
+std::shared_ptr<const JobAnalysisResult> jobAnalysisOf(const AnalysisResult& result);
+
 } // namespace gapscope

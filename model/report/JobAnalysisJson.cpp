@@ -56,10 +56,7 @@ void writeCollectiveAttributions(JsonWriter& json, const std::vector<CollectiveA
         json.field("expected_world_size", e.expectedWorldSize);
         json.field("synchrony_ratio", e.synchronyRatio);
         json.field("peak_gap_bytes", e.peakGapBytes);
-        if (e.peakGapRatio)
-            json.field("peak_gap_ratio", *e.peakGapRatio);
-        else
-            json.nullField("peak_gap_ratio");
+        json.optionalField("peak_gap_ratio", e.peakGapRatio);
         json.field("robust_zscore", e.robustZScore);
         json.endObject();
         writeOptionalPhase(json, a.phase);
@@ -71,10 +68,7 @@ void writeCollectiveAttributions(JsonWriter& json, const std::vector<CollectiveA
 void writeCrossRankAnalysis(JsonWriter& json, const CrossRankAnalysis& c)
 {
     json.beginObject();
-    if (c.jobId)
-        json.field("job_id", *c.jobId);
-    else
-        json.nullField("job_id");
+    json.optionalField("job_id", c.jobId);
     json.field("world_size", c.worldSize);
     writeRanks(json, "participating_ranks", c.participatingRanks);
     writeRanks(json, "missing_ranks", c.missingRanks);
@@ -82,10 +76,7 @@ void writeCrossRankAnalysis(JsonWriter& json, const CrossRankAnalysis& c)
         json.field("missing_ranks_not_listed", c.missingRanksNotListed);
     writeRankValues(json, "rank_sample_counts", c.rankSampleCounts);
     writeRankValues(json, "alignment_offsets_ns", c.alignmentOffsetsNs);
-    if (c.clusterOnsetTimestampNs)
-        json.field("cluster_onset_timestamp_ns", *c.clusterOnsetTimestampNs);
-    else
-        json.nullField("cluster_onset_timestamp_ns");
+    json.optionalField("cluster_onset_timestamp_ns", c.clusterOnsetTimestampNs);
     json.key("first_cause_suspects").beginArray();
     for (const FirstCauseSuspect& s : c.suspects) {
         json.beginObject();

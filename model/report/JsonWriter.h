@@ -8,6 +8,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,12 @@ public:
 
     template <typename T> JsonWriter& field(std::string_view name, const T& v) { return key(name).value(v); }
     JsonWriter& nullField(std::string_view name) { return key(name).null(); }
+    // The value, or null when there is none: a field every report writes whether or not its
+    // side, rank or phase has the value, so a reader finds the key either way.
+    template <typename T> JsonWriter& optionalField(std::string_view name, const std::optional<T>& v)
+    {
+        return v ? field(name, *v) : nullField(name);
+    }
 
     const QByteArray& data() const { return m_out; }
     QByteArray take();

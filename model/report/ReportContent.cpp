@@ -230,7 +230,7 @@ ReportContent buildReportContent(const AnalysisResult& result, bool crossRankAna
     c.window = result.request.window;
     c.deviceUsedSource = result.deviceUsedSource;
     if (crossRankAnalyses)
-        c.jobAnalysis = result.jobAnalysis();
+        c.jobAnalysis = jobAnalysisOf(result);
     c.originNs = result.partition.size() ? store.timestampNs[result.partition.begin] : 0;
 
     c.backend = qs(toString(result.backend));

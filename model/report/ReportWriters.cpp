@@ -295,15 +295,6 @@ void writeProblem(JsonWriter& json, const ReportProblem& p, bool withLine)
     json.endObject();
 }
 
-template <typename T>
-void optionalField(JsonWriter& json, std::string_view name, const std::optional<T>& value)
-{
-    if (value)
-        json.field(name, *value);
-    else
-        json.nullField(name);
-}
-
 // "ranks" (each with its own gap analysis, as `analyze INPUT --rank N` writes it) and "job".
 void writeJob(JsonWriter& json, const ReportJob& job)
 {
@@ -315,13 +306,13 @@ void writeJob(JsonWriter& json, const ReportJob& job)
         const auto text = [&](const QString& value) {
             return r.present ? std::optional<QString>(value) : std::nullopt;
         };
-        optionalField(json, "input", text(r.input));
-        optionalField(json, "session", text(r.session));
-        optionalField(json, "host", text(r.host));
-        optionalField(json, "local_rank", r.present ? std::optional<int64_t>(r.localRank) : std::nullopt);
+        json.optionalField("input", text(r.input));
+        json.optionalField("session", text(r.session));
+        json.optionalField("host", text(r.host));
+        json.optionalField("local_rank", r.present ? std::optional<int64_t>(r.localRank) : std::nullopt);
         json.field("sample_count", uint64_t(r.sampleCount));
-        optionalField(json, "latest_gap_bytes", r.latestGapBytes);
-        optionalField(json, "peak_abs_gap_bytes", r.peakAbsGapBytes);
+        json.optionalField("latest_gap_bytes", r.latestGapBytes);
+        json.optionalField("peak_abs_gap_bytes", r.peakAbsGapBytes);
         json.key("gap_analysis");
         if (r.present)
             writeFindings(json, r.findings);
@@ -342,7 +333,7 @@ void writeJob(JsonWriter& json, const ReportJob& job)
 
     json.key("job").beginObject();
     json.field("mode", job.mode);
-    optionalField(json, "job_id", job.jobId.isEmpty() ? std::nullopt : std::optional<QString>(job.jobId));
+    json.optionalField("job_id", job.jobId.isEmpty() ? std::nullopt : std::optional<QString>(job.jobId));
     json.field("world_size", job.worldSize);
     json.key("inputs").beginArray();
     for (const ReportJobInput& input : job.inputs) {
@@ -745,10 +736,7 @@ QByteArray reportJson(const ReportContent& c)
         json.key("oom").beginArray();
         for (const ReportOom& o : c.ooms) {
             json.beginObject();
-            if (o.timeNs)
-                json.field("time_ns", *o.timeNs);
-            else
-                json.nullField("time_ns");
+            json.optionalField("time_ns", o.timeNs);
             json.field("time_source", o.timeNs ? (o.timeFromEvent ? QStringLiteral("error_event")
                                                                   : QStringLiteral("created_at_utc"))
                                                : QStringLiteral("unknown"));

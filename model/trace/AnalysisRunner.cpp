@@ -1,7 +1,6 @@
 #include "model/trace/AnalysisRunner.h"
 
 #include "analysis/AllocatorFragmentation.h"
-#include "model/job/JobAnalysis.h"
 
 #include "analysis/GapEpisodes.h"
 #include "analysis/PhaseSteps.h"
@@ -11,29 +10,10 @@
 
 namespace gapscope {
 
-struct JobAnalysisCache
-{
-    std::once_flag once;
-    std::shared_ptr<const JobAnalysisResult> result;
-};
-
 GapInput AnalysisResult::gapInput() const
 {
     const EventStore& store = trace->store;
     return GapInput{store.timestampNs, store.allocated, store.reserved, store.used, store.total, usableRows};
-}
-
-std::shared_ptr<const JobAnalysisResult> AnalysisResult::jobAnalysis() const
-{
-    if (!trace)
-        return nullptr;
-    const auto run = [&] {
-        return analyzeTraceSession(*trace, sessionIndex, request.collective, request.window);
-    };
-    if (!jobAnalysisCache)
-        return run();
-    std::call_once(jobAnalysisCache->once, [&] { jobAnalysisCache->result = run(); });
-    return jobAnalysisCache->result;
 }
 
 namespace {
@@ -133,7 +113,7 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
     auto result = std::make_shared<AnalysisResult>();
     result->deviceUsedSource = std::move(deviceUsedSource);
     result->loadedTrace = loadedTrace;
-    result->jobAnalysisCache = std::make_shared<JobAnalysisCache>();
+    result->jobAnalysisSlot = std::make_shared<AnalysisResult::OnceSlot>();
     result->trace = trace;
     result->request = request;
     result->sessionIndex = *sessionIndex;

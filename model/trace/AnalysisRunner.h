@@ -14,6 +14,7 @@
 #include "model/trace/TrackerWarnings.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -30,9 +31,6 @@ struct AnalysisRequest
     // (model/devicelog/DeviceLogAttach); nullptr: the trace's own.
     std::shared_ptr<const DeviceLog> deviceLog;
 };
-
-struct JobAnalysisResult;
-struct JobAnalysisCache;
 
 struct AnalysisResult
 {
@@ -72,12 +70,16 @@ struct AnalysisResult
 
     GapInput gapInput() const; // columns of trace->store with usableRows
 
-    // Upstream's collective attribution and cross-rank analysis over every rank of the session
-    // (within the window), which its report carries beside the gap analysis. Computed on the
-    // first call, once, from any thread: every report of this result needs it, a re-analysis
-    // (thresholds, follow) does not. nullptr without a trace.
-    std::shared_ptr<const JobAnalysisResult> jobAnalysis() const;
-    std::shared_ptr<JobAnalysisCache> jobAnalysisCache; // set by runAnalysis; none: not cached
+    // A value computed at most once from this immutable result, from any thread, by whoever asks
+    // first: the job's cross-rank analyses of the session (model/job/JobAnalysis jobAnalysisOf),
+    // which every report of this result needs and a re-analysis (thresholds, follow) does not.
+    // The layer above fills it; this one only holds it, so trace/ does not depend on job/.
+    struct OnceSlot
+    {
+        std::once_flag once;
+        std::shared_ptr<const void> value;
+    };
+    std::shared_ptr<OnceSlot> jobAnalysisSlot; // set by runAnalysis; none: not kept
 };
 
 // The rows of partition that upstream's gap analysis uses (samples with a positive device

@@ -2,10 +2,6 @@
 #include "analysis/Int64Math.h"
 #include "model/text/Text.h"
 
-#include "model/report/JsonWriter.h"
-#include "model/report/ReportContent.h"
-#include "model/report/ReportWriters.h"
-
 #include <QStringList>
 
 #include <algorithm>
@@ -21,12 +17,6 @@ namespace {
 bool sameValue(double a, double b)
 {
     return a == b || std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
-}
-
-// The sides' relation to upstream's gap: whether a side can see it at all.
-bool gapObservable(const AnalysisResult& result)
-{
-    return !findNotice(result.notices, notice_code::kGapNotObservable);
 }
 
 QString classificationList(const std::vector<Finding>& findings)
@@ -106,7 +96,7 @@ FindingComparison compareFindings(const Finding* a, const Finding* b)
     }
     bool differs = a->severity != b->severity || !sameValue(a->confidence, b->confidence);
     for (const EvidenceValue& value : a->evidence) {
-        EvidenceDelta delta{value.key, value.value, std::nullopt, value.unit};
+        EvidenceDelta delta{value.key, value.value, std::nullopt, value.unit, value.isInteger};
         if (const EvidenceValue* other = b->findEvidence(value.key))
             delta.b = other->value;
         differs = differs || !delta.b || !sameValue(*delta.a, *delta.b);
@@ -115,7 +105,7 @@ FindingComparison compareFindings(const Finding* a, const Finding* b)
     for (const EvidenceValue& value : b->evidence) {
         if (a->findEvidence(value.key))
             continue;
-        out.evidence.push_back({value.key, std::nullopt, value.value, value.unit});
+        out.evidence.push_back({value.key, std::nullopt, value.value, value.unit, value.isInteger});
         differs = true;
     }
     out.change = differs ? FindingChange::Changed : FindingChange::Unchanged;
@@ -164,18 +154,6 @@ ComparedSide sideOf(std::shared_ptr<const AnalysisResult> result)
     side.originNs = p.size() > 0 ? result->trace->store.timestampNs[p.begin] : 0;
     side.result = std::move(result);
     return side;
-}
-
-QString formatDelta(double delta, EvidenceUnit unit, bool isInteger)
-{
-    if (unit == EvidenceUnit::Bytes)
-        return signedBytesText(delta);
-    if (unit == EvidenceUnit::BytesPerSecond)
-        return signedBytesText(delta) + QStringLiteral("/s");
-    const QString sign = delta > 0 ? QStringLiteral("+") : QString();
-    if (isInteger)
-        return sign + QString::number(qint64(std::llround(delta)));
-    return sign + QString::number(delta, 'g', 6);
 }
 
 } // namespace
@@ -357,55 +335,31 @@ std::optional<TraceComparison> compareAnalyses(std::shared_ptr<const AnalysisRes
     return comparison;
 }
 
-namespace {
-
-void writeSide(JsonWriter& json, const ComparedSide& side)
+bool gapObservable(const AnalysisResult& result)
 {
-    json.beginObject();
-    json.field("path", side.path);
-    json.field("session_id", side.sessionId);
-    json.field("rank", side.rank);
-    json.field("origin_ns", side.originNs);
-    json.field("sample_count", int64_t(side.result->usableRows.size()));
-    json.field("finding_count", int64_t(side.result->findings.size()));
-    writeDeviceUsedSourceJson(json, side.result->deviceUsedSource.get());
-    json.field("gap_observable", gapObservable(*side.result));
-    json.key("notices");
-    writeNoticesJson(json, side.result->notices);
-    json.endObject();
+    return !findNotice(result.notices, notice_code::kGapNotObservable);
 }
 
-void writeFindingSide(JsonWriter& json, std::string_view name, const std::optional<Finding>& finding)
+QString deltaText(double delta, EvidenceUnit unit, bool isInteger)
 {
-    if (!finding) {
-        json.nullField(name);
-        return;
-    }
-    json.key(name).beginObject();
-    json.field("severity", toString(finding->severity));
-    json.field("confidence", finding->confidence);
-    json.key("evidence").beginObject();
-    for (const EvidenceValue& value : finding->evidence) {
-        if (value.isInteger)
-            json.field(value.key, int64_t(std::llround(value.value)));
-        else
-            json.field(value.key, value.value);
-    }
-    json.endObject();
-    json.field("evidence_timestamp_ns", finding->evidenceTimestampNs);
-    json.endObject();
+    if (unit == EvidenceUnit::Bytes)
+        return signedBytesText(delta);
+    if (unit == EvidenceUnit::BytesPerSecond)
+        return signedBytesText(delta) + QStringLiteral("/s");
+    const QString sign = delta > 0 ? QStringLiteral("+") : QString();
+    if (isInteger)
+        return sign + QString::number(qint64(std::llround(delta)));
+    return sign + QString::number(delta, 'g', 6);
 }
 
-template <typename T>
-void optionalField(JsonWriter& json, std::string_view name, const std::optional<T>& value)
+QString evidenceDeltaText(const EvidenceDelta& delta)
 {
-    if (value)
-        json.field(name, *value);
-    else
-        json.nullField(name);
+    const auto d = delta.delta();
+    if (!d)
+        return QStringLiteral("%1 only on %2")
+            .arg(qs(delta.key), delta.a ? QStringLiteral("A") : QStringLiteral("B"));
+    return QStringLiteral("%1 %2").arg(qs(delta.key), deltaText(*d, delta.unit, delta.isInteger));
 }
-
-} // namespace
 
 QString comparisonCountsText(const TraceComparison& comparison)
 {
@@ -417,143 +371,6 @@ QString comparisonCountsText(const TraceComparison& comparison)
     if (const size_t notComparable = comparison.count(FindingChange::NotComparable))
         text += QStringLiteral(", %1 not comparable").arg(notComparable);
     return text + QLatin1Char('.');
-}
-
-QByteArray renderComparisonJson(const TraceComparison& comparison)
-{
-    JsonWriter json;
-    json.beginObject();
-    json.key("a");
-    writeSide(json, comparison.a);
-    json.key("b");
-    writeSide(json, comparison.b);
-    json.field("alignment", comparison.alignment.toString());
-    json.key("summary").beginObject();
-    for (FindingChange change : {FindingChange::New, FindingChange::Gone, FindingChange::Changed,
-                                 FindingChange::Unchanged, FindingChange::NotComparable})
-        json.field(toString(change).toStdString(), int64_t(comparison.count(change)));
-    json.endObject();
-    json.key("cautions").beginArray();
-    for (const ComparisonCaution& caution : comparison.cautions)
-        json.value(caution.text);
-    json.endArray();
-    json.key("findings").beginArray();
-    for (const FindingComparison& finding : comparison.findings) {
-        json.beginObject();
-        json.field("classification", toString(finding.classification));
-        json.field("change", toString(finding.change));
-        writeFindingSide(json, "a", finding.a);
-        writeFindingSide(json, "b", finding.b);
-        optionalField(json, "confidence_delta", finding.confidenceDelta());
-        json.key("evidence_deltas").beginObject();
-        for (const EvidenceDelta& delta : finding.evidence)
-            optionalField(json, delta.key, delta.delta());
-        json.endObject();
-        json.endObject();
-    }
-    json.endArray();
-    json.key("phases").beginArray();
-    for (const PhasePeakDelta& phase : comparison.phases) {
-        json.beginObject();
-        json.field("label", phase.label);
-        optionalField(json, "peak_gap_a_bytes", phase.peakGapA);
-        optionalField(json, "peak_gap_b_bytes", phase.peakGapB);
-        optionalField(json, "delta_bytes", phase.delta());
-        json.endObject();
-    }
-    json.endArray();
-    json.endObject();
-    QByteArray out = json.take();
-    out.append('\n');
-    return out;
-}
-
-QByteArray renderComparisonMarkdown(const TraceComparison& comparison)
-{
-    QString md;
-    auto sideLine = [&](const char* name, const ComparedSide& side) {
-        md += QStringLiteral("- **%1**: %2, session %3, rank %4, %5 samples, %6 finding(s)\n")
-                  .arg(QLatin1String(name), markdownEscape(side.path),
-                       markdownEscape(side.sessionId.isEmpty() ? QStringLiteral("(none)") : side.sessionId))
-                  .arg(side.rank)
-                  .arg(side.result->usableRows.size())
-                  .arg(side.result->findings.size());
-    };
-    md += QStringLiteral("# Trace comparison\n\n");
-    sideLine("A", comparison.a);
-    sideLine("B", comparison.b);
-    for (const auto& [name, side] : {std::pair{"A", &comparison.a}, std::pair{"B", &comparison.b}})
-        md += QStringLiteral("- **%1 %2\n")
-                  .arg(QLatin1String(name),
-                       markdownEscape(deviceUsedSourceText(side->result->deviceUsedSource.get()))
-                           .replace(QStringLiteral("device used:"), QStringLiteral("device used**:")));
-    md += QStringLiteral("- **Aligned at**: %1\n\n").arg(markdownEscape(comparison.alignment.toString()));
-    md += comparisonCountsText(comparison) + QStringLiteral("\n\n");
-    for (const ComparisonCaution& caution : comparison.cautions)
-        md += QStringLiteral("> **%1**\n\n").arg(markdownEscape(caution.text));
-    for (const auto& [name, side] : {std::pair{"A", &comparison.a}, std::pair{"B", &comparison.b}}) {
-        for (const Notice& notice : side->result->notices)
-            md += QStringLiteral("- **%1 notice** (%2, `%3`): %4\n")
-                      .arg(QLatin1String(name), qs(toString(notice.severity)), qs(notice.code),
-                           markdownEscape(qs(notice.title)));
-    }
-    if (!comparison.a.result->notices.empty() || !comparison.b.result->notices.empty())
-        md += QLatin1Char('\n');
-
-    md += QStringLiteral("## Findings\n\n");
-    if (comparison.findings.empty()) {
-        md += QStringLiteral("No findings on either side.\n\n");
-    } else {
-        md += QStringLiteral(
-            "| Classification | Change | Severity A | Severity B | Confidence A | Confidence B | "
-            "Confidence delta | Evidence deltas |\n");
-        md += QStringLiteral("|---|---|---|---|---:|---:|---:|---|\n");
-        for (const FindingComparison& f : comparison.findings) {
-            auto severity = [](const std::optional<Finding>& x) {
-                return x ? qs(toString(x->severity)) : QStringLiteral("-");
-            };
-            auto confidence = [](const std::optional<Finding>& x) {
-                return x ? QString::number(x->confidence) : QStringLiteral("-");
-            };
-            QStringList deltas;
-            for (const EvidenceDelta& delta : f.evidence) {
-                const auto d = delta.delta();
-                const bool isInteger =
-                    f.a && f.a->findEvidence(delta.key) && f.a->findEvidence(delta.key)->isInteger;
-                if (!d)
-                    deltas << QStringLiteral("%1 only on %2").arg(qs(delta.key), delta.a ? "A" : "B");
-                else if (*d != 0)
-                    deltas << QStringLiteral("%1 %2").arg(qs(delta.key),
-                                                          formatDelta(*d, delta.unit, isInteger));
-            }
-            const auto confidenceDelta = f.confidenceDelta();
-            md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
-                      .arg(markdownEscape(qs(toString(f.classification))), markdownEscape(toString(f.change)),
-                           severity(f.a), severity(f.b), confidence(f.a), confidence(f.b),
-                           confidenceDelta ? formatDelta(*confidenceDelta, EvidenceUnit::Probability, false)
-                                           : QStringLiteral("-"),
-                           markdownEscape(deltas.join(QStringLiteral("; "))));
-        }
-        md += QLatin1Char('\n');
-    }
-
-    md += QStringLiteral("## Peak gap per phase\n\n");
-    if (comparison.phases.empty()) {
-        md += QStringLiteral("Neither side has phases.\n");
-    } else {
-        md += QStringLiteral("| Phase | Peak gap A | Peak gap B | Delta |\n|---|---:|---:|---:|\n");
-        auto bytes = [](const std::optional<int64_t>& v) {
-            return v ? bytesText(double(*v)) : QStringLiteral("-");
-        };
-        for (const PhasePeakDelta& phase : comparison.phases) {
-            const auto delta = phase.delta();
-            md += QStringLiteral("| %1 | %2 | %3 | %4 |\n")
-                      .arg(markdownEscape(phase.label), bytes(phase.peakGapA), bytes(phase.peakGapB),
-                           delta ? formatDelta(double(*delta), EvidenceUnit::Bytes, true)
-                                 : QStringLiteral("-"));
-        }
-    }
-    return md.toUtf8();
 }
 
 } // namespace gapscope

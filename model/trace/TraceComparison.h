@@ -50,6 +50,7 @@ struct EvidenceDelta
     std::optional<double> a;
     std::optional<double> b;
     EvidenceUnit unit = EvidenceUnit::Count;
+    bool isInteger = false; // written without a fraction (a count)
     // b - a when both exist
     std::optional<double> delta() const
     {
@@ -146,11 +147,14 @@ std::optional<TraceComparison> compareAnalyses(std::shared_ptr<const AnalysisRes
 // Labels of the phases of one analysis, in order of first start (for alignment pickers).
 std::vector<QString> phaseLabelsOf(const AnalysisResult& result);
 
+// The side's relation to upstream's gap: whether it can see it at all (no gap_not_observable).
+bool gapObservable(const AnalysisResult& result);
+// b - a of one value in its unit: "+1.50 MiB", "+2.00 MiB/s", "+12", "-0.05". The one delta text
+// of the compare window and the compare reports.
+QString deltaText(double delta, EvidenceUnit unit, bool isInteger);
+// "growth_bytes +1.50 MiB", or "growth_bytes only on A" when one side lacks the key.
+QString evidenceDeltaText(const EvidenceDelta& delta);
 // "0 new, 0 gone, 0 changed, 0 unchanged, 2 not comparable." (the last only when there are any)
 QString comparisonCountsText(const TraceComparison& comparison);
-
-// Machine-readable and human-readable reports (`gapscope compare --format json|markdown`).
-QByteArray renderComparisonJson(const TraceComparison& comparison);
-QByteArray renderComparisonMarkdown(const TraceComparison& comparison);
 
 } // namespace gapscope

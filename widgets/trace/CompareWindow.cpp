@@ -2,8 +2,8 @@
 #include "model/text/Text.h"
 
 #include "model/items/FindingsModel.h"
-#include "model/work/LoadJob.h"
 #include "model/report/ReportContent.h"
+#include "model/work/LoadJob.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/trace/GapChartView.h"
 
@@ -31,22 +31,6 @@ QString partitionText(const TraceData& trace, const Partition& p)
     const SessionInfo& session = trace.sessions[p.sessionIndex];
     const QString id = session.id.isEmpty() ? QObject::tr("(no session id)") : session.id.left(13);
     return QObject::tr("%1 · rank %2 · %3").arg(id).arg(p.rank).arg(toString(session.status));
-}
-
-QString evidenceDeltaText(const EvidenceDelta& delta)
-{
-    const auto d = delta.delta();
-    if (!d)
-        return QObject::tr("%1 only on %2")
-            .arg(qs(delta.key), delta.a ? QStringLiteral("A") : QStringLiteral("B"));
-    QString value;
-    if (delta.unit == EvidenceUnit::Bytes)
-        value = signedBytesText(*d);
-    else if (delta.unit == EvidenceUnit::BytesPerSecond)
-        value = signedBytesText(*d) + QStringLiteral("/s");
-    else
-        value = (*d > 0 ? QStringLiteral("+") : QString()) + QString::number(*d, 'g', 4);
-    return QStringLiteral("%1 %2").arg(qs(delta.key), value);
 }
 
 } // namespace
