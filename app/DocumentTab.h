@@ -1,17 +1,18 @@
 #pragma once
-// One open document in the main window's tabs: its own trace, budget-log and job pages
-// (stacked, one shown), so each tab keeps its views, zoom history, cursor, bookmarks and
-// analyses while another is in front, and the state of the document the shell keeps beside
-// the pages (title, the job's cross-rank analyses, where a rank opened from the job page goes).
-// The shell (MainWindow) works on the tab in front; it makes, switches and closes tabs.
+// One open document in the main window's tabs: one page of every entry of the page registry
+// (app/pages/PageRegistry: trace, budget log, job), stacked, one shown, so each tab keeps its
+// views, zoom history, cursor, bookmarks and analyses while another is in front. The shell
+// (MainWindow) hands the tab a loaded document (openDocument) and the tab hands it to the page
+// that takes it; the pages own their work and state, and talk to each other through the tab
+// (a rank opened from the job page is shown on the trace page, with the job's collective
+// intervals). The shell works on the tab in front; it makes, switches and closes tabs.
 
 #include "analysis/Thresholds.h"
+#include "app/pages/LoadedDocument.h"
 
+#include <QList>
 #include <QStackedWidget>
 #include <QString>
-
-#include <memory>
-#include <optional>
 
 class QAction;
 
@@ -20,8 +21,8 @@ namespace gapscope {
 class BudgetPage;
 class DocumentPage;
 class JobPage;
+class ProblemLog;
 class TracePage;
-struct JobAnalysisResult;
 
 class DocumentTab : public QStackedWidget
 {
@@ -31,39 +32,64 @@ public:
     DocumentTab(QAction* resetZoomAction, const GapThresholds& thresholds, QWidget* parent);
     ~DocumentTab() override;
 
-    TracePage* tracePage() const { return m_tracePage; }
-    BudgetPage* budgetPage() const { return m_budgetPage; }
-    JobPage* jobPage() const { return m_jobPage; }
-    // The page of the document open: the job page while it is shown, else the budget page
-    // while a budget log is open, else the trace page.
+    // Every page, in the registry's order.
+    const QList<DocumentPage*>& pages() const { return m_pages; }
+    // The page of the type given (tests, and the tab's own rank opening).
+    template <typename Page> Page* page() const
+    {
+        for (DocumentPage* page : m_pages)
+            if (auto* typed = qobject_cast<Page*>(page))
+                return typed;
+        return nullptr;
+    }
+    TracePage* tracePage() const;
+    BudgetPage* budgetPage() const;
+    JobPage* jobPage() const;
+    // The page of the document open: the page shown while it holds a document, else the first
+    // page that holds one, else the first page.
     DocumentPage* documentPage() const;
     bool hasDocument() const;
 
-    // Where the trace page goes once a rank opened from the job page is shown (its own clock).
-    struct PendingRankView
-    {
-        qint64 cursorNs = 0;
-        qint64 beginNs = 0;
-        qint64 endNs = 0;
-    };
+    // A loaded document, given to the page registered for it, which takes it in place of the
+    // one shown (not analysed yet: DocumentPage::analyseOpened); the tab's other pages forget
+    // theirs or show it beside (DocumentPage::openBeside). Returns the page that took it, or
+    // nullptr with *error: the pages keep what they had.
+    DocumentPage* openDocument(const LoadedDocument& document, OpenMode mode, QString* error);
+    // Shows the rank of the job page's job on the trace page: its trace, session and rank, the
+    // job page's cursor and range on the rank's own clock once its result is shown, the
+    // collective intervals of the ranks its trace holds.
+    void openRank(qint64 rank);
+    // The job page in front, when it holds a job (View > Job Overview); false when none.
+    bool showJobOverview();
+    void setThresholds(const GapThresholds& thresholds);
+    // Every page forgets its document.
+    void clear();
+    // Drops the results of work still running in every page (another document is loading).
+    void discardWork();
+
     // What the shell keeps of this tab's document beside its pages.
     struct State
     {
-        QString displayPath;                // what the title shows (the sample is named, not its temp copy)
-        quint64 jobAnalysisGeneration = 0;  // drops the analyses of a job no longer shown
-        quint64 rankFindingsGeneration = 0; // drops rank gap findings of another job or thresholds
-        std::shared_ptr<const JobAnalysisResult> jobAnalysis;
-        std::optional<PendingRankView> pendingRankView;
-        bool jobPageFirst = false; // the trace's first result shows the job page (several ranks)
-        QString cursorValues;      // the status bar's values at the cursor of the page shown
+        QString displayPath;  // what the title shows (the sample is named, not its temp copy)
+        QString cursorValues; // the status bar's values at the cursor of the page shown
     };
     State& state() { return m_state; }
     const State& state() const { return m_state; }
 
+signals:
+    // The page to bring to the front (a result shown, a rank opened, the job overview).
+    void pageShown(QWidget* page);
+    // A page of the tab took another document by itself (a rank's trace): its problems.
+    void problemsChanged(const gapscope::ProblemLog& problems);
+    void statusMessage(const QString& text, int timeoutMs);
+    void errorOccurred(const QString& message);
+
 private:
-    TracePage* m_tracePage = nullptr;
-    BudgetPage* m_budgetPage = nullptr;
-    JobPage* m_jobPage = nullptr;
+    void onResultShown(DocumentPage* page);
+    // Hands the trace page the job page's collective intervals of the ranks its trace holds.
+    void updateTraceIntervals();
+
+    QList<DocumentPage*> m_pages;
     State m_state;
 };
 

@@ -1,8 +1,6 @@
 #include "app/MainWindow.h"
 #include "model/text/Text.h"
 
-#include "analysis/Int64Math.h"
-
 #include "app/Version.h"
 
 #include "app/CompareWith.h"
@@ -20,10 +18,8 @@
 #include "model/document/LoadFailure.h"
 #include "model/document/OpenPlan.h"
 #include "model/items/BookmarksModel.h"
-#include "model/job/JobAnalysis.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
-#include "model/job/JobRanks.h"
 #include "model/work/LoadJob.h"
 #include "widgets/common/LoadFailureBanner.h"
 #include "widgets/common/ProblemsPanel.h"
@@ -60,7 +56,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QThreadPool>
 #include <QTimeZone>
 #include <QToolButton>
 #include <QTreeView>
@@ -102,12 +97,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             [this](quint64, const QString& path) { onLoadStarted(path); });
     connect(m_loadJob, &LoadJob::progress, this,
             [this](quint64, qint64 bytesRead, qint64 totalBytes) { onLoadProgress(bytesRead, totalBytes); });
-    connect(m_loadJob, &LoadJob::loaded, this,
-            [this](quint64, std::shared_ptr<const TraceData> data) { onLoaded(std::move(data)); });
-    connect(m_loadJob, &LoadJob::budgetLoaded, this,
-            [this](quint64, std::shared_ptr<const BudgetData> data) { onBudgetLoaded(std::move(data)); });
-    connect(m_loadJob, &LoadJob::jobLoaded, this,
-            [this](quint64, std::shared_ptr<const JobData> job) { onJobLoaded(std::move(job)); });
+    // whatever was loaded goes to the tab, and from there to the page that takes it
+    connect(m_loadJob, &LoadJob::loaded, this, [this](quint64, std::shared_ptr<const TraceData> data) {
+        onDocumentLoaded(LoadedDocument{std::move(data), nullptr, nullptr});
+    });
+    connect(m_loadJob, &LoadJob::budgetLoaded, this, [this](quint64, std::shared_ptr<const BudgetData> data) {
+        onDocumentLoaded(LoadedDocument{nullptr, std::move(data), nullptr});
+    });
+    connect(m_loadJob, &LoadJob::jobLoaded, this, [this](quint64, std::shared_ptr<const JobData> job) {
+        onDocumentLoaded(LoadedDocument{nullptr, nullptr, std::move(job)});
+    });
     connect(m_loadJob, &LoadJob::failed, this,
             [this](quint64, const QString& error) { onLoadFailed(error); });
     connect(m_loadJob, &LoadJob::cancelled, this, [this](quint64) { onLoadCancelled(); });
@@ -432,21 +431,9 @@ void MainWindow::createCentralArea()
 DocumentTab* MainWindow::addDocumentTab()
 {
     auto* tab = new DocumentTab(m_resetZoomAction, m_thresholds, m_tabs);
-    for (DocumentPage* page :
-         {static_cast<DocumentPage*>(tab->tracePage()), static_cast<DocumentPage*>(tab->budgetPage()),
-          static_cast<DocumentPage*>(tab->jobPage())})
+    for (DocumentPage* page : tab->pages())
         connectPage(page, tab);
-    connect(tab->jobPage(), &JobPage::rankActivated, this, &MainWindow::openRank);
-    connect(tab->tracePage(), &DocumentPage::resultShown, this, [tab] {
-        DocumentTab::State& state = tab->state();
-        if (!state.pendingRankView)
-            return;
-        const DocumentTab::PendingRankView view = *state.pendingRankView;
-        state.pendingRankView.reset();
-        if (view.endNs > view.beginNs)
-            tab->tracePage()->viewState()->zoomTo(view.beginNs, view.endNs);
-        tab->tracePage()->setCursorTime(view.cursorNs);
-    });
+    connectTab(tab);
     m_phasesStack->addWidget(tab->tracePage()->phasesPane());
     m_bookmarksStack->addWidget(tab->tracePage()->bookmarksView());
     if (m_tab) {
@@ -484,9 +471,7 @@ void MainWindow::fillAxisMenus()
 
 void MainWindow::decorateTab(DocumentTab* tab)
 {
-    for (DocumentPage* page :
-         {static_cast<DocumentPage*>(tab->tracePage()), static_cast<DocumentPage*>(tab->budgetPage()),
-          static_cast<DocumentPage*>(tab->jobPage())}) {
+    for (DocumentPage* page : tab->pages()) {
         page->chartWidget()->setContextMenuPolicy(Qt::ActionsContextMenu);
         page->chartWidget()->addAction(m_exportActions->saveChartAction());
         page->chartWidget()->addAction(m_resetZoomAction);
@@ -545,7 +530,6 @@ void MainWindow::closeTab(DocumentTab* tab)
         m_loadJob->cancel();
         m_loadTab = nullptr;
     }
-    ++tab->state().jobAnalysisGeneration; // its cross-rank analyses are not awaited
     // the banner sits in the page shown: the tab in front after the removal takes it
     m_tabs->removeTab(m_tabs->indexOf(tab));
     if (tab->isAncestorOf(m_windowBanner)) {
@@ -569,21 +553,17 @@ bool MainWindow::tabShows(const DocumentTab* tab, const QStringList& paths) cons
     for (const QString& path : paths)
         wanted << canonical(path);
     wanted.sort();
-    QStringList shown;
-    if (tab->jobPage()->hasDocument() && tab->jobPage()->job()) {
-        for (const JobInput& input : tab->jobPage()->job()->inputs)
-            shown << canonical(input.path);
+    // a page shows its inputs (a job: every rank's), or its path (a job: their folder)
+    for (const DocumentPage* page : tab->pages()) {
+        if (!page->hasDocument())
+            continue;
+        QStringList shown;
+        for (const QString& path : page->reloadPaths())
+            shown << canonical(path);
         shown.sort();
-        if (shown == wanted)
+        if (shown == wanted || (wanted.size() == 1 && canonical(page->documentPath()) == wanted.front()))
             return true;
     }
-    if (wanted.size() != 1)
-        return false;
-    for (const DocumentPage* page : {static_cast<const DocumentPage*>(tab->tracePage()),
-                                     static_cast<const DocumentPage*>(tab->budgetPage()),
-                                     static_cast<const DocumentPage*>(tab->jobPage())})
-        if (page->hasDocument() && canonical(page->documentPath()) == wanted.front())
-            return true;
     return false;
 }
 
@@ -630,22 +610,32 @@ void MainWindow::connectPage(DocumentPage* page, DocumentTab* tab)
         if (page == documentPage())
             m_cursorLabel->setText(text);
     });
-    connect(page, &DocumentPage::resultShown, this, [this, page, tab] {
-        QWidget* shown = page;
-        if (page == tab->tracePage() && tab->state().jobPageFirst) {
-            // a session of several ranks opens on its job page; its lowest rank is one click away
-            tab->state().jobPageFirst = false;
-            shown = tab->jobPage();
-        }
-        if (tab == m_tab)
-            showPage(shown);
-        else
-            tab->setCurrentWidget(shown);
-    });
     connect(page, &DocumentPage::windowBannerChanged, this, [this, page](const QString& text) {
         if (page == documentPage())
             m_windowBanner->setText(text);
     });
+}
+
+void MainWindow::connectTab(DocumentTab* tab)
+{
+    // a tab behind keeps its pages to itself until it comes to the front
+    connect(tab, &DocumentTab::pageShown, this, [this, tab](QWidget* page) {
+        if (tab != m_tab) {
+            tab->setCurrentWidget(page);
+            return;
+        }
+        showPage(page);
+        updateTitle();
+    });
+    connect(tab, &DocumentTab::problemsChanged, this, [this, tab](const ProblemLog& problems) {
+        if (tab == m_tab)
+            showProblemsOf(problems);
+    });
+    connect(tab, &DocumentTab::statusMessage, this, [this, tab](const QString& text, int timeoutMs) {
+        if (tab == m_tab)
+            statusBar()->showMessage(text, timeoutMs);
+    });
+    connect(tab, &DocumentTab::errorOccurred, this, &MainWindow::showError);
 }
 
 void MainWindow::createDocks()
@@ -912,84 +902,8 @@ void MainWindow::openPaths(const QStringList& paths)
         addRecentFile(existing.front()); // a job folder
     chooseLoadTab(plan.paths);
     if (m_loadTab)
-        ++m_loadTab->state().jobAnalysisGeneration;
+        m_loadTab->discardWork(); // the analyses of the job it shows are not awaited
     m_loadJob->startJob(plan.paths);
-}
-
-void MainWindow::onJobLoaded(std::shared_ptr<const JobData> job)
-{
-    setLoadingUi(false);
-    if (!job)
-        return;
-    takeLoadTab();
-    m_liveFollow->stop(); // a job is not followed
-    m_budgetPage->clear();
-    m_tracePage->clear();
-    m_tab->state().displayPath = m_jobPage->documentPath();
-    showJob(std::move(job));
-    m_tab->state().displayPath = m_jobPage->documentPath();
-    showPage(m_jobPage);
-    if (const ProblemLog* problems = m_jobPage->problems())
-        showProblemsOf(*problems);
-    updateActions();
-    updateTitle();
-}
-
-void MainWindow::showJob(std::shared_ptr<const JobData> job)
-{
-    m_jobPage->setJob(job);
-    // The cross-rank analyses take ~1 s at 64 ranks x 100 000 samples: off the GUI thread, and
-    // dropped when another job or file has been opened meanwhile.
-    const quint64 generation = ++m_tab->state().jobAnalysisGeneration;
-    QPointer<DocumentTab> tab(m_tab); // its tab may be behind, or closed, when they finish
-    QThreadPool::globalInstance()->start([tab, job, generation] {
-        std::shared_ptr<const JobAnalysisResult> result = analyzeJob(*job);
-        QMetaObject::invokeMethod(
-            qApp,
-            [tab, job, generation, result] {
-                if (!tab || generation != tab->state().jobAnalysisGeneration || tab->jobPage()->job() != job)
-                    return;
-                tab->state().jobAnalysis = result;
-                tab->jobPage()->setJobAnalysis(result);
-                updateTraceIntervals(tab);
-            },
-            Qt::QueuedConnection);
-    });
-    countRankFindings(m_tab);
-}
-
-std::vector<int64_t> MainWindow::rankGapFindingCounts(const JobData& job, const GapThresholds& thresholds)
-{
-    AnalysisRequest each;
-    each.thresholds = thresholds;
-    const auto results = analyzeJobRanks(job, each);
-    std::vector<int64_t> counts; // in the order of JobData::ranks, which JobViewData::ranks keeps
-    counts.reserve(results.size());
-    for (const auto& result : results)
-        counts.push_back(result ? int64_t(result->findings.size()) : 0);
-    return counts;
-}
-
-void MainWindow::countRankFindings(DocumentTab* tab)
-{
-    const std::shared_ptr<const JobData> job = tab->jobPage()->job();
-    if (!job)
-        return;
-    const quint64 generation = ++tab->state().rankFindingsGeneration;
-    const GapThresholds thresholds = tab->jobPage()->thresholds();
-    QPointer<DocumentTab> target(tab);
-    QThreadPool::globalInstance()->start([target, job, generation, thresholds] {
-        std::vector<int64_t> counts = rankGapFindingCounts(*job, thresholds);
-        QMetaObject::invokeMethod(
-            qApp,
-            [target, job, generation, counts = std::move(counts)]() mutable {
-                if (!target || generation != target->state().rankFindingsGeneration ||
-                    target->jobPage()->job() != job)
-                    return;
-                target->jobPage()->setGapFindingCounts(std::move(counts));
-            },
-            Qt::QueuedConnection);
-    });
 }
 
 bool MainWindow::showJobNow(const QStringList& paths, QString* error)
@@ -1002,92 +916,32 @@ bool MainWindow::showJobNow(const QStringList& paths, QString* error)
             *error = outcome.fatalError;
         return false;
     }
-    onJobLoaded(outcome.job);
-    ++m_tab->state().jobAnalysisGeneration; // the background run started by onJobLoaded is not waited for
-    m_tab->state().jobAnalysis = analyzeJob(*outcome.job);
-    m_jobPage->setJobAnalysis(m_tab->state().jobAnalysis);
-    updateTraceIntervals(m_tab);
-    ++m_tab->state().rankFindingsGeneration; // nor is the background count
-    m_jobPage->setGapFindingCounts(rankGapFindingCounts(*outcome.job, m_jobPage->thresholds()));
-    return true;
-}
-
-void MainWindow::updateTraceIntervals(DocumentTab* tab)
-{
-    const std::shared_ptr<const JobData> job = tab->jobPage()->job();
-    const std::shared_ptr<const JobFindings> findings = tab->jobPage()->jobFindings();
-    const std::shared_ptr<const TraceData> trace = tab->tracePage()->trace();
-    std::vector<JobCollectiveInterval> intervals;
-    if (job && findings && trace)
-        for (const JobCollectiveInterval& interval : findings->intervals) {
-            // the rank's shown part is read from this trace (a rank found twice shows its first)
-            const JobRank* rank = job->findRank(interval.rank);
-            if (rank && rank->present && !rank->parts.empty() &&
-                job->inputs[rank->parts.front().inputIndex].trace == trace)
-                intervals.push_back(interval);
-        }
-    tab->tracePage()->setCollectiveIntervals(trace, std::move(intervals));
+    setLoadingUi(false);
+    return openLoaded(LoadedDocument{nullptr, nullptr, outcome.job}, OpenMode::Now, error);
 }
 
 void MainWindow::showJobOverview()
 {
-    if (m_jobPage->hasDocument())
-        showPage(m_jobPage);
+    m_tab->showJobOverview();
     updateActions();
     updateTitle();
 }
 
-void MainWindow::openRank(qint64 rankNumber)
+void MainWindow::openRank(qint64 rank)
 {
-    const std::shared_ptr<const JobData> job = m_jobPage->job();
-    const JobRank* rank = job ? job->findRank(rankNumber) : nullptr;
-    if (!rank || !rank->present) {
-        statusBar()->showMessage(tr("Rank %1 has no events in this job").arg(rankNumber), 5000);
-        return;
-    }
-    const JobInput& input = job->inputs[rank->parts.front().inputIndex];
-    QString error;
-    if (m_tracePage->trace() != input.trace && !acceptTrace(input.trace, &error)) {
-        showError(error);
-        return;
-    }
-    // The job page's cursor and range are on the aligned clock, the trace page's on the rank's
-    // own: they move over once the rank's analysis is shown (a fresh result places the cursor).
-    int64_t offset = 0;
-    if (m_tab->state().jobAnalysis && m_tab->state().jobAnalysis->crossRank)
-        for (const RankValue& value : m_tab->state().jobAnalysis->crossRank->alignmentOffsetsNs)
-            if (value.rank == rankNumber)
-                offset = value.value;
-    const ViewState* jobView = m_jobPage->viewState();
-    m_tab->state().pendingRankView = DocumentTab::PendingRankView{
-        saturatingAdd(jobView->cursorNs(), offset), saturatingAdd(jobView->visibleRange().beginNs, offset),
-        saturatingAdd(jobView->visibleRange().endNs, offset)};
-    // the collective intervals are on each rank's own clock already (upstream reports raw
-    // times; the heatmap is what subtracts the offset): shaded as they are
-    updateTraceIntervals(m_tab);
-    m_tracePage->selectSession(int(input.sessionIndex), rankNumber);
-    m_tab->state().displayPath = input.path;
-    showPage(m_tracePage);
-    updateActions();
-    updateTitle();
+    m_tab->openRank(rank);
 }
 
 void MainWindow::reload()
 {
-    if (m_tab->currentWidget() == m_jobPage && m_jobPage->job()) {
-        QStringList paths;
-        for (const JobInput& input : m_jobPage->job()->inputs)
-            paths << input.path;
-        if (paths.size() == 1) {
-            openPath(paths.front());
-        } else {
-            chooseLoadTab(paths);
-            m_loadJob->startJob(paths);
-        }
-        return;
+    // what the page in front reads: its document, or the inputs of its job
+    const QStringList paths = documentPage()->reloadPaths();
+    if (paths.size() == 1) {
+        openPath(paths.front());
+    } else if (paths.size() > 1) {
+        chooseLoadTab(paths);
+        m_loadJob->startJob(paths);
     }
-    if (documentPage()->hasDocument())
-        openPath(documentPage()->documentPath());
 }
 
 void MainWindow::cancelLoad()
@@ -1105,20 +959,7 @@ bool MainWindow::showTraceNow(const QString& path, QString* error)
             *error = document.failure();
         return false;
     }
-    DocumentTab* tab = takeLoadTab();
-    if (document.budget) {
-        if (!acceptBudget(document.budget, error)) {
-            dropTabIfEmpty(tab);
-            return false;
-        }
-        m_budgetPage->analyseFresh(false); // screenshots show the chart
-        return true;
-    }
-    if (!acceptTrace(document.trace, error)) {
-        dropTabIfEmpty(tab);
-        return false;
-    }
-    return m_tracePage->analyseNow(error);
+    return openLoaded(LoadedDocument{document.trace, document.budget, nullptr}, OpenMode::Now, error);
 }
 
 void MainWindow::closeTrace()
@@ -1129,11 +970,7 @@ void MainWindow::closeTrace()
         return;
     }
     m_loadJob->cancel();
-    m_budgetPage->clear();
-    m_tracePage->clear();
-    m_jobPage->clear();
-    m_tab->state().jobAnalysis.reset();
-    ++m_tab->state().jobAnalysisGeneration;
+    m_tab->clear();
     m_problemsPanel->clear();
     m_problemsPanel->hide();
     m_cursorLabel->clear();
@@ -1177,83 +1014,41 @@ void MainWindow::onLoadProgress(qint64 bytesRead, qint64 totalBytes)
     m_progress->setToolTip(tr("%1 of %2 read").arg(bytesText(bytesRead), bytesText(totalBytes)));
 }
 
-void MainWindow::onLoaded(std::shared_ptr<const TraceData> data)
+void MainWindow::onDocumentLoaded(const LoadedDocument& document)
 {
     setLoadingUi(false);
-    DocumentTab* tab = takeLoadTab();
     QString error;
-    const QString path = data ? data->path : m_loadPath;
-    if (!acceptTrace(std::move(data), &error)) {
+    if (!openLoaded(document, OpenMode::Background, &error))
+        showLoadFailure(document.path().isEmpty() ? m_loadPath : document.path(), error);
+}
+
+bool MainWindow::openLoaded(const LoadedDocument& document, OpenMode mode, QString* error)
+{
+    DocumentTab* tab = takeLoadTab();
+    DocumentPage* page = tab->openDocument(document, mode, error);
+    if (!page) {
+        if (const ProblemLog* problems = document.problems())
+            m_problemsPanel->setProblems(*problems); // the rejected records are still worth a look
         dropTabIfEmpty(tab);
-        showLoadFailure(path, error);
-        return;
+        return false;
     }
-    const auto trace = m_tracePage->trace();
-    if (trace->path != m_samplePath)
-        addRecentFile(trace->path);
-    ++m_tab->state().jobAnalysisGeneration;
-    m_jobPage->clear();
-    m_tab->state().jobAnalysis.reset();
-    m_tab->state().jobPageFirst = false;
-    if (const auto session = trace->defaultSessionIndex();
-        session && trace->sessions[*session].ranks.size() > 1) {
-        showJob(jobFromTraceSession(trace, *session));
-        m_tab->state().jobPageFirst = true;
-    }
-    m_tracePage->analyseFresh();
-    m_liveFollow->traceOpened(trace);
+    const QString path = document.path();
+    if (document.trace && path == m_samplePath)
+        tab->state().displayPath = tr("Bundled sample (phasespike.jsonl)");
+    if (const ProblemLog* problems = page->problems())
+        showProblemsOf(*problems);
+    // a job folder went there when it was opened (openPaths)
+    if (mode == OpenMode::Background && !document.job && path != m_samplePath)
+        addRecentFile(path);
+    const bool analysed = page->analyseOpened(mode, error);
+    // a budget log or a job is not followed; a trace opened in the window may be (a running sink)
+    if (!trace())
+        m_liveFollow->stop();
+    else if (mode == OpenMode::Background)
+        m_liveFollow->traceOpened(trace());
     updateActions();
-}
-
-void MainWindow::onBudgetLoaded(std::shared_ptr<const BudgetData> data)
-{
-    setLoadingUi(false);
-    DocumentTab* tab = takeLoadTab();
-    QString error;
-    const QString path = data ? data->path : m_loadPath;
-    if (!acceptBudget(std::move(data), &error)) {
-        dropTabIfEmpty(tab);
-        showLoadFailure(path, error);
-        return;
-    }
-    addRecentFile(m_budgetPage->documentPath());
-    m_budgetPage->analyseFresh();
-}
-
-bool MainWindow::acceptBudget(std::shared_ptr<const BudgetData> data, QString* error)
-{
-    if (!data)
-        return false;
-    const std::shared_ptr<const BudgetData> loaded = data;
-    if (!m_budgetPage->setBudget(std::move(data), error)) {
-        m_problemsPanel->setProblems(loaded->problems); // the rejected records are still worth a look
-        return false;
-    }
-    m_liveFollow->stop(); // a budget log is not followed
-    m_tracePage->clear();
-    m_tab->state().displayPath = loaded->path;
-    showProblemsOf(loaded->problems);
-    return true;
-}
-
-bool MainWindow::acceptTrace(std::shared_ptr<const TraceData> data, QString* error)
-{
-    if (!data)
-        return false;
-    const std::shared_ptr<const TraceData> loaded = data;
-    if (!m_tracePage->setTrace(std::move(data), error)) {
-        m_problemsPanel->setProblems(loaded->problems); // the rejected records are still worth a look
-        return false;
-    }
-    if (m_budgetPage->hasDocument()) {
-        m_budgetPage->clear();
-        if (m_tab->currentWidget() == m_budgetPage)
-            showPage(m_tracePage);
-    }
-    m_tab->state().displayPath =
-        loaded->path == m_samplePath ? tr("Bundled sample (phasespike.jsonl)") : loaded->path;
-    showProblemsOf(loaded->problems);
-    return true;
+    updateTitle();
+    return analysed;
 }
 
 void MainWindow::showProblemsOf(const ProblemLog& problems)
@@ -1609,10 +1404,7 @@ void MainWindow::setThresholds(const GapThresholds& thresholds)
     // each page of every tab re-analyses only the document it holds
     for (int i = 0; i < m_tabs->count(); ++i) {
         if (auto* tab = qobject_cast<DocumentTab*>(m_tabs->widget(i))) {
-            tab->budgetPage()->setThresholds(thresholds);
-            tab->tracePage()->setThresholds(thresholds);
-            tab->jobPage()->setThresholds(thresholds); // its export analyses every rank with them
-            countRankFindings(tab);                    // and its rank table counts their findings
+            tab->setThresholds(thresholds);
         }
     }
 }

@@ -4,6 +4,7 @@
 // the thresholds dialog, the background load with progress and Cancel, and the welcome page.
 
 #include "analysis/Thresholds.h"
+#include "app/pages/LoadedDocument.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/trace/AnalysisRunner.h"
 
@@ -78,9 +79,10 @@ public:
     // one job (two runs of one rank in a folder) as several documents, one tab each, loaded one
     // after another.
     void openPaths(const QStringList& paths);
-    // The job page of the job shown (one with several ranks), and a rank opened on the trace page.
+    // The job page of the job shown (one with several ranks), and a rank opened on the trace
+    // page: the tab in front does both (DocumentTab::showJobOverview, openRank).
     void showJobOverview();
-    // Loads and shows a job on the calling thread, its cross-rank analyses included
+    // Loads and shows a job on the calling thread, the job page's own analyses waited for
     // (screenshots); false with the reason when none of its inputs loads.
     bool showJobNow(const QStringList& paths, QString* error);
     void openRank(qint64 rank);
@@ -192,20 +194,12 @@ private:
 
     void onLoadStarted(const QString& path);
     void onLoadProgress(qint64 bytesRead, qint64 totalBytes);
-    void onLoaded(std::shared_ptr<const TraceData> data);
-    void onBudgetLoaded(std::shared_ptr<const BudgetData> data);
-    void onJobLoaded(std::shared_ptr<const JobData> job);
-    // Shows a job on the job page and runs its cross-rank analyses in the background.
-    void showJob(std::shared_ptr<const JobData> job);
-    // Hands the trace page the job's collective intervals of the ranks its trace holds (the gap
-    // chart shades those of the rank shown); none when its trace is no input of the job.
-    static void updateTraceIntervals(DocumentTab* tab);
-    // Each rank's own gap analysis with the tab's thresholds, off the GUI thread (64 ranks x
-    // 100 000 samples: ~0.25 s), for the rank table's findings column; a result for another
-    // job or older thresholds is dropped.
-    static void countRankFindings(DocumentTab* tab);
-    // The same in the calling thread (showJobNow).
-    static std::vector<int64_t> rankGapFindingCounts(const JobData& job, const GapThresholds& thresholds);
+    // A load finished: its document goes to the tab (openLoaded), or its failure is shown.
+    void onDocumentLoaded(const LoadedDocument& document);
+    // The one path of a loaded document (the background load, showTraceNow, showJobNow): into
+    // the load's tab, which hands it to the page that takes it; problems, title and recent
+    // files; the page's analyses (mode Now: done before it returns). false with *error.
+    bool openLoaded(const LoadedDocument& document, OpenMode mode, QString* error);
     void onLoadFailed(const QString& error);
     void onLoadCancelled();
 
@@ -231,13 +225,11 @@ private:
     void dropTabIfEmpty(DocumentTab* tab);
     bool tabShows(const DocumentTab* tab, const QStringList& paths) const;
 
-    // Takes a loaded trace: problems, title; the analysis is started by the caller.
-    bool acceptTrace(std::shared_ptr<const TraceData> data, QString* error);
-    // Takes a loaded budget log in place of any trace; analysed by the caller.
-    bool acceptBudget(std::shared_ptr<const BudgetData> data, QString* error);
     // The page of the document open (the trace page when none is).
     DocumentPage* documentPage() const;
     void connectPage(DocumentPage* page, DocumentTab* tab);
+    // What a tab asks of the shell: a page in front, its problems, a message.
+    void connectTab(DocumentTab* tab);
     void showProblemsOf(const ProblemLog& problems);
     void showError(const QString& message);
     // The explanation above the page until dismissed, and the reason in the status bar.

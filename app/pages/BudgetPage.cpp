@@ -92,6 +92,17 @@ bool BudgetPage::isWindowAnalysis() const
     return m_result && m_result->window.has_value();
 }
 
+bool BudgetPage::open(const LoadedDocument& document, QString* error)
+{
+    return document.budget && setBudget(document.budget, error);
+}
+
+bool BudgetPage::analyseOpened(OpenMode mode, QString* /*error*/)
+{
+    analyseFresh(mode == OpenMode::Background); // screenshots show the chart
+    return true;
+}
+
 QString BudgetPage::documentPath() const
 {
     return m_budget ? m_budget->path : QString();

@@ -61,6 +61,16 @@ DocumentPage::DocumentPage(QAction* resetZoomAction, QWidget* parent)
 
 DocumentPage::~DocumentPage() = default;
 
+void DocumentPage::openBeside(const LoadedDocument& /*document*/, OpenMode /*mode*/)
+{
+    clear();
+}
+
+QStringList DocumentPage::reloadPaths() const
+{
+    return hasDocument() ? QStringList{documentPath()} : QStringList{};
+}
+
 void DocumentPage::updateFindingsNotice()
 {
     // the title in the notice's tint, the whole message in the tooltip: the pane stays short

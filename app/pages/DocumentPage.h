@@ -5,9 +5,11 @@
 // results and views; the main window (the shell) asks it what to enable, title and export.
 
 #include "analysis/Thresholds.h"
+#include "app/pages/LoadedDocument.h"
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 #include <QWidget>
 
@@ -89,6 +91,23 @@ public:
     void stepFinding(int delta);
     // Forgets the document and its results: the views show nothing.
     virtual void clear() = 0;
+
+    // opening a document: the tab hands a loaded document to the page registered for it
+    // (app/pages/PageRegistry), which opens it, then tells its other pages (openBeside).
+    // Takes document in place of the one shown, not analysed yet; false with *error when it
+    // cannot be shown (a trace without events): the page keeps what it had.
+    virtual bool open(const LoadedDocument& document, QString* error) = 0;
+    // Analyses the document opened and starts the page's own background work: mode Now does
+    // it on the calling thread, or waits for it, before it returns (screenshots); false with
+    // *error when that analysis fails.
+    virtual bool analyseOpened(OpenMode mode, QString* error) = 0;
+    // Another page of the tab opened document: this one forgets its own (the default), or shows
+    // what the document holds for it (the job page: the ranks of a trace that has several).
+    virtual void openBeside(const LoadedDocument& document, OpenMode mode);
+    // Drops the results of work still running (another document is loading into the tab).
+    virtual void discardWork() {}
+    // What Reload loads again: the document's path (a job: its inputs).
+    virtual QStringList reloadPaths() const;
 
     // The chart areas of the pages ask for the room of the largest of them, so the splitter
     // between chart and findings sits where it sat for a document of another kind.

@@ -4,6 +4,9 @@
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/RankTableModel.h"
+#include "model/job/JobAnalysis.h"
+#include "model/job/JobLoader.h"
+#include "model/job/JobRanks.h"
 #include "model/report/ReportContent.h" // formatRelativeTime
 #include "model/text/Text.h"
 #include "widgets/chart/ChartNavigation.h"
@@ -49,6 +52,20 @@ QString commonFolder(const QStringList& paths)
     }
     const QString folder = common.join(QLatin1Char('/'));
     return folder.isEmpty() ? QStringLiteral("/") : folder;
+}
+
+// Each rank's own gap analysis with the thresholds (64 ranks x 100 000 samples: ~0.25 s), in
+// the order of JobData::ranks, which JobViewData::ranks keeps: the rank table's findings column.
+std::vector<int64_t> rankGapFindingCounts(const JobData& job, const GapThresholds& thresholds)
+{
+    AnalysisRequest each;
+    each.thresholds = thresholds;
+    const auto results = analyzeJobRanks(job, each);
+    std::vector<int64_t> counts;
+    counts.reserve(results.size());
+    for (const auto& result : results)
+        counts.push_back(result ? int64_t(result->findings.size()) : 0);
+    return counts;
 }
 
 } // namespace
@@ -205,6 +222,128 @@ std::optional<AlignedRange> JobPage::alignedRange() const
     return m_view ? alignedRangeOf(*m_view, summary()) : std::nullopt;
 }
 
+bool JobPage::open(const LoadedDocument& document, QString* /*error*/)
+{
+    if (!document.job)
+        return false;
+    m_showFirst = false;
+    setJob(document.job);
+    return true;
+}
+
+bool JobPage::analyseOpened(OpenMode mode, QString* /*error*/)
+{
+    startAnalyses();
+    if (mode == OpenMode::Now)
+        waitForWork();
+    return true;
+}
+
+void JobPage::openBeside(const LoadedDocument& document, OpenMode mode)
+{
+    clear();
+    m_showFirst = false;
+    // screenshots show the trace as it is, on its own page
+    if (!document.trace || mode == OpenMode::Now)
+        return;
+    const auto session = document.trace->defaultSessionIndex();
+    if (!session || document.trace->sessions[*session].ranks.size() < 2)
+        return;
+    // a session of several ranks opens on its job page; its lowest rank is one click away
+    setJob(jobFromTraceSession(document.trace, *session));
+    startAnalyses();
+    m_showFirst = true;
+}
+
+void JobPage::setThresholds(const GapThresholds& thresholds)
+{
+    if (thresholds == m_thresholds)
+        return;
+    m_thresholds = thresholds;
+    countRankFindings(); // the rank table's counts (and the export) use them
+}
+
+void JobPage::startAnalyses()
+{
+    if (!m_job)
+        return;
+    // The cross-rank analyses take ~1 s at 64 ranks x 100 000 samples: off the GUI thread, and
+    // dropped when another job is shown meanwhile (a new generation).
+    m_analysisWork.start(
+        [job = m_job](const BackgroundWork::Run&) { return analyzeJob(*job); },
+        [this](std::shared_ptr<const JobAnalysisResult> analysis) { setJobAnalysis(std::move(analysis)); });
+    countRankFindings();
+}
+
+void JobPage::countRankFindings()
+{
+    if (!m_job)
+        return;
+    m_countWork.start([job = m_job, thresholds = m_thresholds](
+                          const BackgroundWork::Run&) { return rankGapFindingCounts(*job, thresholds); },
+                      [this](std::vector<int64_t> counts) { setGapFindingCounts(std::move(counts)); });
+}
+
+void JobPage::discardWork()
+{
+    m_analysisWork.discard();
+    m_countWork.discard();
+}
+
+void JobPage::waitForWork()
+{
+    m_analysisWork.waitForDone();
+    m_countWork.waitForDone();
+}
+
+QStringList JobPage::reloadPaths() const
+{
+    QStringList paths;
+    if (m_job)
+        for (const JobInput& input : m_job->inputs)
+            paths << input.path;
+    return paths;
+}
+
+std::vector<JobCollectiveInterval>
+JobPage::collectiveIntervalsOf(const std::shared_ptr<const TraceData>& trace) const
+{
+    std::vector<JobCollectiveInterval> intervals;
+    if (!m_job || !m_findings || !trace)
+        return intervals;
+    for (const JobCollectiveInterval& interval : m_findings->intervals) {
+        // the rank's shown part is read from this trace (a rank found twice shows its first)
+        const JobRank* rank = m_job->findRank(interval.rank);
+        if (rank && rank->present && !rank->parts.empty() &&
+            m_job->inputs[rank->parts.front().inputIndex].trace == trace)
+            intervals.push_back(interval);
+    }
+    return intervals;
+}
+
+std::optional<JobPage::RankInput> JobPage::rankInput(qint64 rankNumber) const
+{
+    const JobRank* rank = m_job ? m_job->findRank(rankNumber) : nullptr;
+    if (!rank || !rank->present)
+        return std::nullopt;
+    const JobInput& input = m_job->inputs[rank->parts.front().inputIndex];
+    return RankInput{input.trace, input.sessionIndex, input.path};
+}
+
+void JobPage::keepRankView(qint64 rank)
+{
+    // The cursor and range are on the aligned clock, the trace page's on the rank's own: they
+    // move over once the rank's analysis is shown (a fresh result places the cursor).
+    int64_t offset = 0;
+    if (const auto analysis = jobAnalysis(); analysis && analysis->crossRank)
+        for (const RankValue& value : analysis->crossRank->alignmentOffsetsNs)
+            if (value.rank == rank)
+                offset = value.value;
+    m_rankView = RankView{saturatingAdd(m_viewState->cursorNs(), offset),
+                          saturatingAdd(m_viewState->visibleRange().beginNs, offset),
+                          saturatingAdd(m_viewState->visibleRange().endNs, offset)};
+}
+
 void JobPage::setJob(std::shared_ptr<const JobData> job)
 {
     setJobView(job ? buildJobViewData(std::move(job)) : nullptr);
@@ -216,6 +355,7 @@ void JobPage::setJobView(std::shared_ptr<const JobViewData> view)
         clear();
         return;
     }
+    discardWork(); // the analyses of another job do not apply
     m_view = std::move(view);
     m_job = m_view->job;
     m_summary.reset();
@@ -263,6 +403,7 @@ void JobPage::setJobView(std::shared_ptr<const JobViewData> view)
 void JobPage::setJobAnalysis(std::shared_ptr<const JobAnalysisResult> analysis)
 {
     setJobFindings(buildJobFindings(std::move(analysis), m_job.get()));
+    emit jobAnalysisChanged();
 }
 
 void JobPage::setJobFindings(std::shared_ptr<const JobFindings> findings)
@@ -422,6 +563,9 @@ void JobPage::resetZoom()
 
 void JobPage::clear()
 {
+    discardWork();
+    m_rankView.reset();
+    m_showFirst = false;
     m_view.reset();
     m_job.reset();
     m_summary.reset();

@@ -505,6 +505,19 @@ void TracePage::showCollectiveIntervals()
     m_chart->setCollectiveIntervals(std::move(shown));
 }
 
+bool TracePage::open(const LoadedDocument& document, QString* error)
+{
+    return document.trace && setTrace(document.trace, error);
+}
+
+bool TracePage::analyseOpened(OpenMode mode, QString* error)
+{
+    if (mode == OpenMode::Now)
+        return analyseNow(error);
+    analyseFresh();
+    return true;
+}
+
 void TracePage::discardAnalysis()
 {
     m_analysisJob->discard();

@@ -119,6 +119,10 @@ public:
     void stepPhaseKind(int delta) override;
     void resetZoom() override;
     void clear() override;
+    // a loaded trace (setTrace), analysed by analyseFresh (Background) or analyseNow (Now)
+    bool open(const LoadedDocument& document, QString* error) override;
+    bool analyseOpened(OpenMode mode, QString* error) override;
+    void discardWork() override { discardAnalysis(); }
 
 protected:
     void onFindingCurrentChanged(const QModelIndex& current) override;

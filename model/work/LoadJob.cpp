@@ -1,9 +1,6 @@
 #include "model/work/LoadJob.h"
 
-#include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QEvent>
-#include <QMetaObject>
 
 namespace gapscope {
 
@@ -15,105 +12,73 @@ constexpr qint64 kProgressIntervalMs = 40;
 
 } // namespace
 
-LoadJob::LoadJob(QObject* parent) : QObject(parent)
-{
-    // One load at a time is enough; a second worker only holds a superseded load.
-    m_pool.setMaxThreadCount(2);
-}
+LoadJob::LoadJob(QObject* parent) : QObject(parent) {}
 
-LoadJob::~LoadJob()
-{
-    m_closing.store(true);
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-    m_pool.waitForDone();
-}
+// m_work cancels the running load, stops a cache write and waits for the worker.
+LoadJob::~LoadJob() = default;
 
 template <typename Load> quint64 LoadJob::startLoad(const QString& label, Load&& load)
 {
-    if (m_cancelFlag)
-        m_cancelFlag->store(true); // the superseded worker stops early; its result is dropped
-    const quint64 generation = ++m_generation;
-    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    m_cancelFlag = cancelFlag;
-    m_running = true;
     m_path = label;
+    // started() goes out before anything the work hands back: that comes by queued calls
+    const quint64 generation =
+        m_work.startRun([this, load = std::forward<Load>(load)](const BackgroundWork::Run& run) {
+            QElapsedTimer sinceLastReport;
+            sinceLastReport.start();
+            bool reportedOnce = false;
+            LoadControl control;
+            control.cancel = run.cancelFlag();
+            control.progress = [&](qint64 bytesRead, qint64 totalBytes) {
+                const bool done = totalBytes > 0 && bytesRead >= totalBytes;
+                if (reportedOnce && !done && sinceLastReport.elapsed() < kProgressIntervalMs)
+                    return;
+                reportedOnce = true;
+                sinceLastReport.restart();
+                run.post([this, generation = run.generation(), bytesRead, totalBytes] {
+                    emit progress(generation, bytesRead, totalBytes);
+                });
+            };
+            load(run, control);
+        });
     emit started(generation, label);
-
-    m_pool.start([this, generation, cancelFlag, load = std::forward<Load>(load)] {
-        QElapsedTimer sinceLastReport;
-        sinceLastReport.start();
-        bool reportedOnce = false;
-        LoadControl control;
-        control.cancel = cancelFlag.get();
-        control.progress = [&](qint64 bytesRead, qint64 totalBytes) {
-            const bool done = totalBytes > 0 && bytesRead >= totalBytes;
-            if (reportedOnce && !done && sinceLastReport.elapsed() < kProgressIntervalMs)
-                return;
-            reportedOnce = true;
-            sinceLastReport.restart();
-            // `this` is alive: the destructor waits for the pool before members go away.
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, bytesRead, totalBytes] {
-                    deliverProgress(generation, bytesRead, totalBytes);
-                },
-                Qt::QueuedConnection);
-        };
-        load(generation, control);
-    });
     return generation;
 }
 
 quint64 LoadJob::start(const QString& path)
 {
     return startLoad(
-        path, [this, path, cache = m_traceCache](quint64 generation, const LoadControl& control) {
+        path, [this, path, cache = m_traceCache](const BackgroundWork::Run& run, const LoadControl& control) {
             DocumentOutcome outcome = loadDocument(path, control, cache.get());
-            QMetaObject::invokeMethod(
-                this, [this, generation, outcome] { deliver(generation, outcome); }, Qt::QueuedConnection);
+            run.finish([this, generation = run.generation(), outcome] { deliver(generation, outcome); });
             // after the delivery: the trace is shown while it is written
-            if (cache && !(control.cancel && control.cancel->load()))
-                keepInCache(outcome, *cache, &m_closing);
+            if (cache && !run.isCancelled())
+                keepInCache(outcome, *cache, run.closingFlag());
         });
 }
 
 quint64 LoadJob::startJob(const QStringList& paths)
 {
     const QString label = paths.size() == 1 ? paths.front() : paths.join(QStringLiteral(", "));
-    return startLoad(label, [this, paths](quint64 generation, const LoadControl& control) {
+    return startLoad(label, [this, paths](const BackgroundWork::Run& run, const LoadControl& control) {
         JobOutcome outcome = loadJob(paths, control);
-        QMetaObject::invokeMethod(
-            this, [this, generation, outcome = std::move(outcome)] { deliverJob(generation, outcome); },
-            Qt::QueuedConnection);
+        run.finish([this, generation = run.generation(), outcome = std::move(outcome)] {
+            deliverJob(generation, outcome);
+        });
     });
 }
 
 void LoadJob::cancel()
 {
-    if (m_running && m_cancelFlag)
-        m_cancelFlag->store(true);
+    m_work.cancel();
 }
 
 void LoadJob::waitForDone()
 {
-    m_pool.waitForDone();
-    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
-}
-
-void LoadJob::deliverProgress(quint64 generation, qint64 bytesRead, qint64 totalBytes)
-{
-    if (generation != m_generation || !m_running)
-        return;
-    emit progress(generation, bytesRead, totalBytes);
+    m_work.waitForDone();
 }
 
 void LoadJob::deliver(quint64 generation, const DocumentOutcome& outcome)
 {
-    if (generation != m_generation)
-        return; // superseded by a newer load
-    m_running = false;
-    m_cancelFlag.reset();
     if (outcome.cancelled)
         emit cancelled(generation);
     else if (outcome.budget)
@@ -126,10 +91,6 @@ void LoadJob::deliver(quint64 generation, const DocumentOutcome& outcome)
 
 void LoadJob::deliverJob(quint64 generation, const JobOutcome& outcome)
 {
-    if (generation != m_generation)
-        return; // superseded by a newer load
-    m_running = false;
-    m_cancelFlag.reset();
     if (outcome.cancelled)
         emit cancelled(generation);
     else if (outcome.job)
@@ -138,57 +99,39 @@ void LoadJob::deliverJob(quint64 generation, const JobOutcome& outcome)
         emit failed(generation, outcome.fatalError);
 }
 
-AnalysisJob::AnalysisJob(QObject* parent) : QObject(parent)
-{
-    m_pool.setMaxThreadCount(2);
-}
+AnalysisJob::AnalysisJob(QObject* parent) : QObject(parent) {}
 
-AnalysisJob::~AnalysisJob()
-{
-    m_pool.waitForDone();
-}
+AnalysisJob::~AnalysisJob() = default;
 
 quint64 AnalysisJob::start(std::shared_ptr<const TraceData> trace, const AnalysisRequest& request)
 {
-    const quint64 generation = ++m_generation;
-    m_running = true;
-    m_pool.start([this, generation, trace = std::move(trace), request] {
-        QString error;
+    struct Outcome
+    {
         std::shared_ptr<const AnalysisResult> result;
-        if (trace)
-            result = runAnalysis(trace, request, &error);
-        else
-            error = tr("No trace is loaded");
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, result = std::move(result), error] { deliver(generation, result, error); },
-            Qt::QueuedConnection);
-    });
-    return generation;
+        QString error;
+    };
+    return m_work.start(
+        [trace = std::move(trace), request](const BackgroundWork::Run&) {
+            Outcome outcome;
+            if (trace)
+                outcome.result = runAnalysis(trace, request, &outcome.error);
+            else
+                outcome.error = tr("No trace is loaded");
+            return outcome;
+        },
+        [this](Outcome outcome) {
+            const quint64 generation = m_work.generation();
+            if (outcome.result)
+                emit finished(generation, std::move(outcome.result));
+            else
+                emit failed(generation,
+                            outcome.error.isEmpty() ? tr("The analysis produced no result") : outcome.error);
+        });
 }
 
 void AnalysisJob::discard()
 {
-    ++m_generation;
-    m_running = false;
-}
-
-void AnalysisJob::waitForDone()
-{
-    m_pool.waitForDone();
-    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
-}
-
-void AnalysisJob::deliver(quint64 generation, std::shared_ptr<const AnalysisResult> result,
-                          const QString& error)
-{
-    if (generation != m_generation)
-        return;
-    m_running = false;
-    if (result)
-        emit finished(generation, std::move(result));
-    else
-        emit failed(generation, error.isEmpty() ? tr("The analysis produced no result") : error);
+    m_work.discard();
 }
 
 } // namespace gapscope

@@ -1,19 +1,17 @@
 #pragma once
 // Background loading (loadDocument: a trace or a budget log; loadJob: a distributed job) and
-// re-analysis for the GUI. Work
-// runs on a private thread pool; results and progress come back to the object's thread through
-// queued calls. Every start() bumps a
-// generation counter: a newer job supersedes an older one (which is told to cancel), and a
-// result whose generation is no longer current is dropped, so results of two traces or two
-// requests can never mix.
+// re-analysis for the GUI, on BackgroundWork (model/work/BackgroundWork.h): results and
+// progress come back to the object's thread through queued calls, and every start() bumps a
+// generation: a newer job supersedes an older one (which is told to cancel), and a result
+// whose generation is no longer current is dropped, so results of two traces or two requests
+// can never mix.
 
 #include "model/document/Document.h"
+#include "model/work/BackgroundWork.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
-#include <atomic>
 #include <memory>
 
 namespace gapscope {
@@ -40,8 +38,8 @@ public:
     quint64 startJob(const QStringList& paths);
     // Cancels the current load. The cancelled() signal follows once the worker has stopped.
     void cancel();
-    bool isRunning() const { return m_running; }
-    quint64 generation() const { return m_generation; }
+    bool isRunning() const { return m_work.isRunning(); }
+    quint64 generation() const { return m_work.generation(); }
     QString currentPath() const { return m_path; }
 
     // Blocks until the current load has delivered its result (tests, screenshots).
@@ -60,20 +58,14 @@ signals:
     void cancelled(quint64 generation);
 
 private:
-    // Starts load(control) on the pool as the new generation; its result goes to deliver.
+    // Starts load(run, control) on m_work as the new generation; its result goes to deliver.
     template <typename Load> quint64 startLoad(const QString& label, Load&& load);
     void deliver(quint64 generation, const DocumentOutcome& outcome);
     void deliverJob(quint64 generation, const JobOutcome& outcome);
-    void deliverProgress(quint64 generation, qint64 bytesRead, qint64 totalBytes);
 
-    QThreadPool m_pool;
-    quint64 m_generation = 0;
-    bool m_running = false;
+    BackgroundWork m_work;
     QString m_path;
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     std::shared_ptr<const TraceCache> m_traceCache;
-    // Set by the destructor: a cache write in progress stops (a newer load does not stop it)
-    std::atomic<bool> m_closing{false};
 };
 
 class AnalysisJob : public QObject
@@ -81,6 +73,7 @@ class AnalysisJob : public QObject
     Q_OBJECT
 public:
     explicit AnalysisJob(QObject* parent = nullptr);
+    // Waits for the running analysis (its result is dropped).
     ~AnalysisJob() override;
 
     // Runs the analysis in the background; returns the new generation. The result of any
@@ -88,20 +81,16 @@ public:
     quint64 start(std::shared_ptr<const TraceData> trace, const AnalysisRequest& request);
     // Drops the result of the running request (runAnalysis itself cannot be interrupted).
     void discard();
-    bool isRunning() const { return m_running; }
-    quint64 generation() const { return m_generation; }
-    void waitForDone();
+    bool isRunning() const { return m_work.isRunning(); }
+    quint64 generation() const { return m_work.generation(); }
+    void waitForDone() { m_work.waitForDone(); }
 
 signals:
     void finished(quint64 generation, std::shared_ptr<const gapscope::AnalysisResult> result);
     void failed(quint64 generation, const QString& error);
 
 private:
-    void deliver(quint64 generation, std::shared_ptr<const AnalysisResult> result, const QString& error);
-
-    QThreadPool m_pool;
-    quint64 m_generation = 0;
-    bool m_running = false;
+    BackgroundWork m_work;
 };
 
 } // namespace gapscope

@@ -1,0 +1,29 @@
+#include "app/pages/LoadedDocument.h"
+
+#include "model/job/JobData.h"
+#include "model/store/BudgetData.h"
+#include "model/store/TraceData.h"
+
+namespace gapscope {
+
+QString LoadedDocument::path() const
+{
+    if (trace)
+        return trace->path;
+    if (budget)
+        return budget->path;
+    if (job && !job->inputs.empty())
+        return job->inputs.front().path;
+    return {};
+}
+
+const ProblemLog* LoadedDocument::problems() const
+{
+    if (trace)
+        return &trace->problems;
+    if (budget)
+        return &budget->problems;
+    return job ? &job->problems : nullptr;
+}
+
+} // namespace gapscope
