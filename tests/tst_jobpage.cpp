@@ -3,10 +3,12 @@
 // and a rank is activated from the table, a sparkline or a heatmap label.
 #include "app/pages/JobPage.h"
 #include "app/pages/ViewState.h"
+#include "model/document/Document.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/RankTableModel.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobLoader.h"
+#include "model/job/JobRanks.h"
 #include "tests/DarkPalette.h"
 #include "tests/JobFixtures.h"
 #include "widgets/common/ModelDecorations.h"
@@ -54,6 +56,35 @@ int shownRow(const JobPage& page, qint64 rank)
         if (model->index(row, 0).data(RankTableModel::RankRole).toLongLong() == rank)
             return row;
     return -1;
+}
+
+// What the rank table's findings column shows, by rank.
+std::vector<qlonglong> shownFindingCounts(const JobPage& page)
+{
+    std::vector<qlonglong> counts;
+    for (const RankSeries& series : page.jobView()->ranks)
+        counts.push_back(page.rankModel()
+                             ->index(page.rankModel()->rowOfRank(series.rank), RankTableModel::FindingsColumn)
+                             .data()
+                             .toLongLong());
+    return counts;
+}
+
+// Each rank's own gap findings with thresholds plus its findings of the job's analysis.
+std::vector<qlonglong> expectedFindingCounts(const JobData& job, const JobFindings& findings,
+                                             const GapThresholds& thresholds)
+{
+    AnalysisRequest each;
+    each.thresholds = thresholds;
+    const auto results = analyzeJobRanks(job, each);
+    std::vector<qlonglong> counts;
+    for (size_t i = 0; i < job.ranks.size(); ++i) {
+        qlonglong count = results[i] ? qlonglong(results[i]->findings.size()) : 0;
+        for (const Finding& finding : findings.findings)
+            count += finding.rank == job.ranks[i].rank ? 1 : 0;
+        counts.push_back(count);
+    }
+    return counts;
 }
 
 } // namespace
@@ -397,6 +428,128 @@ private slots:
             QTest::qWait(50);
             QVERIFY(page.grab().save(QString::fromLocal8Bit(out)));
         }
+    }
+
+    // The page does its own work: a job opened is shown at once, its cross-rank analyses and
+    // each rank's gap findings arrive from the page's background work (what analyzeJob and
+    // analyzeJobRanks give), new thresholds count the rank findings again, and Now waits.
+    void analysesTheJobItOpens_data()
+    {
+        QTest::addColumn<QStringList>("inputs");
+        QTest::addColumn<int>("mode");
+        QTest::newRow("firstcause-job, background") << firstCauseInputs() << int(OpenMode::Background);
+        QTest::newRow("skew-job, background") << skewInputs() << int(OpenMode::Background);
+        QTest::newRow("missing-files, now") << missingFilesInputs() << int(OpenMode::Now);
+    }
+
+    void analysesTheJobItOpens()
+    {
+        QFETCH(QStringList, inputs);
+        QFETCH(int, mode);
+        QAction resetZoom;
+        JobPage page(&resetZoom, nullptr);
+        const std::shared_ptr<const JobData> job = loadFixtureJob(inputs);
+        QString error;
+        QVERIFY(page.open(LoadedDocument{nullptr, nullptr, job}, &error));
+        QCOMPARE(page.job(), job);
+        QVERIFY(!page.jobFindings() && !page.isWorking()); // shown, not analysed yet
+        QVERIFY(page.analyseOpened(OpenMode(mode), &error));
+        if (OpenMode(mode) == OpenMode::Background)
+            page.waitForWork();
+        QVERIFY(!page.isWorking());
+        const auto findings = page.jobFindings();
+        QVERIFY(findings && page.jobAnalysis());
+        const auto expected = buildJobFindings(analyzeJob(*job), job.get());
+        QCOMPARE(findings->findings.size(), expected->findings.size());
+        QCOMPARE(findings->intervals.size(), expected->intervals.size());
+        QCOMPARE(page.heatmap()->collectiveIntervals().size(), expected->intervals.size());
+        QVERIFY(findings->summary && expected->summary);
+        QCOMPARE(findings->summary->alignmentOffsetsNs, expected->summary->alignmentOffsetsNs);
+        QCOMPARE(shownFindingCounts(page), expectedFindingCounts(*job, *findings, page.thresholds()));
+        QCOMPARE(page.reloadPaths().size(), qsizetype(job->inputs.size()));
+
+        // stricter thresholds: the page counts each rank's findings again
+        GapThresholds strict = page.thresholds();
+        strict.gapRatio = 0.9;
+        strict.spikeZScore = 50;
+        const std::vector<qlonglong> strictCounts = expectedFindingCounts(*job, *findings, strict);
+        QVERIFY(strictCounts != shownFindingCounts(page)); // these ranks' spikes are under z 50
+        page.setThresholds(strict);
+        QVERIFY(page.isWorking());
+        page.waitForWork();
+        QCOMPARE(shownFindingCounts(page), strictCounts);
+    }
+
+    // A newer job, or clear(), drops what the page's work had under way for the older one.
+    void aNewerJobDropsTheOlderResults_data()
+    {
+        QTest::addColumn<bool>("clearInstead");
+        QTest::newRow("another job") << false;
+        QTest::newRow("clear") << true;
+    }
+
+    void aNewerJobDropsTheOlderResults()
+    {
+        QFETCH(bool, clearInstead);
+        QAction resetZoom;
+        JobPage page(&resetZoom, nullptr);
+        QString error;
+        QVERIFY(page.open(LoadedDocument{nullptr, nullptr, loadFixtureJob(skewInputs())}, &error));
+        QVERIFY(page.analyseOpened(OpenMode::Background, &error));
+        const auto second = loadFixtureJob(firstCauseInputs());
+        if (clearInstead)
+            page.clear();
+        else
+            QVERIFY(page.open(LoadedDocument{nullptr, nullptr, second}, &error));
+        QVERIFY(!page.isWorking());
+        page.waitForWork();
+        QVERIFY(!page.jobFindings()); // the first job's analyses never arrive
+        QCOMPARE(page.job(), clearInstead ? nullptr : second);
+        if (!clearInstead) // nor its counts: unknown until the second job is analysed
+            QVERIFY(page.rankModel()->index(0, RankTableModel::FindingsColumn).data().toString().isEmpty());
+    }
+
+    // A trace opened on the trace page of the tab: one whose session holds several ranks shows
+    // its job here and goes in front of the trace's first result (once), analysed by the page;
+    // a trace of one rank, or a screenshot (Now), clears the page.
+    void opensTheJobOfATraceOfSeveralRanks_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<int>("ranks");
+        const QString merged = distributedFixture(QStringLiteral("collective-merged.jsonl"));
+        QTest::newRow("several ranks") << merged << int(OpenMode::Background) << 3;
+        QTest::newRow("several ranks, screenshot") << merged << int(OpenMode::Now) << 0;
+        QTest::newRow("one rank") << QStringLiteral(GAPSCOPE_TEST_DATA_DIR
+                                                    "/fixtures/stormlog/parity/mixed.jsonl")
+                                  << int(OpenMode::Background) << 0;
+    }
+
+    void opensTheJobOfATraceOfSeveralRanks()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, mode);
+        QFETCH(int, ranks);
+        QAction resetZoom;
+        JobPage page(&resetZoom, nullptr);
+        QString error;
+        QVERIFY(page.open(LoadedDocument{nullptr, nullptr, loadFixtureJob(skewInputs())}, &error));
+        const DocumentOutcome document = loadDocument(file);
+        QVERIFY(document.trace);
+        page.openBeside(LoadedDocument{document.trace, nullptr, nullptr}, OpenMode(mode));
+        QCOMPARE(page.hasDocument(), ranks > 0);
+        QCOMPARE(page.takeShowFirst(), ranks > 0);
+        QVERIFY(!page.takeShowFirst()); // once
+        if (ranks == 0)
+            return;
+        QCOMPARE(int(page.job()->ranks.size()), ranks);
+        page.waitForWork();
+        QVERIFY(page.jobFindings() && !page.jobFindings()->intervals.empty());
+        QCOMPARE(shownFindingCounts(page),
+                 expectedFindingCounts(*page.job(), *page.jobFindings(), page.thresholds()));
+        // the trace of every rank is the one opened: each rank's intervals shade it
+        QCOMPARE(page.collectiveIntervalsOf(document.trace).size(), page.jobFindings()->intervals.size());
+        QVERIFY(page.collectiveIntervalsOf(loadFixtureJob(skewInputs())->inputs.front().trace).empty());
     }
 
     void manyRanksAndClear()
