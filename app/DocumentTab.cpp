@@ -138,6 +138,11 @@ bool DocumentTab::showJobOverview()
     return true;
 }
 
+bool DocumentTab::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest)
+{
+    return tracePage()->showLiveSnapshot(std::move(result), pinToLatest);
+}
+
 void DocumentTab::updateTraceIntervals()
 {
     TracePage* trace = tracePage();

@@ -14,10 +14,13 @@
 #include <QStackedWidget>
 #include <QString>
 
+#include <memory>
+
 class QAction;
 
 namespace gapscope {
 
+struct AnalysisResult;
 class BudgetPage;
 class DocumentPage;
 class JobPage;
@@ -61,6 +64,8 @@ public:
     void openRank(qint64 rank);
     // The job page in front, when it holds a job (View > Job Overview); false when none.
     bool showJobOverview();
+    // A newer snapshot of the trace page's trace (File > Follow): TracePage::showLiveSnapshot.
+    bool showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
     void setThresholds(const GapThresholds& thresholds);
     // Every page forgets its document.
     void clear();

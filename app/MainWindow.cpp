@@ -1082,9 +1082,9 @@ void MainWindow::onLoadCancelled()
 
 void MainWindow::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest)
 {
-    if (!m_tracePage->showLiveSnapshot(std::move(result), pinToLatest))
+    if (!m_tab->showLiveSnapshot(std::move(result), pinToLatest))
         return;
-    m_problemsPanel->setProblems(m_tracePage->trace()->problems);
+    m_problemsPanel->setProblems(trace()->problems);
     updateProblemsButton();
 }
 
@@ -1108,12 +1108,10 @@ void MainWindow::showAttachDeviceLogDialog()
 
 bool MainWindow::attachDeviceLog(const QString& path, const QString& timeZone)
 {
-    if (documentPage() != m_tracePage || !m_tracePage->hasDocument()) {
-        showError(tr("Attach Device Log: no trace is shown"));
-        return false;
-    }
-    QString error;
-    if (!m_tracePage->attachDeviceLog(DeviceLogRequest{path, timeZone}, &error)) {
+    // the page of the document shown takes it, if it takes one (a trace's)
+    QString error = tr("Attach Device Log: no trace is shown");
+    DocumentPage* page = documentPage();
+    if (!page->hasDocument() || !page->attachDeviceLog(DeviceLogRequest{path, timeZone}, &error)) {
         showError(error);
         return false;
     }

@@ -2,7 +2,9 @@
 // The part every document page shares (KDAB Hotspot's ResultsPage split): the chart toolbar,
 // the text of the window-analysis banner, the findings table beside the detail of the selected
 // finding, the splitters, and the view state the page's views subscribe to. A page owns its
-// results and views; the main window (the shell) asks it what to enable, title and export.
+// results, views and background work (model/work/BackgroundWork); its tab (app/DocumentTab)
+// hands it the documents it takes (app/pages/PageRegistry), and the main window (the shell)
+// asks it what to enable, title and export.
 
 #include "analysis/Thresholds.h"
 #include "app/pages/LoadedDocument.h"
@@ -33,6 +35,7 @@ class FindingsDecorationProxy;
 class FindingsModel;
 class ProblemLog;
 class SummaryView;
+struct DeviceLogRequest;
 struct SummaryContent;
 class ViewState;
 
@@ -108,6 +111,9 @@ public:
     virtual void discardWork() {}
     // What Reload loads again: the document's path (a job: its inputs).
     virtual QStringList reloadPaths() const;
+    // File > Attach Device Log...: the page's document takes nvidia-smi's log (a trace does);
+    // false with *error when it cannot, false with *error unchanged when the page takes none.
+    virtual bool attachDeviceLog(const DeviceLogRequest& /*request*/, QString* /*error*/) { return false; }
 
     // The chart areas of the pages ask for the room of the largest of them, so the splitter
     // between chart and findings sits where it sat for a document of another kind.

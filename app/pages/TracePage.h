@@ -90,7 +90,7 @@ public:
     // File > Attach Device Log...: nvidia-smi's log gives device used from now on (this
     // trace's analyses until another trace is shown) and the analysis runs again; false with
     // *error when the log or its zone cannot be used (the analysis shown stays).
-    bool attachDeviceLog(const DeviceLogRequest& request, QString* error);
+    bool attachDeviceLog(const DeviceLogRequest& request, QString* error) override;
     std::optional<DeviceLogRequest> attachedDeviceLog() const { return m_deviceLogRequest; }
     // A newer snapshot of the trace (File > Follow); false when it is not of this trace.
     bool showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
