@@ -34,6 +34,11 @@ DocumentPage* DocumentTab::documentPage() const
     return m_tracePage;
 }
 
+QList<DocumentPage*> DocumentTab::pages() const
+{
+    return {m_tracePage, m_budgetPage, m_jobPage};
+}
+
 bool DocumentTab::hasDocument() const
 {
     return m_tracePage->hasDocument() || m_budgetPage->hasDocument() || m_jobPage->hasDocument();

@@ -34,6 +34,8 @@ public:
     TracePage* tracePage() const { return m_tracePage; }
     BudgetPage* budgetPage() const { return m_budgetPage; }
     JobPage* jobPage() const { return m_jobPage; }
+    // Every page of the tab, for what the shell asks of each (docked panes, settings, menus).
+    QList<DocumentPage*> pages() const;
     // The page of the document open: the job page while it is shown, else the budget page
     // while a budget log is open, else the trace page.
     DocumentPage* documentPage() const;
