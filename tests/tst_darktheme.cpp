@@ -130,8 +130,9 @@ private slots:
         QVERIFY2(window.showTraceNow(path, &error), qPrintable(error));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        DocumentPage* page = front(window).isBudgetShown() ? static_cast<DocumentPage*>(front(window).budgetPage())
-                                                    : static_cast<DocumentPage*>(front(window).tracePage());
+        DocumentPage* page = front(window).isBudgetShown()
+                                 ? static_cast<DocumentPage*>(front(window).budgetPage())
+                                 : static_cast<DocumentPage*>(front(window).tracePage());
         if (summary)
             page->showSummary();
         const QImage shot = settledGrab(&window);

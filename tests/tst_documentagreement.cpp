@@ -226,7 +226,8 @@ private slots:
         QVERIFY(QTest::qWaitFor(
             [&] {
                 return !background.isBusy() &&
-                       (front(background).analysis() || front(background).budgetAnalysis() || background.isWelcomeShown());
+                       (front(background).analysis() || front(background).budgetAnalysis() ||
+                        background.isWelcomeShown());
             },
             kTimeoutMs));
         MainWindow now;
@@ -239,8 +240,9 @@ private slots:
                           QString::number(window->endNs)};
             for (MainWindow* shown : {&background, &now}) {
                 // the rank's page (a session of several ranks shows its job page first)
-                DocumentPage* page = front(*shown).budgetAnalysis() ? static_cast<DocumentPage*>(front(*shown).budgetPage())
-                                                             : static_cast<DocumentPage*>(front(*shown).tracePage());
+                DocumentPage* page = front(*shown).budgetAnalysis()
+                                         ? static_cast<DocumentPage*>(front(*shown).budgetPage())
+                                         : static_cast<DocumentPage*>(front(*shown).tracePage());
                 page->analyseWindow(window->beginNs, window->endNs);
                 QVERIFY(QTest::qWaitFor([&] { return !shown->isBusy() && page->isWindowAnalysis(); },
                                         kTimeoutMs));
@@ -293,7 +295,8 @@ private slots:
         // (the rank's page: a session of several ranks opens on its job page, whose table lists
         // the cross-rank findings; the rank shown is one click away)
         const auto pageFindings = [](const MainWindow& window) {
-            return front(window).budgetAnalysis() ? front(window).findingsModel() : front(window).tracePage()->findingsModel();
+            return front(window).budgetAnalysis() ? front(window).findingsModel()
+                                                  : front(window).tracePage()->findingsModel();
         };
         QCOMPARE(qsizetype(pageFindings(background)->rowCount()), count);
         QCOMPARE(qsizetype(pageFindings(now)->rowCount()), count);

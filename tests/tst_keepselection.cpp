@@ -39,7 +39,8 @@ qint64 cursorOf(const MainWindow& window)
 bool waitNewResult(const MainWindow& window, const std::shared_ptr<const AnalysisResult>& before)
 {
     return QTest::qWaitFor(
-        [&] { return !window.isBusy() && front(window).analysis() && front(window).analysis() != before; }, 30000);
+        [&] { return !window.isBusy() && front(window).analysis() && front(window).analysis() != before; },
+        30000);
 }
 
 // A time between two samples of the run, away from every finding's evidence.
@@ -98,8 +99,11 @@ private slots:
         QVERIFY(window.isWindowAnalysis());
         int drift = -1;
         for (int row = 0; row < front(window).findingsModel()->rowCount(); ++row)
-            if (front(window).findingsModel()->index(row, 0).data(FindingsModel::ClassificationKeyRole).toString() ==
-                QLatin1String("persistent_drift"))
+            if (front(window)
+                    .findingsModel()
+                    ->index(row, 0)
+                    .data(FindingsModel::ClassificationKeyRole)
+                    .toString() == QLatin1String("persistent_drift"))
                 drift = row;
         QVERIFY(drift >= 0);
         front(window).selectFinding(drift);

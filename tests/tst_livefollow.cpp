@@ -65,7 +65,8 @@ void writeManifest(const QString& dir, const QString& status)
 
 bool waitLoaded(MainWindow& window)
 {
-    return QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis() != nullptr; }, kTimeoutMs);
+    return QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis() != nullptr; },
+                           kTimeoutMs);
 }
 
 } // namespace
@@ -131,8 +132,10 @@ private slots:
         // the run completes: the manifest says so and the session list follows
         append(segment, lines, 260, lines.size());
         writeManifest(dir.path(), QStringLiteral("completed"));
-        QTRY_COMPARE_WITH_TIMEOUT(front(window).analysis()->trace->store.size(), size_t(lines.size()), kTimeoutMs);
-        QTRY_VERIFY_WITH_TIMEOUT(front(window).trace()->sessions[0].status == SessionStatus::Completed, kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(front(window).analysis()->trace->store.size(), size_t(lines.size()),
+                                  kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(front(window).trace()->sessions[0].status == SessionStatus::Completed,
+                                 kTimeoutMs);
         QCOMPARE(front(window).analysis()->findings.size(), size_t(1)); // the spike of the full run
 
         // the Live field sits in the status bar
@@ -160,11 +163,15 @@ private slots:
         live->followAction()->trigger();
         QVERIFY(live->isLive());
         append(path, lines, 150, lines.size());
-        QTRY_COMPARE_WITH_TIMEOUT(front(window).analysis()->trace->store.size(), size_t(lines.size()), kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(front(window).analysis()->trace->store.size(), size_t(lines.size()),
+                                  kTimeoutMs);
         // opening another trace stops following the first
         window.openPath(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/mixed.jsonl"));
         QVERIFY(QTest::qWaitFor(
-            [&] { return front(window).trace() && front(window).trace()->path.endsWith(QStringLiteral("mixed.jsonl")); },
+            [&] {
+                return front(window).trace() &&
+                       front(window).trace()->path.endsWith(QStringLiteral("mixed.jsonl"));
+            },
             kTimeoutMs));
         QVERIFY(!live->isLive());
     }

@@ -69,7 +69,8 @@ QJsonArray expectedFindings(const QString& name)
 
 bool waitIdle(MainWindow& window)
 {
-    return QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis() != nullptr; }, kLoadTimeoutMs);
+    return QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis() != nullptr; },
+                           kLoadTimeoutMs);
 }
 
 // The lines of a parity fixture, to be spoiled by a test.
@@ -415,7 +416,8 @@ private slots:
         const qint64 fullEnd = chart->visibleEndNs();
         QVERIFY(front(window).phasesModel()->spanCount() >= 2);
         front(window).selectPhase(1); // a zoom step: the chart and the timeline show the phase
-        const PhaseSpan* span = front(window).phasesModel()->spanAt(front(window).phasesModel()->indexOfSpan(1));
+        const PhaseSpan* span =
+            front(window).phasesModel()->spanAt(front(window).phasesModel()->indexOfSpan(1));
         QVERIFY(span);
         const qint64 phaseBegin = chart->visibleBeginNs();
         const qint64 phaseEnd = chart->visibleEndNs();
@@ -464,7 +466,8 @@ private slots:
         const QString banner = window.windowBannerText();
         QVERIFY2(banner.startsWith(QStringLiteral("Window analysis: +5.000 s – +15.000 s")),
                  qPrintable(banner));
-        QCOMPARE(front(window).findingsView()->model()->rowCount(), int(front(window).analysis()->findings.size()));
+        QCOMPARE(front(window).findingsView()->model()->rowCount(),
+                 int(front(window).analysis()->findings.size()));
 
         auto* reset = window.findChild<QPushButton*>(QStringLiteral("resetWindowButton"));
         QVERIFY(reset);
@@ -499,7 +502,8 @@ private slots:
         QVERIFY(waitIdle(window));
         QCOMPARE(front(window).analysis()->request.thresholds.gapRatio, 1.0);
         QCOMPARE(front(window).findingsView()->model()->rowCount(), 0);
-        QVERIFY(front(window).detailView()->plainText().contains(QStringLiteral("No hidden-memory findings")));
+        QVERIFY(
+            front(window).detailView()->plainText().contains(QStringLiteral("No hidden-memory findings")));
         {
             QSettings settings;
             QCOMPARE(ThresholdsDialog::loadThresholds(settings).gapRatio, 1.0);
@@ -687,13 +691,14 @@ private slots:
         QVERIFY(waitIdle(window));
         const auto trace = front(window).trace();
         QCOMPARE(front(window).sessionPicker()->sessionsModel()->rowCount(), int(trace->sessions.size()));
-        QCOMPARE(size_t(front(window).sessionPicker()->sessionIndex()), front(window).analysis()->sessionIndex);
+        QCOMPARE(size_t(front(window).sessionPicker()->sessionIndex()),
+                 front(window).analysis()->sessionIndex);
         QCOMPARE(front(window).analysis()->sessionIndex, trace->defaultSessionIndex().value());
         // a CPU trace has no device total: no gap findings, and the detail says why and what
         // the capture shows instead (tst_cpucapture)
         QCOMPARE(front(window).findingsView()->model()->rowCount(), 0);
-        QVERIFY(
-            front(window).detailView()->plainText().contains(QStringLiteral("CPU capture: no hidden-memory gap")));
+        QVERIFY(front(window).detailView()->plainText().contains(
+            QStringLiteral("CPU capture: no hidden-memory gap")));
     }
 
     void screenshot()

@@ -114,7 +114,8 @@ private slots:
             page->viewState()->zoomTo(kStart + 25'000'000'000, kStart + 29'000'000'000);
             page->bookmarksView()->setCurrentIndex(model->index(1, BookmarksModel::TimeColumn));
             QCOMPARE(page->viewState()->cursorNs(), t2);
-            QVERIFY(front(window).chart()->visibleBeginNs() <= t2 && t2 <= front(window).chart()->visibleEndNs());
+            QVERIFY(front(window).chart()->visibleBeginNs() <= t2 &&
+                    t2 <= front(window).chart()->visibleEndNs());
 
             // the reports list them: Markdown and HTML; the JSON report is the CLI's
             const QString md = dir.filePath(QStringLiteral("r.md"));

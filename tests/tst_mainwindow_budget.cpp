@@ -118,7 +118,8 @@ private slots:
         QVERIFY(!front(window).chart()->isVisible());
         const QStringList keys = shownClassifications(window);
         QVERIFY2(keys.contains(expected), qPrintable(keys.join(QLatin1Char(','))));
-        QCOMPARE(front(window).findingsModel()->rowCount(), int(front(window).budgetAnalysis()->findings.size()));
+        QCOMPARE(front(window).findingsModel()->rowCount(),
+                 int(front(window).budgetAnalysis()->findings.size()));
         QVERIFY(window.windowTitle().contains(name));
         QCOMPARE(window.recentFiles().value(0), budgetPath(name));
         QVERIFY(window.exportActions()->exportReportAction()->isEnabled());
@@ -133,7 +134,8 @@ private slots:
         const auto tick = front(window).tickDetailView()->tick();
         QVERIFY(tick);
         QCOMPARE(front(window).budgetData()->ticks.timestampNs[*tick], finding->evidenceTimestampNs);
-        QVERIFY(front(window).detailView()->plainText().contains(classificationTitle(finding->classification)));
+        QVERIFY(
+            front(window).detailView()->plainText().contains(classificationTitle(finding->classification)));
     }
 
     void findingSelectionMovesTheCursor()
@@ -170,7 +172,8 @@ private slots:
         QCOMPARE(front(window).tickDetailView()->tick(), std::optional<size_t>(5));
         QCOMPARE(front(window).verdictLane()->cursorTime(), t.timestampNs[5]);
         QCOMPARE(front(window).budgetChart()->cursorTime(), t.timestampNs[5]);
-        QVERIFY(front(window).tickDetailView()->plainText().contains(QStringLiteral("Tick 6 of %1").arg(t.size())));
+        QVERIFY(front(window).tickDetailView()->plainText().contains(
+            QStringLiteral("Tick 6 of %1").arg(t.size())));
         // the timeline's keys step ticks; the window's step actions too
         front(window).verdictLane()->setFocus();
         QTest::keyClick(front(window).verdictLane(), Qt::Key_Right);
@@ -250,7 +253,8 @@ private slots:
                  qPrintable(error));
         // the chart's context menu and the File menu carry the actions
         QVERIFY(front(window).budgetChart()->actions().contains(window.exportActions()->saveChartAction()));
-        QVERIFY(front(window).findingsView()->actions().contains(window.exportActions()->copyFindingAction()));
+        QVERIFY(
+            front(window).findingsView()->actions().contains(window.exportActions()->copyFindingAction()));
         QVERIFY(window.exportActions()->exportReportAction()->shortcut() ==
                 QKeySequence(Qt::CTRL | Qt::Key_E));
     }

@@ -118,8 +118,9 @@ private slots:
         QCOMPARE(present, presentRanks);
         QCOMPARE(front(window).jobPage()->rankModel()->rowCount(), worldSize);
         // the cross-rank analyses arrive from the background and fill the findings
-        QVERIFY(QTest::qWaitFor([&] { return front(window).jobPage()->findingsView()->model()->rowCount() > 0; },
-                                kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return front(window).jobPage()->findingsView()->model()->rowCount() > 0; },
+                            kLoadTimeoutMs));
         QVERIFY(!front(window).jobOverviewAction()->isEnabled()); // the overview is what is shown
     }
 
@@ -187,8 +188,9 @@ private slots:
         window.show();
         window.openPaths({distributed(QStringLiteral("skew-job"))});
         QVERIFY(QTest::qWaitFor([&] { return jobPageShown(window); }, kLoadTimeoutMs));
-        QVERIFY(QTest::qWaitFor([&] { return front(window).jobPage()->findingsView()->model()->rowCount() > 0; },
-                                kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return front(window).jobPage()->findingsView()->model()->rowCount() > 0; },
+                            kLoadTimeoutMs));
         const auto job = front(window).jobPage()->job();
         const qint64 aligned = (job->firstTimestampNs + job->lastTimestampNs) / 2;
         front(window).jobPage()->viewState()->setCursor(aligned);
@@ -228,8 +230,8 @@ private slots:
         emit front(window).jobPage()->rankActivated(rank);
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return !window.isBusy() && front(window).tracePage()->isVisible() && front(window).analysis() &&
-                       front(window).analysis()->rank == rank;
+                return !window.isBusy() && front(window).tracePage()->isVisible() &&
+                       front(window).analysis() && front(window).analysis()->rank == rank;
             },
             kLoadTimeoutMs));
         const GapChartView* chart = front(window).tracePage()->chart();
@@ -263,8 +265,8 @@ private slots:
         emit front(window).jobPage()->rankActivated(other);
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return !window.isBusy() && front(window).tracePage()->isVisible() && front(window).analysis() &&
-                       front(window).analysis()->rank == other;
+                return !window.isBusy() && front(window).tracePage()->isVisible() &&
+                       front(window).analysis() && front(window).analysis()->rank == other;
             },
             kLoadTimeoutMs));
         for (const JobCollectiveInterval& interval : chart->collectiveIntervals())
@@ -292,7 +294,8 @@ private slots:
         QVERIFY(openJob(window, {folder}));
         // a rank visited first: the trace page holds its analysis, the job page is shown again
         emit front(window).jobPage()->rankActivated(1);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
         front(window).jobOverviewAction()->trigger();
         QVERIFY(front(window).jobPage()->isVisible());
 
@@ -360,7 +363,8 @@ private slots:
         window.show();
         window.openPaths(
             {QString(GAPSCOPE_TEST_DATA_DIR) + QStringLiteral("/fixtures/stormlog/parity/mixed.jsonl")});
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
         QVERIFY(front(window).tracePage()->isVisible());
         QVERIFY(!front(window).jobPage()->job());
         QVERIFY(!front(window).jobOverviewAction()->isEnabled());

@@ -315,9 +315,9 @@ private slots:
             QVERIFY(stride == 1 || stride == 2 || stride == 5 || stride == 10 || stride == 20);
             for (const QString& label : labels)
                 QCOMPARE(label.toInt() % stride, 0);
-            QVERIFY2(
-                front(window).chart()->visibleSpanText().startsWith(QStringLiteral("Training step  ·  showing ")),
-                qPrintable(front(window).chart()->visibleSpanText()));
+            QVERIFY2(front(window).chart()->visibleSpanText().startsWith(
+                         QStringLiteral("Training step  ·  showing ")),
+                     qPrintable(front(window).chart()->visibleSpanText()));
             // the chart's context menu choice reaches the View menu
             emit front(window).chart()->stepAxisChanged(false);
             QVERIFY(!toggle->isChecked());

@@ -114,7 +114,8 @@ private slots:
         QVERIFY(front(window).trace()->path.endsWith(QStringLiteral("drift.jsonl")));
         QCOMPARE(front(window).chart()->visibleBeginNs(), firstBegin);
         QCOMPARE(front(window).chart()->visibleEndNs(), firstEnd);
-        QCOMPARE(front(window).tracePage()->viewState()->cursorNs(), firstBegin + (firstEnd - firstBegin) / 3);
+        QCOMPARE(front(window).tracePage()->viewState()->cursorNs(),
+                 firstBegin + (firstEnd - firstBegin) / 3);
         QVERIFY(front(window).chart()->isVisible());
 
         // the keys themselves, wherever the focus is in the window
@@ -177,7 +178,8 @@ private slots:
         QVERIFY(waitIdle(window));
         QCOMPARE(window.tabs()->count(), 1);
         window.openPath(budgetPath(QStringLiteral("leak.jsonl")));
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).budgetAnalysis(); }, kLoadTimeoutMs));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).budgetAnalysis(); },
+                                kLoadTimeoutMs));
         QCOMPARE(window.tabs()->count(), 2);
         QVERIFY(front(window).isBudgetShown());
         QCOMPARE(window.windowTitle(), QStringLiteral("leak.jsonl — gapscope"));

@@ -59,7 +59,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openPath(bundleFolder());
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
         const auto& trace = *front(window).analysis()->trace;
         QCOMPARE(trace.ooms.size(), size_t(1));
         const int64_t oomNs = *trace.ooms[0].timeNs;

@@ -72,7 +72,8 @@ private slots:
         window.resize(1280, 800);
         window.show();
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
         TracePage* page = front(window).tracePage();
         QVERIFY(page->isSummaryShown());
         QVERIFY(page->summaryView()->isVisible());
@@ -149,7 +150,8 @@ private slots:
         window.resize(1280, 800);
         window.show();
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
         TracePage* page = front(window).tracePage();
         QVERIFY(page->isSummaryShown());
         const SummaryContent& content = page->summaryView()->content();
@@ -227,7 +229,8 @@ private slots:
         window.resize(1280, 800);
         window.show();
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
         TracePage* page = front(window).tracePage();
         QVERIFY(page->isSummaryShown());
         SummaryView* view = page->summaryView();
@@ -282,7 +285,8 @@ private slots:
         MainWindow window;
         window.show();
         window.openPath(fixture(QStringLiteral("stormlog/real/cpu_phases.json")));
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
         const SummaryContent& content = front(window).tracePage()->summaryView()->content();
         QVERIFY2(content.note.startsWith(QStringLiteral("A CPU capture")), qPrintable(content.note));
         QVERIFY(content.subtitle.contains(QStringLiteral("backend CPU")));
@@ -306,7 +310,8 @@ private slots:
         MainWindow window;
         window.show();
         window.openPath(fixture(QStringLiteral("budget/retention.text")));
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).budgetAnalysis(); }, kLoadTimeoutMs));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).budgetAnalysis(); },
+                                kLoadTimeoutMs));
         BudgetPage* page = front(window).budgetPage();
         QVERIFY(page->isSummaryShown());
         const SummaryContent& content = page->summaryView()->content();

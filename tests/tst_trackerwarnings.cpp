@@ -77,7 +77,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
         const AnalysisResult& result = *front(window).analysis();
         QCOMPARE(warningsIn(result), warnings);
         TracePage* page = front(window).tracePage();
