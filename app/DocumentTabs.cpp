@@ -2,6 +2,8 @@
 
 #include "app/DocumentTab.h"
 #include "app/pages/JobPage.h"
+#include "app/pages/TracePage.h"
+#include "model/document/OpenPlan.h"
 #include "model/job/JobData.h"
 #include "widgets/common/WelcomePage.h"
 
@@ -122,6 +124,35 @@ void DocumentTabs::chooseLoadTab(const QStringList& paths)
     if (inFront)
         for (DocumentPage* page : m_current->pages())
             page->discardAnalysis();
+}
+
+std::optional<QString> DocumentTabs::updateTitle(DocumentTab* tab, const QString& samplePath)
+{
+    const QString& path = tab->state().displayPath;
+    const int index = m_tabs->indexOf(tab);
+    if (path.isEmpty()) {
+        m_tabs->setTabText(index, tr("(empty)"));
+        m_tabs->setTabToolTip(index, {});
+        return std::nullopt;
+    }
+    const auto trace = tab->tracePage()->trace();
+    const std::shared_ptr<const JobData> job = tab->jobPage()->job();
+    QString name;
+    if (trace && trace->path == samplePath) {
+        name = path;
+    } else if (job && !job->jobId.isEmpty() && tab->currentWidget() == tab->jobPage()) {
+        name = tr("%1 — %2 ranks").arg(job->jobId).arg(job->ranks.size());
+    } else if (trace && trace->path == path) {
+        const auto shown = tab->tracePage()->analysis();
+        name = documentName(path, trace.get(),
+                            shown && shown->trace == trace ? std::optional<size_t>(shown->sessionIndex)
+                                                           : std::nullopt);
+    } else {
+        name = documentName(path);
+    }
+    m_tabs->setTabText(index, name.isEmpty() ? path : name);
+    m_tabs->setTabToolTip(index, path);
+    return name;
 }
 
 DocumentTab* DocumentTabs::takeLoadTab()

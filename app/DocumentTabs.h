@@ -9,6 +9,7 @@
 #include <QStackedWidget>
 
 #include <functional>
+#include <optional>
 
 class QTabWidget;
 
@@ -45,6 +46,11 @@ public:
     DocumentTab* takeLoadTab();
     // Whether tab shows the files at paths (a job's inputs, or the one document).
     static bool shows(const DocumentTab* tab, const QStringList& paths);
+    // The tab's text and tooltip for what it shows; the name for the window's title, none
+    // while the tab is empty. Named by what the document is (model/document/OpenPlan
+    // documentName): a job by its id, a run by the folder above its sink and its rank, not
+    // "telemetry_sink"; the bundled sample (at samplePath) by the name it is shown with.
+    std::optional<QString> updateTitle(DocumentTab* tab, const QString& samplePath);
 
 signals:
     void currentTabChanged(gapscope::DocumentTab* tab);

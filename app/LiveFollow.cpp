@@ -72,6 +72,11 @@ void LiveFollow::updateLiveLabel()
     m_followAction->setEnabled(trace != nullptr);
 }
 
+void LiveFollow::followTabInFront()
+{
+    traceOpened(m_window->currentTab()->tracePage()->trace());
+}
+
 void LiveFollow::traceOpened(const std::shared_ptr<const TraceData>& trace)
 {
     if (trace && trace->path == m_follower->path() && m_follower->snapshot() == trace)

@@ -31,7 +31,6 @@
 #include "widgets/common/LoadFailureBanner.h"
 #include "widgets/common/ThresholdsDialog.h"
 #include "widgets/common/WelcomePage.h"
-#include "widgets/trace/GapChartView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -237,11 +236,14 @@ void MainWindow::onCurrentTabChanged(DocumentTab* tab)
         return;
     // Follow reads the trace in front: one behind stops being followed (a running sink
     // brought to the front is followed again)
-    m_liveFollow->traceOpened(tracePage()->trace());
+    m_liveFollow->followTabInFront();
     m_statusBar->setCursorValues(tab->state().cursorValues);
     // the message of another tab does not belong here; a measured span of this one does
-    if (const std::optional<TimeWindow> span = tracePage()->chart()->measuredSpan())
-        statusBar()->showMessage(GapChartView::measurementText(*span, tracePage()->chart()->measurement()));
+    QString kept;
+    for (const DocumentPage* page : tab->pages())
+        kept = kept.isEmpty() ? page->keptStatusMessage() : kept;
+    if (!kept.isEmpty())
+        statusBar()->showMessage(kept);
     else
         statusBar()->clearMessage();
     if (const ProblemLog* problems = documentPage()->problems()) {
@@ -942,34 +944,8 @@ void MainWindow::updateActions()
 
 void MainWindow::updateTitle()
 {
-    const QString& path = currentTab()->state().displayPath;
-    const int index = tabs()->indexOf(currentTab());
-    if (path.isEmpty()) {
-        setWindowTitle(tr("gapscope"));
-        tabs()->setTabText(index, tr("(empty)"));
-        tabs()->setTabToolTip(index, {});
-        return;
-    }
-    // Named by what the document is (model/document/OpenPlan documentName): a job by its id,
-    // a run by the folder above its sink and its rank, not "telemetry_sink".
-    const auto trace = tracePage()->trace();
-    const std::shared_ptr<const JobData> job = jobPage()->job();
-    QString name;
-    if (trace && trace->path == m_samplePath) {
-        name = path;
-    } else if (job && !job->jobId.isEmpty() && currentTab()->currentWidget() == jobPage()) {
-        name = tr("%1 — %2 ranks").arg(job->jobId).arg(job->ranks.size());
-    } else if (trace && trace->path == path) {
-        const auto shown = tracePage()->analysis();
-        name = documentName(path, trace.get(),
-                            shown && shown->trace == trace ? std::optional<size_t>(shown->sessionIndex)
-                                                           : std::nullopt);
-    } else {
-        name = documentName(path);
-    }
-    setWindowTitle(tr("%1 — gapscope").arg(name));
-    tabs()->setTabText(index, name.isEmpty() ? path : name);
-    tabs()->setTabToolTip(index, path);
+    const std::optional<QString> name = m_tabs->updateTitle(currentTab(), m_samplePath);
+    setWindowTitle(name ? tr("%1 — gapscope").arg(*name) : tr("gapscope"));
 }
 
 // ---------------------------------------------------------------------------------------------

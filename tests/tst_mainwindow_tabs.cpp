@@ -197,7 +197,7 @@ private slots:
         emit window.tabs()->tabCloseRequested(0);
         QCOMPARE(window.tabs()->count(), 2);
         QCOMPARE(window.currentTab(), front);
-        QVERIFY(front(window).trace()->path.endsWith(QStringLiteral("quiet.jsonl")));
+        QVERIFY(gapscope::front(window).trace()->path.endsWith(QStringLiteral("quiet.jsonl")));
     }
 
     void failedLoadLeavesNoTab_data()

@@ -6,6 +6,7 @@
 #include "app/MainWindow.h"
 #include "app/NavigationActions.h"
 #include "app/pages/DocumentPage.h"
+#include "app/pages/JobPage.h"
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "tests/OwnSettings.h"

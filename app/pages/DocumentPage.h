@@ -101,6 +101,9 @@ public:
     // Drops the result of an analysis still running (another document opens in its tab).
     virtual void discardAnalysis() {}
     virtual bool isAnalysing() const { return false; }
+    // The status-bar message that stays while the page is in front (a measured span): shown
+    // again when its tab comes back to the front.
+    virtual QString keptStatusMessage() const { return {}; }
     // File > Attach Device Log...: whether this page takes nvidia-smi's log now, and taking it
     // (false with *error when the log or its zone cannot be used).
     virtual bool takesDeviceLog() const { return false; }

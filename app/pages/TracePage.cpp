@@ -204,11 +204,8 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
                 action->setChecked(on);
     });
     // the measurement stays in the status bar until it is cleared (Escape) or replaced
-    connect(m_chart, &GapChartView::measurementChanged, this, [this] {
-        const std::optional<TimeWindow> span = m_chart->measuredSpan();
-        emit statusMessage(span ? GapChartView::measurementText(*span, m_chart->measurement()) : QString(),
-                           0);
-    });
+    connect(m_chart, &GapChartView::measurementChanged, this,
+            [this] { emit statusMessage(keptStatusMessage(), 0); });
 
     setUpLayout(chartArea);
     createPhasesView();
@@ -252,6 +249,12 @@ void TracePage::savePageSettings(QSettings& settings) const
         if (action->isChecked())
             settings.setValue(QStringLiteral("chart/yAxis"), action->data().toString());
     settings.setValue(QStringLiteral("chart/yLog"), m_yLogAction->isChecked());
+}
+
+QString TracePage::keptStatusMessage() const
+{
+    const std::optional<TimeWindow> span = m_chart->measuredSpan();
+    return span ? GapChartView::measurementText(*span, m_chart->measurement()) : QString();
 }
 
 QWidget* TracePage::bookmarksPane() const

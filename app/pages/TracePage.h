@@ -116,6 +116,7 @@ public:
     void resetZoom() override;
     void clear() override;
     QWidget* bookmarksPane() const override;
+    QString keptStatusMessage() const override;
     // View > Chart Overlays, Chart Y Axis and Chart X Axis; the toggles remembered per kind of
     // trace (GPU, CPU) under chart/overlays/, the axes under chart/.
     QList<QAction*> overlayMenuActions() const override;
