@@ -10,6 +10,7 @@
 #include "app/ExportActions.h"
 #include "app/LiveFollow.h"
 #include "app/NavigationActions.h"
+#include "app/OpenDialogs.h"
 #include "app/RecentFiles.h"
 #include "app/WindowDocks.h"
 #include "app/WindowMenus.h"
@@ -37,20 +38,14 @@
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QInputDialog>
-#include <QLineEdit>
 #include <QMimeData>
 #include <QPointer>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QThreadPool>
-#include <QTimeZone>
 #include <QVBoxLayout>
 
 // Q_INIT_RESOURCE must be used outside a namespace; the resources live in a static library.
@@ -63,7 +58,6 @@ namespace gapscope {
 
 namespace {
 
-const QString kSampleResource = QStringLiteral(":/gapscope/sample.jsonl");
 const QString kIconResource = QStringLiteral(":/gapscope/gapscope.svg");
 
 } // namespace
@@ -350,41 +344,22 @@ void MainWindow::saveSettings() const
 
 void MainWindow::showOpenFileDialog()
 {
-    const QString dir = m_recentFiles->lastFolder();
-    // several files selected are the ranks of one job
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open Trace or Budget Log"), dir,
-        tr("Stormlog traces and memory-budget logs (*.jsonl *.ndjson *.json *.csv *.log *.text *.txt);;"
-           "All files (*)"));
-    if (!paths.isEmpty())
+    if (const QStringList paths = askForDocuments(this, m_recentFiles->lastFolder()); !paths.isEmpty())
         openPaths(paths);
 }
 
 void MainWindow::showOpenDirectoryDialog()
 {
-    const QString dir = m_recentFiles->lastFolder();
-    const QString path = QFileDialog::getExistingDirectory(this, tr("Open Sink Directory"), dir);
-    if (!path.isEmpty())
-        openPath(path);
+    openPath(askForSinkFolder(this, m_recentFiles->lastFolder()));
 }
 
 void MainWindow::openSample()
 {
-    if (m_samplePath.isEmpty() || !QFileInfo::exists(m_samplePath)) {
-        // The loader takes a path, so the resource is copied out once per window.
-        m_sampleDir = std::make_unique<QTemporaryDir>();
-        const QString target = m_sampleDir->filePath(QStringLiteral("phasespike-sample.jsonl"));
-        QFile resource(kSampleResource);
-        QFile out(target);
-        if (!m_sampleDir->isValid() || !resource.open(QIODevice::ReadOnly) ||
-            !out.open(QIODevice::WriteOnly) || out.write(resource.readAll()) != resource.size()) {
-            showError(tr("Could not extract the bundled sample: %1").arg(out.errorString()));
-            return;
-        }
-        out.close();
-        m_samplePath = target;
-    }
-    openPath(m_samplePath);
+    QString error;
+    if (const QString path = m_sample.extract(&error); !path.isEmpty())
+        openPath(path);
+    else
+        showError(error);
 }
 
 void MainWindow::openPath(const QString& path)
@@ -725,7 +700,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data)
         return;
     }
     const auto trace = tracePage()->trace();
-    if (trace->path != m_samplePath)
+    if (trace->path != m_sample.path())
         m_recentFiles->add(trace->path);
     ++currentTab()->state().jobAnalysisGeneration;
     jobPage()->clear();
@@ -787,7 +762,7 @@ bool MainWindow::acceptTrace(std::shared_ptr<const TraceData> data, QString* err
             showPage(tracePage());
     }
     currentTab()->state().displayPath =
-        loaded->path == m_samplePath ? tr("Bundled sample (phasespike.jsonl)") : loaded->path;
+        loaded->path == m_sample.path() ? tr("Bundled sample (phasespike.jsonl)") : loaded->path;
     showProblemsOf(loaded->problems);
     return true;
 }
@@ -820,20 +795,8 @@ void MainWindow::listProblems(const ProblemLog& problems)
 
 void MainWindow::showAttachDeviceLogDialog()
 {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Attach Device Log"), QString(),
-                                     tr("nvidia-smi CSV logs (*.csv *.log *.txt);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    // nvidia-smi writes local time without an offset: the zone of the machine it ran on
-    bool ok = false;
-    const QString zone = QInputDialog::getText(
-        this, tr("Device Log Time Zone"),
-        tr("nvidia-smi writes local time without an offset.\nThe time zone of the machine that wrote the log "
-           "(an IANA name, UTC, or an offset such as +02:00):"),
-        QLineEdit::Normal, QString::fromUtf8(QTimeZone::systemTimeZoneId()), &ok);
-    if (ok)
-        attachDeviceLog(path, zone);
+    if (const std::optional<DeviceLogRequest> request = askForDeviceLog(this))
+        attachDeviceLog(request->path, request->timeZone);
 }
 
 bool MainWindow::attachDeviceLog(const QString& path, const QString& timeZone)
@@ -944,7 +907,7 @@ void MainWindow::updateActions()
 
 void MainWindow::updateTitle()
 {
-    const std::optional<QString> name = m_tabs->updateTitle(currentTab(), m_samplePath);
+    const std::optional<QString> name = m_tabs->updateTitle(currentTab(), m_sample.path());
     setWindowTitle(name ? tr("%1 — gapscope").arg(*name) : tr("gapscope"));
 }
 

@@ -8,6 +8,7 @@
 
 #include "analysis/Thresholds.h"
 #include "app/DocumentTabs.h"
+#include "app/OpenDialogs.h"
 #include "app/RecentFiles.h"
 #include "app/WindowDocks.h"
 #include "app/WindowStatusBar.h"
@@ -21,7 +22,6 @@
 
 class QProgressBar;
 class QTabWidget;
-class QTemporaryDir;
 
 namespace gapscope {
 
@@ -207,8 +207,7 @@ private:
 
     // state
     GapThresholds m_thresholds;
-    QString m_samplePath;
-    std::unique_ptr<QTemporaryDir> m_sampleDir;
+    BundledSample m_sample;
     QStringList m_pendingOpens;      // documents still to open, one tab each (openPaths)
     QString m_loadPath;              // of the load running or last run
     bool m_settingsRestored = false; // new tabs take the saved splitter positions too
