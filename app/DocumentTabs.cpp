@@ -70,14 +70,13 @@ void DocumentTabs::show(QWidget* page)
     }
 }
 
-bool DocumentTabs::remove(DocumentTab* tab)
+void DocumentTabs::remove(DocumentTab* tab)
 {
     if (m_tabs->count() < 2 || m_tabs->indexOf(tab) < 0)
-        return false;
+        return;
     if (m_loadTab == tab)
         m_loadTab = nullptr;
     m_tabs->removeTab(m_tabs->indexOf(tab));
-    return true;
 }
 
 void DocumentTabs::onCurrentChanged(int index)

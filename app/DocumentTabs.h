@@ -36,7 +36,7 @@ public:
     // The welcome page, or page in the tab in front.
     void show(QWidget* page);
     // Removes tab (not the only one) from the tabs; the caller deletes it.
-    bool remove(DocumentTab* tab);
+    void remove(DocumentTab* tab);
 
     // Where the document(s) at paths go when loaded: the tab in front when it is empty or shows
     // them (Reload; its pages drop an analysis still running), else a new one (null).

@@ -256,11 +256,12 @@ void MainWindow::onCurrentTabChanged(DocumentTab* tab)
 
 void MainWindow::closeTab(DocumentTab* tab)
 {
+    if (tabs()->count() < 2 || tabs()->indexOf(tab) < 0)
+        return;
     if (m_tabs->loadTab() == tab)
         m_loadJob->cancel();
-    if (!m_tabs->remove(tab))
-        return;
     ++tab->state().jobAnalysisGeneration; // its cross-rank analyses are not awaited
+    m_tabs->remove(tab);
     // the banner sits in the page shown: the tab in front after the removal takes it
     if (tab->isAncestorOf(m_windowBanner)) {
         m_windowBanner->hide();
