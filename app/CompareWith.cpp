@@ -1,6 +1,8 @@
 #include "app/CompareWith.h"
 
+#include "app/DocumentTab.h"
 #include "app/MainWindow.h"
+#include "app/pages/TracePage.h"
 #include "widgets/trace/CompareWindow.h"
 
 #include <QAction>
@@ -32,20 +34,20 @@ CompareWith::CompareWith(MainWindow* window)
 
 void CompareWith::updateEnabled()
 {
-    m_action->setEnabled(m_window->trace() != nullptr);
+    m_action->setEnabled(m_window->currentTab()->tracePage()->trace() != nullptr);
     m_folderAction->setEnabled(m_action->isEnabled());
 }
 
 void CompareWith::compareWith(const QString& path)
 {
-    const auto trace = m_window->trace();
+    const auto trace = m_window->currentTab()->tracePage()->trace();
     if (!trace)
         return;
     auto* window = new CompareWindow(m_window);
     window->setWindowFlag(Qt::Window);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setThresholds(m_window->thresholds());
-    const auto shown = m_window->analysis();
+    const auto shown = m_window->currentTab()->tracePage()->analysis();
     window->setTrace(CompareWindow::Side::A, trace,
                      shown ? std::optional<size_t>(shown->sessionIndex) : std::nullopt,
                      shown ? std::optional<int64_t>(shown->rank) : std::nullopt);

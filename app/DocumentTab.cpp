@@ -129,6 +129,12 @@ void DocumentTab::openRank(qint64 rank)
     emit pageShown(trace);
 }
 
+bool DocumentTab::canShowJobOverview() const
+{
+    const JobPage* job = jobPage();
+    return job && job->hasDocument() && currentWidget() != job;
+}
+
 bool DocumentTab::showJobOverview()
 {
     JobPage* job = jobPage();

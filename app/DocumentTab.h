@@ -64,6 +64,9 @@ public:
     void openRank(qint64 rank);
     // The job page in front, when it holds a job (View > Job Overview); false when none.
     bool showJobOverview();
+    // Whether showJobOverview would bring the job page to the front: it holds a job and another
+    // page is in front.
+    bool canShowJobOverview() const;
     // A newer snapshot of the trace page's trace (File > Follow): TracePage::showLiveSnapshot.
     bool showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
     void setThresholds(const GapThresholds& thresholds);

@@ -22,6 +22,8 @@ class QWidget;
 
 namespace gapscope {
 
+class DocumentTabs;
+
 class ExportActions : public QObject
 {
     Q_OBJECT
@@ -47,6 +49,10 @@ public:
     // this object, a child of parent.
     ExportActions(QWidget* parent, ResultProvider result, ChartProvider chart = {},
                   FindingProvider finding = {});
+
+    // The actions of a window: they export what the tab in front of tabs shows (its job on
+    // the job page, else its budget log, else its trace with its bookmarks).
+    static ExportActions* forDocumentTabs(QWidget* window, const DocumentTabs* tabs);
 
     void setBudgetProvider(BudgetProvider budget);
     // The bookmarks of the trace shown, listed by the Markdown and HTML reports.

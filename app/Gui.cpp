@@ -1,6 +1,7 @@
 #include "app/Gui.h"
 
 #include "analysis/PhaseSteps.h"
+#include "app/DocumentTab.h"
 #include "app/MainWindow.h"
 #include "app/Theme.h"
 #include "app/pages/TracePage.h"
@@ -95,15 +96,16 @@ int renderScreenshot(const QString& file, const QString& outPng, QSize size, QSt
     }
     if (deviceLog) {
         // read here, analysed on this thread like the trace (the page's own job is superseded)
-        if (job || !window.tracePage()->attachDeviceLog(*deviceLog, &loadError) ||
-            !window.tracePage()->analyseNow(&loadError)) {
+        if (job || !window.currentTab()->tracePage()->attachDeviceLog(*deviceLog, &loadError) ||
+            !window.currentTab()->tracePage()->analyseNow(&loadError)) {
             if (error)
                 *error = job ? QStringLiteral("--device-log applies to one trace, not a job") : loadError;
             return 2;
         }
     }
     if (view.stepAxis || view.cursorStep || view.measureSteps) {
-        const std::shared_ptr<const StepIndex> steps = job ? nullptr : window.tracePage()->steps();
+        const std::shared_ptr<const StepIndex> steps =
+            job ? nullptr : window.currentTab()->tracePage()->steps();
         if (!steps || steps->empty()) {
             if (error)
                 *error = QStringLiteral("%1: its phases carry no step (the \"step\" attribute)").arg(file);
@@ -118,19 +120,19 @@ int renderScreenshot(const QString& file, const QString& outPng, QSize size, QSt
                 *error = QStringLiteral("%1: no step %2").arg(file).arg(n);
             return nullptr;
         };
-        window.tracePage()->stepAxisAction()->setChecked(view.stepAxis);
+        window.currentTab()->tracePage()->stepAxisAction()->setChecked(view.stepAxis);
         if (view.cursorStep) {
             const TrainingStep* step = stepNumbered(*view.cursorStep);
             if (!step)
                 return 2;
-            window.tracePage()->setCursorTime(step->startNs);
+            window.currentTab()->tracePage()->setCursorTime(step->startNs);
         }
         if (view.measureSteps) {
             const TrainingStep* first = stepNumbered(view.measureSteps->first);
             const TrainingStep* last = first ? stepNumbered(view.measureSteps->second) : nullptr;
             if (!last)
                 return 2;
-            window.tracePage()->chart()->measureRange(first->startNs, last->endNs);
+            window.currentTab()->tracePage()->chart()->measureRange(first->startNs, last->endNs);
         }
     }
     window.resize(size);

@@ -1,6 +1,8 @@
 #include "app/LiveFollow.h"
 
+#include "app/DocumentTab.h"
 #include "app/MainWindow.h"
+#include "app/pages/TracePage.h"
 #include "model/trace/TraceFollower.h"
 
 #include <QAction>
@@ -50,7 +52,7 @@ QString LiveFollow::liveText() const
 void LiveFollow::updateLiveLabel()
 {
     const bool started = m_follower->isStarted() && m_follower->snapshot();
-    const auto trace = m_window->trace();
+    const auto trace = m_window->currentTab()->tracePage()->trace();
     const bool ours = started && trace && trace->path == m_follower->path();
     if (!ours) {
         m_liveLabel->clear();
@@ -70,6 +72,11 @@ void LiveFollow::updateLiveLabel()
     m_followAction->setEnabled(trace != nullptr);
 }
 
+void LiveFollow::followTabInFront()
+{
+    traceOpened(m_window->currentTab()->tracePage()->trace());
+}
+
 void LiveFollow::traceOpened(const std::shared_ptr<const TraceData>& trace)
 {
     if (trace && trace->path == m_follower->path() && m_follower->snapshot() == trace)
@@ -87,7 +94,7 @@ void LiveFollow::traceOpened(const std::shared_ptr<const TraceData>& trace)
 
 bool LiveFollow::follow(bool on)
 {
-    const auto trace = m_window->trace();
+    const auto trace = m_window->currentTab()->tracePage()->trace();
     if (!on) {
         m_follower->setPaused(true); // the data read so far stays on screen
         updateLiveLabel();
@@ -116,7 +123,7 @@ bool LiveFollow::follow(bool on)
 AnalysisRequest LiveFollow::currentRequest() const
 {
     AnalysisRequest request;
-    if (const auto shown = m_window->analysis()) {
+    if (const auto shown = m_window->currentTab()->tracePage()->analysis()) {
         request = shown->request;
         request.sessionIndex = shown->sessionIndex;
         request.rank = shown->rank;
@@ -134,10 +141,12 @@ void LiveFollow::stop()
 
 void LiveFollow::onAnalysis(std::shared_ptr<const AnalysisResult> result)
 {
-    const auto trace = m_window->trace();
+    const auto trace = m_window->currentTab()->tracePage()->trace();
     if (!result || !trace || result->trace->path != trace->path)
         return;
-    m_window->showLiveSnapshot(std::move(result), m_pinAction->isChecked());
+    TracePage* page = m_window->currentTab()->tracePage();
+    if (page->showLiveSnapshot(std::move(result), m_pinAction->isChecked()))
+        m_window->listProblems(page->trace()->problems);
     updateLiveLabel();
 }
 

@@ -34,6 +34,8 @@ public:
     // A trace was opened: following stops unless it is the followed one; a sink whose manifest
     // says a session is still running is followed at once.
     void traceOpened(const std::shared_ptr<const TraceData>& trace);
+    // Another tab came to the front: its trace is the one opened.
+    void followTabInFront();
     // Starts (or resumes) following the open trace; false with a status message when it cannot.
     bool follow(bool on);
     void stop();

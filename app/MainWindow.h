@@ -1,68 +1,50 @@
 #pragma once
-// The gapscope main window, the shell around the document pages (app/pages/): menus, docks,
-// status bar, opening files (dialogs, recent files, drag and drop, the sample, reload, close),
-// the thresholds dialog, the background load with progress and Cancel, and the welcome page.
+// The gapscope main window, the shell around the document pages (app/pages/): it hosts the
+// tabs (app/DocumentTabs), the menus (app/WindowMenus) with the navigation actions every page
+// shares (app/NavigationActions), the docks (app/WindowDocks) and the status bar
+// (app/WindowStatusBar), and opens files (dialogs, recent files, drag and drop, the sample,
+// reload, close) with the background load, its progress and Cancel. What it shows of a page
+// it asks through DocumentPage; tests reach the pages through currentTab().
 
 #include "analysis/Thresholds.h"
+#include "app/DocumentTabs.h"
+#include "app/OpenDialogs.h"
+#include "app/RecentFiles.h"
+#include "app/WindowDocks.h"
+#include "app/WindowStatusBar.h"
 #include "app/pages/LoadedDocument.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/trace/AnalysisRunner.h"
 
 #include <QMainWindow>
-#include <QPointer>
 #include <QStringList>
 
 #include <memory>
-#include <optional>
 
-class QAction;
-class QDockWidget;
-class QLabel;
-class QMenu;
 class QProgressBar;
-class QStackedWidget;
 class QTabWidget;
-class QTableView;
-class QTemporaryDir;
-class QToolButton;
-class QTreeView;
 
 namespace gapscope {
 
-class BudgetBreakdownView;
-class BudgetPage;
-class BudgetTickDetailView;
+class CompareWith;
 class DocumentPage;
 class DocumentTab;
 class ExportActions;
-class VerdictLane;
-class FindingDetailView;
-class FindingsModel;
-class GapChartView;
-class JobPage;
-class LoadFailureBanner;
-struct JobData;
-struct JobAnalysisResult;
-class LoadJob;
-class TraceCache;
 class LiveFollow;
-class CompareWith;
-class PhasesModel;
+class LoadFailureBanner;
+class LoadJob;
+class NavigationActions;
 class ProblemLog;
-class ProblemsPanel;
-class SessionPicker;
 class ThresholdsDialog;
-class TimelineScrubber;
-class TracePage;
-class WelcomePage;
+class TraceCache;
 class WindowBanner;
+class WindowMenus;
+struct JobData;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    static constexpr int kMaxRecentFiles = 10;
-
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -90,23 +72,24 @@ public:
     // Loads and analyses on the calling thread (screenshots). false with *error on bad input.
     bool showTraceNow(const QString& path, QString* error);
     void closeTrace();
-    // A newer snapshot of the open trace from File > Follow, with its analysis: session, zoom and
-    // cursor stay, unless pinToLatest moves them to the newest samples.
-    void showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
+    // The problems of the document in front changed (File > Follow's newer snapshot): the
+    // panel lists them, the status bar counts them.
+    void listProblems(const ProblemLog& problems);
     LiveFollow* liveFollow() const { return m_liveFollow; }
     CompareWith* compareWith() const { return m_compareWith; }
+    ExportActions* exportActions() const { return m_exportActions; }
+    NavigationActions* navigation() const { return m_navigation; }
 
     // state, for the status bar and tests
-    std::shared_ptr<const TraceData> trace() const;
-    std::shared_ptr<const AnalysisResult> analysis() const;
     bool isLoading() const;
+    // A page of the tab in front is analysing in the background.
     bool isAnalysing() const;
     bool isBusy() const { return isLoading() || isAnalysing() || !m_pendingOpens.isEmpty(); }
     bool isWindowAnalysis() const;
-    bool isWelcomeShown() const;
+    bool isWelcomeShown() const { return m_tabs->isWelcomeShown(); }
     QString windowBannerText() const;
-    QString cursorValuesText() const;
-    QString problemsButtonText() const;
+    QString cursorValuesText() const { return m_statusBar->cursorValues(); }
+    QString problemsButtonText() const { return m_statusBar->problemsButtonText(); }
     // The explanation a failed open leaves above the page (plain text), empty once dismissed.
     QString loadFailureText() const;
     LoadFailureBanner* loadFailureBanner() const { return m_loadFailureBanner; }
@@ -119,51 +102,19 @@ public:
     std::shared_ptr<const TraceCache> traceCache() const;
     // Help > About's line on the cache: its folder, size and cap, or that it is off.
     QString cacheText() const;
-    QStringList recentFiles() const;
+    QStringList recentFiles() const { return m_recentFiles->files(); }
     GapThresholds thresholds() const { return m_thresholds; }
-    // memory-budget logs (budget-snapshots.md): shown instead of a trace
-    bool isBudgetShown() const;
-    std::shared_ptr<const BudgetData> budgetData() const;
-    std::shared_ptr<const BudgetAnalysisResult> budgetAnalysis() const;
-    BudgetThresholds budgetThresholds() const;
-    BudgetBreakdownView* budgetChart() const;
-    VerdictLane* verdictLane() const;
-    BudgetTickDetailView* tickDetailView() const;
-    ExportActions* exportActions() const { return m_exportActions; }
 
     // The open documents, one tab each (DocumentTab: its pages and state); the tab bar shows
-    // from two on. The accessors below are of the tab in front.
-    QTabWidget* tabs() const { return m_tabs; }
-    DocumentTab* currentTab() const { return m_tab; }
-
-    // the pages of the kinds of document (of the tab in front)
-    TracePage* tracePage() const { return m_tracePage; }
-    BudgetPage* budgetPage() const { return m_budgetPage; }
-    JobPage* jobPage() const { return m_jobPage; }
-    QAction* jobOverviewAction() const { return m_jobOverviewAction; }
-    QAction* attachDeviceLogAction() const { return m_attachDeviceLogAction; }
-
-    GapChartView* chart() const;
-    TimelineScrubber* scrubber() const;
-    // the findings of the document open (a budget log's while one is shown)
-    QTableView* findingsView() const;
-    QTreeView* phasesView() const;
-    FindingsModel* findingsModel() const;
-    PhasesModel* phasesModel() const;
-    FindingDetailView* detailView() const;
-    ProblemsPanel* problemsPanel() const { return m_problemsPanel; }
-    SessionPicker* sessionPicker() const;
-    WelcomePage* welcomePage() const { return m_welcome; }
-    QProgressBar* progressBar() const { return m_progress; }
+    // from two on. The pages and their views are reached through the tab in front.
+    QTabWidget* tabs() const { return m_tabs->tabWidget(); }
+    DocumentTab* currentTab() const { return m_tabs->current(); }
+    ProblemsPanel* problemsPanel() const { return m_docks->problemsPanel(); }
+    WelcomePage* welcomePage() const { return m_tabs->welcome(); }
+    QProgressBar* progressBar() const { return m_statusBar->progressBar(); }
 
 public slots:
-    void selectFinding(int findingIndex);
-    void selectPhase(int spanIndex);
-    void analyseWindow(qint64 beginNs, qint64 endNs);
-    void resetWindowAnalysis();
     void setThresholds(const gapscope::GapThresholds& thresholds);
-    void selectSession(int sessionIndex, qint64 rank);
-    void setCursorTime(qint64 ns);
     void cancelLoad();
     // File > Attach Device Log... without its dialogs: the trace shown takes nvidia-smi's log
     // at path (timestamps in timeZone; empty: the system's) and is analysed again. False (and
@@ -176,20 +127,11 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void createActions();
-    void createMenus();
-    void createCentralArea();
-    void createDocks();
-    void createStatusBar();
-
     void showOpenFileDialog();
     void showOpenDirectoryDialog();
     void showThresholdsDialog();
     void showAttachDeviceLogDialog();
     void showAbout();
-    void updateRecentMenu();
-    void addRecentFile(const QString& path);
-    void removeRecentFile(const QString& path);
     void reload();
 
     void onLoadStarted(const QString& path);
@@ -203,27 +145,19 @@ private:
     void onLoadFailed(const QString& error);
     void onLoadCancelled();
 
-    // tabs
-    DocumentTab* addDocumentTab();
+    // tabs: a new tab with its pages wired (DocumentTabs' factory)
+    DocumentTab* makeTab(QWidget* parent);
     // The shell's actions in the context menus of a tab's charts and findings tables.
     void decorateTab(DocumentTab* tab);
-    // View > Chart Y Axis and Chart X Axis: the choices of the trace page in front.
-    void fillAxisMenus();
-    void onCurrentTabChanged(int index);
+    void onCurrentTabChanged(DocumentTab* tab);
     // Removes a tab that is not the only one (with the views the docks held for it).
     void closeTab(DocumentTab* tab);
+    // A tab made for a document that could not be shown goes again.
+    void dropTabIfEmpty(DocumentTab* tab);
     // Starts loading one document (a path OpenPlan resolved) into the tab chooseLoadTab picks.
     void startDocument(const QString& path);
     // The next of several documents opened together, once the one before has loaded or failed.
     void openNextPending();
-    // Where the document(s) at paths go when loaded (see openPath); the tab in front drops an
-    // analysis still running when it is the one.
-    void chooseLoadTab(const QStringList& paths);
-    // A load finished: the tab chosen (made now when new) is brought to the front.
-    DocumentTab* takeLoadTab();
-    // A tab made for a document that could not be shown goes again.
-    void dropTabIfEmpty(DocumentTab* tab);
-    bool tabShows(const DocumentTab* tab, const QStringList& paths) const;
 
     // The page of the document open (the trace page when none is).
     DocumentPage* documentPage() const;
@@ -238,82 +172,30 @@ private:
     void updateProblemsButton();
     void updateActions();
     void updateTitle();
-    // The stack page, with the docks that belong to it (none on the welcome page).
+    // The page shown in the tab in front (or the welcome page), with its docks and banner.
     void showPage(QWidget* page);
 
-    // jobs
+    // the parts of the window
     LoadJob* m_loadJob = nullptr;
+    WindowMenus* m_menus = nullptr;
+    NavigationActions* m_navigation = nullptr;
+    DocumentTabs* m_tabs = nullptr; // the welcome page or the tabs
+    WindowDocks* m_docks = nullptr;
+    WindowStatusBar* m_statusBar = nullptr;
+    RecentFiles* m_recentFiles = nullptr;
+    WindowBanner* m_windowBanner = nullptr; // placed in the page shown
+    LoadFailureBanner* m_loadFailureBanner = nullptr;
+    ThresholdsDialog* m_thresholdsDialog = nullptr;
+    ExportActions* m_exportActions = nullptr;
     LiveFollow* m_liveFollow = nullptr;
     CompareWith* m_compareWith = nullptr;
 
     // state
     GapThresholds m_thresholds;
-    QString m_samplePath;
-    QStringList m_pendingOpens; // documents still to open, one tab each (openPaths)
-    std::unique_ptr<QTemporaryDir> m_sampleDir;
-    bool m_phasesDockWanted = true; // the user's choice; the welcome page hides it regardless
-
-    // pages and docks
-    QStackedWidget* m_central = nullptr; // the welcome page or the tabs
-    WelcomePage* m_welcome = nullptr;
-    QTabWidget* m_tabs = nullptr;
-    DocumentTab* m_tab = nullptr;    // in front; the page pointers below are its pages
-    QPointer<DocumentTab> m_loadTab; // where the load running goes; null: a new tab
+    BundledSample m_sample;
+    QStringList m_pendingOpens;      // documents still to open, one tab each (openPaths)
+    QString m_loadPath;              // of the load running or last run
     bool m_settingsRestored = false; // new tabs take the saved splitter positions too
-    TracePage* m_tracePage = nullptr;
-    BudgetPage* m_budgetPage = nullptr;
-    JobPage* m_jobPage = nullptr;
-    QAction* m_jobOverviewAction = nullptr;
-    QMenu* m_overlaysMenu = nullptr;            // the overlay toggles of the trace page in front
-    QMenu* m_yAxisMenu = nullptr;               // and its y axis choices
-    QMenu* m_xAxisMenu = nullptr;               // and its x axis (time or steps)
-    QStackedWidget* m_phasesStack = nullptr;    // each tab's phases tree, in the Phases dock
-    QStackedWidget* m_bookmarksStack = nullptr; // each tab's bookmark list
-    QDockWidget* m_phasesDock = nullptr;
-    QDockWidget* m_bookmarksDock = nullptr; // the trace page's bookmark list
-    ProblemsPanel* m_problemsPanel = nullptr;
-    ThresholdsDialog* m_thresholdsDialog = nullptr;
-    ExportActions* m_exportActions = nullptr;
-    WindowBanner* m_windowBanner = nullptr; // placed in the page shown
-    LoadFailureBanner* m_loadFailureBanner = nullptr;
-    QString m_loadPath; // of the load running or last run
-
-    // status bar
-    QLabel* m_cursorLabel = nullptr;
-    QToolButton* m_problemsButton = nullptr;
-    QLabel* m_progressLabel = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QToolButton* m_cancelButton = nullptr;
-
-    // actions
-    QAction* m_openAction = nullptr;
-    QAction* m_openDirAction = nullptr;
-    QAction* m_openSampleAction = nullptr;
-    QAction* m_reloadAction = nullptr;
-    QAction* m_attachDeviceLogAction = nullptr;
-    QAction* m_closeAction = nullptr;
-    QAction* m_quitAction = nullptr;
-    QAction* m_nextTabAction = nullptr;
-    QAction* m_previousTabAction = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    QAction* m_resetZoomAction = nullptr;
-    QAction* m_zoomBackAction = nullptr;
-    QAction* m_zoomForwardAction = nullptr;
-    QAction* m_nextFindingAction = nullptr;
-    QAction* m_prevFindingAction = nullptr;
-    QAction* m_nextPhaseAction = nullptr;
-    QAction* m_prevPhaseAction = nullptr;
-    QAction* m_nextPhaseKindAction = nullptr; // the next run of another phase name
-    QAction* m_prevPhaseKindAction = nullptr;
-    QAction* m_addBookmarkAction = nullptr;
-    QAction* m_nextBookmarkAction = nullptr;
-    QAction* m_prevBookmarkAction = nullptr;
-    QAction* m_stepForwardAction = nullptr;
-    QAction* m_stepBackAction = nullptr;
-    QAction* m_stepForwardFastAction = nullptr;
-    QAction* m_stepBackFastAction = nullptr;
-    QAction* m_thresholdsAction = nullptr;
-    QAction* m_resetWindowAction = nullptr;
 };
 
 } // namespace gapscope

@@ -9,6 +9,7 @@
 #include "app/MainWindow.h"
 #include "app/pages/TracePage.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QAction>
@@ -35,7 +36,7 @@ QString gpuTrace()
 
 QAction* overlayAction(const MainWindow& window, ChartOverlay overlay)
 {
-    for (const auto& [o, action] : window.tracePage()->overlayActions())
+    for (const auto& [o, action] : front(window).tracePage()->overlayActions())
         if (o == overlay)
             return action;
     return nullptr;
@@ -43,9 +44,9 @@ QAction* overlayAction(const MainWindow& window, ChartOverlay overlay)
 
 bool counterOverlaysOn(const MainWindow& window)
 {
-    return window.chart()->isOverlayVisible(ChartOverlay::Allocated) ||
-           window.chart()->isOverlayVisible(ChartOverlay::Reserved) ||
-           window.chart()->isOverlayVisible(ChartOverlay::DeviceUsed);
+    return front(window).chart()->isOverlayVisible(ChartOverlay::Allocated) ||
+           front(window).chart()->isOverlayVisible(ChartOverlay::Reserved) ||
+           front(window).chart()->isOverlayVisible(ChartOverlay::DeviceUsed);
 }
 
 bool show(MainWindow& window, const QString& path)
@@ -75,7 +76,7 @@ private slots:
         window.resize(kDefaultScreenshotSize);
         QVERIFY(show(window, cpuCapture()));
         // nothing else to draw for a capture without a device total
-        QVERIFY(window.chart()->isOverlayVisible(ChartOverlay::Allocated));
+        QVERIFY(front(window).chart()->isOverlayVisible(ChartOverlay::Allocated));
         QVERIFY(overlayAction(window, ChartOverlay::Reserved)->isChecked());
         QVERIFY(show(window, gpuTrace()));
         if (const QByteArray out = qgetenv("GAPSCOPE_ITEM2_SCREENSHOT"); !out.isEmpty()) {
@@ -86,11 +87,11 @@ private slots:
         }
         QVERIFY2(!counterOverlaysOn(window), "the CPU capture's counters stayed on for the GPU trace");
         QVERIFY(!overlayAction(window, ChartOverlay::Allocated)->isChecked());
-        QVERIFY(window.chart()->drawnPoints(ChartLine::Allocated).isEmpty());
-        QVERIFY(!window.chart()->drawnPoints(ChartLine::Gap).isEmpty());
+        QVERIFY(front(window).chart()->drawnPoints(ChartLine::Allocated).isEmpty());
+        QVERIFY(!front(window).chart()->drawnPoints(ChartLine::Gap).isEmpty());
         // and back: the capture shows its counters again
         QVERIFY(show(window, cpuCapture()));
-        QVERIFY(window.chart()->isOverlayVisible(ChartOverlay::DeviceUsed));
+        QVERIFY(front(window).chart()->isOverlayVisible(ChartOverlay::DeviceUsed));
     }
 
     void togglesRememberedPerKind()
@@ -101,15 +102,15 @@ private slots:
         overlayAction(window, ChartOverlay::ThresholdBand)->setChecked(false);
         QVERIFY(show(window, cpuCapture()));
         overlayAction(window, ChartOverlay::Allocated)->setChecked(false);
-        QVERIFY(!window.chart()->isOverlayVisible(ChartOverlay::Allocated));
+        QVERIFY(!front(window).chart()->isOverlayVisible(ChartOverlay::Allocated));
         QVERIFY(show(window, gpuTrace()));
-        QVERIFY(window.chart()->isOverlayVisible(ChartOverlay::Reserved));
-        QVERIFY(!window.chart()->isOverlayVisible(ChartOverlay::ThresholdBand));
-        QVERIFY(!window.chart()->isOverlayVisible(ChartOverlay::Allocated));
+        QVERIFY(front(window).chart()->isOverlayVisible(ChartOverlay::Reserved));
+        QVERIFY(!front(window).chart()->isOverlayVisible(ChartOverlay::ThresholdBand));
+        QVERIFY(!front(window).chart()->isOverlayVisible(ChartOverlay::Allocated));
         QVERIFY(show(window, cpuCapture()));
-        QVERIFY(!window.chart()->isOverlayVisible(ChartOverlay::Allocated));
-        QVERIFY(window.chart()->isOverlayVisible(ChartOverlay::Reserved));
-        QVERIFY(window.chart()->isOverlayVisible(ChartOverlay::DeviceUsed));
+        QVERIFY(!front(window).chart()->isOverlayVisible(ChartOverlay::Allocated));
+        QVERIFY(front(window).chart()->isOverlayVisible(ChartOverlay::Reserved));
+        QVERIFY(front(window).chart()->isOverlayVisible(ChartOverlay::DeviceUsed));
     }
 
     void restartOpensGpuTraceOnTheGap()
@@ -134,10 +135,10 @@ private slots:
             MainWindow window;
             window.restoreSettings();
             QVERIFY(show(window, gpuTrace()));
-            QVERIFY(!window.chart()->isOverlayVisible(ChartOverlay::Regression));
+            QVERIFY(!front(window).chart()->isOverlayVisible(ChartOverlay::Regression));
             QVERIFY(show(window, cpuCapture()));
-            QVERIFY(window.chart()->isOverlayVisible(ChartOverlay::Allocated));
-            QVERIFY(window.chart()->isOverlayVisible(ChartOverlay::Regression));
+            QVERIFY(front(window).chart()->isOverlayVisible(ChartOverlay::Allocated));
+            QVERIFY(front(window).chart()->isOverlayVisible(ChartOverlay::Regression));
         }
     }
 

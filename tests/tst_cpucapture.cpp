@@ -6,6 +6,7 @@
 #include "app/pages/TracePage.h"
 #include "model/items/PhasesModel.h"
 #include "model/trace/CounterCapture.h"
+#include "tests/WindowAccess.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"
@@ -56,7 +57,7 @@ private slots:
         QVERIFY2(window.showTraceNow(fixture(name), &error), qPrintable(error));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        const auto result = window.analysis();
+        const auto result = front(window).analysis();
         QVERIFY(result);
         QVERIFY(isCounterOnly(*result));
         QVERIFY(result->backend == Backend::Cpu);
@@ -69,23 +70,23 @@ private slots:
         QVERIFY(window.cursorValuesText().contains(QStringLiteral("no gap: no device total")));
 
         // the detail: what a CPU capture is and its RSS, no gap statistics that read zero
-        const QString detail = window.detailView()->plainText();
+        const QString detail = front(window).detailView()->plainText();
         QVERIFY2(detail.contains(QStringLiteral("CPU capture: no hidden-memory gap")), qPrintable(detail));
         QVERIFY(detail.contains(QStringLiteral("Peak RSS")));
         QVERIFY(!detail.contains(QStringLiteral("Mean gap")));
         QVERIFY(!detail.contains(QStringLiteral("0 usable samples")));
 
         // the timeline strip draws the RSS and steps through the samples
-        TimelineScrubber* scrubber = window.scrubber();
+        TimelineScrubber* scrubber = front(window).scrubber();
         const QImage strip = scrubber->grab().toImage();
         QVERIFY2(pixelsNear(strip, chartColors(scrubber->palette()).deviceUsed, 30) > 50,
                  "no RSS line in the timeline strip");
         const auto& rows = timelineRows(*result);
         QVERIFY(rows.size() > 20);
-        window.setCursorTime(result->trace->store.timestampNs[rows[0]]);
+        front(window).setCursorTime(result->trace->store.timestampNs[rows[0]]);
         scrubber->stepCursor(+1);
         QCOMPARE(scrubber->cursorTime(), result->trace->store.timestampNs[rows[1]]);
-        window.tracePage()->stepCursor(+10);
+        front(window).tracePage()->stepCursor(+10);
         QCOMPARE(scrubber->cursorTime(), result->trace->store.timestampNs[rows[11]]);
     }
 
@@ -94,7 +95,7 @@ private slots:
         MainWindow window;
         QString error;
         QVERIFY2(window.showTraceNow(fixture(QStringLiteral("cpu_phases.json")), &error), qPrintable(error));
-        PhasesModel* model = window.phasesModel();
+        PhasesModel* model = front(window).phasesModel();
         QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         // warmup, train, evaluate at the top; train holds one row for its 64 steps
         QCOMPARE(model->rowCount(), 3);
@@ -107,17 +108,17 @@ private slots:
         QCOMPARE(model->rowCount(steps), 64);
         QCOMPARE(model->index(0, PhasesModel::CountColumn, train).data().toString(), QStringLiteral("×64"));
         // the view shows the group folded: 3 + 1 rows instead of 67
-        QTreeView* view = window.phasesView();
+        QTreeView* view = front(window).phasesView();
         const QModelIndex stepsInView =
             static_cast<QAbstractProxyModel*>(view->model())->mapFromSource(steps);
         QVERIFY(!view->isExpanded(stepsInView));
         QVERIFY(view->isExpanded(static_cast<QAbstractProxyModel*>(view->model())->mapFromSource(train)));
         // choosing the group zooms to its first start .. last end
         view->setCurrentIndex(stepsInView);
-        const auto& spans = window.analysis()->phases;
+        const auto& spans = front(window).analysis()->phases;
         const auto occurrences = model->occurrencesAt(steps);
-        QVERIFY(window.chart()->visibleBeginNs() <= spans[occurrences.front()].startNs);
-        QVERIFY(window.chart()->visibleEndNs() >= spans[occurrences.back()].endNs);
+        QVERIFY(front(window).chart()->visibleBeginNs() <= spans[occurrences.front()].startNs);
+        QVERIFY(front(window).chart()->visibleEndNs() >= spans[occurrences.back()].endNs);
     }
 };
 

@@ -8,6 +8,7 @@
 #include "app/pages/BudgetPage.h"
 #include "app/pages/TracePage.h"
 #include "model/trace/TraceLoader.h"
+#include "tests/WindowAccess.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/trace/CompareWindow.h"
 #include "widgets/trace/GapChartView.h"
@@ -129,8 +130,9 @@ private slots:
         QVERIFY2(window.showTraceNow(path, &error), qPrintable(error));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        DocumentPage* page = window.isBudgetShown() ? static_cast<DocumentPage*>(window.budgetPage())
-                                                    : static_cast<DocumentPage*>(window.tracePage());
+        DocumentPage* page = front(window).isBudgetShown()
+                                 ? static_cast<DocumentPage*>(front(window).budgetPage())
+                                 : static_cast<DocumentPage*>(front(window).tracePage());
         if (summary)
             page->showSummary();
         const QImage shot = settledGrab(&window);
@@ -155,8 +157,8 @@ private slots:
             // the gap, or a CPU capture's counters (allocated, reserved and used are one RSS
             // line there: the last drawn, allocated, is the one seen)
             QColor line = colors.text;
-            if (!window.isBudgetShown()) {
-                line = window.analysis()->usableRows.empty() ? colors.allocated : colors.gap;
+            if (!front(window).isBudgetShown()) {
+                line = front(window).analysis()->usableRows.empty() ? colors.allocated : colors.gap;
                 QVERIFY2(pixelsNear(chartShot, line) > 100, qPrintable(line.name()));
             }
             QVERIFY(contrast(line, background) >= 3.0);

@@ -18,6 +18,7 @@
 #include "model/store/BudgetData.h"
 #include "model/store/TraceData.h"
 #include "model/trace/AnalysisRunner.h"
+#include "tests/WindowAccess.h"
 #include "widgets/export/ChartExport.h"
 
 #include "tests/GapscopeProcess.h"
@@ -112,9 +113,9 @@ QByteArray guiReport(MainWindow& window, const QString& file, QString* error)
 std::optional<TimeWindow> middleHalf(const MainWindow& window)
 {
     std::vector<int64_t> times;
-    if (const auto budget = window.budgetData())
+    if (const auto budget = front(window).budgetData())
         times = budget->ticks.timestampNs;
-    else if (const auto trace = window.trace())
+    else if (const auto trace = front(window).trace())
         times = trace->store.timestampNs;
     if (times.empty())
         return std::nullopt;
@@ -125,9 +126,9 @@ std::optional<TimeWindow> middleHalf(const MainWindow& window)
 
 size_t guiFindingCount(const MainWindow& window)
 {
-    if (const auto budget = window.budgetAnalysis())
+    if (const auto budget = front(window).budgetAnalysis())
         return budget->findings.size();
-    return window.analysis() ? window.analysis()->findings.size() : 0;
+    return front(window).analysis() ? front(window).analysis()->findings.size() : 0;
 }
 
 } // namespace
@@ -225,7 +226,8 @@ private slots:
         QVERIFY(QTest::qWaitFor(
             [&] {
                 return !background.isBusy() &&
-                       (background.analysis() || background.budgetAnalysis() || background.isWelcomeShown());
+                       (front(background).analysis() || front(background).budgetAnalysis() ||
+                        background.isWelcomeShown());
             },
             kTimeoutMs));
         MainWindow now;
@@ -238,8 +240,9 @@ private slots:
                           QString::number(window->endNs)};
             for (MainWindow* shown : {&background, &now}) {
                 // the rank's page (a session of several ranks shows its job page first)
-                DocumentPage* page = shown->budgetAnalysis() ? static_cast<DocumentPage*>(shown->budgetPage())
-                                                             : static_cast<DocumentPage*>(shown->tracePage());
+                DocumentPage* page = front(*shown).budgetAnalysis()
+                                         ? static_cast<DocumentPage*>(front(*shown).budgetPage())
+                                         : static_cast<DocumentPage*>(front(*shown).tracePage());
                 page->analyseWindow(window->beginNs, window->endNs);
                 QVERIFY(QTest::qWaitFor([&] { return !shown->isBusy() && page->isWindowAnalysis(); },
                                         kTimeoutMs));
@@ -262,7 +265,7 @@ private slots:
             QVERIFY(!QFile::exists(exportFile));
             QVERIFY2(!shownNow, qPrintable(path));
             QVERIFY(!nowError.isEmpty());
-            QVERIFY(!background.analysis() && !background.budgetAnalysis());
+            QVERIFY(!front(background).analysis() && !front(background).budgetAnalysis());
             return;
         }
         QVERIFY2(exported.exitCode == 0, exported.err.constData());
@@ -292,7 +295,8 @@ private slots:
         // (the rank's page: a session of several ranks opens on its job page, whose table lists
         // the cross-rank findings; the rank shown is one click away)
         const auto pageFindings = [](const MainWindow& window) {
-            return window.budgetAnalysis() ? window.findingsModel() : window.tracePage()->findingsModel();
+            return front(window).budgetAnalysis() ? front(window).findingsModel()
+                                                  : front(window).tracePage()->findingsModel();
         };
         QCOMPARE(qsizetype(pageFindings(background)->rowCount()), count);
         QCOMPARE(qsizetype(pageFindings(now)->rowCount()), count);

@@ -7,6 +7,7 @@
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QGraphicsView>
@@ -26,19 +27,20 @@ QString parityPath(const QString& name)
 
 QString selectedClass(const MainWindow& window)
 {
-    return window.findingsView()->currentIndex().data(FindingsModel::ClassificationKeyRole).toString();
+    return front(window).findingsView()->currentIndex().data(FindingsModel::ClassificationKeyRole).toString();
 }
 
 qint64 cursorOf(const MainWindow& window)
 {
-    return window.tracePage()->viewState()->cursorNs();
+    return front(window).tracePage()->viewState()->cursorNs();
 }
 
 // Waits for a result other than before.
 bool waitNewResult(const MainWindow& window, const std::shared_ptr<const AnalysisResult>& before)
 {
     return QTest::qWaitFor(
-        [&] { return !window.isBusy() && window.analysis() && window.analysis() != before; }, 30000);
+        [&] { return !window.isBusy() && front(window).analysis() && front(window).analysis() != before; },
+        30000);
 }
 
 // A time between two samples of the run, away from every finding's evidence.
@@ -64,21 +66,21 @@ private slots:
         window.show();
         QString error;
         QVERIFY2(window.showTraceNow(parityPath(QStringLiteral("mixed.jsonl")), &error), qPrintable(error));
-        QCOMPARE(window.findingsModel()->rowCount(), 2);
-        window.selectFinding(1);
+        QCOMPARE(front(window).findingsModel()->rowCount(), 2);
+        front(window).selectFinding(1);
         QCOMPARE(selectedClass(window), QStringLiteral("persistent_drift"));
-        const qint64 cursor = quietTime(*window.analysis());
-        window.setCursorTime(cursor);
+        const qint64 cursor = quietTime(*front(window).analysis());
+        front(window).setCursorTime(cursor);
 
-        const auto before = window.analysis();
+        const auto before = front(window).analysis();
         GapThresholds thresholds = window.thresholds();
         thresholds.fragmentation += 0.05; // changes neither finding
         window.setThresholds(thresholds);
         QVERIFY(waitNewResult(window, before));
-        QCOMPARE(window.findingsModel()->rowCount(), 2);
+        QCOMPARE(front(window).findingsModel()->rowCount(), 2);
         QCOMPARE(selectedClass(window), QStringLiteral("persistent_drift"));
         QCOMPARE(cursorOf(window), cursor);
-        QCOMPARE(window.chart()->cursorTime(), cursor);
+        QCOMPARE(front(window).chart()->cursorTime(), cursor);
     }
 
     void resetWindowAnalysisKeepsSelectionAndCursor()
@@ -87,25 +89,28 @@ private slots:
         window.show();
         QString error;
         QVERIFY2(window.showTraceNow(parityPath(QStringLiteral("mixed.jsonl")), &error), qPrintable(error));
-        const auto full = window.analysis();
+        const auto full = front(window).analysis();
         const auto& t = full->trace->store.timestampNs;
         const qint64 begin = t[full->partition.begin];
         const qint64 end = t[full->partition.end - 1];
         // a window of the whole run but its first sample: both findings again
-        window.analyseWindow(begin + 1, end);
+        front(window).analyseWindow(begin + 1, end);
         QVERIFY(waitNewResult(window, full));
         QVERIFY(window.isWindowAnalysis());
         int drift = -1;
-        for (int row = 0; row < window.findingsModel()->rowCount(); ++row)
-            if (window.findingsModel()->index(row, 0).data(FindingsModel::ClassificationKeyRole).toString() ==
-                QLatin1String("persistent_drift"))
+        for (int row = 0; row < front(window).findingsModel()->rowCount(); ++row)
+            if (front(window)
+                    .findingsModel()
+                    ->index(row, 0)
+                    .data(FindingsModel::ClassificationKeyRole)
+                    .toString() == QLatin1String("persistent_drift"))
                 drift = row;
         QVERIFY(drift >= 0);
-        window.selectFinding(drift);
-        const qint64 cursor = quietTime(*window.analysis());
-        window.setCursorTime(cursor);
-        const auto windowed = window.analysis();
-        window.resetWindowAnalysis();
+        front(window).selectFinding(drift);
+        const qint64 cursor = quietTime(*front(window).analysis());
+        front(window).setCursorTime(cursor);
+        const auto windowed = front(window).analysis();
+        front(window).resetWindowAnalysis();
         QVERIFY(waitNewResult(window, windowed));
         QVERIFY(!window.isWindowAnalysis());
         QCOMPARE(selectedClass(window), QStringLiteral("persistent_drift"));
@@ -120,17 +125,17 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QString error;
         QVERIFY2(window.showTraceNow(parityPath(QStringLiteral("mixed.jsonl")), &error), qPrintable(error));
-        window.selectFinding(1);
+        front(window).selectFinding(1);
         const qint64 cursor = cursorOf(window);
-        QCOMPARE(cursor, window.analysis()->findings[1].evidenceTimestampNs);
+        QCOMPARE(cursor, front(window).analysis()->findings[1].evidenceTimestampNs);
         // zoomed in, so that the reset has something to do
-        const auto& t = window.analysis()->trace->store.timestampNs;
-        const qint64 begin = t[window.analysis()->partition.begin];
-        const qint64 end = t[window.analysis()->partition.end - 1];
-        window.tracePage()->viewState()->zoomTo(begin + (end - begin) / 4, end - (end - begin) / 4);
-        QTRY_COMPARE(window.chart()->visibleBeginNs(), begin + (end - begin) / 4);
+        const auto& t = front(window).analysis()->trace->store.timestampNs;
+        const qint64 begin = t[front(window).analysis()->partition.begin];
+        const qint64 end = t[front(window).analysis()->partition.end - 1];
+        front(window).tracePage()->viewState()->zoomTo(begin + (end - begin) / 4, end - (end - begin) / 4);
+        QTRY_COMPARE(front(window).chart()->visibleBeginNs(), begin + (end - begin) / 4);
 
-        auto* canvas = window.chart()->findChild<QGraphicsView*>();
+        auto* canvas = front(window).chart()->findChild<QGraphicsView*>();
         QVERIFY(canvas);
         QWidget* viewport = canvas->viewport();
         const QPoint at(viewport->width() / 3, viewport->height() / 2);
@@ -139,9 +144,9 @@ private slots:
         QVERIFY(cursorOf(window) != cursor); // the first click moved it, as a click does
         QTest::mouseDClick(viewport, Qt::LeftButton, {}, at);
         QTest::mouseRelease(viewport, Qt::LeftButton, {}, at);
-        QTRY_COMPARE(window.chart()->visibleBeginNs(), begin); // the zoom was reset
+        QTRY_COMPARE(front(window).chart()->visibleBeginNs(), begin); // the zoom was reset
         QCOMPARE(cursorOf(window), cursor);
-        QCOMPARE(window.chart()->cursorTime(), cursor);
+        QCOMPARE(front(window).chart()->cursorTime(), cursor);
         QCOMPARE(selectedClass(window), QStringLiteral("persistent_drift"));
     }
 };

@@ -5,6 +5,7 @@
 #include "app/LiveFollow.h"
 #include "app/MainWindow.h"
 #include "model/trace/TraceFollower.h"
+#include "tests/WindowAccess.h"
 #include "widgets/trace/CompareWindow.h"
 #include "widgets/trace/GapChartView.h"
 #include "widgets/trace/TimelineScrubber.h"
@@ -64,7 +65,8 @@ void writeManifest(const QString& dir, const QString& status)
 
 bool waitLoaded(MainWindow& window)
 {
-    return QTest::qWaitFor([&] { return !window.isBusy() && window.analysis() != nullptr; }, kTimeoutMs);
+    return QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis() != nullptr; },
+                           kTimeoutMs);
 }
 
 } // namespace
@@ -94,9 +96,9 @@ private slots:
         QVERIFY(live->liveLabel()->isVisible());
 
         append(segment, lines, 100, 200);
-        QTRY_COMPARE_WITH_TIMEOUT(window.trace()->store.size(), size_t(200), kTimeoutMs);
-        QTRY_COMPARE_WITH_TIMEOUT(window.analysis()->trace->store.size(), size_t(200), kTimeoutMs);
-        QCOMPARE(window.chart()->analysis(), window.analysis());
+        QTRY_COMPARE_WITH_TIMEOUT(front(window).trace()->store.size(), size_t(200), kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(front(window).analysis()->trace->store.size(), size_t(200), kTimeoutMs);
+        QCOMPARE(front(window).chart()->analysis(), front(window).analysis());
 
         // pause: the data stays, nothing more is read
         live->followAction()->trigger();
@@ -104,35 +106,37 @@ private slots:
         QCOMPARE(live->liveLabel()->text(), QStringLiteral("Paused"));
         append(segment, lines, 200, 250);
         QTest::qWait(3 * TraceFollower::kPollIntervalMs);
-        QCOMPARE(window.trace()->store.size(), size_t(200));
+        QCOMPARE(front(window).trace()->store.size(), size_t(200));
 
         // resume with Pin to Latest: the cursor goes to the newest event
         live->pinAction()->setChecked(true);
         live->followAction()->trigger();
         QVERIFY(live->isLive());
-        QTRY_COMPARE_WITH_TIMEOUT(window.analysis()->trace->store.size(), size_t(250), kTimeoutMs);
-        const auto& result = *window.analysis();
+        QTRY_COMPARE_WITH_TIMEOUT(front(window).analysis()->trace->store.size(), size_t(250), kTimeoutMs);
+        const auto& result = *front(window).analysis();
         const qint64 latest = result.trace->store.timestampNs[result.partition.end - 1];
-        QTRY_VERIFY_WITH_TIMEOUT(window.scrubber()->cursorTime() >=
+        QTRY_VERIFY_WITH_TIMEOUT(front(window).scrubber()->cursorTime() >=
                                      result.trace->store.timestampNs[result.usableRows.back()],
                                  kTimeoutMs);
-        QVERIFY(window.chart()->visibleEndNs() >= latest - 1);
+        QVERIFY(front(window).chart()->visibleEndNs() >= latest - 1);
 
         // thresholds changed while following apply to the next live analysis
         GapThresholds stricter = window.thresholds();
         QVERIFY(stricter.set("gap_spike_zscore", 3.5));
         window.setThresholds(stricter);
         append(segment, lines, 250, 260);
-        QTRY_COMPARE_WITH_TIMEOUT(window.analysis()->trace->store.size(), size_t(260), kTimeoutMs);
-        QVERIFY(window.analysis()->request.thresholds.spikeZScore == 3.5);
+        QTRY_COMPARE_WITH_TIMEOUT(front(window).analysis()->trace->store.size(), size_t(260), kTimeoutMs);
+        QVERIFY(front(window).analysis()->request.thresholds.spikeZScore == 3.5);
         window.setThresholds(GapThresholds{});
 
         // the run completes: the manifest says so and the session list follows
         append(segment, lines, 260, lines.size());
         writeManifest(dir.path(), QStringLiteral("completed"));
-        QTRY_COMPARE_WITH_TIMEOUT(window.analysis()->trace->store.size(), size_t(lines.size()), kTimeoutMs);
-        QTRY_VERIFY_WITH_TIMEOUT(window.trace()->sessions[0].status == SessionStatus::Completed, kTimeoutMs);
-        QCOMPARE(window.analysis()->findings.size(), size_t(1)); // the spike of the full run
+        QTRY_COMPARE_WITH_TIMEOUT(front(window).analysis()->trace->store.size(), size_t(lines.size()),
+                                  kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(front(window).trace()->sessions[0].status == SessionStatus::Completed,
+                                 kTimeoutMs);
+        QCOMPARE(front(window).analysis()->findings.size(), size_t(1)); // the spike of the full run
 
         // the Live field sits in the status bar
         QCOMPARE(live->liveLabel()->parentWidget(), static_cast<QWidget*>(window.statusBar()));
@@ -159,11 +163,15 @@ private slots:
         live->followAction()->trigger();
         QVERIFY(live->isLive());
         append(path, lines, 150, lines.size());
-        QTRY_COMPARE_WITH_TIMEOUT(window.analysis()->trace->store.size(), size_t(lines.size()), kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(front(window).analysis()->trace->store.size(), size_t(lines.size()),
+                                  kTimeoutMs);
         // opening another trace stops following the first
         window.openPath(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/mixed.jsonl"));
         QVERIFY(QTest::qWaitFor(
-            [&] { return window.trace() && window.trace()->path.endsWith(QStringLiteral("mixed.jsonl")); },
+            [&] {
+                return front(window).trace() &&
+                       front(window).trace()->path.endsWith(QStringLiteral("mixed.jsonl"));
+            },
             kTimeoutMs));
         QVERIFY(!live->isLive());
     }
@@ -180,7 +188,7 @@ private slots:
         QVERIFY(compare->isWindow());
         compare->waitForIdle();
         QVERIFY(compare->comparison());
-        QCOMPARE(compare->comparison()->a.result->trace, window.trace());
+        QCOMPARE(compare->comparison()->a.result->trace, front(window).trace());
         QCOMPARE(compare->comparison()->count(FindingChange::New), size_t(1));
         QCOMPARE(compare->comparison()->count(FindingChange::Changed), size_t(1));
         compare->close();

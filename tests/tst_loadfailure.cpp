@@ -5,6 +5,7 @@
 #include "model/document/Document.h"
 #include "model/document/LoadFailure.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/common/LoadFailureBanner.h"
 
 #include <QDir>
@@ -141,11 +142,11 @@ private slots:
         MainWindow window;
         window.show();
         window.openPath(good);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, 30000));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, 30000));
         window.openPath(bad);
         QVERIFY(waitLoaded(window));
         QVERIFY(window.loadFailureText().contains(QStringLiteral("an empty file")));
-        QVERIFY(window.analysis()); // the trace shown stays
+        QVERIFY(front(window).analysis()); // the trace shown stays
         // Esc on the message hides it too
         window.loadFailureBanner()->dismissButton()->setFocus();
         QTest::keyClick(window.loadFailureBanner(), Qt::Key_Escape);

@@ -10,6 +10,7 @@
 #include "model/items/SessionsModel.h"
 #include "model/report/ReportContent.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/common/ProblemsPanel.h"
 #include "widgets/common/ThresholdsDialog.h"
 #include "widgets/common/WelcomePage.h"
@@ -68,7 +69,8 @@ QJsonArray expectedFindings(const QString& name)
 
 bool waitIdle(MainWindow& window)
 {
-    return QTest::qWaitFor([&] { return !window.isBusy() && window.analysis() != nullptr; }, kLoadTimeoutMs);
+    return QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis() != nullptr; },
+                           kLoadTimeoutMs);
 }
 
 // The lines of a parity fixture, to be spoiled by a test.
@@ -106,7 +108,7 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(window.isWelcomeShown());
-        QVERIFY(!window.analysis());
+        QVERIFY(!front(window).analysis());
         QVERIFY(window.windowBannerText().isEmpty());
     }
 
@@ -191,7 +193,7 @@ private slots:
         QVERIFY(window.windowTitle().contains(name));
         QCOMPARE(window.recentFiles().value(0), QFileInfo(path).absoluteFilePath());
 
-        QTableView* view = window.findingsView();
+        QTableView* view = front(window).findingsView();
         QCOMPARE(view->model()->rowCount(), int(expected.size()));
         for (int row = 0; row < expected.size(); ++row) {
             const QJsonObject e = expected[row].toObject();
@@ -207,9 +209,9 @@ private slots:
         }
         // the most severe finding of a new trace is selected and explained
         QCOMPARE(view->currentIndex().row(), 0);
-        QCOMPARE(window.detailView()->findingIndex(), 0);
-        QVERIFY(window.detailView()->plainText().contains(
-            classificationTitle(window.analysis()->findings[0].classification)));
+        QCOMPARE(front(window).detailView()->findingIndex(), 0);
+        QVERIFY(front(window).detailView()->plainText().contains(
+            classificationTitle(front(window).analysis()->findings[0].classification)));
     }
 
     void clickFindingMovesCursor()
@@ -219,10 +221,10 @@ private slots:
         window.show();
         window.openPath(parityPath(QStringLiteral("mixed.jsonl")));
         QVERIFY(waitIdle(window));
-        const auto result = window.analysis();
+        const auto result = front(window).analysis();
         QVERIFY(result->findings.size() >= 2);
 
-        GapChartView* chart = window.chart();
+        GapChartView* chart = front(window).chart();
         // zoom to the first tenth so the evidence of the last finding is off screen
         const qint64 begin = chart->visibleBeginNs();
         const qint64 end = chart->visibleEndNs();
@@ -230,16 +232,16 @@ private slots:
 
         const int row = int(result->findings.size()) - 1;
         const qint64 evidence = result->findings[size_t(row)].evidenceTimestampNs;
-        QTableView* view = window.findingsView();
+        QTableView* view = front(window).findingsView();
         const QModelIndex index = view->model()->index(row, FindingsModel::ClassificationColumn);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rowCenter(view, index));
         QCOMPARE(view->currentIndex().row(), row);
         QCOMPARE(chart->cursorTime(), evidence);
-        QCOMPARE(window.scrubber()->cursorTime(), evidence);
+        QCOMPARE(front(window).scrubber()->cursorTime(), evidence);
         QCOMPARE(chart->highlightedFinding(), row);
         QVERIFY(chart->visibleBeginNs() <= evidence);
         QVERIFY(chart->visibleEndNs() >= evidence);
-        QCOMPARE(window.detailView()->findingIndex(), row);
+        QCOMPARE(front(window).detailView()->findingIndex(), row);
         // the status bar shows the values at the cursor, in IEC units
         const QString values = window.cursorValuesText();
         QVERIFY2(values.contains(QStringLiteral("gap ")) && values.contains(QStringLiteral("iB")),
@@ -259,7 +261,7 @@ private slots:
         const qint64 before = chart->cursorTime();
         step->trigger();
         QVERIFY(chart->cursorTime() != before);
-        QCOMPARE(chart->cursorTime(), window.scrubber()->cursorTime());
+        QCOMPARE(chart->cursorTime(), front(window).scrubber()->cursorTime());
     }
 
     void selectPhaseZoomsChart()
@@ -269,7 +271,7 @@ private slots:
         window.show();
         window.openPath(parityPath(QStringLiteral("phasespike.jsonl")));
         QVERIFY(waitIdle(window));
-        PhasesModel* phases = window.phasesModel();
+        PhasesModel* phases = front(window).phasesModel();
         QVERIFY(phases->spanCount() > 0);
 
         // the span the reference attributes the spike to is marked in the tree
@@ -291,19 +293,19 @@ private slots:
             QCOMPARE(index.data(PhasesModel::FindingCountRole).toInt() > 0, marked == int(i));
         }
         QVERIFY(marked >= 0);
-        auto* proxy = qobject_cast<QAbstractProxyModel*>(window.phasesView()->model());
+        auto* proxy = qobject_cast<QAbstractProxyModel*>(front(window).phasesView()->model());
         QVERIFY(proxy);
         const QModelIndex markedInView = proxy->mapFromSource(phases->indexOfSpan(size_t(marked)));
         QVERIFY(markedInView.data(Qt::FontRole).value<QFont>().bold());
 
         // click the marked span in the tree
-        QTreeView* tree = window.phasesView();
+        QTreeView* tree = front(window).phasesView();
         tree->expandAll();
         const QModelIndex viewIndex = markedInView;
         tree->scrollTo(viewIndex);
         QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, rowCenter(tree, viewIndex));
         const PhaseSpan* span = phases->spanAt(phases->indexOfSpan(size_t(marked)));
-        GapChartView* chart = window.chart();
+        GapChartView* chart = front(window).chart();
         const qint64 duration = span->endNs - span->startNs;
         QVERIFY(chart->visibleBeginNs() <= span->startNs);
         QVERIFY(chart->visibleEndNs() >= span->endNs);
@@ -335,7 +337,7 @@ private slots:
         window.show();
         window.openPath(parityPath(QStringLiteral("phases.jsonl")));
         QVERIFY(waitIdle(window));
-        QTreeView* tree = window.phasesView();
+        QTreeView* tree = front(window).phasesView();
         // QTreeView makes sizeHintForColumn protected; QAbstractItemView has it public
         const QAbstractItemView* view = tree;
         tree->resize(260, 300);
@@ -378,25 +380,25 @@ private slots:
             window.show();
             window.openPath(parityPath(QStringLiteral("quiet.jsonl")));
             QVERIFY(waitIdle(window));
-            const std::vector<QAction*>& modes = window.tracePage()->yAxisActions();
+            const std::vector<QAction*>& modes = front(window).tracePage()->yAxisActions();
             QCOMPARE(modes.size(), size_t(2));
             QVERIFY(modes[0]->isChecked());
-            QCOMPARE(window.chart()->yRangeMode(), ByteRangeMode::FitData);
+            QCOMPARE(front(window).chart()->yRangeMode(), ByteRangeMode::FitData);
             modes[1]->trigger();
-            QCOMPARE(window.chart()->yRangeMode(), ByteRangeMode::FromZero);
+            QCOMPARE(front(window).chart()->yRangeMode(), ByteRangeMode::FromZero);
             QVERIFY(!modes[0]->isChecked());
-            window.tracePage()->yLogAction()->trigger();
-            QVERIFY(window.chart()->isLogScale());
+            front(window).tracePage()->yLogAction()->trigger();
+            QVERIFY(front(window).chart()->isLogScale());
             window.saveSettings();
         }
         MainWindow second;
         second.restoreSettings();
-        QCOMPARE(second.chart()->yRangeMode(), ByteRangeMode::FromZero);
-        QVERIFY(second.tracePage()->yAxisActions()[1]->isChecked());
-        QVERIFY(second.chart()->isLogScale());
+        QCOMPARE(front(second).chart()->yRangeMode(), ByteRangeMode::FromZero);
+        QVERIFY(front(second).tracePage()->yAxisActions()[1]->isChecked());
+        QVERIFY(front(second).chart()->isLogScale());
         // the chart's context menu choice reaches the View menu
-        emit second.chart()->yRangeModeChanged(ByteRangeMode::FitData);
-        QVERIFY(second.tracePage()->yAxisActions()[0]->isChecked());
+        emit front(second).chart()->yRangeModeChanged(ByteRangeMode::FitData);
+        QVERIFY(front(second).tracePage()->yAxisActions()[0]->isChecked());
     }
 
     void zoomBackAndForward()
@@ -406,21 +408,22 @@ private slots:
         window.show();
         window.openPath(parityPath(QStringLiteral("phasespike.jsonl")));
         QVERIFY(waitIdle(window));
-        GapChartView* chart = window.chart();
+        GapChartView* chart = front(window).chart();
         auto* back = window.findChild<QAction*>(QStringLiteral("zoomBackAction"));
         auto* forward = window.findChild<QAction*>(QStringLiteral("zoomForwardAction"));
         QVERIFY(back && forward);
         const qint64 fullBegin = chart->visibleBeginNs();
         const qint64 fullEnd = chart->visibleEndNs();
-        QVERIFY(window.phasesModel()->spanCount() >= 2);
-        window.selectPhase(1); // a zoom step: the chart and the timeline show the phase
-        const PhaseSpan* span = window.phasesModel()->spanAt(window.phasesModel()->indexOfSpan(1));
+        QVERIFY(front(window).phasesModel()->spanCount() >= 2);
+        front(window).selectPhase(1); // a zoom step: the chart and the timeline show the phase
+        const PhaseSpan* span =
+            front(window).phasesModel()->spanAt(front(window).phasesModel()->indexOfSpan(1));
         QVERIFY(span);
         const qint64 phaseBegin = chart->visibleBeginNs();
         const qint64 phaseEnd = chart->visibleEndNs();
         QVERIFY(phaseBegin <= span->startNs && phaseEnd >= span->endNs);
         QVERIFY(phaseEnd - phaseBegin < fullEnd - fullBegin);
-        QCOMPARE(window.tracePage()->viewState()->visibleRange(), (TimeRange{phaseBegin, phaseEnd}));
+        QCOMPARE(front(window).tracePage()->viewState()->visibleRange(), (TimeRange{phaseBegin, phaseEnd}));
         QVERIFY(back->isEnabled());
         QVERIFY(!forward->isEnabled());
 
@@ -447,23 +450,24 @@ private slots:
         window.show();
         window.openPath(parityPath(QStringLiteral("mixed.jsonl")));
         QVERIFY(waitIdle(window));
-        const auto full = window.analysis();
+        const auto full = front(window).analysis();
         const qint64 origin = FindingsModel::originNs(*full);
         const qint64 begin = origin + 5'000'000'000;
         const qint64 end = origin + 15'000'000'000;
 
-        emit window.chart()->rangeSelected(begin, end);
+        emit front(window).chart()->rangeSelected(begin, end);
         QVERIFY(window.isWindowAnalysis());
         QVERIFY(waitIdle(window));
-        QVERIFY(window.analysis() != full);
-        QVERIFY(window.analysis()->request.window.has_value());
-        QCOMPARE(window.analysis()->request.window->beginNs, begin);
-        QCOMPARE(window.analysis()->request.window->endNs, end);
-        QVERIFY(window.analysis()->usableRows.size() < full->usableRows.size());
+        QVERIFY(front(window).analysis() != full);
+        QVERIFY(front(window).analysis()->request.window.has_value());
+        QCOMPARE(front(window).analysis()->request.window->beginNs, begin);
+        QCOMPARE(front(window).analysis()->request.window->endNs, end);
+        QVERIFY(front(window).analysis()->usableRows.size() < full->usableRows.size());
         const QString banner = window.windowBannerText();
         QVERIFY2(banner.startsWith(QStringLiteral("Window analysis: +5.000 s – +15.000 s")),
                  qPrintable(banner));
-        QCOMPARE(window.findingsView()->model()->rowCount(), int(window.analysis()->findings.size()));
+        QCOMPARE(front(window).findingsView()->model()->rowCount(),
+                 int(front(window).analysis()->findings.size()));
 
         auto* reset = window.findChild<QPushButton*>(QStringLiteral("resetWindowButton"));
         QVERIFY(reset);
@@ -472,8 +476,8 @@ private slots:
         QVERIFY(waitIdle(window));
         QVERIFY(!window.isWindowAnalysis());
         QVERIFY(window.windowBannerText().isEmpty());
-        QVERIFY(!window.analysis()->request.window);
-        QCOMPARE(window.findingsView()->model()->rowCount(), int(full->findings.size()));
+        QVERIFY(!front(window).analysis()->request.window);
+        QCOMPARE(front(window).findingsView()->model()->rowCount(), int(full->findings.size()));
     }
 
     void thresholdsRerunAndPersist()
@@ -482,7 +486,7 @@ private slots:
         window.show();
         window.openPath(parityPath(QStringLiteral("mixed.jsonl")));
         QVERIFY(waitIdle(window));
-        const size_t before = window.analysis()->findings.size();
+        const size_t before = front(window).analysis()->findings.size();
         QVERIFY(before > 0);
 
         ThresholdsDialog dialog;
@@ -496,9 +500,10 @@ private slots:
         QTest::mouseClick(dialog.applyButton(), Qt::LeftButton);
         QCOMPARE(window.thresholds().gapRatio, 1.0);
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.analysis()->request.thresholds.gapRatio, 1.0);
-        QCOMPARE(window.findingsView()->model()->rowCount(), 0);
-        QVERIFY(window.detailView()->plainText().contains(QStringLiteral("No hidden-memory findings")));
+        QCOMPARE(front(window).analysis()->request.thresholds.gapRatio, 1.0);
+        QCOMPARE(front(window).findingsView()->model()->rowCount(), 0);
+        QVERIFY(
+            front(window).detailView()->plainText().contains(QStringLiteral("No hidden-memory findings")));
         {
             QSettings settings;
             QCOMPARE(ThresholdsDialog::loadThresholds(settings).gapRatio, 1.0);
@@ -512,7 +517,7 @@ private slots:
         QCOMPARE(window.thresholds().gapRatio, 1.0);
         QTest::mouseClick(dialog.applyButton(), Qt::LeftButton);
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.findingsView()->model()->rowCount(), int(before));
+        QCOMPARE(front(window).findingsView()->model()->rowCount(), int(before));
         QSettings settings;
         QVERIFY(ThresholdsDialog::loadThresholds(settings) == GapThresholds{});
     }
@@ -526,9 +531,9 @@ private slots:
         QVERIFY(waitIdle(window));
         // give a stale result every chance to arrive
         QTest::qWait(200);
-        QCOMPARE(QFileInfo(window.trace()->path).fileName(), QStringLiteral("phasespike.jsonl"));
-        QCOMPARE(window.analysis()->trace, window.trace());
-        QCOMPARE(window.findingsView()->model()->rowCount(),
+        QCOMPARE(QFileInfo(front(window).trace()->path).fileName(), QStringLiteral("phasespike.jsonl"));
+        QCOMPARE(front(window).analysis()->trace, front(window).trace());
+        QCOMPARE(front(window).findingsView()->model()->rowCount(),
                  int(expectedFindings(QStringLiteral("phasespike")).size()));
     }
 
@@ -556,7 +561,7 @@ private slots:
         QTest::mouseClick(cancel, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
         QVERIFY(window.progressBar()->isHidden());
-        QVERIFY(!window.trace()); // nothing half-loaded is shown
+        QVERIFY(!front(window).trace()); // nothing half-loaded is shown
         QVERIFY(window.isWelcomeShown());
     }
 
@@ -581,7 +586,7 @@ private slots:
         window.openSample();
         QVERIFY(waitIdle(window));
         QVERIFY(window.windowTitle().contains(QStringLiteral("sample")));
-        QCOMPARE(window.findingsView()->model()->rowCount(),
+        QCOMPARE(front(window).findingsView()->model()->rowCount(),
                  int(expectedFindings(QStringLiteral("phasespike")).size()));
         // the temporary copy is not a recent file
         QVERIFY(window.recentFiles().isEmpty());
@@ -600,13 +605,13 @@ private slots:
         window.show();
         window.openPath(path);
         QVERIFY(waitIdle(window));
-        const qint64 errors = window.trace()->problems.errorCount();
+        const qint64 errors = front(window).trace()->problems.errorCount();
         QVERIFY(errors >= 2);
         QVERIFY2(
             window.problemsButtonText().startsWith(QString::number(errors) + QStringLiteral(" rejected")),
             qPrintable(window.problemsButtonText()));
         ProblemsModel* problems = window.problemsPanel()->problemsModel();
-        QCOMPARE(problems->problems().size(), window.trace()->problems.kept().size());
+        QCOMPARE(problems->problems().size(), front(window).trace()->problems.kept().size());
         QList<qint64> lineNumbers;
         for (const LoadProblem& problem : problems->problems())
             lineNumbers << problem.line;
@@ -640,7 +645,7 @@ private slots:
         window.show();
         window.openPath(path);
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.trace()->problems.errorCount(), qint64(303));
+        QCOMPARE(front(window).trace()->problems.errorCount(), qint64(303));
         ProblemsPanel* panel = window.problemsPanel();
         QVERIFY(panel->isVisible());
         QTreeView* view = panel->view();
@@ -663,7 +668,7 @@ private slots:
 
         window.openPath(parityPath(QStringLiteral("drift.jsonl")));
         QVERIFY(QTest::qWaitFor(
-            [&] { return !window.isBusy() && window.trace() && window.trace()->path != path; },
+            [&] { return !window.isBusy() && front(window).trace() && front(window).trace()->path != path; },
             kLoadTimeoutMs));
         QVERIFY(waitIdle(window));
         QVERIFY(!panel->isVisible());
@@ -684,15 +689,16 @@ private slots:
             QString(GAPSCOPE_TEST_DATA_DIR) + QStringLiteral("/fixtures/stormlog/real/cpu_sink");
         window.openPath(sink);
         QVERIFY(waitIdle(window));
-        const auto trace = window.trace();
-        QCOMPARE(window.sessionPicker()->sessionsModel()->rowCount(), int(trace->sessions.size()));
-        QCOMPARE(size_t(window.sessionPicker()->sessionIndex()), window.analysis()->sessionIndex);
-        QCOMPARE(window.analysis()->sessionIndex, trace->defaultSessionIndex().value());
+        const auto trace = front(window).trace();
+        QCOMPARE(front(window).sessionPicker()->sessionsModel()->rowCount(), int(trace->sessions.size()));
+        QCOMPARE(size_t(front(window).sessionPicker()->sessionIndex()),
+                 front(window).analysis()->sessionIndex);
+        QCOMPARE(front(window).analysis()->sessionIndex, trace->defaultSessionIndex().value());
         // a CPU trace has no device total: no gap findings, and the detail says why and what
         // the capture shows instead (tst_cpucapture)
-        QCOMPARE(window.findingsView()->model()->rowCount(), 0);
-        QVERIFY(
-            window.detailView()->plainText().contains(QStringLiteral("CPU capture: no hidden-memory gap")));
+        QCOMPARE(front(window).findingsView()->model()->rowCount(), 0);
+        QVERIFY(front(window).detailView()->plainText().contains(
+            QStringLiteral("CPU capture: no hidden-memory gap")));
     }
 
     void screenshot()

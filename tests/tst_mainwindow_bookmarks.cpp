@@ -9,6 +9,7 @@
 #include "app/pages/ViewState.h"
 #include "model/items/BookmarksModel.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/trace/GapChartView.h"
 #include "widgets/trace/TimelineScrubber.h"
@@ -68,7 +69,7 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QString error;
             QVERIFY2(window.showTraceNow(drift(), &error), qPrintable(error));
-            TracePage* page = window.tracePage();
+            TracePage* page = front(window).tracePage();
             BookmarksModel* model = page->bookmarksModel();
             QCOMPARE(model->rowCount(), 0);
             auto* dock = window.findChild<QDockWidget*>(QStringLiteral("bookmarksDock"));
@@ -94,7 +95,7 @@ private slots:
             QVERIFY(model->setData(model->index(1, BookmarksModel::NameColumn),
                                    QStringLiteral("drift steepens")));
             // drawn by the chart's and the timeline's views
-            QCOMPARE(window.scrubber()->bookmarks(), model->bookmarks());
+            QCOMPARE(front(window).scrubber()->bookmarks(), model->bookmarks());
             QVERIFY(next->isEnabled() && previous->isEnabled());
 
             // F4 / Shift+F4 go from bookmark to bookmark
@@ -113,7 +114,8 @@ private slots:
             page->viewState()->zoomTo(kStart + 25'000'000'000, kStart + 29'000'000'000);
             page->bookmarksView()->setCurrentIndex(model->index(1, BookmarksModel::TimeColumn));
             QCOMPARE(page->viewState()->cursorNs(), t2);
-            QVERIFY(window.chart()->visibleBeginNs() <= t2 && t2 <= window.chart()->visibleEndNs());
+            QVERIFY(front(window).chart()->visibleBeginNs() <= t2 &&
+                    t2 <= front(window).chart()->visibleEndNs());
 
             // the reports list them: Markdown and HTML; the JSON report is the CLI's
             const QString md = dir.filePath(QStringLiteral("r.md"));
@@ -148,7 +150,7 @@ private slots:
         window.show();
         QString error;
         QVERIFY(window.showTraceNow(drift(), &error));
-        const std::vector<Bookmark> restored = window.tracePage()->bookmarksModel()->bookmarks();
+        const std::vector<Bookmark> restored = front(window).tracePage()->bookmarksModel()->bookmarks();
         QCOMPARE(restored.size(), size_t(1));
         QCOMPARE(restored.front().name, QStringLiteral("drift steepens"));
         QCOMPARE(restored.front().timeNs, kStart + 20'000'000'000);
@@ -166,7 +168,7 @@ private slots:
         QString error;
         QVERIFY(window.showTraceNow(drift(), &error));
         // Alt+drag over 0.1 .. 0.4 s of the chart
-        GapChartView* chart = window.chart();
+        GapChartView* chart = front(window).chart();
         chart->measureRange(kStart + 100'000'000, kStart + 400'000'000);
         const QString message = window.statusBar()->currentMessage();
         QVERIFY2(message.startsWith(QStringLiteral("Δt 0.300 s · 4 samples · Δgap +152.85 MiB")),
@@ -194,10 +196,10 @@ private slots:
         QString error;
         QVERIFY(window.showTraceNow(
             QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/mixed.jsonl"), &error));
-        BookmarksModel* model = window.tracePage()->bookmarksModel();
+        BookmarksModel* model = front(window).tracePage()->bookmarksModel();
         model->addBookmark(kStart + 8'000'000'000, QStringLiteral("eval starts"));
         model->addBookmark(kStart + 27'400'000'000, QStringLiteral("OOM warning"));
-        window.chart()->measureRange(kStart + 12'000'000'000, kStart + 24'000'000'000);
+        front(window).chart()->measureRange(kStart + 12'000'000'000, kStart + 24'000'000'000);
         window.findChild<QDockWidget*>(QStringLiteral("bookmarksDock"))->show();
         const QSize size(1400, 820);
         window.resize(size);
@@ -212,8 +214,8 @@ private slots:
 
         // the flags: pixels of the bookmark colour in the chart, left of its middle and near the
         // OOM warning on the right
-        const QRect chart(window.chart()->mapTo(&window, QPoint(0, 0)), window.chart()->size());
-        const QColor flag = bookmarkColor(chartColors(window.chart()->palette()));
+        const QRect chart(front(window).chart()->mapTo(&window, QPoint(0, 0)), front(window).chart()->size());
+        const QColor flag = bookmarkColor(chartColors(front(window).chart()->palette()));
         int left = 0, right = 0;
         for (int y = chart.top(); y < chart.bottom(); ++y)
             for (int x = chart.left(); x < chart.right(); ++x)

@@ -9,6 +9,7 @@
 #include "model/items/FindingsModel.h"
 #include "model/report/ReportContent.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/budget/BudgetBreakdownView.h"
 #include "widgets/budget/BudgetTickDetailView.h"
 #include "widgets/budget/VerdictLane.h"
@@ -41,14 +42,14 @@ QString budgetPath(const QString& name)
 
 bool waitBudget(MainWindow& window)
 {
-    return QTest::qWaitFor([&] { return !window.isBusy() && window.budgetAnalysis() != nullptr; },
+    return QTest::qWaitFor([&] { return !window.isBusy() && front(window).budgetAnalysis() != nullptr; },
                            kLoadTimeoutMs);
 }
 
 QStringList shownClassifications(MainWindow& window)
 {
     QStringList keys;
-    FindingsModel* model = window.findingsModel();
+    FindingsModel* model = front(window).findingsModel();
     for (int row = 0; row < model->rowCount(); ++row)
         keys << model->index(row, 0).data(FindingsModel::ClassificationKeyRole).toString();
     return keys;
@@ -87,13 +88,13 @@ private slots:
         QVERIFY(waitBudget(window));
         QCOMPARE(shownClassifications(window),
                  (QStringList{QStringLiteral("allocator_retention"), QStringLiteral("lease_pressure")}));
-        const QAbstractItemModel* shown = window.findingsView()->model();
+        const QAbstractItemModel* shown = front(window).findingsView()->model();
         QCOMPARE(shown->rowCount(), 2);
         QCOMPARE(shown->index(1, FindingsModel::ClassificationColumn).data().toString(),
                  QStringLiteral("Lease pressure"));
         QCOMPARE(shown->index(1, FindingsModel::SeverityColumn).data().toString(), QStringLiteral("Info"));
         // the most severe finding is selected first
-        QCOMPARE(window.detailView()->findingIndex(), 0);
+        QCOMPARE(front(window).detailView()->findingIndex(), 0);
     }
 
     void opensBudgetLogs()
@@ -105,34 +106,36 @@ private slots:
         window.show();
         window.openPath(budgetPath(name));
         QVERIFY(waitBudget(window));
-        QVERIFY(window.isBudgetShown());
-        QVERIFY(!window.trace());
+        QVERIFY(front(window).isBudgetShown());
+        QVERIFY(!front(window).trace());
         QVERIFY(!window.isWelcomeShown());
         // a log opens on its summary (tst_summarypage); the chart is one click away
-        QVERIFY(window.budgetPage()->isSummaryShown());
-        window.budgetPage()->showChart();
-        QVERIFY(window.budgetChart()->isVisible());
-        QVERIFY(window.verdictLane()->isVisible());
-        QVERIFY(window.tickDetailView()->isVisible());
-        QVERIFY(!window.chart()->isVisible());
+        QVERIFY(front(window).budgetPage()->isSummaryShown());
+        front(window).budgetPage()->showChart();
+        QVERIFY(front(window).budgetChart()->isVisible());
+        QVERIFY(front(window).verdictLane()->isVisible());
+        QVERIFY(front(window).tickDetailView()->isVisible());
+        QVERIFY(!front(window).chart()->isVisible());
         const QStringList keys = shownClassifications(window);
         QVERIFY2(keys.contains(expected), qPrintable(keys.join(QLatin1Char(','))));
-        QCOMPARE(window.findingsModel()->rowCount(), int(window.budgetAnalysis()->findings.size()));
+        QCOMPARE(front(window).findingsModel()->rowCount(),
+                 int(front(window).budgetAnalysis()->findings.size()));
         QVERIFY(window.windowTitle().contains(name));
         QCOMPARE(window.recentFiles().value(0), budgetPath(name));
         QVERIFY(window.exportActions()->exportReportAction()->isEnabled());
         QVERIFY(window.cursorValuesText().contains(QStringLiteral("verdict")));
 
         // the most severe finding is selected; the cursor sits on its evidence tick
-        const int selected = window.detailView()->findingIndex();
+        const int selected = front(window).detailView()->findingIndex();
         QCOMPARE(selected, 0);
-        const Finding* finding = window.findingsModel()->finding(0);
+        const Finding* finding = front(window).findingsModel()->finding(0);
         QVERIFY(finding);
-        QCOMPARE(window.verdictLane()->cursorTime(), finding->evidenceTimestampNs);
-        const auto tick = window.tickDetailView()->tick();
+        QCOMPARE(front(window).verdictLane()->cursorTime(), finding->evidenceTimestampNs);
+        const auto tick = front(window).tickDetailView()->tick();
         QVERIFY(tick);
-        QCOMPARE(window.budgetData()->ticks.timestampNs[*tick], finding->evidenceTimestampNs);
-        QVERIFY(window.detailView()->plainText().contains(classificationTitle(finding->classification)));
+        QCOMPARE(front(window).budgetData()->ticks.timestampNs[*tick], finding->evidenceTimestampNs);
+        QVERIFY(
+            front(window).detailView()->plainText().contains(classificationTitle(finding->classification)));
     }
 
     void findingSelectionMovesTheCursor()
@@ -142,15 +145,15 @@ private slots:
         window.show();
         window.openPath(budgetPath(QStringLiteral("wedge_info_only.text")));
         QVERIFY(waitBudget(window));
-        const int rows = window.findingsModel()->rowCount();
+        const int rows = front(window).findingsModel()->rowCount();
         QVERIFY(rows >= 1);
         for (int row = 0; row < rows; ++row) {
-            window.selectFinding(row);
-            const Finding* f = window.findingsModel()->finding(
-                window.findingsView()->currentIndex().data(FindingsModel::FindingIndexRole).toInt());
+            front(window).selectFinding(row);
+            const Finding* f = front(window).findingsModel()->finding(
+                front(window).findingsView()->currentIndex().data(FindingsModel::FindingIndexRole).toInt());
             QVERIFY(f);
-            QCOMPARE(window.budgetChart()->cursorTime(), f->evidenceTimestampNs);
-            QCOMPARE(window.detailView()->findingIndex(), row);
+            QCOMPARE(front(window).budgetChart()->cursorTime(), f->evidenceTimestampNs);
+            QCOMPARE(front(window).detailView()->findingIndex(), row);
         }
         QVERIFY(window.exportActions()->copyFindingAction()->isEnabled());
         QVERIFY(window.exportActions()->selectedFindingMarkdown().startsWith(QStringLiteral("###")) ||
@@ -164,20 +167,21 @@ private slots:
         window.show();
         window.openPath(budgetPath(QStringLiteral("leak.text")));
         QVERIFY(waitBudget(window));
-        const BudgetTicks& t = window.budgetData()->ticks;
-        window.setCursorTime(t.timestampNs[5] + 1); // snaps to the tick
-        QCOMPARE(window.tickDetailView()->tick(), std::optional<size_t>(5));
-        QCOMPARE(window.verdictLane()->cursorTime(), t.timestampNs[5]);
-        QCOMPARE(window.budgetChart()->cursorTime(), t.timestampNs[5]);
-        QVERIFY(window.tickDetailView()->plainText().contains(QStringLiteral("Tick 6 of %1").arg(t.size())));
+        const BudgetTicks& t = front(window).budgetData()->ticks;
+        front(window).setCursorTime(t.timestampNs[5] + 1); // snaps to the tick
+        QCOMPARE(front(window).tickDetailView()->tick(), std::optional<size_t>(5));
+        QCOMPARE(front(window).verdictLane()->cursorTime(), t.timestampNs[5]);
+        QCOMPARE(front(window).budgetChart()->cursorTime(), t.timestampNs[5]);
+        QVERIFY(front(window).tickDetailView()->plainText().contains(
+            QStringLiteral("Tick 6 of %1").arg(t.size())));
         // the timeline's keys step ticks; the window's step actions too
-        window.verdictLane()->setFocus();
-        QTest::keyClick(window.verdictLane(), Qt::Key_Right);
-        QCOMPARE(window.tickDetailView()->tick(), std::optional<size_t>(6));
+        front(window).verdictLane()->setFocus();
+        QTest::keyClick(front(window).verdictLane(), Qt::Key_Right);
+        QCOMPARE(front(window).tickDetailView()->tick(), std::optional<size_t>(6));
         QAction* step = window.findChild<QAction*>(QStringLiteral("stepForwardFastAction"));
         QVERIFY(step && step->isEnabled());
         step->trigger();
-        QCOMPARE(window.tickDetailView()->tick(), std::optional<size_t>(16));
+        QCOMPARE(front(window).tickDetailView()->tick(), std::optional<size_t>(16));
         QVERIFY(window.cursorValuesText().contains(QStringLiteral("rss")));
     }
 
@@ -188,13 +192,13 @@ private slots:
         window.show();
         window.openPath(budgetPath(QStringLiteral("leak.text")));
         QVERIFY(waitBudget(window));
-        window.budgetPage()->showChart();
+        front(window).budgetPage()->showChart();
         QVERIFY(!window.isWindowAnalysis());
         QVERIFY(window.windowBannerText().isEmpty());
-        const size_t fullFindings = window.budgetAnalysis()->findings.size();
-        const auto& times = window.budgetData()->ticks.timestampNs;
+        const size_t fullFindings = front(window).budgetAnalysis()->findings.size();
+        const auto& times = front(window).budgetData()->ticks.timestampNs;
         // Shift+drag over the first ticks of the chart
-        BudgetBreakdownView* chart = window.budgetChart();
+        BudgetBreakdownView* chart = front(window).budgetChart();
         const QRectF plot = chart->plotRect();
         const QPoint a(int(chart->xOfTime(times[0])) + 1, int(plot.center().y()));
         const QPoint b(int(chart->xOfTime(times[5])) + 1, int(plot.center().y()));
@@ -204,7 +208,7 @@ private slots:
         QApplication::sendEvent(chart, &move);
         QTest::mouseRelease(chart, Qt::LeftButton, Qt::ShiftModifier, b);
         QVERIFY(window.isWindowAnalysis());
-        const auto windowResult = window.budgetAnalysis();
+        const auto windowResult = front(window).budgetAnalysis();
         QVERIFY(windowResult->window);
         QCOMPARE(windowResult->firstTick, size_t(1));
         QCOMPARE(windowResult->lastTick, size_t(6));
@@ -218,7 +222,7 @@ private slots:
         reset->trigger();
         QVERIFY(!window.isWindowAnalysis());
         QVERIFY(window.windowBannerText().isEmpty());
-        QCOMPARE(window.budgetAnalysis()->findings.size(), fullFindings);
+        QCOMPARE(front(window).budgetAnalysis()->findings.size(), fullFindings);
     }
 
     void exportsFromTheWindow()
@@ -240,7 +244,7 @@ private slots:
         QCOMPARE(report.value(QStringLiteral("kind")).toString(), QStringLiteral("budget_log"));
         const QString png = dir.filePath(QStringLiteral("chart.png"));
         QCoreApplication::processEvents(); // the layout settles first: the chart as shown
-        const QSize shown = window.budgetChart()->size();
+        const QSize shown = front(window).budgetChart()->size();
         QVERIFY2(window.exportActions()->writeChart(png, ExportFormat::Png, false, &error),
                  qPrintable(error));
         QCOMPARE(QImage(png).size(), shown);
@@ -248,8 +252,9 @@ private slots:
         QVERIFY2(window.exportActions()->writeChart(svg, ExportFormat::Svg, false, &error),
                  qPrintable(error));
         // the chart's context menu and the File menu carry the actions
-        QVERIFY(window.budgetChart()->actions().contains(window.exportActions()->saveChartAction()));
-        QVERIFY(window.findingsView()->actions().contains(window.exportActions()->copyFindingAction()));
+        QVERIFY(front(window).budgetChart()->actions().contains(window.exportActions()->saveChartAction()));
+        QVERIFY(
+            front(window).findingsView()->actions().contains(window.exportActions()->copyFindingAction()));
         QVERIFY(window.exportActions()->exportReportAction()->shortcut() ==
                 QKeySequence(Qt::CTRL | Qt::Key_E));
     }
@@ -262,32 +267,32 @@ private slots:
         window.openPath(budgetPath(QStringLiteral("leak.text")));
         QVERIFY(waitBudget(window));
         window.openPath(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/drift.jsonl"));
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis() != nullptr; },
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis() != nullptr; },
                                 kLoadTimeoutMs));
-        QVERIFY(!window.isBudgetShown());
-        QVERIFY(!window.budgetAnalysis());
-        QVERIFY(window.tracePage()->isSummaryShown()); // opens on its summary
-        window.tracePage()->showChart();
-        QVERIFY(window.chart()->isVisible());
-        QVERIFY(!window.budgetChart()->isVisible());
-        QVERIFY(!window.tickDetailView()->isVisible());
+        QVERIFY(!front(window).isBudgetShown());
+        QVERIFY(!front(window).budgetAnalysis());
+        QVERIFY(front(window).tracePage()->isSummaryShown()); // opens on its summary
+        front(window).tracePage()->showChart();
+        QVERIFY(front(window).chart()->isVisible());
+        QVERIFY(!front(window).budgetChart()->isVisible());
+        QVERIFY(!front(window).tickDetailView()->isVisible());
         QVERIFY(!shownClassifications(window).contains(QStringLiteral("leak_outside_caches")));
         window.openPath(budgetPath(QStringLiteral("wedge_info_only.text")));
         QVERIFY(waitBudget(window));
-        QVERIFY(!window.trace());
+        QVERIFY(!front(window).trace());
         QVERIFY(shownClassifications(window).contains(QStringLiteral("wedged_budget")));
         // each file opened in a tab of its own: Ctrl+W closes them one by one, the last to the
         // welcome page
         QCOMPARE(window.tabs()->count(), 3);
         window.closeTrace();
-        QVERIFY(window.trace()); // the trace's tab is in front again
-        QVERIFY(!window.isBudgetShown());
+        QVERIFY(front(window).trace()); // the trace's tab is in front again
+        QVERIFY(!front(window).isBudgetShown());
         while (window.tabs()->count() > 1)
             window.closeTrace();
         window.closeTrace();
         QVERIFY(window.isWelcomeShown());
-        QVERIFY(!window.isBudgetShown());
-        QCOMPARE(window.findingsModel()->rowCount(), 0);
+        QVERIFY(!front(window).isBudgetShown());
+        QCOMPARE(front(window).findingsModel()->rowCount(), 0);
     }
 
     void screenshotOfABudgetLog()
@@ -300,7 +305,7 @@ private slots:
         QCOMPARE(QImage(out).size(), QSize(1000, 700));
         MainWindow window;
         QVERIFY(window.showTraceNow(budgetPath(QStringLiteral("leak.jsonl")), &error));
-        QVERIFY(window.isBudgetShown());
+        QVERIFY(front(window).isBudgetShown());
         QVERIFY(shownClassifications(window).contains(QStringLiteral("leak_outside_caches")));
     }
 };

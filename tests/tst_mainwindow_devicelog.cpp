@@ -6,6 +6,7 @@
 #include "model/report/ReportContent.h"
 #include "model/report/ReportWriters.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 
 #include <QAction>
 #include <QSettings>
@@ -27,7 +28,7 @@ bool waitFor(MainWindow& window, const std::function<bool(const AnalysisResult&)
 {
     return QTest::qWaitFor(
         [&] {
-            const auto result = window.analysis();
+            const auto result = front(window).analysis();
             return !window.isBusy() && result && done(*result);
         },
         kTimeoutMs);
@@ -54,24 +55,24 @@ private slots:
     void attachReanalyses()
     {
         MainWindow window;
-        QVERIFY(!window.attachDeviceLogAction()->isEnabled()); // nothing to attach it to
+        QVERIFY(!front(window).attachDeviceLogAction()->isEnabled()); // nothing to attach it to
         window.openPath(fixture("single-stock-cut.jsonl"));
         QVERIFY(waitFor(window, [](const AnalysisResult&) { return true; }));
-        QVERIFY(window.attachDeviceLogAction()->isEnabled());
-        const auto stock = window.analysis();
+        QVERIFY(front(window).attachDeviceLogAction()->isEnabled());
+        const auto stock = front(window).analysis();
         QVERIFY(!stock->deviceUsedSource);
         QCOMPARE(peakGap(*stock), int64_t(0)); // device used = max(allocated, reserved)
 
         QVERIFY(window.attachDeviceLog(fixture("single-nvidia-smi.csv"), QStringLiteral("UTC")));
         QVERIFY(waitFor(window, [](const AnalysisResult& r) { return r.deviceUsedSource != nullptr; }));
-        const auto joined = window.analysis();
+        const auto joined = front(window).analysis();
         QCOMPARE(joined->deviceUsedSource->timeZone, QStringLiteral("UTC"));
         QCOMPARE(joined->deviceUsedSource->matchedSamples, qint64(joined->usableRows.size()));
         QCOMPARE(joined->usableRows.size(), stock->usableRows.size());
         // the page keeps its trace; the result's trace carries the log's device used
         QCOMPARE(joined->loadedTrace, stock->trace);
         QVERIFY(peakGap(*joined) > (int64_t(1) << 30)); // the run's buffers outside the allocator
-        QVERIFY(window.tracePage()->attachedDeviceLog().has_value());
+        QVERIFY(front(window).tracePage()->attachedDeviceLog().has_value());
         QVERIFY2(window.statusBar()->currentMessage().contains(
                      QStringLiteral("device used from single-nvidia-smi.csv")),
                  qPrintable(window.statusBar()->currentMessage()));
@@ -82,11 +83,11 @@ private slots:
         // a new threshold re-analyses with the log still attached
         GapThresholds lower;
         lower.gapRatio = 0.01;
-        window.tracePage()->setThresholds(lower);
+        front(window).tracePage()->setThresholds(lower);
         QVERIFY(
             waitFor(window, [](const AnalysisResult& r) { return r.request.thresholds.gapRatio == 0.01; }));
-        QVERIFY(window.analysis()->deviceUsedSource != nullptr);
-        QVERIFY(!window.analysis()->findings.empty());
+        QVERIFY(front(window).analysis()->deviceUsedSource != nullptr);
+        QVERIFY(!front(window).analysis()->findings.empty());
     }
 
     void unusableLogKeepsTheAnalysis_data()
@@ -110,13 +111,13 @@ private slots:
         MainWindow window;
         window.openPath(fixture("single-stock-cut.jsonl"));
         QVERIFY(waitFor(window, [](const AnalysisResult&) { return true; }));
-        const auto before = window.analysis();
+        const auto before = front(window).analysis();
         window.attachDeviceLog(path, zone);
         // the log is read when attached; the join (pid) fails in the analysis
         QVERIFY(QTest::qWaitFor([&] { return window.statusBar()->currentMessage().contains(message); },
                                 kTimeoutMs));
         QVERIFY(!window.isBusy());
-        QCOMPARE(window.analysis(), before);
+        QCOMPARE(front(window).analysis(), before);
     }
 
     void anotherTraceDropsTheLog()
@@ -130,7 +131,7 @@ private slots:
         QVERIFY(waitFor(window, [](const AnalysisResult& r) {
             return r.trace->path.endsWith(QLatin1String("pair-cut.jsonl"));
         }));
-        QVERIFY(!window.analysis()->deviceUsedSource);
+        QVERIFY(!front(window).analysis()->deviceUsedSource);
     }
 };
 

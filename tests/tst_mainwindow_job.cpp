@@ -14,6 +14,7 @@
 #include "model/job/JobData.h"
 #include "model/job/JobRanks.h"
 #include "model/text/Text.h"
+#include "tests/WindowAccess.h"
 #include "widgets/export/ChartExport.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/trace/FindingDetailView.h"
@@ -46,7 +47,7 @@ QString distributed(const QString& name)
 
 bool jobPageShown(const MainWindow& window)
 {
-    return !window.isBusy() && window.jobPage()->job() && window.jobPage()->isVisible();
+    return !window.isBusy() && front(window).jobPage()->job() && front(window).jobPage()->isVisible();
 }
 
 QByteArray readFile(const QString& path)
@@ -62,7 +63,7 @@ bool openJob(MainWindow& window, const QStringList& paths)
     window.show();
     window.openPaths(paths);
     return QTest::qWaitFor([&] { return jobPageShown(window); }, kLoadTimeoutMs) &&
-           QTest::qWaitFor([&] { return window.jobPage()->findingsView()->model()->rowCount() > 0; },
+           QTest::qWaitFor([&] { return front(window).jobPage()->findingsView()->model()->rowCount() > 0; },
                            kLoadTimeoutMs);
 }
 
@@ -107,7 +108,7 @@ private slots:
         window.show();
         window.openPaths(paths);
         QVERIFY(QTest::qWaitFor([&] { return jobPageShown(window); }, kLoadTimeoutMs));
-        const auto job = window.jobPage()->job();
+        const auto job = front(window).jobPage()->job();
         QCOMPARE(int(job->mode), mode);
         QCOMPARE(job->worldSize, int64_t(worldSize));
         QCOMPARE(int(job->ranks.size()), worldSize);
@@ -115,11 +116,12 @@ private slots:
         for (const JobRank& rank : job->ranks)
             present += rank.present ? 1 : 0;
         QCOMPARE(present, presentRanks);
-        QCOMPARE(window.jobPage()->rankModel()->rowCount(), worldSize);
+        QCOMPARE(front(window).jobPage()->rankModel()->rowCount(), worldSize);
         // the cross-rank analyses arrive from the background and fill the findings
-        QVERIFY(QTest::qWaitFor([&] { return window.jobPage()->findingsView()->model()->rowCount() > 0; },
-                                kLoadTimeoutMs));
-        QVERIFY(!window.jobOverviewAction()->isEnabled()); // the overview is what is shown
+        QVERIFY(
+            QTest::qWaitFor([&] { return front(window).jobPage()->findingsView()->model()->rowCount() > 0; },
+                            kLoadTimeoutMs));
+        QVERIFY(!front(window).jobOverviewAction()->isEnabled()); // the overview is what is shown
     }
 
     // The rank table's findings column counts each rank's own gap findings (every rank analysed
@@ -136,11 +138,11 @@ private slots:
         QFETCH(QString, job);
         MainWindow window;
         QVERIFY(openJob(window, {distributed(job)}));
-        const auto data = window.jobPage()->job();
-        const auto findings = window.jobPage()->jobFindings();
+        const auto data = front(window).jobPage()->job();
+        const auto findings = front(window).jobPage()->jobFindings();
         QVERIFY(findings);
         AnalysisRequest each;
-        each.thresholds = window.jobPage()->thresholds();
+        each.thresholds = front(window).jobPage()->thresholds();
         const auto results = analyzeJobRanks(*data, each);
         QCOMPARE(results.size(), data->ranks.size());
         std::vector<qlonglong> expected;
@@ -154,7 +156,7 @@ private slots:
             expected.push_back(own + ofJob);
         }
         QVERIFY(gapFindings > 0); // these jobs' ranks drift: their own findings must show
-        const RankTableModel* model = window.jobPage()->rankModel();
+        const RankTableModel* model = front(window).jobPage()->rankModel();
         auto shown = [&] {
             std::vector<qlonglong> counts;
             for (int row = 0; row < model->rowCount(); ++row)
@@ -172,10 +174,10 @@ private slots:
     {
         MainWindow window;
         QVERIFY(openJob(window, {distributed(QStringLiteral("firstcause-job"))}));
-        const QList<QAction*> chart = window.jobPage()->chartWidget()->actions();
+        const QList<QAction*> chart = front(window).jobPage()->chartWidget()->actions();
         QVERIFY(chart.contains(window.exportActions()->saveChartAction()));
-        QCOMPARE(window.jobPage()->chartWidget()->contextMenuPolicy(), Qt::ActionsContextMenu);
-        QVERIFY(window.jobPage()->findingsView()->actions().contains(
+        QCOMPARE(front(window).jobPage()->chartWidget()->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QVERIFY(front(window).jobPage()->findingsView()->actions().contains(
             window.exportActions()->copyFindingAction()));
     }
 
@@ -186,26 +188,27 @@ private slots:
         window.show();
         window.openPaths({distributed(QStringLiteral("skew-job"))});
         QVERIFY(QTest::qWaitFor([&] { return jobPageShown(window); }, kLoadTimeoutMs));
-        QVERIFY(QTest::qWaitFor([&] { return window.jobPage()->findingsView()->model()->rowCount() > 0; },
-                                kLoadTimeoutMs));
-        const auto job = window.jobPage()->job();
+        QVERIFY(
+            QTest::qWaitFor([&] { return front(window).jobPage()->findingsView()->model()->rowCount() > 0; },
+                            kLoadTimeoutMs));
+        const auto job = front(window).jobPage()->job();
         const qint64 aligned = (job->firstTimestampNs + job->lastTimestampNs) / 2;
-        window.jobPage()->viewState()->setCursor(aligned);
+        front(window).jobPage()->viewState()->setCursor(aligned);
 
-        emit window.jobPage()->rankActivated(5);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.tracePage()->isVisible(); },
+        emit front(window).jobPage()->rankActivated(5);
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).tracePage()->isVisible(); },
                                 kLoadTimeoutMs));
-        QVERIFY(window.analysis());
-        QCOMPARE(window.analysis()->rank, int64_t(5));
+        QVERIFY(front(window).analysis());
+        QCOMPARE(front(window).analysis()->rank, int64_t(5));
         // the cursor is where the job page had it, on rank 5's own clock
-        const qint64 cursor = window.tracePage()->viewState()->cursorNs();
+        const qint64 cursor = front(window).tracePage()->viewState()->cursorNs();
         QVERIFY2(std::llabs(cursor - aligned) <= 60'000'000'000LL,
                  qPrintable(QStringLiteral("cursor %1, aligned %2").arg(cursor).arg(aligned)));
 
-        QVERIFY(window.jobOverviewAction()->isEnabled());
-        window.jobOverviewAction()->trigger();
-        QVERIFY(window.jobPage()->isVisible());
-        QCOMPARE(window.jobPage()->job(), job);
+        QVERIFY(front(window).jobOverviewAction()->isEnabled());
+        front(window).jobOverviewAction()->trigger();
+        QVERIFY(front(window).jobPage()->isVisible());
+        QCOMPARE(front(window).jobPage()->job(), job);
     }
 
     // Opening a rank hands the trace page the job's collective intervals of that rank, on its
@@ -215,7 +218,7 @@ private slots:
     {
         MainWindow window;
         QVERIFY(openJob(window, {distributed(QStringLiteral("missing-files"))}));
-        const auto findings = window.jobPage()->jobFindings();
+        const auto findings = front(window).jobPage()->jobFindings();
         QVERIFY(findings && !findings->intervals.empty());
         const int64_t rank = findings->intervals.back().rank;
         std::vector<JobCollectiveInterval> expected;
@@ -224,18 +227,18 @@ private slots:
                 expected.push_back(interval);
         QVERIFY(expected.size() < findings->intervals.size()); // other ranks have theirs
 
-        emit window.jobPage()->rankActivated(rank);
+        emit front(window).jobPage()->rankActivated(rank);
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return !window.isBusy() && window.tracePage()->isVisible() && window.analysis() &&
-                       window.analysis()->rank == rank;
+                return !window.isBusy() && front(window).tracePage()->isVisible() &&
+                       front(window).analysis() && front(window).analysis()->rank == rank;
             },
             kLoadTimeoutMs));
-        const GapChartView* chart = window.tracePage()->chart();
+        const GapChartView* chart = front(window).tracePage()->chart();
         const std::vector<JobCollectiveInterval>& shown = chart->collectiveIntervals();
         QCOMPARE(shown.size(), expected.size());
-        const auto& store = window.analysis()->trace->store;
-        const auto& usable = window.analysis()->usableRows;
+        const auto& store = front(window).analysis()->trace->store;
+        const auto& usable = front(window).analysis()->usableRows;
         QVERIFY(!usable.empty());
         const int64_t first = store.timestampNs[usable.front()];
         const int64_t last = store.timestampNs[usable.back()];
@@ -255,15 +258,15 @@ private slots:
 
         // another rank of another input: its own intervals, none of the first rank's
         int64_t other = -1;
-        for (const JobRank& r : window.jobPage()->job()->ranks)
+        for (const JobRank& r : front(window).jobPage()->job()->ranks)
             if (r.present && r.rank != rank)
                 other = r.rank;
-        window.jobOverviewAction()->trigger();
-        emit window.jobPage()->rankActivated(other);
+        front(window).jobOverviewAction()->trigger();
+        emit front(window).jobPage()->rankActivated(other);
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return !window.isBusy() && window.tracePage()->isVisible() && window.analysis() &&
-                       window.analysis()->rank == other;
+                return !window.isBusy() && front(window).tracePage()->isVisible() &&
+                       front(window).analysis() && front(window).analysis()->rank == other;
             },
             kLoadTimeoutMs));
         for (const JobCollectiveInterval& interval : chart->collectiveIntervals())
@@ -290,10 +293,11 @@ private slots:
         MainWindow window;
         QVERIFY(openJob(window, {folder}));
         // a rank visited first: the trace page holds its analysis, the job page is shown again
-        emit window.jobPage()->rankActivated(1);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
-        window.jobOverviewAction()->trigger();
-        QVERIFY(window.jobPage()->isVisible());
+        emit front(window).jobPage()->rankActivated(1);
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        front(window).jobOverviewAction()->trigger();
+        QVERIFY(front(window).jobPage()->isVisible());
 
         QTemporaryDir gui;
         QTemporaryDir cli;
@@ -326,11 +330,11 @@ private slots:
     {
         MainWindow window;
         QVERIFY(openJob(window, {distributed(QStringLiteral("missing-files"))}));
-        QAbstractItemView* findingsView = window.jobPage()->findingsView();
-        const auto findings = window.jobPage()->jobFindings();
+        QAbstractItemView* findingsView = front(window).jobPage()->findingsView();
+        const auto findings = front(window).jobPage()->jobFindings();
         QVERIFY(findings && !findings->findings.empty());
         findingsView->setCurrentIndex(findingsView->model()->index(0, 0));
-        const int index = window.jobPage()->detailView()->findingIndex();
+        const int index = front(window).jobPage()->detailView()->findingIndex();
         QVERIFY(index >= 0);
         const Finding& finding = findings->findings[size_t(index)];
         QVERIFY(finding.rank);
@@ -346,8 +350,8 @@ private slots:
                  qPrintable(markdown));
         QVERIFY2(markdown.contains(QStringLiteral("- Input: ")), qPrintable(markdown));
         // not the trace page's finding
-        emit window.jobPage()->rankActivated(*finding.rank);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.tracePage()->isVisible(); },
+        emit front(window).jobPage()->rankActivated(*finding.rank);
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).tracePage()->isVisible(); },
                                 kLoadTimeoutMs));
         QVERIFY(window.exportActions()->selectedFindingMarkdown() != markdown);
     }
@@ -359,10 +363,11 @@ private slots:
         window.show();
         window.openPaths(
             {QString(GAPSCOPE_TEST_DATA_DIR) + QStringLiteral("/fixtures/stormlog/parity/mixed.jsonl")});
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
-        QVERIFY(window.tracePage()->isVisible());
-        QVERIFY(!window.jobPage()->job());
-        QVERIFY(!window.jobOverviewAction()->isEnabled());
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        QVERIFY(front(window).tracePage()->isVisible());
+        QVERIFY(!front(window).jobPage()->job());
+        QVERIFY(!front(window).jobOverviewAction()->isEnabled());
     }
 
     void closeClearsJob()
@@ -373,8 +378,8 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return jobPageShown(window); }, kLoadTimeoutMs));
         window.closeTrace();
         QVERIFY(window.isWelcomeShown());
-        QVERIFY(!window.jobPage()->job());
-        QVERIFY(!window.jobOverviewAction()->isEnabled());
+        QVERIFY(!front(window).jobPage()->job());
+        QVERIFY(!front(window).jobOverviewAction()->isEnabled());
     }
 };
 

@@ -10,6 +10,7 @@
 #include "app/pages/JobPage.h"
 #include "app/pages/TracePage.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/trace/CompareWindow.h"
 
 #include <QAction>
@@ -33,7 +34,7 @@ QString real(const QString& name)
 // Every load and analysis done, and no document left to open.
 bool waitIdle(MainWindow& window)
 {
-    return QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs);
+    return QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs);
 }
 
 void saveShot(MainWindow& window, const QString& name)
@@ -72,12 +73,12 @@ private slots:
         // the last opened in front, on its chart (a trace page, not a job page)
         QCOMPARE(window.windowTitle(), QStringLiteral("truth — rank 0 — gapscope"));
         QCOMPARE(window.currentTab()->currentWidget(), window.currentTab()->tracePage());
-        QCOMPARE(window.trace()->path, real(QStringLiteral("single/truth/telemetry_sink")));
+        QCOMPARE(front(window).trace()->path, real(QStringLiteral("single/truth/telemetry_sink")));
         saveShot(window, QStringLiteral("single_truth_tab"));
         tabs->setCurrentIndex(0);
         QVERIFY(waitIdle(window));
         QCOMPARE(window.windowTitle(), QStringLiteral("stock — rank 0 — gapscope"));
-        QCOMPARE(window.trace()->path, real(QStringLiteral("single/stock/telemetry_sink")));
+        QCOMPARE(front(window).trace()->path, real(QStringLiteral("single/stock/telemetry_sink")));
         QCOMPARE(window.currentTab()->currentWidget(), window.currentTab()->tracePage());
         saveShot(window, QStringLiteral("single_stock_tab"));
     }
@@ -107,7 +108,7 @@ private slots:
         window.openPath(real(path));
         QVERIFY(waitIdle(window));
         QCOMPARE(window.tabs()->count(), 1);
-        QCOMPARE(window.trace()->path, real(trace));
+        QCOMPARE(front(window).trace()->path, real(trace));
         QCOMPARE(window.currentTab()->currentWidget(), window.currentTab()->tracePage());
         QVERIFY(!window.currentTab()->jobPage()->hasDocument());
         QCOMPARE(window.windowTitle(), title);
@@ -128,7 +129,7 @@ private slots:
         QVERIFY(compare);
         compare->waitForIdle();
         QVERIFY(compare->comparison());
-        QCOMPARE(compare->comparison()->a.result->trace, window.trace());
+        QCOMPARE(compare->comparison()->a.result->trace, front(window).trace());
         QCOMPARE(compare->comparison()->b.result->trace->path,
                  real(QStringLiteral("single/truth/telemetry_sink")));
         compare->close();

@@ -9,6 +9,7 @@
 #include "model/items/PhasesModel.h"
 #include "model/store/EventStore.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/common/ShortcutSheet.h"
 #include "widgets/trace/GapChartView.h"
 
@@ -38,10 +39,10 @@ QAction* action(const MainWindow& window, const char* name)
 // The phase the phases view has current, as "train 150" (name and step attribute).
 QString currentPhase(const MainWindow& window)
 {
-    const QModelIndex current = window.phasesView()->currentIndex();
+    const QModelIndex current = front(window).phasesView()->currentIndex();
     if (!current.isValid())
         return {};
-    const auto result = window.tracePage()->analysis();
+    const auto result = front(window).tracePage()->analysis();
     const PhaseSpan& span = result->phases[size_t(current.data(PhasesModel::SpanIndexRole).toInt())];
     const auto step = integerAttribute(span.attributesJson, "step");
     return QString::fromStdString(span.name) + (step ? QStringLiteral(" %1").arg(*step) : QString());
@@ -125,12 +126,12 @@ private slots:
         }
         QCOMPARE(currentPhase(window), phase);
         // the cursor on the phase's start, the chart showing it, the readout naming its step
-        const auto result = window.tracePage()->analysis();
+        const auto result = front(window).tracePage()->analysis();
         const PhaseSpan& span = result->phases[size_t(
-            window.phasesView()->currentIndex().data(PhasesModel::SpanIndexRole).toInt())];
-        QCOMPARE(window.tracePage()->viewState()->cursorNs(), span.startNs);
-        QVERIFY(window.chart()->visibleBeginNs() <= span.startNs &&
-                span.endNs <= window.chart()->visibleEndNs());
+            front(window).phasesView()->currentIndex().data(PhasesModel::SpanIndexRole).toInt())];
+        QCOMPARE(front(window).tracePage()->viewState()->cursorNs(), span.startNs);
+        QVERIFY(front(window).chart()->visibleBeginNs() <= span.startNs &&
+                span.endNs <= front(window).chart()->visibleEndNs());
         QVERIFY2(window.cursorValuesText().contains(readout), qPrintable(window.cursorValuesText()));
     }
 
@@ -184,9 +185,9 @@ private slots:
         MainWindow window;
         QString error;
         QVERIFY2(window.showTraceNow(path, &error), qPrintable(error));
-        const TrainingStep* s = stepNumbered(*window.tracePage(), step, epoch);
+        const TrainingStep* s = stepNumbered(*front(window).tracePage(), step, epoch);
         QVERIFY(s);
-        window.tracePage()->setCursorTime(s->startNs);
+        front(window).tracePage()->setCursorTime(s->startNs);
         QVERIFY2(window.cursorValuesText().contains(readout), qPrintable(window.cursorValuesText()));
     }
 
@@ -196,17 +197,17 @@ private slots:
         MainWindow window;
         QString error;
         QVERIFY2(showWith(window, kSteps + "truth_warmup_to_train.jsonl", &error), qPrintable(error));
-        GapChartView* chart = window.chart();
+        GapChartView* chart = front(window).chart();
         auto* view = chart->findChild<QChartView*>();
         QVERIFY(view);
         // a sample inside a train step (samples come every 20 ms, steps take ~12 ms: not every
         // step holds one), zoomed to that step for the mouse to land on the sample
-        const auto result = window.tracePage()->analysis();
+        const auto result = front(window).tracePage()->analysis();
         const EventStore& store = result->trace->store;
         std::optional<qint64> sampleNs;
         const TrainingStep* step = nullptr;
         for (uint32_t row : result->usableRows)
-            for (const TrainingStep& s : window.tracePage()->steps()->steps())
+            for (const TrainingStep& s : front(window).tracePage()->steps()->steps())
                 if (!sampleNs && s.step >= 150 && s.startNs <= store.timestampNs[row] &&
                     store.timestampNs[row] <= s.endNs) {
                     sampleNs = store.timestampNs[row];
@@ -235,7 +236,7 @@ private slots:
         MainWindow window;
         QString error;
         QVERIFY2(showWith(window, kSteps + "truth_warmup_to_train.jsonl", &error), qPrintable(error));
-        PhasesModel* model = window.phasesModel();
+        PhasesModel* model = front(window).phasesModel();
         QModelIndex train;
         for (int r = 0; r < model->rowCount(); ++r)
             if (model->index(r, PhasesModel::NameColumn).data().toString() == QStringLiteral("train"))
@@ -243,18 +244,18 @@ private slots:
         QVERIFY(model->isGroup(train));
         QCOMPARE(model->index(train.row(), PhasesModel::StepsColumn).data().toString(),
                  QStringLiteral("steps 150-173"));
-        auto* proxy = qobject_cast<QAbstractProxyModel*>(window.phasesView()->model());
+        auto* proxy = qobject_cast<QAbstractProxyModel*>(front(window).phasesView()->model());
         QVERIFY(proxy);
-        window.phasesView()->setCurrentIndex(proxy->mapFromSource(train));
-        const TrainingStep* first = stepNumbered(*window.tracePage(), 150);
+        front(window).phasesView()->setCurrentIndex(proxy->mapFromSource(train));
+        const TrainingStep* first = stepNumbered(*front(window).tracePage(), 150);
         QVERIFY(first);
-        QCOMPARE(window.tracePage()->viewState()->cursorNs(), first->startNs);
+        QCOMPARE(front(window).tracePage()->viewState()->cursorNs(), first->startNs);
         QVERIFY2(window.cursorValuesText().contains(QStringLiteral("step 150 · train")),
                  qPrintable(window.cursorValuesText()));
         // the chart shows the whole group, and the status bar its steps
-        const TrainingStep* last = stepNumbered(*window.tracePage(), 173);
-        QVERIFY(window.chart()->visibleBeginNs() <= first->startNs &&
-                last->endNs <= window.chart()->visibleEndNs());
+        const TrainingStep* last = stepNumbered(*front(window).tracePage(), 173);
+        QVERIFY(front(window).chart()->visibleBeginNs() <= first->startNs &&
+                last->endNs <= front(window).chart()->visibleEndNs());
         QVERIFY2(window.statusBar()->currentMessage().endsWith(QStringLiteral(", steps 150-173")),
                  qPrintable(window.statusBar()->currentMessage()));
     }
@@ -265,11 +266,11 @@ private slots:
         MainWindow window;
         QString error;
         QVERIFY2(window.showTraceNow(kSteps + "truth_leak_steps_250_310.jsonl", &error), qPrintable(error));
-        TracePage* page = window.tracePage();
+        TracePage* page = front(window).tracePage();
         const TrainingStep* from = stepNumbered(*page, 255);
         const TrainingStep* to = stepNumbered(*page, 300);
         QVERIFY(from && to);
-        window.chart()->measureRange(from->startNs, to->endNs);
+        front(window).chart()->measureRange(from->startNs, to->endNs);
         const QString text = window.statusBar()->currentMessage();
         QVERIFY2(text.contains(QStringLiteral(" · steps 255-300, 46 steps · ")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral(" per step")), qPrintable(text));
@@ -286,7 +287,7 @@ private slots:
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QString error;
-            QAction* toggle = window.tracePage()->stepAxisAction();
+            QAction* toggle = front(window).tracePage()->stepAxisAction();
             QVERIFY(!toggle->isEnabled());
             // in View > Chart X Axis
             QMenu* xAxis = nullptr;
@@ -300,12 +301,12 @@ private slots:
             QVERIFY2(window.showTraceNow(kSteps + "truth_warmup_to_train.jsonl", &error), qPrintable(error));
             QVERIFY(toggle->isEnabled());
             QVERIFY(!toggle->isChecked());
-            const QStringList timeLabels = window.chart()->xAxisLabels();
+            const QStringList timeLabels = front(window).chart()->xAxisLabels();
             QVERIFY(timeLabels.size() >= 2 && timeLabels.front().endsWith(QStringLiteral(" s")));
             toggle->trigger();
-            QVERIFY(window.chart()->showsStepAxis());
+            QVERIFY(front(window).chart()->showsStepAxis());
             // step numbers at step boundaries, a 1-2-5 stride: in the cut steps 127-173
-            const QStringList labels = window.chart()->xAxisLabels();
+            const QStringList labels = front(window).chart()->xAxisLabels();
             QVERIFY2(labels.size() >= 4, qPrintable(labels.join(u',')));
             bool ok = false;
             const int first = labels.front().toInt(&ok);
@@ -314,13 +315,13 @@ private slots:
             QVERIFY(stride == 1 || stride == 2 || stride == 5 || stride == 10 || stride == 20);
             for (const QString& label : labels)
                 QCOMPARE(label.toInt() % stride, 0);
-            QVERIFY2(
-                window.chart()->visibleSpanText().startsWith(QStringLiteral("Training step  ·  showing ")),
-                qPrintable(window.chart()->visibleSpanText()));
+            QVERIFY2(front(window).chart()->visibleSpanText().startsWith(
+                         QStringLiteral("Training step  ·  showing ")),
+                     qPrintable(front(window).chart()->visibleSpanText()));
             // the chart's context menu choice reaches the View menu
-            emit window.chart()->stepAxisChanged(false);
+            emit front(window).chart()->stepAxisChanged(false);
             QVERIFY(!toggle->isChecked());
-            QVERIFY(!window.chart()->showsStepAxis());
+            QVERIFY(!front(window).chart()->showsStepAxis());
             toggle->trigger();
             // a trace without steps: the toggle stays on, the axis shows time, nothing to choose
             QVERIFY2(
@@ -328,19 +329,19 @@ private slots:
                     QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/drift.jsonl"), &error),
                 qPrintable(error));
             // (opened in a tab of its own, which starts with the choices of the tab in front)
-            QVERIFY(window.tracePage()->stepAxisAction() != toggle);
-            toggle = window.tracePage()->stepAxisAction();
+            QVERIFY(front(window).tracePage()->stepAxisAction() != toggle);
+            toggle = front(window).tracePage()->stepAxisAction();
             QVERIFY(xAxis->actions().contains(toggle)); // the menu follows the tab in front
             QVERIFY(!toggle->isEnabled());
             QVERIFY(toggle->isChecked());
-            QVERIFY(!window.chart()->showsStepAxis());
-            QVERIFY(window.chart()->xAxisLabels().front().endsWith(QStringLiteral(" s")));
+            QVERIFY(!front(window).chart()->showsStepAxis());
+            QVERIFY(front(window).chart()->xAxisLabels().front().endsWith(QStringLiteral(" s")));
             window.saveSettings();
         }
         MainWindow second;
         second.restoreSettings();
-        QVERIFY(second.tracePage()->stepAxisAction()->isChecked());
-        QVERIFY(second.chart()->isStepAxis());
+        QVERIFY(front(second).tracePage()->stepAxisAction()->isChecked());
+        QVERIFY(front(second).chart()->isStepAxis());
     }
 };
 

@@ -9,6 +9,7 @@
 #include "app/pages/TracePage.h"
 #include "app/pages/ViewState.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QAction>
@@ -41,7 +42,7 @@ QString budgetPath(const QString& name)
 
 bool waitIdle(MainWindow& window)
 {
-    return QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs);
+    return QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs);
 }
 
 QAction* action(MainWindow& window, const char* name)
@@ -75,7 +76,7 @@ private slots:
         DocumentTab* first = window.currentTab();
         QCOMPARE(tabs->count(), 1);
         QCOMPARE(window.windowTitle(), QStringLiteral("drift.jsonl — gapscope"));
-        TracePage* firstPage = window.tracePage();
+        TracePage* firstPage = front(window).tracePage();
         const qint64 firstBegin = firstPage->viewState()->visibleRange().beginNs;
         const qint64 firstEnd = firstPage->viewState()->visibleRange().endNs;
         QVERIFY(firstEnd > firstBegin);
@@ -87,21 +88,21 @@ private slots:
         QVERIFY(tabs->tabBar()->isVisible());
         DocumentTab* second = window.currentTab();
         QVERIFY(second != first);
-        QVERIFY(window.tracePage() != firstPage);
+        QVERIFY(front(window).tracePage() != firstPage);
         QCOMPARE(window.windowTitle(), QStringLiteral("spikes.jsonl — gapscope"));
         QCOMPARE(tabs->tabText(0), QStringLiteral("drift.jsonl"));
         QCOMPARE(tabs->tabText(1), QStringLiteral("spikes.jsonl"));
         QCOMPARE(tabs->tabToolTip(1), parityPath(QStringLiteral("spikes.jsonl")));
-        QVERIFY(window.trace()->path.endsWith(QStringLiteral("spikes.jsonl")));
-        QVERIFY(window.chart()->isVisible());
+        QVERIFY(front(window).trace()->path.endsWith(QStringLiteral("spikes.jsonl")));
+        QVERIFY(front(window).chart()->isVisible());
         QVERIFY(!firstPage->isVisible());
 
         // each tab its own view state: zoom the second, the first keeps its range and cursor
-        ViewState* secondView = window.tracePage()->viewState();
+        ViewState* secondView = front(window).tracePage()->viewState();
         const TimeRange full = secondView->visibleRange();
         const qint64 quarter = (full.endNs - full.beginNs) / 4;
         secondView->zoomTo(full.beginNs + quarter, full.endNs - quarter);
-        QCOMPARE(window.chart()->visibleBeginNs(), full.beginNs + quarter);
+        QCOMPARE(front(window).chart()->visibleBeginNs(), full.beginNs + quarter);
 
         QAction* next = action(window, "nextTabAction");
         QAction* previous = action(window, "previousTabAction");
@@ -110,38 +111,39 @@ private slots:
         next->trigger(); // wraps around to the first
         QCOMPARE(window.currentTab(), first);
         QCOMPARE(window.windowTitle(), QStringLiteral("drift.jsonl — gapscope"));
-        QVERIFY(window.trace()->path.endsWith(QStringLiteral("drift.jsonl")));
-        QCOMPARE(window.chart()->visibleBeginNs(), firstBegin);
-        QCOMPARE(window.chart()->visibleEndNs(), firstEnd);
-        QCOMPARE(window.tracePage()->viewState()->cursorNs(), firstBegin + (firstEnd - firstBegin) / 3);
-        QVERIFY(window.chart()->isVisible());
+        QVERIFY(front(window).trace()->path.endsWith(QStringLiteral("drift.jsonl")));
+        QCOMPARE(front(window).chart()->visibleBeginNs(), firstBegin);
+        QCOMPARE(front(window).chart()->visibleEndNs(), firstEnd);
+        QCOMPARE(front(window).tracePage()->viewState()->cursorNs(),
+                 firstBegin + (firstEnd - firstBegin) / 3);
+        QVERIFY(front(window).chart()->isVisible());
 
         // the keys themselves, wherever the focus is in the window
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QTest::keyClick(window.chart(), Qt::Key_Tab, Qt::ControlModifier);
+        QTest::keyClick(front(window).chart(), Qt::Key_Tab, Qt::ControlModifier);
         QCOMPARE(window.currentTab(), second);
-        QTest::keyClick(window.chart(), Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+        QTest::keyClick(front(window).chart(), Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
         QCOMPARE(window.currentTab(), first);
 
         previous->trigger();
         QCOMPARE(window.currentTab(), second);
-        QCOMPARE(window.chart()->visibleBeginNs(), full.beginNs + quarter);
+        QCOMPARE(front(window).chart()->visibleBeginNs(), full.beginNs + quarter);
 
         // a measured span is in the status bar while its tab is in front
-        window.chart()->measureRange(full.beginNs + quarter, full.endNs - quarter);
+        front(window).chart()->measureRange(full.beginNs + quarter, full.endNs - quarter);
         const QString measured = window.statusBar()->currentMessage();
         QVERIFY2(measured.startsWith(QStringLiteral("Δt ")), qPrintable(measured));
         next->trigger();
         QVERIFY(window.statusBar()->currentMessage().isEmpty());
         previous->trigger();
         QCOMPARE(window.statusBar()->currentMessage(), measured);
-        QVERIFY(window.tracePage()->viewState()->canZoomBack()); // its own zoom history
+        QVERIFY(front(window).tracePage()->viewState()->canZoomBack()); // its own zoom history
 
         // the Phases dock shows the tree of the tab in front
         auto* phasesDock = window.findChild<QDockWidget*>(QStringLiteral("phasesDock"));
         QVERIFY(phasesDock);
-        QVERIFY(window.phasesView()->isVisibleTo(phasesDock) || !phasesDock->isVisible());
+        QVERIFY(front(window).phasesView()->isVisibleTo(phasesDock) || !phasesDock->isVisible());
         QVERIFY(!first->tracePage()->phasesView()->isVisibleTo(phasesDock));
 
         // opening the file shown again reloads it in its tab
@@ -176,9 +178,10 @@ private slots:
         QVERIFY(waitIdle(window));
         QCOMPARE(window.tabs()->count(), 1);
         window.openPath(budgetPath(QStringLiteral("leak.jsonl")));
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.budgetAnalysis(); }, kLoadTimeoutMs));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).budgetAnalysis(); },
+                                kLoadTimeoutMs));
         QCOMPARE(window.tabs()->count(), 2);
-        QVERIFY(window.isBudgetShown());
+        QVERIFY(front(window).isBudgetShown());
         QCOMPARE(window.windowTitle(), QStringLiteral("leak.jsonl — gapscope"));
         // the trace's tab still holds its trace and analysis
         auto* first = qobject_cast<DocumentTab*>(window.tabs()->widget(0));
@@ -188,13 +191,13 @@ private slots:
         // a third, then the close button of the first (behind) removes it
         window.openPath(parityPath(QStringLiteral("quiet.jsonl")));
         QVERIFY(QTest::qWaitFor(
-            [&] { return !window.isBusy() && window.tabs()->count() == 3 && window.analysis(); },
+            [&] { return !window.isBusy() && window.tabs()->count() == 3 && front(window).analysis(); },
             kLoadTimeoutMs));
         DocumentTab* front = window.currentTab();
         emit window.tabs()->tabCloseRequested(0);
         QCOMPARE(window.tabs()->count(), 2);
         QCOMPARE(window.currentTab(), front);
-        QVERIFY(window.trace()->path.endsWith(QStringLiteral("quiet.jsonl")));
+        QVERIFY(gapscope::front(window).trace()->path.endsWith(QStringLiteral("quiet.jsonl")));
     }
 
     void failedLoadLeavesNoTab_data()
@@ -222,14 +225,14 @@ private slots:
         QVERIFY(window.showTraceNow(parityPath(QStringLiteral("drift.jsonl")), &error));
         QVERIFY(!window.showTraceNow(bad, &error));
         QCOMPARE(window.tabs()->count(), 1);
-        QVERIFY(window.trace()->path.endsWith(QStringLiteral("drift.jsonl")));
+        QVERIFY(front(window).trace()->path.endsWith(QStringLiteral("drift.jsonl")));
         QCOMPARE(window.windowTitle(), QStringLiteral("drift.jsonl — gapscope"));
 
         window.openPath(bad);
         QVERIFY(QTest::qWaitFor([&] { return !window.isBusy(); }, kLoadTimeoutMs));
         QTest::qWait(50);
         QCOMPARE(window.tabs()->count(), 1);
-        QVERIFY(window.trace()->path.endsWith(QStringLiteral("drift.jsonl")));
+        QVERIFY(front(window).trace()->path.endsWith(QStringLiteral("drift.jsonl")));
     }
 };
 

@@ -4,6 +4,7 @@
 #include "app/MainWindow.h"
 #include "model/items/ProblemsModel.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/common/ProblemsPanel.h"
 
 #include <QFile>
@@ -80,12 +81,12 @@ private slots:
         window.show();
         Heartbeat heartbeat;
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis() != nullptr; },
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis() != nullptr; },
                                 kLoadTimeoutMs));
         QVERIFY(heartbeat.beats > 0);
-        QVERIFY(window.trace());
-        QCOMPARE(window.trace()->problems.errorCount(), qint64(2));
-        QCOMPARE(window.trace()->problems.warningCount(), qint64(1));
+        QVERIFY(front(window).trace());
+        QCOMPARE(front(window).trace()->problems.errorCount(), qint64(2));
+        QCOMPARE(front(window).trace()->problems.warningCount(), qint64(1));
         const qint64 lastLine = lines.size() + 1;
         QCOMPARE(panelLines(window), (QList<qint64>{4, 7, lastLine}));
         QVERIFY(window.problemsPanel()->isVisible());
@@ -108,11 +109,11 @@ private slots:
         window.show();
         Heartbeat heartbeat;
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.budgetAnalysis() != nullptr; },
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).budgetAnalysis() != nullptr; },
                                 kLoadTimeoutMs));
         QVERIFY(heartbeat.beats > 0);
-        QVERIFY(window.isBudgetShown());
-        QCOMPARE(window.budgetData()->ticks.size(), size_t(4));
+        QVERIFY(front(window).isBudgetShown());
+        QCOMPARE(front(window).budgetData()->ticks.size(), size_t(4));
         QCOMPARE(panelLines(window), (QList<qint64>{5, 6}));
         QVERIFY(window.problemsPanel()->isVisible());
     }
@@ -126,7 +127,7 @@ private slots:
         window.show();
         window.openPath(path);
         QVERIFY(QTest::qWaitFor([&] { return !window.isLoading(); }, 10000));
-        QVERIFY(!window.trace());
+        QVERIFY(!front(window).trace());
         QVERIFY2(window.statusBar()->currentMessage().contains("not a regular file"),
                  qPrintable(window.statusBar()->currentMessage()));
     }

@@ -7,6 +7,7 @@
 #include "app/MainWindow.h"
 #include "app/pages/TracePage.h"
 #include "model/document/Document.h"
+#include "tests/WindowAccess.h"
 #include "widgets/common/SummaryView.h"
 #include "widgets/trace/GapChartView.h"
 #include "widgets/trace/TimelineScrubber.h"
@@ -58,11 +59,12 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openPath(bundleFolder());
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
-        const auto& trace = *window.analysis()->trace;
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        const auto& trace = *front(window).analysis()->trace;
         QCOMPARE(trace.ooms.size(), size_t(1));
         const int64_t oomNs = *trace.ooms[0].timeNs;
-        TracePage* page = window.tracePage();
+        TracePage* page = front(window).tracePage();
 
         // the summary leads with the OOM
         QVERIFY(page->isSummaryShown());

@@ -2,6 +2,7 @@
 // shortcut (menus, toolbars, context menus), read from the QActions when it opens, so a new
 // action or a changed key shows up without anyone editing a list; `?` opens it.
 #include "app/MainWindow.h"
+#include "tests/WindowAccess.h"
 #include "widgets/common/ShortcutSheet.h"
 
 #include <QAction>

@@ -10,6 +10,7 @@
 #include "model/report/ReportContent.h"
 #include "model/report/ReportWriters.h"
 #include "model/text/Text.h"
+#include "tests/WindowAccess.h"
 #include "widgets/common/SummaryView.h"
 #include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"
@@ -71,8 +72,9 @@ private slots:
         window.resize(1280, 800);
         window.show();
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
-        TracePage* page = window.tracePage();
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        TracePage* page = front(window).tracePage();
         QVERIFY(page->isSummaryShown());
         QVERIFY(page->summaryView()->isVisible());
         QVERIFY(page->viewTabs()->isVisible());
@@ -82,7 +84,7 @@ private slots:
 
         // the report's figures: the same numbers every report of this analysis prints
         const SummaryContent& content = page->summaryView()->content();
-        const ReportContent report = buildReportContent(*window.analysis(), false);
+        const ReportContent report = buildReportContent(*front(window).analysis(), false);
         QCOMPARE(content.title, QStringLiteral("%1").arg(path.section(QLatin1Char('/'), -1)));
         QVERIFY(figure(content, QStringLiteral("Duration")));
         QCOMPARE(figure(content, QStringLiteral("Duration"))->value,
@@ -94,7 +96,7 @@ private slots:
                  QLocale::c().toString(qulonglong(report.samples)));
 
         // the top findings in the findings table's order, with their display names
-        const auto& findings = window.analysis()->findings;
+        const auto& findings = front(window).analysis()->findings;
         QCOMPARE(content.findingCount, findings.size());
         QListWidget* list = page->summaryView()->findingsList();
         QCOMPARE(size_t(list->count()), std::min<size_t>(findings.size(), 5));
@@ -148,8 +150,9 @@ private slots:
         window.resize(1280, 800);
         window.show();
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
-        TracePage* page = window.tracePage();
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        TracePage* page = front(window).tracePage();
         QVERIFY(page->isSummaryShown());
         const SummaryContent& content = page->summaryView()->content();
         QWidget* notices = page->summaryView()->noticesArea();
@@ -226,8 +229,9 @@ private slots:
         window.resize(1280, 800);
         window.show();
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
-        TracePage* page = window.tracePage();
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        TracePage* page = front(window).tracePage();
         QVERIFY(page->isSummaryShown());
         SummaryView* view = page->summaryView();
         const SummaryContent& content = view->content();
@@ -264,8 +268,8 @@ private slots:
             QVERIFY(window.grab().save(QString::fromLocal8Bit(png)));
         }
         // not in the findings table, whose findings stay upstream's
-        QCOMPARE(window.analysis()->findings.size(), size_t(0));
-        QCOMPARE(window.analysis()->belowGateFindings.size(), size_t(hidden.size()));
+        QCOMPARE(front(window).analysis()->findings.size(), size_t(0));
+        QCOMPARE(front(window).analysis()->belowGateFindings.size(), size_t(hidden.size()));
         // a second click hides them again
         action = view->noticesArea()->findChild<QPushButton*>(QStringLiteral("summaryNoticeAction"));
         QCOMPARE(action->text(), QStringLiteral("Hide the findings below the gate"));
@@ -281,8 +285,9 @@ private slots:
         MainWindow window;
         window.show();
         window.openPath(fixture(QStringLiteral("stormlog/real/cpu_phases.json")));
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
-        const SummaryContent& content = window.tracePage()->summaryView()->content();
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        const SummaryContent& content = front(window).tracePage()->summaryView()->content();
         QVERIFY2(content.note.startsWith(QStringLiteral("A CPU capture")), qPrintable(content.note));
         QVERIFY(content.subtitle.contains(QStringLiteral("backend CPU")));
         QVERIFY(figure(content, QStringLiteral("Samples with counters")));
@@ -305,11 +310,12 @@ private slots:
         MainWindow window;
         window.show();
         window.openPath(fixture(QStringLiteral("budget/retention.text")));
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.budgetAnalysis(); }, kLoadTimeoutMs));
-        BudgetPage* page = window.budgetPage();
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).budgetAnalysis(); },
+                                kLoadTimeoutMs));
+        BudgetPage* page = front(window).budgetPage();
         QVERIFY(page->isSummaryShown());
         const SummaryContent& content = page->summaryView()->content();
-        const auto result = window.budgetAnalysis();
+        const auto result = front(window).budgetAnalysis();
         QCOMPARE(figure(content, QStringLiteral("Ticks analysed"))->value,
                  QLocale::c().toString(qulonglong(result->analysedTicks())));
         QVERIFY(figure(content, QStringLiteral("Duration")));
@@ -331,10 +337,10 @@ private slots:
         QString error;
         QVERIFY2(window.showTraceNow(fixture(QStringLiteral("stormlog/parity/phasespike.jsonl")), &error),
                  qPrintable(error));
-        QVERIFY(!window.tracePage()->isSummaryShown());
-        QVERIFY(window.tracePage()->viewTabs()->isVisibleTo(window.tracePage()));
+        QVERIFY(!front(window).tracePage()->isSummaryShown());
+        QVERIFY(front(window).tracePage()->viewTabs()->isVisibleTo(front(window).tracePage()));
         QVERIFY(window.showTraceNow(fixture(QStringLiteral("budget/leak.jsonl")), &error));
-        QVERIFY(!window.budgetPage()->isSummaryShown());
+        QVERIFY(!front(window).budgetPage()->isSummaryShown());
     }
 };
 

@@ -7,6 +7,7 @@
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
 #include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
 #include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"
 
@@ -78,8 +79,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(&window));
         // a trace with phases and findings: both panes are shown
         QVERIFY(open(window, QStringLiteral("phasespike.jsonl")));
-        for (QAbstractItemView* view : {static_cast<QAbstractItemView*>(window.findingsView()),
-                                        static_cast<QAbstractItemView*>(window.phasesView())}) {
+        for (QAbstractItemView* view : {static_cast<QAbstractItemView*>(front(window).findingsView()),
+                                        static_cast<QAbstractItemView*>(front(window).phasesView())}) {
             QVERIFY(!view->tabKeyNavigation());
             view->setFocus(Qt::TabFocusReason);
             QTRY_VERIFY(view->hasFocus());
@@ -96,10 +97,10 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QVERIFY(open(window, QStringLiteral("mixed.jsonl")));
-        QTableView* findings = window.findingsView();
-        QWidget* detail = window.detailView()->focusProxy(); // its text
+        QTableView* findings = front(window).findingsView();
+        QWidget* detail = front(window).detailView()->focusProxy(); // its text
         QVERIFY(detail);
-        window.detailView()->setFocus(Qt::TabFocusReason);
+        front(window).detailView()->setFocus(Qt::TabFocusReason);
         QTRY_VERIFY(detail->hasFocus());
         QVERIFY(edgeDistanceToHighlight(findings) > 60);
         QVERIFY(edgeDistanceToHighlight(detail) < 30);
@@ -114,7 +115,7 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(open(window, QStringLiteral("mixed.jsonl")));
-        QTableView* view = window.findingsView();
+        QTableView* view = front(window).findingsView();
         QAbstractItemModelTester tester(view->model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         // the source order (most severe first) until a header is clicked
@@ -128,15 +129,15 @@ private slots:
         QCOMPARE(column(view->model(), FindingsModel::ClassificationColumn),
                  (QStringList{QStringLiteral("Persistent drift"), QStringLiteral("Transient spike")}));
         // finding indices still mean findings, whatever the order
-        window.selectFinding(0);
+        front(window).selectFinding(0);
         QCOMPARE(view->currentIndex().data(FindingsModel::ClassificationKeyRole).toString(),
                  QStringLiteral("transient_spike"));
-        QCOMPARE(window.detailView()->findingIndex(), 0);
+        QCOMPARE(front(window).detailView()->findingIndex(), 0);
         // the next finding is the next row shown
-        window.selectFinding(1);
+        front(window).selectFinding(1);
         QCOMPARE(view->currentIndex().row(), 0);
 
-        QLineEdit* filter = window.tracePage()->findingsFilter();
+        QLineEdit* filter = front(window).tracePage()->findingsFilter();
         QVERIFY(filter);
         filter->setText(QStringLiteral("DRIFT"));
         QCOMPARE(view->model()->rowCount(), 1);
@@ -145,7 +146,7 @@ private slots:
         filter->setText(QStringLiteral("no such text")); // matches no column
         QCOMPARE(view->model()->rowCount(), 0);
         // a finding asked for by index is shown even when filtered out
-        window.selectFinding(0);
+        front(window).selectFinding(0);
         QVERIFY(filter->text().isEmpty());
         QCOMPARE(view->currentIndex().data(FindingsModel::ClassificationKeyRole).toString(),
                  QStringLiteral("transient_spike"));
@@ -153,9 +154,9 @@ private slots:
         QVERIFY(open(window, QStringLiteral("frag.jsonl")));
         // (the table of the tab in front: frag opens in a tab of its own, and with 3 findings
         // against mixed's 2 the old tab's table no longer has the same count by chance)
-        view = window.findingsView();
-        QCOMPARE(view->model()->rowCount(), window.findingsModel()->rowCount());
-        QCOMPARE(window.findingsModel()->rowCount(), 3);
+        view = front(window).findingsView();
+        QCOMPARE(view->model()->rowCount(), front(window).findingsModel()->rowCount());
+        QCOMPARE(front(window).findingsModel()->rowCount(), 3);
     }
 
     void phasesSortAndFilter()
@@ -163,7 +164,7 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(open(window, QStringLiteral("phasespike.jsonl")));
-        QTreeView* tree = window.phasesView();
+        QTreeView* tree = front(window).phasesView();
         QAbstractItemModelTester tester(tree->model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(tree->isSortingEnabled());
@@ -173,14 +174,14 @@ private slots:
         QCOMPARE(column(tree->model(), PhasesModel::NameColumn), (QStringList{"evaluate", "step", "train"}));
         tree->header()->setSortIndicator(PhasesModel::DurationColumn, Qt::DescendingOrder);
         QCOMPARE(column(tree->model(), PhasesModel::NameColumn).front(), QStringLiteral("train")); // 29.9 s
-        QLineEdit* filter = window.tracePage()->phasesFilter();
+        QLineEdit* filter = front(window).tracePage()->phasesFilter();
         QVERIFY(filter);
         filter->setText(QStringLiteral("STEP"));
         QCOMPARE(column(tree->model(), PhasesModel::NameColumn), QStringList{"step"});
         // F7/F8 still walk the spans in time order
         filter->clear();
         tree->header()->setSortIndicator(-1, Qt::AscendingOrder);
-        window.selectPhase(1);
+        front(window).selectPhase(1);
         QCOMPARE(tree->currentIndex().data(PhasesModel::SpanIndexRole).toInt(), 1);
     }
 
@@ -190,13 +191,13 @@ private slots:
         window.show();
         QVERIFY(open(window, QStringLiteral("phasespike.jsonl")));
         QAction* reserved = nullptr;
-        for (const auto& [overlay, action] : window.tracePage()->overlayActions())
+        for (const auto& [overlay, action] : front(window).tracePage()->overlayActions())
             if (overlay == ChartOverlay::Reserved)
                 reserved = action;
         QVERIFY(reserved);
         reserved->setChecked(true);
-        QVERIFY(window.chart()->isOverlayVisible(ChartOverlay::Reserved));
-        auto* chartView = window.chart()->findChild<QChartView*>();
+        QVERIFY(front(window).chart()->isOverlayVisible(ChartOverlay::Reserved));
+        auto* chartView = front(window).chart()->findChild<QChartView*>();
         QVERIFY(chartView);
         QLegendMarker* marker = nullptr;
         for (QLegendMarker* m : chartView->chart()->legend()->markers())
@@ -206,13 +207,13 @@ private slots:
         QVERIFY(marker->isVisible());
         emit marker->clicked();
         QVERIFY(!reserved->isChecked());
-        QVERIFY(!window.chart()->isOverlayVisible(ChartOverlay::Reserved));
-        QVERIFY(window.chart()->drawnPoints(ChartLine::Reserved).isEmpty());
+        QVERIFY(!front(window).chart()->isOverlayVisible(ChartOverlay::Reserved));
+        QVERIFY(front(window).chart()->drawnPoints(ChartLine::Reserved).isEmpty());
         // the gap itself has no toggle: its entry stays
         for (QLegendMarker* m : chartView->chart()->legend()->markers())
             if (m->label().startsWith(QLatin1String("Gap")))
                 emit m->clicked();
-        QVERIFY(!window.chart()->drawnPoints(ChartLine::Gap).isEmpty());
+        QVERIFY(!front(window).chart()->drawnPoints(ChartLine::Gap).isEmpty());
     }
 };
 

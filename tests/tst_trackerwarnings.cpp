@@ -8,6 +8,7 @@
 #include "app/pages/TracePage.h"
 #include "model/items/FindingsModel.h"
 #include "model/trace/TraceLoader.h"
+#include "tests/WindowAccess.h"
 #include "widgets/common/SummaryView.h"
 #include "widgets/trace/GapChartView.h"
 
@@ -76,10 +77,11 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openPath(path);
-        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && window.analysis(); }, kLoadTimeoutMs));
-        const AnalysisResult& result = *window.analysis();
+        QVERIFY(
+            QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis(); }, kLoadTimeoutMs));
+        const AnalysisResult& result = *front(window).analysis();
         QCOMPARE(warningsIn(result), warnings);
-        TracePage* page = window.tracePage();
+        TracePage* page = front(window).tracePage();
 
         // the finding where findings are: the summary page and the findings pane
         const SummaryContent& summary = page->summaryView()->content();

@@ -275,6 +275,16 @@ void BudgetPage::setCursorTime(qint64 ns)
     m_viewState->setCursor(ns);
 }
 
+void BudgetPage::restorePageSettings(const QSettings& settings, bool /*choices*/)
+{
+    restoreSettings(settings, QStringLiteral("budgetPage"));
+}
+
+void BudgetPage::savePageSettings(QSettings& settings) const
+{
+    saveSettings(settings, QStringLiteral("budgetPage"));
+}
+
 void BudgetPage::resetZoom()
 {
     if (m_budget && !m_budget->ticks.empty())

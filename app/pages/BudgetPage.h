@@ -48,6 +48,9 @@ public:
     void analyseWindow(qint64 beginNs, qint64 endNs) override;
     void resetWindowAnalysis() override;
     void setThresholds(const GapThresholds& thresholds) override;
+    // the splitters under budgetPage/
+    void restorePageSettings(const QSettings& settings, bool choices) override;
+    void savePageSettings(QSettings& settings) const override;
     void setCursorTime(qint64 ns) override;
     void stepCursor(int ticks) override;
     void resetZoom() override;

@@ -1,5 +1,6 @@
 #include "app/pages/DocumentPage.h"
 
+#include "app/NavigationActions.h"
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
 #include "model/text/Text.h"
@@ -253,6 +254,26 @@ void DocumentPage::addZoomToToolBar()
     auto* spacer = new QWidget(m_toolBar);
     spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     m_toolBar->addWidget(spacer);
+}
+
+void DocumentPage::updateNavigation(NavigationActions& actions) const
+{
+    const bool result = hasResult();
+    actions.setEnabled(Navigation::ResetZoom, result);
+    actions.setEnabled(Navigation::ZoomBack, result && m_viewState->canZoomBack());
+    actions.setEnabled(Navigation::ZoomForward, result && m_viewState->canZoomForward());
+    for (Navigation finding : {Navigation::NextFinding, Navigation::PreviousFinding})
+        actions.setEnabled(finding, hasFindings());
+    for (Navigation phase : {Navigation::NextPhase, Navigation::PreviousPhase, Navigation::NextPhaseKind,
+                             Navigation::PreviousPhaseKind})
+        actions.setEnabled(phase, hasPhases());
+    actions.setEnabled(Navigation::AddBookmark, result && bookmarksPane());
+    for (Navigation bookmark : {Navigation::NextBookmark, Navigation::PreviousBookmark})
+        actions.setEnabled(bookmark, result && hasBookmarks());
+    for (Navigation step : {Navigation::StepForward, Navigation::StepBack, Navigation::StepForwardFast,
+                            Navigation::StepBackFast})
+        actions.setEnabled(step, result);
+    actions.setEnabled(Navigation::ResetWindow, isWindowAnalysis());
 }
 
 void DocumentPage::shareChartRoomWith(const QList<DocumentPage*>& pages)

@@ -33,11 +33,13 @@ class ChartRoom;
 class FindingDetailView;
 class FindingsDecorationProxy;
 class FindingsModel;
+class NavigationActions;
 class ProblemLog;
 class SummaryView;
 struct DeviceLogRequest;
 struct SummaryContent;
 class ViewState;
+struct DeviceLogRequest;
 
 class DocumentPage : public QWidget
 {
@@ -92,6 +94,25 @@ public:
     virtual void resetZoom() = 0;
     void selectFinding(int findingIndex);
     void stepFinding(int delta);
+    // Which of the window's navigation actions (app/NavigationActions) this page can do now,
+    // while it is in front: zoom, findings, phases, cursor steps and the window analysis from
+    // the virtuals above; bookmarks from those below.
+    virtual void updateNavigation(NavigationActions& actions) const;
+    // Bookmarks at a time (none unless a page keeps them): a bookmark at the cursor, its
+    // index or -1; the cursor to the next (delta > 0) or previous one.
+    virtual bool hasBookmarks() const { return false; }
+    virtual int addBookmarkAtCursor() { return -1; }
+    virtual void stepBookmark(int /*delta*/) {}
+    // Drops the result of an analysis still running (another document opens in its tab).
+    virtual void discardAnalysis() {}
+    virtual bool isAnalysing() const { return false; }
+    // The status-bar message that stays while the page is in front (a measured span): shown
+    // again when its tab comes back to the front.
+    virtual QString keptStatusMessage() const { return {}; }
+    // File > Attach Device Log...: whether this page takes nvidia-smi's log now, and taking it
+    // (false with *error when the log or its zone cannot be used).
+    virtual bool takesDeviceLog() const { return false; }
+    virtual bool attachDeviceLog(const DeviceLogRequest& /*request*/, QString* /*error*/) { return false; }
     // Forgets the document and its results: the views show nothing.
     virtual void clear() = 0;
 
@@ -122,6 +143,19 @@ public:
     // Splitter positions under group/ (the page's own keys).
     void restoreSettings(const QSettings& settings, const QString& group);
     void saveSettings(QSettings& settings, const QString& group) const;
+
+    // What the shell hosts for a page beside the page itself (none unless a page has them):
+    // the panes it docks (Phases, Bookmarks), the chart's choices in View (overlays, y and x
+    // axis), and the page's settings (choices: the chart's toggles too, else only the layout
+    // a new tab takes); a new tab's page starts with the choices of the page in front.
+    virtual QWidget* phasesPane() const { return nullptr; }
+    virtual QWidget* bookmarksPane() const { return nullptr; }
+    virtual QList<QAction*> overlayMenuActions() const { return {}; }
+    virtual QList<QAction*> yAxisMenuActions() const { return {}; }
+    virtual QList<QAction*> xAxisMenuActions() const { return {}; }
+    virtual void restorePageSettings(const QSettings& /*settings*/, bool /*choices*/) {}
+    virtual void savePageSettings(QSettings& /*settings*/) const {}
+    virtual void adoptChoicesOf(const DocumentPage& /*other*/) {}
 
 signals:
     // What the shell derives from the page changed: actions, title, export.

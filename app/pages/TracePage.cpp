@@ -204,11 +204,8 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
                 action->setChecked(on);
     });
     // the measurement stays in the status bar until it is cleared (Escape) or replaced
-    connect(m_chart, &GapChartView::measurementChanged, this, [this] {
-        const std::optional<TimeWindow> span = m_chart->measuredSpan();
-        emit statusMessage(span ? GapChartView::measurementText(*span, m_chart->measurement()) : QString(),
-                           0);
-    });
+    connect(m_chart, &GapChartView::measurementChanged, this,
+            [this] { emit statusMessage(keptStatusMessage(), 0); });
 
     setUpLayout(chartArea);
     createPhasesView();
@@ -217,22 +214,72 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
 
 TracePage::~TracePage() = default;
 
-void TracePage::restoreOverlaySettings(const QSettings& settings)
+void TracePage::restorePageSettings(const QSettings& settings, bool choices)
 {
+    restoreSettings(settings, QStringLiteral("mainWindow"));
+    if (!choices)
+        return;
     m_overlayToggles->restore(settings);
     m_stepAxisAction->setChecked(settings.value(QStringLiteral("chart/stepAxis"), false).toBool());
+    const QString yAxis = settings.value(QStringLiteral("chart/yAxis")).toString();
+    for (QAction* action : m_yAxisActions)
+        if (action->data().toString() == yAxis)
+            action->setChecked(true);
+    m_yLogAction->setChecked(settings.value(QStringLiteral("chart/yLog"), false).toBool());
 }
 
-void TracePage::adoptOverlayChoices(const TracePage& other)
+void TracePage::adoptChoicesOf(const DocumentPage& page)
 {
-    m_overlayToggles->adoptChoices(*other.m_overlayToggles);
-    m_stepAxisAction->setChecked(other.m_stepAxisAction->isChecked());
+    const auto* other = qobject_cast<const TracePage*>(&page);
+    if (!other)
+        return;
+    m_overlayToggles->adoptChoices(*other->m_overlayToggles);
+    m_stepAxisAction->setChecked(other->m_stepAxisAction->isChecked());
+    for (size_t i = 0; i < m_yAxisActions.size() && i < other->m_yAxisActions.size(); ++i)
+        m_yAxisActions[i]->setChecked(other->m_yAxisActions[i]->isChecked());
+    m_yLogAction->setChecked(other->m_yLogAction->isChecked());
 }
 
-void TracePage::saveOverlaySettings(QSettings& settings) const
+void TracePage::savePageSettings(QSettings& settings) const
 {
+    saveSettings(settings, QStringLiteral("mainWindow"));
     m_overlayToggles->save(settings);
     settings.setValue(QStringLiteral("chart/stepAxis"), m_stepAxisAction->isChecked());
+    for (QAction* action : m_yAxisActions)
+        if (action->isChecked())
+            settings.setValue(QStringLiteral("chart/yAxis"), action->data().toString());
+    settings.setValue(QStringLiteral("chart/yLog"), m_yLogAction->isChecked());
+}
+
+QString TracePage::keptStatusMessage() const
+{
+    const std::optional<TimeWindow> span = m_chart->measuredSpan();
+    return span ? GapChartView::measurementText(*span, m_chart->measurement()) : QString();
+}
+
+QWidget* TracePage::bookmarksPane() const
+{
+    return m_bookmarksView;
+}
+
+QList<QAction*> TracePage::overlayMenuActions() const
+{
+    QList<QAction*> actions;
+    for (const auto& [overlay, action] : m_overlayActions)
+        actions << action;
+    return actions;
+}
+
+QList<QAction*> TracePage::yAxisMenuActions() const
+{
+    QList<QAction*> actions(m_yAxisActions.begin(), m_yAxisActions.end());
+    actions << nullptr << m_yLogAction; // a separator before the scale
+    return actions;
+}
+
+QList<QAction*> TracePage::xAxisMenuActions() const
+{
+    return {m_stepAxisAction};
 }
 
 void TracePage::hideEmptyPhaseColumns()

@@ -39,22 +39,17 @@ public:
 
     std::shared_ptr<const TraceData> trace() const { return m_trace; }
     std::shared_ptr<const AnalysisResult> analysis() const { return m_result; }
-    bool isAnalysing() const;
+    bool isAnalysing() const override;
     GapChartView* chart() const { return m_chart; }
     TimelineScrubber* scrubber() const { return m_scrubber; }
     SessionPicker* sessionPicker() const { return m_sessionPicker; }
     QTreeView* phasesView() const { return m_phasesView; }
     // The tree under its filter line: what the shell docks.
-    QWidget* phasesPane() const { return m_phasesPane; }
+    QWidget* phasesPane() const override { return m_phasesPane; }
     QLineEdit* phasesFilter() const { return m_phasesFilter; }
     PhasesModel* phasesModel() const { return m_phasesModel; }
     // The chart's overlay toggles (View > Chart Overlays and the toolbar), with their keys.
     const std::vector<std::pair<ChartOverlay, QAction*>>& overlayActions() const { return m_overlayActions; }
-    // The toggles remembered per kind of trace (GPU, CPU), under chart/overlays/.
-    void restoreOverlaySettings(const QSettings& settings);
-    void saveOverlaySettings(QSettings& settings) const;
-    // The series toggles chosen per kind of trace in another page (a new tab's start).
-    void adoptOverlayChoices(const TracePage& other);
     // View > Chart Y Axis: "Fit Data" and "From Zero" (exclusive), with their setting keys as
     // data ("fit", "zero"); the chart's context menu checks them too.
     const std::vector<QAction*>& yAxisActions() const { return m_yAxisActions; }
@@ -73,10 +68,10 @@ public:
     BookmarksModel* bookmarksModel() const { return m_bookmarks; }
     QTableView* bookmarksView() const { return m_bookmarksView; }
     // A bookmark at the cursor, its name open for editing in the list; -1 without a result.
-    int addBookmarkAtCursor();
+    int addBookmarkAtCursor() override;
     // The cursor to the next (delta > 0) or previous bookmark, scrolled into view.
-    void stepBookmark(int delta);
-    bool hasBookmarks() const;
+    void stepBookmark(int delta) override;
+    bool hasBookmarks() const override;
 
     // Takes a loaded trace in place of the one shown; false with *error when it holds no
     // events. The analysis is started by analyseFresh() or analyseNow().
@@ -86,11 +81,12 @@ public:
     // Analyses on the calling thread (screenshots); false with *error.
     bool analyseNow(QString* error);
     // Drops the result of an analysis still running (another document is being opened).
-    void discardAnalysis();
+    void discardAnalysis() override;
     // File > Attach Device Log...: nvidia-smi's log gives device used from now on (this
     // trace's analyses until another trace is shown) and the analysis runs again; false with
     // *error when the log or its zone cannot be used (the analysis shown stays).
     bool attachDeviceLog(const DeviceLogRequest& request, QString* error) override;
+    bool takesDeviceLog() const override { return hasDocument(); }
     std::optional<DeviceLogRequest> attachedDeviceLog() const { return m_deviceLogRequest; }
     // A newer snapshot of the trace (File > Follow); false when it is not of this trace.
     bool showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
@@ -123,6 +119,17 @@ public:
     bool open(const LoadedDocument& document, QString* error) override;
     bool analyseOpened(OpenMode mode, QString* error) override;
     void discardWork() override { discardAnalysis(); }
+    QWidget* bookmarksPane() const override;
+    QString keptStatusMessage() const override;
+    // View > Chart Overlays, Chart Y Axis and Chart X Axis; the toggles remembered per kind of
+    // trace (GPU, CPU) under chart/overlays/, the axes under chart/.
+    QList<QAction*> overlayMenuActions() const override;
+    QList<QAction*> yAxisMenuActions() const override;
+    QList<QAction*> xAxisMenuActions() const override;
+    void restorePageSettings(const QSettings& settings, bool choices) override;
+    void savePageSettings(QSettings& settings) const override;
+    // The series toggles chosen per kind of trace and the axes of another trace page.
+    void adoptChoicesOf(const DocumentPage& other) override;
 
 protected:
     void onFindingCurrentChanged(const QModelIndex& current) override;
