@@ -1,5 +1,7 @@
 #include "model/budget/BudgetLineFields.h"
 
+#include "analysis/Int64Math.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
