@@ -133,7 +133,7 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
         stats.stdGap = std::sqrt(squares / static_cast<double>(n - 1));
         if (stats.stdGap > 0) {
             for (size_t i = 0; i < n; ++i)
-                if ((static_cast<double>(reader.gap(i)) - mean) / stats.stdGap > thresholds.spikeZScore)
+                if (isSpikeZScore(gapZScore(static_cast<double>(reader.gap(i)), stats), thresholds))
                     ++stats.spikeCount;
             stats.maxZScore = (maxGap - mean) / stats.stdGap;
         }
@@ -200,6 +200,20 @@ GapStatistics computeGapStatistics(const GapInput& input, const GapThresholds& t
             pairwiseSumOnCores<double>(ratios.size(), [&](size_t i) { return ratios[i]; }) /
             static_cast<double>(ratios.size());
     return stats;
+}
+
+std::vector<uint32_t> spikeRows(const GapInput& input, const GapThresholds& thresholds,
+                                const GapStatistics& stats)
+{
+    std::vector<uint32_t> rows;
+    if (!(stats.stdGap > 0))
+        return rows;
+    rows.reserve(stats.spikeCount);
+    const GapRows reader(input);
+    for (size_t i = 0; i < input.size(); ++i)
+        if (isSpikeZScore(gapZScore(static_cast<double>(reader.gap(i)), stats), thresholds))
+            rows.push_back(input.rows[i]);
+    return rows;
 }
 
 std::vector<Finding> analyzeGaps(const GapInput& input, const GapThresholds& thresholds)

@@ -70,6 +70,19 @@ struct GapStatistics
     double avgGap = 0;                           // mean of the signed gaps
 };
 
+// The spike rule, in one place: a sample is a spike when its z-score, (gap - mean) / std with
+// the statistics' ddof = 1 spread, is above thresholds.spikeZScore (strictly). Upstream's
+// count (computeGapStatistics), the rows a chart marks (spikeRows) and the episodes
+// (GapEpisodes) all apply it through these two functions.
+inline double gapZScore(double gap, const GapStatistics& stats)
+{
+    return (gap - stats.meanGap) / stats.stdGap;
+}
+inline bool isSpikeZScore(double z, const GapThresholds& thresholds)
+{
+    return z > thresholds.spikeZScore;
+}
+
 // Rows whose event is usable for the gap analysis must be chosen by the caller (a row
 // with a null or non-positive total that slips in adds no ratio). Statistics are computed
 // for any n >= 1 (spread for n >= 2, p-value for n >= 3), thresholds only decide
@@ -85,6 +98,12 @@ std::vector<Finding> analyzeGaps(const GapInput& input, const GapThresholds& thr
 // app draws them too: computing them once halves the analysis of a large trace).
 std::vector<Finding> analyzeGaps(const GapInput& input, const GapThresholds& thresholds,
                                  const GapStatistics& stats);
+
+// The rows of input.rows that are spikes (isSpikeZScore), ascending; none when the gaps do
+// not spread (stats.stdGap not positive). stats: computeGapStatistics(input, thresholds); their
+// count is stats.spikeCount. One O(n) pass, for the callers that show the spikes themselves.
+std::vector<uint32_t> spikeRows(const GapInput& input, const GapThresholds& thresholds,
+                                const GapStatistics& stats);
 
 // scipy 1.10 linregress two-sided p-value for correlation r with n samples (Student's t,
 // n - 2 degrees of freedom); NaN when n < 3 or r is NaN, 0 for r = +-1.

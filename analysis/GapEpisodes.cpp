@@ -68,11 +68,8 @@ std::vector<SpikeEpisode> spikeEpisodes(const GapInput& input, const GapThreshol
     if (n < 2 || !(stats.stdGap > 0) || stats.spikeCount == 0)
         return episodes;
     Int64ColumnReader time(input.timestampNs);
-    // the z-score exactly as computeGapStatistics counts spike samples
-    const auto zAt = [&](size_t i) {
-        return (static_cast<double>(input.gapAt(i)) - stats.meanGap) / stats.stdGap;
-    };
-    const double spikeLine = thresholds.spikeZScore;
+    // the z-score of the spike rule (GapAnalysis.h), as computeGapStatistics counts spike samples
+    const auto zAt = [&](size_t i) { return gapZScore(static_cast<double>(input.gapAt(i)), stats); };
     const double baselineLine = thresholds.spikeZScore / 2;
     size_t i = 0;
     while (i < n) {
@@ -87,7 +84,7 @@ std::vector<SpikeEpisode> spikeEpisodes(const GapInput& input, const GapThreshol
         size_t peakIndex = i;
         for (; i < n && zAt(i) > baselineLine; ++i) {
             last = i;
-            if (zAt(i) > spikeLine)
+            if (isSpikeZScore(zAt(i), thresholds))
                 ++episode.spikeSamples;
             if (const int64_t gap = input.gapAt(i); gap > peak) {
                 peak = gap;

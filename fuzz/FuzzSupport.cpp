@@ -1,5 +1,7 @@
 #include "fuzz/FuzzSupport.h"
 
+#include "model/read/JsonText.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -72,40 +74,6 @@ void checkTraceOutcome(const LoadOutcome& outcome)
             "problem counts disagree with the kept problems");
 }
 
-namespace {
-
-constexpr bool isJsonBlank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-// One past the JSON array or object starting at text[start], by brackets outside strings;
-// npos when it does not close within text.
-size_t endOfValue(std::string_view text, size_t start)
-{
-    size_t depth = 0;
-    bool inString = false;
-    for (size_t i = start; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            ++depth;
-        } else if (c == ']' || c == '}') {
-            if (depth == 0 || --depth == 0)
-                return i + 1;
-        }
-    }
-    return std::string_view::npos;
-}
-
-} // namespace
-
 void checkDocumentConsumed(std::string_view input, const LoadOutcome& outcome)
 {
     if (!outcome.data)
@@ -114,7 +82,7 @@ void checkDocumentConsumed(std::string_view input, const LoadOutcome& outcome)
     if (text.substr(0, 3) == "\xEF\xBB\xBF")
         text.remove_prefix(3);
     size_t first = 0;
-    while (first < text.size() && isJsonBlank(text[first]))
+    while (first < text.size() && isJsonSpace(text[first]))
         ++first;
     if (first == text.size())
         return;
@@ -122,10 +90,10 @@ void checkDocumentConsumed(std::string_view input, const LoadOutcome& outcome)
     const bool document = form == TraceForm::JsonArray || (form == TraceForm::Legacy && text[first] == '[');
     if (!document)
         return;
-    const size_t end = endOfValue(text, first);
+    const size_t end = endOfJsonValue(text, first);
     bool consumed = end != std::string_view::npos;
     for (size_t i = consumed ? end : text.size(); i < text.size() && consumed; ++i)
-        consumed = isJsonBlank(text[i]);
+        consumed = isJsonSpace(text[i]);
     require(consumed || outcome.data->problems.errorCount() > 0,
             "a document was not read to the input's end and no Error problem says so");
 }

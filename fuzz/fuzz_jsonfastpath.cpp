@@ -7,7 +7,7 @@
 // most lines, the third has the value once more after a phase event - and, after a 0x02 byte,
 // the value of the context field. Other inputs are read as they are.
 #include "bench/RealShape.h"
-#include "model/trace/JsonEventReader.h"
+#include "model/trace/JsonDocumentReader.h"
 
 #include <array>
 #include <cstdio>

@@ -10,7 +10,7 @@
 // an input at one parse per chunk, without a file written and read again for each.
 #include "fuzz/FuzzSupport.h"
 
-#include "model/trace/JsonEventReader.h"
+#include "model/trace/JsonDocumentReader.h"
 #include "model/trace/TraceFollower.h"
 
 #include <cstdio>

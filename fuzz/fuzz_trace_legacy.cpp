@@ -4,7 +4,7 @@
 // legacy field rules.
 #include "fuzz/FuzzSupport.h"
 
-#include "model/trace/JsonEventReader.h"
+#include "model/trace/JsonDocumentReader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

@@ -122,6 +122,8 @@ inline std::shared_ptr<AnalysisResult> makeSyntheticAnalysis(const SyntheticOpti
         result->findings.push_back(f);
     };
     finding(Classification::TransientSpike, Severity::Critical, rows[*st.maxGapIndex]);
+    // the samples that finding counted, chosen by the analysis's spike rule over these statistics
+    result->spikeRows = spikeRows(result->gapInput(), result->request.thresholds, st);
     if (options.drift)
         finding(Classification::PersistentDrift, Severity::Warning, rows.back());
     finding(Classification::FragmentationLike, Severity::Info, rows[maxFragIndex]);

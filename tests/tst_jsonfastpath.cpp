@@ -6,7 +6,7 @@
 
 #include "bench/RealShape.h"
 #include "model/trace/Csv.h"
-#include "model/trace/JsonEventReader.h"
+#include "model/trace/JsonDocumentReader.h"
 
 #include <QDir>
 #include <QDirIterator>

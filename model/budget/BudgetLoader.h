@@ -3,8 +3,14 @@
 // tracing JSON, snapshot JSON lines. Lines are parsed one at a time and independently
 // (BudgetLineParser), in ranges of the file on several threads with one parser per thread,
 // then put together in file order (BudgetLogAssembler).
+//
+// Files: BudgetLineFields (what the forms share: a line's fields and their meaning),
+// BudgetTextLine (the text form), BudgetLineParser (the JSON forms and the per-line dispatch),
+// BudgetAssembler (lines in file order, the tick clock), BudgetLoader (files and bytes read in
+// windows; looksLikeBudgetLog), model/base/Rfc3339 (timestamps).
 
 #include "model/base/LoadControl.h"
+#include "model/base/Rfc3339.h" // parseRfc3339Ns: the timestamps of every form
 #include "model/store/BudgetData.h"
 
 #include <QByteArray>
@@ -47,10 +53,6 @@ BudgetLoadOutcome loadBudgetBytes(std::string_view bytes, const QString& name,
 // Content detection on the first bytes of a file: true when one of its complete lines is a
 // memory-budget tick, per-cache, per-reporter or verdict-run-ended line of any form.
 bool looksLikeBudgetLog(const QByteArray& head);
-
-// RFC 3339 date-time ("2026-11-30T09:00:00.123456789+02:00") to ns since the Unix epoch;
-// up to 9 fractional digits, Z or a +-hh:mm offset. nullopt when it is not one.
-std::optional<int64_t> parseRfc3339Ns(std::string_view text);
 
 enum class BudgetLineKind
 {

@@ -1,6 +1,7 @@
 #include "model/document/OpenPlan.h"
 
 #include "model/job/JobLoader.h"
+#include "model/read/JsonText.h"
 #include "model/trace/SinkManifest.h"
 #include "model/trace/TraceLoader.h"
 
@@ -95,28 +96,15 @@ QByteArray firstRecord(const QByteArray& head, TraceForm form)
     case TraceForm::Csv:
         return firstLines(2); // the header and the first row
     case TraceForm::JsonArray: {
-        // the first object of the array, found by its braces outside strings
+        // the first object of the array, found by its brackets outside strings
         const qsizetype open = head.indexOf('{', head.indexOf('['));
         if (open < 0 || head.indexOf('[') < 0)
             return {};
-        int depth = 0;
-        bool inString = false;
-        for (qsizetype i = open; i < head.size(); ++i) {
-            const char c = head[i];
-            if (inString) {
-                if (c == '\\')
-                    ++i;
-                else if (c == '"')
-                    inString = false;
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '{') {
-                ++depth;
-            } else if (c == '}' && --depth == 0) {
-                return '[' + head.mid(open, i + 1 - open) + ']';
-            }
-        }
-        return {};
+        const size_t end =
+            endOfJsonValue(std::string_view(head.constData(), size_t(head.size())), size_t(open));
+        if (end == std::string_view::npos)
+            return {};
+        return '[' + head.mid(open, qsizetype(end) - open) + ']';
     }
     default:
         return {};

@@ -139,6 +139,12 @@ std::shared_ptr<const AnalysisResult> runAnalysis(std::shared_ptr<const TraceDat
         result->findings = analyzeGaps(input, request.thresholds, result->statistics);
     }
 
+    // not memoised (a reopened trace's memo carries the count only): one pass over the samples,
+    // taken only when there is a spike finding whose samples can be shown
+    if (std::any_of(result->findings.begin(), result->findings.end(),
+                    [](const Finding& f) { return f.classification == Classification::TransientSpike; }))
+        result->spikeRows = spikeRows(input, request.thresholds, result->statistics);
+
     // not memoised: one pass over the samples, and the window decides what it covers
     result->notices = traceNotices(input, session.collector.toStdString(), request.thresholds,
                                    result->statistics, &result->belowGateFindings);

@@ -49,6 +49,10 @@ struct AnalysisResult
     // the allocator's counters (isAllocatorClassification: allocator_fragmentation) placed by
     // severity; the JSON report writes them apart (gap_analysis stays upstream's)
     std::vector<Finding> findings;
+    // The store rows of the spike samples the transient_spike finding counted (the spike rule of
+    // analysis/GapAnalysis.h), ascending time; empty when findings hold no such finding. The
+    // chart marks these rows and applies no rule of its own.
+    std::vector<uint32_t> spikeRows;
     // The tracker's own warning, critical and error events of the partition (within the window)
     std::vector<TrackerWarning> trackerWarnings;
     std::vector<PhaseSpan> phases; // of the partition

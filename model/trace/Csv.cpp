@@ -26,40 +26,6 @@ namespace {
 
 constexpr qint64 kCancelPollRecords = 1024;
 
-constexpr std::array<std::string_view, 17> kIntegerKeys{
-    "schema_version",
-    "timestamp_ns",
-    "sampling_interval_ms",
-    "pid",
-    "rank",
-    "local_rank",
-    "world_size",
-    "device_id",
-    "allocator_allocated_bytes",
-    "allocator_reserved_bytes",
-    "allocator_active_bytes",
-    "allocator_inactive_bytes",
-    "allocator_change_bytes",
-    "device_used_bytes",
-    "device_free_bytes",
-    "device_total_bytes",
-    "memory_allocated",
-};
-constexpr std::array<std::string_view, 8> kStringKeys{"session_id", "event_type", "collector", "host",
-                                                      "job_id",     "context",    "type",      "device"};
-// Header names that make a first line a stormlog CSV header.
-constexpr std::array<std::string_view, 5> kHeaderMarkers{"schema_version", "timestamp_ns", "event_type",
-                                                         "timestamp", "memory_allocated"};
-
-template <size_t N> bool contains(const std::array<std::string_view, N>& keys, std::string_view key)
-{
-    for (std::string_view k : keys) {
-        if (k == key)
-            return true;
-    }
-    return false;
-}
-
 std::string_view trimmedView(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
@@ -242,43 +208,12 @@ bool isBooleanWord(std::string_view cell)
     return cell == "True" || cell == "False" || cell == "true" || cell == "false";
 }
 
-// The known column names by length: a name is compared only with those of its length. The
-// header of a foreign or fuzzed file has many columns, and comparing each with all 26 names
-// was a tenth of reading such a file; libFuzzer still sees every comparison that can match.
-struct NamedKind
-{
-    std::string_view name;
-    CsvColumns::Kind kind = CsvColumns::Kind::Other;
-};
-constexpr size_t kLongestName = 31;
-constexpr size_t kNamesPerLength = 6;
-constexpr auto kKindsByLength = [] {
-    std::array<std::array<NamedKind, kNamesPerLength>, kLongestName + 1> table{};
-    std::array<size_t, kLongestName + 1> used{};
-    auto add = [&](std::string_view name, CsvColumns::Kind kind) {
-        if (name.size() > kLongestName || used[name.size()] == kNamesPerLength)
-            throw "kKindsByLength: make room for the name"; // a compile-time error
-        table[name.size()][used[name.size()]++] = {name, kind};
-    };
-    add("metadata", CsvColumns::Kind::Metadata);
-    for (std::string_view name : kStringKeys)
-        add(name, CsvColumns::Kind::String);
-    for (std::string_view name : kIntegerKeys)
-        add(name, CsvColumns::Kind::Integer);
-    return table;
-}();
-
+// How a column's cells are written: as the record schema says for the field it names, and
+// numbers as they are, anything else a string, for a column no stormlog record has.
 CsvColumns::Kind columnKind(std::string_view name)
 {
-    if (name.size() > kLongestName)
-        return CsvColumns::Kind::Other;
-    for (const NamedKind& known : kKindsByLength[name.size()]) {
-        if (known.name.empty())
-            break;
-        if (known.name == name)
-            return known.kind;
-    }
-    return CsvColumns::Kind::Other;
+    const std::optional<Field> field = findField(name);
+    return field ? specOf(*field).cell : CsvColumns::Kind::Other;
 }
 
 // The columns' names as the start of a JSON member ("name":), one after the other in one
@@ -326,7 +261,8 @@ bool isCsvHeader(std::string_view firstLine)
     if (!reader.next())
         return false;
     for (size_t i = 0; i < reader.size(); ++i) {
-        if (contains(kHeaderMarkers, trimmedView(reader.cell(i))))
+        const std::optional<Field> field = findField(trimmedView(reader.cell(i)));
+        if (field && specOf(*field).marksCsvHeader)
             return true;
     }
     return false;

@@ -12,7 +12,8 @@
 // threads and any window size.
 
 #include "model/read/WindowedReader.h"
-#include "model/trace/JsonEventReader.h"
+#include "model/trace/JsonDocumentReader.h"
+#include "model/trace/StormlogSchema.h"
 
 #include <QString>
 
@@ -22,7 +23,8 @@
 namespace gapscope::detail {
 
 // Whether the first line is a stormlog CSV header: a cell (unquoted, trimmed) names one of the
-// marker columns (schema_version, timestamp_ns, event_type, timestamp, memory_allocated).
+// marker columns (FieldSpec::marksCsvHeader: schema_version, timestamp_ns, event_type, timestamp,
+// memory_allocated).
 bool isCsvHeader(std::string_view firstLine);
 
 // Whole CSV text (header row first). Returns false when cancelled. The one-thread form of
@@ -33,13 +35,7 @@ bool parseCsv(std::string_view text, EventRecordParser& parser, EventChunk& chun
 // The columns of a CSV header row and how each one's cells are written as JSON.
 struct CsvColumns
 {
-    enum class Kind : uint8_t
-    {
-        Metadata, // JSON or a Python literal
-        String,   // always a JSON string
-        Integer,  // numbers as they are; true/false as booleans (the record parser rejects them)
-        Other     // numbers as they are, anything else a string
-    };
+    using Kind = CellType;          // of the field the column names (StormlogSchema.h); Other for the rest
     std::vector<std::string> names; // trimmed
     std::vector<Kind> kinds;
 

@@ -3,7 +3,7 @@
 // "allocated": [...], "reserved": [...]}, read as the sample events of collector
 // "diagnose.timeline".
 
-#include "model/trace/JsonEventReader.h"
+#include "model/trace/JsonDocumentReader.h"
 
 namespace gapscope::detail {
 

@@ -1,6 +1,6 @@
 #include "model/trace/Sink.h"
 
-#include "model/trace/JsonEventReader.h"
+#include "model/trace/JsonDocumentReader.h"
 #include "model/trace/TraceLoader.h"
 #include "model/trace/WindowedRecords.h"
 

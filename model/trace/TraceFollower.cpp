@@ -3,7 +3,7 @@
 #include "model/work/LoadJob.h"
 #include "model/read/WindowedReader.h"
 #include "model/text/CharClass.h"
-#include "model/trace/JsonEventReader.h"
+#include "model/trace/JsonDocumentReader.h"
 #include "model/trace/SinkManifest.h"
 #include "model/trace/TraceLoader.h"
 

@@ -6,7 +6,7 @@
 #include "model/read/WindowedReader.h"
 #include "model/trace/Csv.h"
 #include "model/trace/DiagnoseTimeline.h"
-#include "model/trace/JsonEventReader.h"
+#include "model/trace/JsonDocumentReader.h"
 #include "model/trace/Sink.h"
 #include "model/trace/SinkManifest.h"
 #include "model/trace/WindowedRecords.h"

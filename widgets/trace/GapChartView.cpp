@@ -274,7 +274,7 @@ public:
     int drawnColumns = 0;
     bool redrawing = false;
 
-    std::vector<uint32_t> spikeRows;   // store rows with z > threshold, ascending time
+    std::vector<uint32_t> spikeRows;   // the analysis's AnalysisResult::spikeRows
     std::vector<uint32_t> outsideRows; // usable samples of the partition outside the window
     // Level-of-detail pyramids of the series over usableRows (and outsideRows), built once per
     // analysis so zooming and panning never scan the full columns.
@@ -923,19 +923,17 @@ void GapChartView::Private::rebuildStaticSeries()
         return std::any_of(result->findings.begin(), result->findings.end(),
                            [c](const Finding& f) { return f.classification == c; });
     };
-    // Spikes as the analysis defines them: z = (gap - mean) / std > threshold (strict), marked
-    // only when the analysis reported them: a trace without a spike finding shows no spike
-    // markers (the band still shows where the threshold lies).
-    const bool spikeFound = found(Classification::TransientSpike);
+    // The spikes the analysis chose (AnalysisResult::spikeRows, empty without a spike finding: the
+    // band still shows where the threshold lies), and the largest one, where the spike finding
+    // points: the sample of the largest gap, whose z-score is the highest of them.
     if (stats.stdGap > 0) {
-        for (uint32_t row : result->usableRows) {
-            if (spikeFound && (double(s.gapAt(row)) - stats.meanGap) / stats.stdGap > zThreshold)
-                spikeRows.push_back(row);
-        }
-        if (spikeFound && stats.maxGapIndex && *stats.maxGapIndex < result->usableRows.size()) {
-            const uint32_t row = result->usableRows[*stats.maxGapIndex];
-            if ((double(s.gapAt(row)) - stats.meanGap) / stats.stdGap > zThreshold)
-                maxSpikeRow = row;
+        const auto spike =
+            std::find_if(result->findings.begin(), result->findings.end(),
+                         [](const Finding& f) { return f.classification == Classification::TransientSpike; });
+        if (spike != result->findings.end() && !result->spikeRows.empty()) {
+            spikeRows = result->spikeRows;
+            if (spike->evidenceRow < s.size())
+                maxSpikeRow = spike->evidenceRow;
         }
         hasBand = true;
         bandLow = stats.meanGap - zThreshold * stats.stdGap;
