@@ -1,7 +1,7 @@
 #include "app/LiveFollow.h"
 
 #include "app/MainWindow.h"
-#include "model/trace/TraceFollower.h"
+#include "model/work/TraceFollower.h"
 
 #include <QAction>
 #include <QLabel>

@@ -33,7 +33,7 @@ using detail::SliceOutcome;
 
 namespace {
 
-constexpr qint64 kDetectionPrefixBytes = 1 << 20;
+constexpr qint64 kDetectionPrefixBytes = kInputHeadBytes;
 
 constexpr bool isBlank(char c)
 {
@@ -231,10 +231,7 @@ std::optional<Detection> detectFile(const QString& path, QString* whyNot)
             *whyNot = QStringLiteral("cannot open for reading: %1").arg(file.errorString());
         return std::nullopt;
     }
-    QByteArray prefix = file.read(kDetectionPrefixBytes);
-    const auto limit = qint64(detectionLimit(std::string_view(prefix.constData(), size_t(prefix.size()))));
-    if (limit > prefix.size())
-        prefix += file.read(limit - prefix.size());
+    const QByteArray prefix = readInputHead(file);
     return detectBytes(std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())), whyNot);
 }
 
@@ -704,6 +701,15 @@ void releaseFreedMemory()
 }
 
 } // namespace
+
+QByteArray readInputHead(QIODevice& input)
+{
+    QByteArray head = input.read(kInputHeadBytes);
+    const auto limit = qint64(detectionLimit(std::string_view(head.constData(), size_t(head.size()))));
+    if (limit > head.size())
+        head += input.read(limit - head.size());
+    return head;
+}
 
 std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot)
 {
