@@ -7,6 +7,7 @@
 #include "app/pages/TracePage.h"
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
+#include "model/document/Recognition.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QApplication>
@@ -88,7 +89,7 @@ int renderScreenshot(const QString& file, const QString& outPng, QSize size, QSt
     MainWindow window;
     window.setAttribute(Qt::WA_DontShowOnScreen);
     QString loadError;
-    const bool job = opensAsJob({file});
+    const bool job = recognizeInput(file).kind == InputKind::Job;
     if (job ? !window.showJobNow({file}, &loadError) : !window.showTraceNow(file, &loadError)) {
         if (error)
             *error = loadError;

@@ -3,7 +3,7 @@
 #include "app/DocumentTab.h"
 #include "app/MainWindow.h"
 #include "app/pages/TracePage.h"
-#include "model/trace/TraceFollower.h"
+#include "model/work/TraceFollower.h"
 
 #include <QAction>
 #include <QLabel>

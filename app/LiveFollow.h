@@ -1,6 +1,6 @@
 #pragma once
 // The main window's live features: File > Follow (keep reading a growing JSON lines file or
-// sink directory, model/trace/TraceFollower.h), the "Live" status field and View > Pin to Latest.
+// sink directory, model/work/TraceFollower.h), the "Live" status field and View > Pin to Latest.
 
 #include "model/trace/AnalysisRunner.h"
 

@@ -20,7 +20,9 @@
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
 #include "model/document/LoadFailure.h"
+#include "model/document/JobOpen.h"
 #include "model/document/OpenPlan.h"
+#include "model/document/Recognition.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
@@ -407,7 +409,7 @@ void MainWindow::openPaths(const QStringList& paths)
     if (existing.isEmpty())
         return;
     m_pendingOpens.clear(); // a new open replaces what an earlier one had left to open
-    const OpenPlan plan = planOpen(existing);
+    const OpenPlan plan = recognizeInputs(existing).plan;
     if (!plan.notes.isEmpty())
         statusBar()->showMessage(plan.notes.join(QLatin1Char(' ')), 15000);
     switch (plan.kind) {

@@ -35,14 +35,15 @@
 #include "model/budget/BudgetLoader.h"
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
+#include "model/document/Recognition.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobFindings.h"
 #include "model/job/JobRanks.h"
 #include "model/job/JobViewData.h"
-#include "model/work/LoadJob.h"
 #include "model/store/Decimation.h"
 #include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"
+#include "model/work/LoadJob.h"
 #include "tests/SyntheticJob.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/trace/GapChartView.h"
@@ -207,9 +208,7 @@ int benchLoadFigures(const QString& path, int threads)
 // Whether the file at path is a memory-budget log rather than a trace (as the app tells them).
 bool isBudgetLog(const QString& path)
 {
-    QFile file(path);
-    return !QFileInfo(path).isDir() && file.open(QIODevice::ReadOnly) &&
-           looksLikeBudgetLog(file.read(64 * 1024));
+    return recognizeInput(path).kind == InputKind::BudgetLog;
 }
 
 // Wall and CPU seconds of one load of path (trace or budget log) on `threads`.

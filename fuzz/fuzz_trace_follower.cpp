@@ -11,7 +11,7 @@
 #include "fuzz/FuzzSupport.h"
 
 #include "model/trace/JsonDocumentReader.h"
-#include "model/trace/TraceFollower.h"
+#include "model/work/TraceFollower.h"
 
 #include <cstdio>
 #include <string>

@@ -7,6 +7,7 @@
 // Data: the real 4-rank DDP capture (tests/data/fixtures/real-gpu/folders/ddp, every rank cut
 // at the same moment by cut.py); the exports are written here from those sinks.
 #include "model/job/JobAnalysis.h"
+#include "model/document/JobOpen.h"
 #include "model/job/JobLoader.h"
 #include "model/report/JobAnalysisJson.h"
 

@@ -7,6 +7,7 @@
 #include "model/items/FindingsModel.h"
 #include "model/items/RankTableModel.h"
 #include "model/job/JobAnalysis.h"
+#include "model/document/JobOpen.h"
 #include "model/job/JobLoader.h"
 #include "model/job/JobRanks.h"
 #include "tests/DarkPalette.h"

@@ -4,7 +4,7 @@
 #include "app/CompareWith.h"
 #include "app/LiveFollow.h"
 #include "app/MainWindow.h"
-#include "model/trace/TraceFollower.h"
+#include "model/work/TraceFollower.h"
 #include "tests/WindowAccess.h"
 #include "widgets/trace/CompareWindow.h"
 #include "widgets/trace/GapChartView.h"

@@ -5,7 +5,7 @@
 
 #include "model/budget/BudgetLoader.h"
 #include "model/trace/PyLiteral.h"
-#include "model/trace/TraceFollower.h"
+#include "model/work/TraceFollower.h"
 #include "model/trace/TraceLoader.h"
 
 #include <QCryptographicHash>

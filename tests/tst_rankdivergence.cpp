@@ -16,6 +16,7 @@
 #include "analysis/RankDivergence.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobFindings.h"
+#include "model/document/JobOpen.h"
 #include "model/job/JobLoader.h"
 #include "model/report/ReportWriters.h"
 #include "tests/DistributedVectors.h"

@@ -5,8 +5,8 @@
 
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
-#include "model/work/LoadJob.h"
 #include "model/report/ReportWriters.h"
+#include "model/work/LoadJob.h"
 #include "tests/StoreChecks.h"
 
 #include <QDateTime>
@@ -655,6 +655,73 @@ private slots:
         QCOMPARE(cache->entries().size(), size_t(withCache ? 1 : 0));
         QCOMPARE(QDir(cacheFolder).exists(), withCache);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // beside the input: nothing
+    }
+
+    // The ranks of a job load through loadDocument, the reopen cache included: the first load
+    // reads every input and its ranks are kept as a trace is (keepInCache; the GUI's load job
+    // after delivering the job), the second reads every rank from its entry, and the job is
+    // the same.
+    void jobRanks_data()
+    {
+        QTest::addColumn<QString>("job"); // a folder of rank files, or of rankN/telemetry_sink sinks
+        QTest::newRow("rank files") << QStringLiteral("../synthetic-jobs/gapleak-job");
+        QTest::newRow("rank sinks") << QStringLiteral("distributed/firstcause-job");
+    }
+    void jobRanks()
+    {
+        QFETCH(QString, job);
+        QTemporaryDir dir;
+        const QString source = QDir::cleanPath(kFixtures + job);
+        const QString folder = dir.filePath(QStringLiteral("job"));
+        QVERIFY(QDir().mkpath(folder));
+        for (const QFileInfo& entry :
+             QDir(source).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
+            if (entry.isFile()) {
+                QVERIFY(!copyInput(entry.filePath(), folder).isEmpty());
+                continue;
+            }
+            const QString rank = folder + QLatin1Char('/') + entry.fileName();
+            QVERIFY(QDir().mkpath(rank));
+            copyInput(entry.filePath() + QStringLiteral("/telemetry_sink"), rank);
+        }
+
+        TraceCache cache(settingsIn(dir.filePath(QStringLiteral("cache"))));
+        std::vector<DocumentOutcome> first;
+        const JobOutcome loaded = gapscope::loadJob({folder}, {}, &cache, &first);
+        QVERIFY2(loaded.job, qPrintable(loaded.fatalError));
+        QCOMPARE(first.size(), size_t(4));
+        for (const DocumentOutcome& rank : first) {
+            QVERIFY(rank.trace && !rank.fromCache);
+            QString error;
+            QVERIFY2(keepInCache(rank, cache, nullptr, &error), qPrintable(error));
+        }
+        QCOMPARE(cache.entries().size(), first.size());
+
+        std::vector<DocumentOutcome> second;
+        const JobOutcome again = gapscope::loadJob({folder}, {}, &cache, &second);
+        QVERIFY2(again.job, qPrintable(again.fatalError));
+        QCOMPARE(second.size(), first.size());
+        for (size_t i = 0; i < second.size(); ++i) {
+            QVERIFY(second[i].fromCache);
+            QCOMPARE(second[i].path, first[i].path);
+            compareTraces(*second[i].trace, *first[i].trace);
+        }
+        QCOMPARE(again.job->ranks.size(), loaded.job->ranks.size());
+        for (size_t i = 0; i < again.job->ranks.size(); ++i) {
+            QCOMPARE(again.job->ranks[i].rank, loaded.job->ranks[i].rank);
+            QCOMPARE(again.job->ranks[i].present, loaded.job->ranks[i].present);
+            QCOMPARE(again.job->ranks[i].sampleCount, loaded.job->ranks[i].sampleCount);
+        }
+
+        // The GUI's load job writes the ranks after delivering the job.
+        auto guiCache = std::make_shared<const TraceCache>(settingsIn(dir.filePath(QStringLiteral("gui"))));
+        LoadJob loadJob;
+        loadJob.setTraceCache(guiCache);
+        QSignalSpy jobLoaded(&loadJob, &LoadJob::jobLoaded);
+        loadJob.startJob({folder});
+        loadJob.waitForDone();
+        QCOMPARE(jobLoaded.count(), 1);
+        QCOMPARE(guiCache->entries().size(), first.size());
     }
 };
 

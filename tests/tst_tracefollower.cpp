@@ -1,7 +1,7 @@
 // TraceFollower against a writer thread: lines appended (some split over two writes), new
 // segments, manifest updates, retention pruning and rotation. Reads are driven by poll() with a
 // fake clock so every count is exact; one case lets the watcher and poll timer do the work.
-#include "model/trace/TraceFollower.h"
+#include "model/work/TraceFollower.h"
 #include "model/trace/TraceLoader.h"
 
 #include <QDir>

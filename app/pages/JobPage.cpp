@@ -2,6 +2,7 @@
 
 #include "analysis/Int64Math.h"
 #include "app/pages/ViewState.h"
+#include "model/document/Recognition.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/RankTableModel.h"
 #include "model/job/JobAnalysis.h"
@@ -246,8 +247,8 @@ void JobPage::openBeside(const LoadedDocument& document, OpenMode mode)
     // screenshots show the trace as it is, on its own page
     if (!document.trace || mode == OpenMode::Now)
         return;
-    const auto session = document.trace->defaultSessionIndex();
-    if (!session || document.trace->sessions[*session].ranks.size() < 2)
+    const auto session = jobSessionOf(*document.trace);
+    if (!session)
         return;
     // a session of several ranks opens on its job page; its lowest rank is one click away
     setJob(jobFromTraceSession(document.trace, *session));

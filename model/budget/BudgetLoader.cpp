@@ -190,10 +190,9 @@ BudgetLoadOutcome loadBudgetBytes(std::string_view bytes, const QString& name, c
     return loadBudgetInput(WindowedInput{name, bytes}, control, tuning);
 }
 
-bool looksLikeBudgetLog(const QByteArray& head)
+std::optional<BudgetLogForm> detectBudgetLogForm(std::string_view bytes)
 {
     BudgetLineParser parser;
-    const std::string_view bytes(head.constData(), static_cast<size_t>(head.size()));
     size_t start = 0;
     constexpr int kMaxLines = 200;
     for (int lines = 0; lines < kMaxLines && start < bytes.size(); ++lines) {
@@ -206,11 +205,17 @@ bool looksLikeBudgetLog(const QByteArray& head)
             line.remove_prefix(3);
         if (trim(line).empty())
             continue;
-        const BudgetLineKind kind = parser.parse(line).kind;
-        if (kind != BudgetLineKind::Skipped && kind != BudgetLineKind::Malformed)
-            return true;
+        const ParsedBudgetLine parsed = parser.parse(line);
+        if (parsed.kind != BudgetLineKind::Skipped && parsed.kind != BudgetLineKind::Malformed)
+            return parsed.form;
     }
-    return false;
+    return std::nullopt;
+}
+
+bool looksLikeBudgetLog(const QByteArray& head)
+{
+    return detectBudgetLogForm(std::string_view(head.constData(), static_cast<size_t>(head.size())))
+        .has_value();
 }
 
 } // namespace gapscope

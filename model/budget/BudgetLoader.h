@@ -50,8 +50,11 @@ BudgetLoadOutcome loadBudgetLog(const QString& path, const LoadControl& control 
 BudgetLoadOutcome loadBudgetBytes(std::string_view bytes, const QString& name,
                                   const LoadControl& control = {}, const BudgetLoadTuning& tuning = {});
 
-// Content detection on the first bytes of a file: true when one of its complete lines is a
-// memory-budget tick, per-cache, per-reporter or verdict-run-ended line of any form.
+// Content detection on the first bytes of a file (model/document/Recognition reads them): the
+// form of the first of its first 200 non-blank lines that is a memory-budget tick, per-cache,
+// per-reporter or verdict-run-ended line of any form; nullopt when none is.
+std::optional<BudgetLogForm> detectBudgetLogForm(std::string_view head);
+// detectBudgetLogForm(head).has_value() (the fuzz targets' entry).
 bool looksLikeBudgetLog(const QByteArray& head);
 
 enum class BudgetLineKind

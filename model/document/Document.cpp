@@ -1,13 +1,11 @@
 #include "model/document/Document.h"
 
 #include "model/budget/BudgetLoader.h"
-#include "model/document/LoadFailure.h"
+#include "model/document/JobOpen.h"
+#include "model/document/Recognition.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobRanks.h"
 #include "model/trace/OomBundle.h"
-
-#include <QFile>
-#include <QFileInfo>
 
 #include <mutex>
 
@@ -23,9 +21,6 @@ struct JobAnalysisOnce
 };
 
 namespace {
-
-// Enough lines to get past a preamble of other crates' logs to the first budget line.
-constexpr qint64 kDetectionBytes = 64 * 1024;
 
 DocumentAnalysis analyzeTrace(const DocumentOutcome& document, const DocumentRequest& request)
 {
@@ -93,20 +88,17 @@ DocumentAnalysis analyzeBudgetLog(const DocumentOutcome& document, const Documen
 
 DocumentKind detectDocumentKind(const QString& path)
 {
-    if (locateOomBundle(path))
+    const InputRecognition input = recognizeInput(path);
+    if (input.bundle)
         return DocumentKind::StormlogTrace; // an OOM bundle: loadDocument reads it
-
-    // directories are sink directories or job folders; FIFOs and devices are refused by the
-    // trace loader
-    if (!QFileInfo(path).isFile())
-        return QFileInfo(path).isDir() && planOpen({path}).kind == OpenKind::Job
-                   ? DocumentKind::Job
-                   : DocumentKind::StormlogTrace;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return DocumentKind::StormlogTrace; // the trace loader names the error
-    return looksLikeBudgetLog(file.read(kDetectionBytes)) ? DocumentKind::BudgetLog
-                                                          : DocumentKind::StormlogTrace;
+    switch (input.kind) {
+    case InputKind::BudgetLog:
+        return DocumentKind::BudgetLog;
+    case InputKind::Job:
+        return DocumentKind::Job;
+    default:
+        return DocumentKind::StormlogTrace; // the trace loader reads it or says why not
+    }
 }
 
 QString DocumentOutcome::failure() const
@@ -125,20 +117,20 @@ DocumentOutcome loadDocument(const QString& given, const LoadControl& control, c
 {
     DocumentOutcome outcome;
     outcome.path = given;
-    const OpenPlan plan = planOpen({given});
-    if (plan.kind == OpenKind::SeveralRuns) {
-        outcome.fatalError = plan.severalRunsText(given);
+    const InputRecognition input = recognizeInput(given);
+    if (input.kind == InputKind::SeveralRuns) {
+        outcome.fatalError = input.reason;
         return outcome;
     }
-    if (plan.kind == OpenKind::Document && !plan.paths.isEmpty()) {
-        outcome.path = plan.paths.front();
-        outcome.notes = plan.notes;
+    if (input.plan.kind == OpenKind::Document && !input.plan.paths.isEmpty()) {
+        outcome.path = input.plan.paths.front();
+        outcome.notes = input.plan.notes;
     }
     const QString& path = outcome.path;
     // An OOM flight-recorder bundle (or the folder holding one): its events with its OOM facts.
     // Small: never cached.
-    if (const auto bundle = locateOomBundle(path)) {
-        LoadOutcome loaded = loadOomBundle(*bundle, control);
+    if (input.bundle) {
+        LoadOutcome loaded = loadOomBundle(*input.bundle, control);
         outcome.trace = std::move(loaded.data);
         outcome.fatalError = loaded.fatalError;
         outcome.cancelled = loaded.cancelled;
@@ -156,15 +148,16 @@ DocumentOutcome loadDocument(const QString& given, const LoadControl& control, c
             return outcome;
         }
     }
-    outcome.kind = detectDocumentKind(path);
-    if (outcome.kind == DocumentKind::Job) {
+    if (input.kind == InputKind::Job) {
+        outcome.kind = DocumentKind::Job;
         outcome.fatalError =
             QStringLiteral("%1: a folder of per-rank inputs (a distributed job), not one trace; it "
                            "is opened as a job")
                 .arg(path);
         return outcome;
     }
-    if (outcome.kind == DocumentKind::BudgetLog) {
+    if (input.kind == InputKind::BudgetLog) {
+        outcome.kind = DocumentKind::BudgetLog;
         BudgetLoadOutcome loaded = loadBudgetLog(path, control);
         outcome.budget = std::move(loaded.data);
         outcome.fatalError = loaded.fatalError;
@@ -172,10 +165,11 @@ DocumentOutcome loadDocument(const QString& given, const LoadControl& control, c
         return outcome;
     }
     // a form gapscope does not read is named for what it is, not judged as a broken trace
-    if (const QString foreign = recognizeForeignInput(path); !foreign.isEmpty()) {
-        outcome.fatalError = QStringLiteral("%1: %2").arg(path, foreign);
+    if (input.namedForeign()) {
+        outcome.fatalError = QStringLiteral("%1: %2").arg(path, input.reason);
         return outcome;
     }
+    // a trace, or what the trace loader is to say no to (in its own words)
     LoadOutcome loaded = loadTrace(path, control);
     outcome.trace = std::move(loaded.data);
     outcome.fatalError = loaded.fatalError;
@@ -207,7 +201,7 @@ DocumentAnalysis analyzeDocument(const DocumentOutcome& document, const Document
 
 bool opensAsJob(const QStringList& paths)
 {
-    return !paths.isEmpty() && planOpen(paths).kind == OpenKind::Job;
+    return !paths.isEmpty() && recognizeInputs(paths).kind == InputKind::Job;
 }
 
 namespace {
@@ -290,17 +284,18 @@ InputsAnalysis analyzeInputs(const QStringList& paths, const DocumentRequest& re
                              const LoadControl& control, const TraceCache* cache)
 {
     InputsAnalysis inputs;
-    const OpenPlan plan = planOpen(paths);
-    if (plan.kind == OpenKind::SeveralRuns) {
-        inputs.analysis.error = plan.severalRunsText(paths.join(QStringLiteral(", ")));
+    const InputRecognition input = recognizeInputs(paths);
+    const OpenPlan& plan = input.plan;
+    if (input.kind == InputKind::SeveralRuns) {
+        inputs.analysis.error = input.reason;
         return inputs;
     }
-    if (plan.kind == OpenKind::Job) {
+    if (input.kind == InputKind::Job) {
         // refused before the (possibly long) load
         if (inputs.analysis.error = jobRequestError(jobLabel(paths), JobMode::Job, request);
             !inputs.analysis.error.isEmpty())
             return inputs;
-        inputs.job = loadJob(plan.paths, control);
+        inputs.job = loadJob(plan.paths, control, cache);
         if (inputs.job.job)
             inputs.analysis = analyzeJobDocument(inputs.job.job, request, jobLabel(paths));
         else
@@ -313,7 +308,7 @@ InputsAnalysis analyzeInputs(const QStringList& paths, const DocumentRequest& re
         inputs.document.notes = plan.notes + inputs.document.notes;
     inputs.analysis = analyzeDocument(inputs.document, request);
     if (const auto& shown = inputs.analysis.trace;
-        shown && shown->trace->sessions[shown->sessionIndex].ranks.size() > 1) {
+        shown && jobSessionOf(*shown->trace, shown->sessionIndex)) {
         inputs.job.job = jobFromTraceSession(shown->trace, shown->sessionIndex);
         inputs.analysis = analyzeJobDocument(inputs.job.job, request);
     }

@@ -9,6 +9,7 @@
 #include "analysis/CollectiveAttribution.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/cache/TraceCache.h"
+#include "model/document/JobOpen.h"
 #include "model/document/OpenPlan.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
@@ -32,11 +33,15 @@ enum class DocumentKind
     BudgetLog,
     Job // a folder of the ranks of one job (OpenPlan OpenKind::Job): loadJob reads it
 };
+// The kind of document loadDocument reads path as: recognizeInput (model/document/Recognition)
+// seen by the document loader (an OOM bundle, and anything that is not a budget log or a job,
+// goes to the trace loader, which reads it or says why not).
 DocumentKind detectDocumentKind(const QString& path);
 
-// Whether paths open as a distributed job (model/job/JobLoader loadJob) rather than as one
-// document or several: planOpen(paths).kind == OpenKind::Job. One path of a trace whose
-// session holds several ranks opens as a document; jobFromTraceSession makes its job.
+// Whether paths open as a distributed job (model/document/JobOpen loadJob) rather than as one
+// document or several: recognizeInputs(paths).kind == InputKind::Job. One path of a trace whose
+// session holds several ranks opens as a document; jobSessionOf says it is a job, and
+// jobFromTraceSession makes its job.
 bool opensAsJob(const QStringList& paths);
 
 // One loaded document of either kind: exactly one of trace and budget is set on success.
@@ -59,11 +64,10 @@ struct DocumentOutcome
     // The records (traces) or lines (budget logs) the loader rejected; nullptr unless ok().
     const ProblemLog* problems() const;
 };
-// The path goes through planOpen first: a sink's manifest or segment loads the sink, a folder
-// of one run loads that run (notes say so); a job folder, or a folder of several runs, is
-// refused with the reason (a job is loaded by loadJob; the runs one by one). With a cache, a valid
-// entry for the input is read instead of the input (loadDocument never writes one: see
-// keepInCache).
+// The path goes through recognizeInput (and so planOpen) first: a sink's manifest or segment loads the sink,
+// a folder of one run loads that run (notes say so); a job folder, or a folder of several runs, is refused
+// with the reason (a job is loaded by loadJob; the runs one by one). With a cache, a valid entry for the
+// input is read instead of the input (loadDocument never writes one: see keepInCache).
 DocumentOutcome loadDocument(const QString& path, const LoadControl& control = {},
                              const TraceCache* cache = nullptr);
 // Writes the trace of a document loaded with a cache into it when it is worth keeping (large

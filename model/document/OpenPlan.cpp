@@ -1,12 +1,12 @@
 #include "model/document/OpenPlan.h"
 
-#include "model/job/JobLoader.h"
+#include "model/document/JobOpen.h"
+#include "model/document/Recognition.h"
 #include "model/read/JsonText.h"
 #include "model/trace/SinkManifest.h"
 #include "model/trace/TraceLoader.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -15,9 +15,6 @@
 namespace gapscope {
 
 namespace {
-
-// Enough of a file for its first record (a pretty-printed record is a few kB).
-constexpr qint64 kIdentityBytes = 256 * 1024;
 
 const QString kManifest = QStringLiteral("manifest.json");
 
@@ -131,13 +128,10 @@ FoundRun identify(const QString& path)
         }
         return run;
     }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return run;
-    const QByteArray head = file.read(kIdentityBytes);
-    const std::string_view bytes(head.constData(), size_t(head.size()));
-    const auto form = detectTraceBytesForm(bytes);
-    if (!form)
+    QByteArray head;
+    const InputRecognition input = recognizeInput(path, &head);
+    const auto form = input.kind == InputKind::StormlogTrace ? input.traceForm : std::nullopt;
+    if (!form || input.path != path)
         return run;
     const QByteArray record = firstRecord(head, *form);
     if (record.isEmpty())

@@ -8,6 +8,7 @@
 #include "analysis/CrossRankAnalysis.h"
 #include "analysis/RankDivergence.h"
 #include "model/job/JobEvents.h"
+#include "model/trace/AnalysisRunner.h" // AnalysisResult (jobAnalysisOf)
 
 #include <memory>
 #include <optional>

@@ -11,8 +11,8 @@
 // (concatenated).
 
 #include "analysis/JobEvents.h"
+#include "model/base/TimeWindow.h"
 #include "model/job/JobData.h"
-#include "model/trace/AnalysisRunner.h"
 
 #include <memory>
 #include <optional>

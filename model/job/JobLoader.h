@@ -1,9 +1,9 @@
 #pragma once
-// Opens a distributed training job (JobData.h): finds its per-rank inputs among the paths
-// given (files, sink folders, job folders of them), loads them in parallel with the trace
-// loader and puts their ranks together. A problem with one input (it fails to load, it is a
-// memory-budget log, it holds a rank another input holds too) becomes a note naming the
-// file(s) in JobData::problems; the rest of the job still loads.
+// Puts the loaded inputs of a distributed training job (JobData.h) together: its ranks, job id,
+// world size and the notes on them. A problem with one input (it fails to load, it holds a rank
+// another input holds too) becomes a note naming the file(s) in JobData::problems; the rest of
+// the job still loads. Finding a job's inputs among paths and loading them is
+// model/document/JobOpen's (loadJob): what an input is, is decided there.
 
 #include "model/job/JobData.h"
 #include "model/trace/TraceLoader.h"
@@ -18,15 +18,6 @@
 
 namespace gapscope {
 
-// A folder that is not a sink (no manifest.json) but holds per-rank inputs: sink folders one
-// or two levels down (rank0/, rank0/telemetry_sink/) or trace files directly in it.
-bool isJobFolder(const QString& path);
-
-// The inputs a folder that is not a sink holds, as discoverJobInputs finds them: sink folders
-// one or two levels down and trace files directly in it (sorted by name, digits as numbers).
-// Files that are not traces are noted in `problems` when given.
-QStringList jobFolderInputs(const QString& folder, ProblemLog* problems = nullptr);
-
 struct JobInputs
 {
     QStringList paths; // files and sink folders, in the order given (a folder's children by name)
@@ -36,10 +27,6 @@ struct JobInputs
     ProblemLog problems; // what was left out and why (each names the file)
 };
 
-// The inputs of a job. A path that does not exist stays an input: loading it says why it
-// cannot be read.
-JobInputs discoverJobInputs(const QStringList& paths);
-
 struct JobOutcome
 {
     std::shared_ptr<const JobData> job; // null when no input could be loaded, or cancelled
@@ -47,10 +34,11 @@ struct JobOutcome
     bool cancelled = false;
 };
 
-// Discovers and loads a job. Inputs are loaded at once on up to the ideal thread count (one
-// big input alone gets the loader's own parallel windows). Progress reports the bytes read
-// of all inputs together, increasing, ending at their total; cancel stops every input.
-JobOutcome loadJob(const QStringList& paths, const LoadControl& control = {});
+// The job of inputs loaded (outcomes[i] is the load of found.paths[i]): an input that failed
+// or holds no events is a note, the rest go to buildJobData; null with every reason when none
+// loaded ("no input given" when there was none). loadJob (model/document/JobOpen) and
+// loadJobBytes share it, so bytes give the job a file would.
+JobOutcome assembleJob(JobInputs found, const std::vector<LoadOutcome>& outcomes);
 
 // One input of a job held in memory: name is what the job and its notes call it.
 struct JobBytes

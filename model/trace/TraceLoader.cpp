@@ -33,7 +33,7 @@ using detail::SliceOutcome;
 
 namespace {
 
-constexpr qint64 kDetectionPrefixBytes = 1 << 20;
+constexpr qint64 kDetectionPrefixBytes = kInputHeadBytes;
 
 constexpr bool isBlank(char c)
 {
@@ -54,6 +54,9 @@ struct Detection
 {
     TraceForm form = TraceForm::JsonLines;
     Container container = Container::Document;
+    // A top-level array whose '[' is the first byte that is not blank (no byte order mark before
+    // it), not a wrapper object: what the windowed array reader can stream.
+    bool bareArray = false;
 };
 
 // What objectKeys stops at: a string, or a bracket that changes the depth.
@@ -156,7 +159,8 @@ std::optional<Detection> detectBytes(std::string_view prefix, QString* whyNot)
         return std::nullopt;
     };
     prefix = prefix.substr(0, detectionLimit(prefix));
-    if (prefix.substr(0, 3) == "\xEF\xBB\xBF")
+    const bool byteOrderMark = prefix.substr(0, 3) == "\xEF\xBB\xBF";
+    if (byteOrderMark)
         prefix.remove_prefix(3);
     size_t first = 0;
     while (first < prefix.size() && isBlank(prefix[first]))
@@ -177,7 +181,8 @@ std::optional<Detection> detectBytes(std::string_view prefix, QString* whyNot)
         size_t end = 0;
         const auto keys = next < prefix.size() && prefix[next] == '{' ? objectKeys(prefix, next, &end)
                                                                       : std::vector<std::string_view>{};
-        return Detection{looksLegacy(keys) ? TraceForm::Legacy : TraceForm::JsonArray, Container::Document};
+        return Detection{looksLegacy(keys) ? TraceForm::Legacy : TraceForm::JsonArray, Container::Document,
+                         !byteOrderMark};
     }
     if (opening == '{') {
         size_t end = 0;
@@ -231,10 +236,7 @@ std::optional<Detection> detectFile(const QString& path, QString* whyNot)
             *whyNot = QStringLiteral("cannot open for reading: %1").arg(file.errorString());
         return std::nullopt;
     }
-    QByteArray prefix = file.read(kDetectionPrefixBytes);
-    const auto limit = qint64(detectionLimit(std::string_view(prefix.constData(), size_t(prefix.size()))));
-    if (limit > prefix.size())
-        prefix += file.read(limit - prefix.size());
+    const QByteArray prefix = readInputHead(file);
     return detectBytes(std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())), whyNot);
 }
 
@@ -267,20 +269,6 @@ std::optional<Detection> detect(const QString& path, QString* whyNot)
         return Detection{TraceForm::SinkDirectory, Container::Sink};
     }
     return detectFile(path, whyNot);
-}
-
-// Whether the first non-blank byte of the file is '[' (a top-level array, not a wrapper object).
-bool startsWithBracket(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray head = file.read(4096);
-    for (char c : head) {
-        if (!isBlank(c))
-            return c == '[';
-    }
-    return false;
 }
 
 // Position of a ',' between two top-level array elements ("}" blanks "," blanks "{") in
@@ -705,6 +693,15 @@ void releaseFreedMemory()
 
 } // namespace
 
+QByteArray readInputHead(QIODevice& input)
+{
+    QByteArray head = input.read(kInputHeadBytes);
+    const auto limit = qint64(detectionLimit(std::string_view(head.constData(), size_t(head.size()))));
+    if (limit > head.size())
+        head += input.read(limit - head.size());
+    return head;
+}
+
 std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot)
 {
     const auto detection = detect(path, whyNot);
@@ -834,7 +831,7 @@ LoadOutcome loadTrace(const QString& path, const LoadControl& control,
         }
         completed = !read.cancelled;
         data->bytesRead = total;
-    } else if (detection->container == Container::Document && startsWithBracket(path) &&
+    } else if (detection->container == Container::Document && detection->bareArray &&
                (QFileInfo(path).size() >= static_cast<qint64>(kMinBytesPerThread) || control.threads > 1)) {
         const qint64 total = QFileInfo(path).size();
         ByteProgress progress(control.progress, total);

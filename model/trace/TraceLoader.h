@@ -5,6 +5,8 @@
 #include "model/base/LoadControl.h"
 #include "model/store/TraceData.h"
 
+#include <QByteArray>
+#include <QIODevice>
 #include <QString>
 
 #include <atomic>
@@ -22,6 +24,13 @@ struct LoadOutcome
     QString fatalError;                    // why data is null ("path: reason")
     bool cancelled = false;
 };
+
+// The head of an input every sniffer reads (model/document/Recognition reads it once, the trace
+// loader for its own dispatch): its first kInputHeadBytes, or, when no line ends within them, as
+// far as one JSON lines record may go (see detectTraceBytesForm), so that a first record longer
+// than the head is still seen to end where its line does.
+inline constexpr qint64 kInputHeadBytes = qint64(1) << 20;
+QByteArray readInputHead(QIODevice& input);
 
 // Detects the form of a path (directory = sink). nullopt when it is not a trace.
 std::optional<TraceForm> detectTraceForm(const QString& path, QString* whyNot = nullptr);

@@ -1,5 +1,7 @@
 #include "model/work/LoadJob.h"
 
+#include "model/document/JobOpen.h"
+
 #include <QElapsedTimer>
 
 namespace gapscope {
@@ -59,11 +61,19 @@ quint64 LoadJob::start(const QString& path)
 quint64 LoadJob::startJob(const QStringList& paths)
 {
     const QString label = paths.size() == 1 ? paths.front() : paths.join(QStringLiteral(", "));
-    return startLoad(label, [this, paths](const BackgroundWork::Run& run, const LoadControl& control) {
-        JobOutcome outcome = loadJob(paths, control);
+    return startLoad(label, [this, paths, cache = m_traceCache](const BackgroundWork::Run& run,
+                                                                const LoadControl& control) {
+        std::vector<DocumentOutcome> ranks;
+        JobOutcome outcome = loadJob(paths, control, cache.get(), &ranks);
         run.finish([this, generation = run.generation(), outcome = std::move(outcome)] {
             deliverJob(generation, outcome);
         });
+        // after the delivery, as for one trace: the job is shown while its large ranks are written
+        for (const DocumentOutcome& rank : ranks) {
+            if (!cache || run.isCancelled())
+                break;
+            keepInCache(rank, *cache, run.closingFlag());
+        }
     });
 }
 

@@ -32,9 +32,10 @@ public:
     // The reopen cache start() uses; nullptr (the default): none.
     void setTraceCache(std::shared_ptr<const TraceCache> cache) { m_traceCache = std::move(cache); }
     const std::shared_ptr<const TraceCache>& traceCache() const { return m_traceCache; }
-    // Starts loading a distributed job (model/job/JobLoader loadJob: several paths or a job
+    // Starts loading a distributed job (model/document/JobOpen loadJob: several paths or a job
     // folder, see opensAsJob) with the same generations, progress (bytes of all inputs),
-    // cancel and failure as start(); the result comes as jobLoaded().
+    // cancel, failure and trace cache (each rank read from its entry, large ranks written after
+    // the delivery) as start(); the result comes as jobLoaded().
     quint64 startJob(const QStringList& paths);
     // Cancels the current load. The cancelled() signal follows once the worker has stopped.
     void cancel();

@@ -1,11 +1,12 @@
-#include "model/trace/TraceFollower.h"
+#include "model/work/TraceFollower.h"
 
-#include "model/work/LoadJob.h"
+#include "model/document/Recognition.h"
 #include "model/read/WindowedReader.h"
 #include "model/text/CharClass.h"
 #include "model/trace/JsonDocumentReader.h"
 #include "model/trace/SinkManifest.h"
 #include "model/trace/TraceLoader.h"
+#include "model/work/LoadJob.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -134,21 +135,17 @@ bool TraceFollower::canFollow(const QString& path, QString* whyNot)
         return fail(QStringLiteral("%1: not a regular file").arg(path));
     if (info.size() == 0)
         return true; // a writer that has not written yet
-    QString why;
-    const auto form = detectTraceForm(path, &why);
-    if (!form)
-        return fail(QStringLiteral("%1: %2").arg(path, why));
+    const InputRecognition input = recognizeInput(path);
+    if (!input.traceForm)
+        return fail(QStringLiteral("%1: %2").arg(
+            path, input.kind == InputKind::BudgetLog
+                      ? QStringLiteral("a memory-budget log, not a stormlog trace")
+                      : input.reason));
     // Legacy records can come as lines or as one JSON array; only lines can grow.
-    bool lines = *form == TraceForm::JsonLines;
-    if (*form == TraceForm::Legacy) {
-        QFile file(path);
-        const QByteArray head = file.open(QIODevice::ReadOnly) ? file.read(4096).trimmed() : QByteArray();
-        lines = head.startsWith('{');
-    }
-    if (!lines)
+    if (!input.growsByLines)
         return fail(
             QStringLiteral("%1: only JSON lines files and sink directories can be followed (this is %2)")
-                .arg(path, toString(*form)));
+                .arg(path, toString(*input.traceForm)));
     return true;
 }
 
