@@ -1,10 +1,7 @@
 #include "app/DocumentTabs.h"
 
 #include "app/DocumentTab.h"
-#include "app/pages/JobPage.h"
-#include "app/pages/TracePage.h"
-#include "model/document/OpenPlan.h"
-#include "model/job/JobData.h"
+#include "app/pages/DocumentPage.h"
 #include "widgets/common/WelcomePage.h"
 
 #include <QFileInfo>
@@ -132,21 +129,10 @@ std::optional<QString> DocumentTabs::updateTitle(DocumentTab* tab, const QString
         m_tabs->setTabToolTip(index, {});
         return std::nullopt;
     }
-    const auto trace = tab->tracePage()->trace();
-    const std::shared_ptr<const JobData> job = tab->jobPage()->job();
-    QString name;
-    if (trace && trace->path == samplePath) {
-        name = path;
-    } else if (job && !job->jobId.isEmpty() && tab->currentWidget() == tab->jobPage()) {
-        name = tr("%1 — %2 ranks").arg(job->jobId).arg(job->ranks.size());
-    } else if (trace && trace->path == path) {
-        const auto shown = tab->tracePage()->analysis();
-        name = documentName(path, trace.get(),
-                            shown && shown->trace == trace ? std::optional<size_t>(shown->sessionIndex)
-                                                           : std::nullopt);
-    } else {
-        name = documentName(path);
-    }
+    // the bundled sample by the name it is shown under; any other document as the page in
+    // front names it
+    const DocumentPage* page = tab->documentPage();
+    const QString name = page->documentPath() == samplePath ? path : page->documentTitle(path);
     m_tabs->setTabText(index, name.isEmpty() ? path : name);
     m_tabs->setTabToolTip(index, path);
     return name;

@@ -4,10 +4,7 @@
 #include "app/DocumentTabs.h"
 #include "app/cli/CliOptions.h"
 #include "app/cli/OutputFile.h"
-#include "app/pages/BudgetPage.h"
-#include "app/pages/JobPage.h"
-#include "app/pages/TracePage.h"
-#include "model/items/BookmarksModel.h"
+#include "app/pages/DocumentPage.h"
 #include "model/report/ReportWriters.h"
 #include "widgets/export/ChartExport.h"
 #include "widgets/trace/FindingDetailView.h"
@@ -26,24 +23,17 @@ namespace gapscope {
 
 ExportActions* ExportActions::forDocumentTabs(QWidget* window, const DocumentTabs* tabs)
 {
+    // the page in front says what it shows; the actions never name a page
+    auto shown = [tabs] {
+        return tabs->isWelcomeShown() ? PageExport{} : tabs->current()->documentPage()->pageExport();
+    };
     auto* actions = new ExportActions(
-        window, [tabs] { return tabs->current()->tracePage()->analysis(); },
+        window, [shown] { return shown().trace; },
         [tabs] { return tabs->current()->documentPage()->chartWidget(); },
         [tabs] { return tabs->current()->documentPage()->detailView()->findingIndex(); });
-    actions->setBudgetProvider([tabs] { return tabs->current()->budgetPage()->analysis(); });
-    actions->setBookmarkProvider([tabs] {
-        std::vector<ReportBookmark> out;
-        for (const Bookmark& bookmark : tabs->current()->tracePage()->bookmarksModel()->bookmarks())
-            out.push_back({bookmark.timeNs, bookmark.name});
-        return out;
-    });
-    // on the job page the actions export the job and copy its findings, not the trace page's
-    actions->setJobProvider([tabs] {
-        const JobPage* page = tabs->current()->jobPage();
-        if (tabs->isWelcomeShown() || tabs->current()->currentWidget() != page || !page->job())
-            return JobSource{};
-        return JobSource{page->job(), page->jobFindings(), page->thresholds(), page->documentPath()};
-    });
+    actions->setBudgetProvider([shown] { return shown().budget; });
+    actions->setBookmarkProvider([shown] { return shown().bookmarks; });
+    actions->setJobProvider([shown] { return shown().job; });
     return actions;
 }
 

@@ -8,6 +8,7 @@
 // atomic.
 
 #include "app/cli/ExportCommand.h"
+#include "app/pages/PageExport.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/job/JobFindings.h"
 
@@ -36,13 +37,7 @@ public:
     // The distributed job shown; while it returns one (job set), the actions export the job
     // (before a budget log or a trace) and Copy Finding copies the selected job finding
     // (FindingProvider: an index into findings->findings).
-    struct JobSource
-    {
-        std::shared_ptr<const JobData> job;
-        std::shared_ptr<const JobFindings> findings; // the cross-rank analyses' findings, when known
-        GapThresholds thresholds;                    // each rank's gap analysis
-        QString path;                                // the job as the page names it
-    };
+    using JobSource = JobExport;
     using JobProvider = std::function<JobSource()>;
 
     // The actions are added to parent (so their shortcuts work in its window) and owned by
@@ -50,8 +45,8 @@ public:
     ExportActions(QWidget* parent, ResultProvider result, ChartProvider chart = {},
                   FindingProvider finding = {});
 
-    // The actions of a window: they export what the tab in front of tabs shows (its job on
-    // the job page, else its budget log, else its trace with its bookmarks).
+    // The actions of a window: they export what the page in front of tabs says it shows
+    // (DocumentPage::pageExport: a job, a budget log, or a trace with its bookmarks).
     static ExportActions* forDocumentTabs(QWidget* window, const DocumentTabs* tabs);
 
     void setBudgetProvider(BudgetProvider budget);

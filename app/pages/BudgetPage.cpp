@@ -140,6 +140,13 @@ void BudgetPage::analyseFresh(bool summaryFirst)
     runAnalysis(std::nullopt, true);
 }
 
+PageExport BudgetPage::pageExport() const
+{
+    PageExport shown;
+    shown.budget = m_result;
+    return shown;
+}
+
 void BudgetPage::clear()
 {
     m_budget.reset();

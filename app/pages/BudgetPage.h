@@ -55,6 +55,7 @@ public:
     void stepCursor(int ticks) override;
     void resetZoom() override;
     void clear() override;
+    PageExport pageExport() const override;
     // a loaded budget log (setBudget), analysed by analyseFresh (Now: the chart first)
     bool open(const LoadedDocument& document, QString* error) override;
     bool analyseOpened(OpenMode mode, QString* error) override;

@@ -2,6 +2,7 @@
 
 #include "app/NavigationActions.h"
 #include "app/pages/ViewState.h"
+#include "model/document/OpenPlan.h"
 #include "model/items/FindingsModel.h"
 #include "model/text/Text.h"
 #include "widgets/chart/ChartSupport.h"
@@ -65,6 +66,11 @@ DocumentPage::~DocumentPage() = default;
 void DocumentPage::openBeside(const LoadedDocument& /*document*/, OpenMode /*mode*/)
 {
     clear();
+}
+
+QString DocumentPage::documentTitle(const QString& displayPath) const
+{
+    return documentName(displayPath);
 }
 
 QStringList DocumentPage::reloadPaths() const

@@ -8,6 +8,7 @@
 
 #include "analysis/Thresholds.h"
 #include "app/pages/LoadedDocument.h"
+#include "app/pages/PageExport.h"
 
 #include <QList>
 #include <QString>
@@ -115,6 +116,11 @@ public:
     virtual bool attachDeviceLog(const DeviceLogRequest& /*request*/, QString* /*error*/) { return false; }
     // Forgets the document and its results: the views show nothing.
     virtual void clear() = 0;
+    // What the export actions export while this page is in front (nothing by default).
+    virtual PageExport pageExport() const { return {}; }
+    // The tab's name for the document at displayPath while this page is in front (the
+    // default: documentName, a sink by its run).
+    virtual QString documentTitle(const QString& displayPath) const;
 
     // opening a document: the tab hands a loaded document to the page registered for it
     // (app/pages/PageRegistry), which opens it, then tells its other pages (openBeside).
@@ -132,9 +138,6 @@ public:
     virtual void discardWork() {}
     // What Reload loads again: the document's path (a job: its inputs).
     virtual QStringList reloadPaths() const;
-    // File > Attach Device Log...: the page's document takes nvidia-smi's log (a trace does);
-    // false with *error when it cannot, false with *error unchanged when the page takes none.
-    virtual bool attachDeviceLog(const DeviceLogRequest& /*request*/, QString* /*error*/) { return false; }
 
     // The chart areas of the pages ask for the room of the largest of them, so the splitter
     // between chart and findings sits where it sat for a document of another kind.

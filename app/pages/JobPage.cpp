@@ -562,6 +562,21 @@ void JobPage::resetZoom()
         m_viewState->zoomTo(range->beginNs, range->endNs);
 }
 
+QString JobPage::documentTitle(const QString& displayPath) const
+{
+    if (m_job && !m_job->jobId.isEmpty())
+        return tr("%1 — %2 ranks").arg(m_job->jobId).arg(m_job->ranks.size());
+    return DocumentPage::documentTitle(displayPath);
+}
+
+PageExport JobPage::pageExport() const
+{
+    PageExport shown;
+    if (m_job)
+        shown.job = JobExport{m_job, m_findings, m_thresholds, documentPath()};
+    return shown;
+}
+
 void JobPage::clear()
 {
     discardWork();

@@ -82,6 +82,8 @@ public:
     void stepCursor(int samples) override;
     void resetZoom() override;
     void clear() override;
+    PageExport pageExport() const override;
+    QString documentTitle(const QString& displayPath) const override;
 
     // A loaded job: shown at once (setJob); analyseOpened starts the page's work on it (Now:
     // waits for it).

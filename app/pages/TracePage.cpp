@@ -8,10 +8,10 @@
 #include "model/items/BookmarksModel.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
-#include "model/work/LoadJob.h"
 #include "model/report/ReportContent.h"
 #include "model/text/Text.h"
 #include "model/trace/CounterCapture.h"
+#include "model/work/LoadJob.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/common/ModelDecorations.h"
 #include "widgets/common/PaneKeys.h"
@@ -568,6 +568,25 @@ bool TracePage::analyseOpened(OpenMode mode, QString* error)
 void TracePage::discardAnalysis()
 {
     m_analysisJob->discard();
+}
+
+QString TracePage::documentTitle(const QString& displayPath) const
+{
+    // the run of the session shown when the path is the trace's own (a sink names its run)
+    if (!m_trace || m_trace->path != displayPath)
+        return DocumentPage::documentTitle(displayPath);
+    return documentName(displayPath, m_trace.get(),
+                        m_result && m_result->trace == m_trace ? std::optional<size_t>(m_result->sessionIndex)
+                                                               : std::nullopt);
+}
+
+PageExport TracePage::pageExport() const
+{
+    PageExport shown;
+    shown.trace = m_result;
+    for (const Bookmark& bookmark : m_bookmarks->bookmarks())
+        shown.bookmarks.push_back({bookmark.timeNs, bookmark.name});
+    return shown;
 }
 
 void TracePage::clear()

@@ -115,6 +115,8 @@ public:
     void stepPhaseKind(int delta) override;
     void resetZoom() override;
     void clear() override;
+    PageExport pageExport() const override;
+    QString documentTitle(const QString& displayPath) const override;
     // a loaded trace (setTrace), analysed by analyseFresh (Background) or analyseNow (Now)
     bool open(const LoadedDocument& document, QString* error) override;
     bool analyseOpened(OpenMode mode, QString* error) override;

@@ -1,0 +1,37 @@
+#pragma once
+// What File > Export Report..., Save Chart As... and Copy Finding as Markdown export while a
+// page is in front (app/ExportActions asks the page, DocumentPage::pageExport): the page says
+// what it shows, the actions know how to write it. One of job, budget or trace is set.
+
+#include "analysis/Thresholds.h"
+#include "model/budget/BudgetAnalysisRunner.h"
+#include "model/job/JobFindings.h"
+#include "model/report/ReportContent.h"
+#include "model/trace/AnalysisRunner.h"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace gapscope {
+
+// A distributed job: the actions export the job (its report is the one `gapscope export`
+// writes for its inputs) and Copy Finding copies the selected job finding.
+struct JobExport
+{
+    std::shared_ptr<const JobData> job;
+    std::shared_ptr<const JobFindings> findings; // the cross-rank analyses' findings, when known
+    GapThresholds thresholds;                    // each rank's gap analysis
+    QString path;                                // the job as the page names it
+};
+
+struct PageExport
+{
+    JobExport job;
+    std::shared_ptr<const BudgetAnalysisResult> budget;
+    std::shared_ptr<const AnalysisResult> trace;
+    std::vector<ReportBookmark> bookmarks; // the trace's, listed by the Markdown and HTML reports
+};
+
+} // namespace gapscope
