@@ -24,12 +24,19 @@ bool isBudgetTarget(std::string_view target)
     return target == "memory_budget" || target.starts_with("memory_budget::");
 }
 
-// Integers as logged: plain digits, or a JSON/float spelling of a whole number.
-bool parseInteger(std::string_view text, int64_t& value)
+// A logged number without its blanks and a leading '+' (from_chars takes neither).
+static std::string_view numberText(std::string_view text)
 {
     text = trim(text);
     if (!text.empty() && text.front() == '+')
         text.remove_prefix(1);
+    return text;
+}
+
+// Integers as logged: plain digits, or a JSON/float spelling of a whole number.
+bool parseInteger(std::string_view text, int64_t& value)
+{
+    text = numberText(text);
     if (text.empty())
         return false;
     const char* end = text.data() + text.size();
@@ -47,9 +54,7 @@ bool parseInteger(std::string_view text, int64_t& value)
 
 bool parseReal(std::string_view text, double& value)
 {
-    text = trim(text);
-    if (!text.empty() && text.front() == '+')
-        text.remove_prefix(1);
+    text = numberText(text);
     if (text.empty())
         return false;
     const char* end = text.data() + text.size();

@@ -54,8 +54,8 @@ error_code scalarField(od::value value, std::optional<FieldValue>& field)
     return simdjson::SUCCESS;
 }
 
-// The scalar members of object into fields, their keys after prefix.
-error_code collectObject(od::object object, FieldList& fields, std::string_view prefix)
+// Calls visit(key, value) for each member of object that holds a scalar, in order.
+template <typename Visit> error_code forEachScalarMember(od::object object, Visit&& visit)
 {
     std::optional<FieldValue> value;
     for (auto member : object) {
@@ -68,33 +68,29 @@ error_code collectObject(od::object object, FieldList& fields, std::string_view 
         if (const error_code error = scalarField(field.value(), value))
             return error;
         if (value)
-            setField(fields,
-                     canonicalKey(prefix.empty() ? std::string(key) : std::string(prefix) + std::string(key)),
-                     std::move(*value));
+            visit(key, std::move(*value));
     }
     return simdjson::SUCCESS;
+}
+
+// The scalar members of object into fields, their keys after prefix.
+error_code collectObject(od::object object, FieldList& fields, std::string_view prefix)
+{
+    return forEachScalarMember(object, [&](std::string_view key, FieldValue value) {
+        setField(fields,
+                 canonicalKey(prefix.empty() ? std::string(key) : std::string(prefix) + std::string(key)),
+                 std::move(value));
+    });
 }
 
 // {"headroom_bytes": 1} -> "headroom_bytes=1", as the text form spells it.
 error_code renderDetail(od::object object, std::string& text)
 {
-    std::optional<FieldValue> value;
-    for (auto member : object) {
-        od::field field;
-        std::string_view key;
-        if (const error_code error = std::move(member).get(field))
-            return error;
-        if (const error_code error = field.unescaped_key().get(key))
-            return error;
-        if (const error_code error = scalarField(field.value(), value))
-            return error;
-        if (!value)
-            continue;
+    return forEachScalarMember(object, [&text](std::string_view key, const FieldValue& value) {
         if (!text.empty())
             text += ' ';
-        text.append(key).append("=").append(value->null ? std::string_view("null") : value->text);
-    }
-    return simdjson::SUCCESS;
+        text.append(key).append("=").append(value.null ? std::string_view("null") : value.text);
+    });
 }
 
 } // namespace
