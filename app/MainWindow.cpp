@@ -82,15 +82,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_loadJob, &LoadJob::progress, this,
             [this](quint64, qint64 bytesRead, qint64 totalBytes) { onLoadProgress(bytesRead, totalBytes); });
     // whatever was loaded goes to the tab, and from there to the page that takes it
-    connect(m_loadJob, &LoadJob::loaded, this, [this](quint64, std::shared_ptr<const TraceData> data) {
-        onDocumentLoaded(LoadedDocument{std::move(data), nullptr, nullptr});
-    });
-    connect(m_loadJob, &LoadJob::budgetLoaded, this, [this](quint64, std::shared_ptr<const BudgetData> data) {
-        onDocumentLoaded(LoadedDocument{nullptr, std::move(data), nullptr});
-    });
-    connect(m_loadJob, &LoadJob::jobLoaded, this, [this](quint64, std::shared_ptr<const JobData> job) {
-        onDocumentLoaded(LoadedDocument{nullptr, nullptr, std::move(job)});
-    });
+    connect(m_loadJob, &LoadJob::documentLoaded, this,
+            [this](quint64, const LoadedDocument& document) { onDocumentLoaded(document); });
     connect(m_loadJob, &LoadJob::failed, this,
             [this](quint64, const QString& error) { onLoadFailed(error); });
     connect(m_loadJob, &LoadJob::cancelled, this, [this](quint64) { onLoadCancelled(); });
@@ -99,9 +92,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     const auto openNext = [this] {
         QMetaObject::invokeMethod(this, &MainWindow::openNextPending, Qt::QueuedConnection);
     };
-    connect(m_loadJob, &LoadJob::loaded, this, openNext);
-    connect(m_loadJob, &LoadJob::budgetLoaded, this, openNext);
-    connect(m_loadJob, &LoadJob::jobLoaded, this, openNext);
+    connect(m_loadJob, &LoadJob::documentLoaded, this, openNext);
     connect(m_loadJob, &LoadJob::failed, this, openNext);
     connect(m_loadJob, &LoadJob::cancelled, this, [this] { m_pendingOpens.clear(); });
 

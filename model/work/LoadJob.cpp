@@ -91,11 +91,13 @@ void LoadJob::deliver(quint64 generation, const DocumentOutcome& outcome)
 {
     if (outcome.cancelled)
         emit cancelled(generation);
-    else if (outcome.budget)
+    else if (outcome.budget) {
         emit budgetLoaded(generation, outcome.budget);
-    else if (outcome.trace)
+        emit documentLoaded(generation, LoadedDocument{nullptr, outcome.budget, nullptr});
+    } else if (outcome.trace) {
         emit loaded(generation, outcome.trace);
-    else
+        emit documentLoaded(generation, LoadedDocument{outcome.trace, nullptr, nullptr});
+    } else
         emit failed(generation, outcome.failure());
 }
 
@@ -103,9 +105,10 @@ void LoadJob::deliverJob(quint64 generation, const JobOutcome& outcome)
 {
     if (outcome.cancelled)
         emit cancelled(generation);
-    else if (outcome.job)
+    else if (outcome.job) {
         emit jobLoaded(generation, outcome.job);
-    else
+        emit documentLoaded(generation, LoadedDocument{nullptr, nullptr, outcome.job});
+    } else
         emit failed(generation, outcome.fatalError);
 }
 

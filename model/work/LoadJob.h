@@ -7,6 +7,7 @@
 // can never mix.
 
 #include "model/document/Document.h"
+#include "model/document/LoadedDocument.h"
 #include "model/work/BackgroundWork.h"
 
 #include <QObject>
@@ -55,6 +56,9 @@ signals:
     void budgetLoaded(quint64 generation, std::shared_ptr<const gapscope::BudgetData> data);
     // A job (startJob). Its notes (inputs that failed, ranks twice, ...) are in job->problems.
     void jobLoaded(quint64 generation, std::shared_ptr<const gapscope::JobData> job);
+    // Whatever was loaded, of any kind, after its own signal above: what the window hands to a
+    // tab without knowing the kinds.
+    void documentLoaded(quint64 generation, const gapscope::LoadedDocument& document);
     void failed(quint64 generation, const QString& error);
     void cancelled(quint64 generation);
 

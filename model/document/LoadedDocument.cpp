@@ -1,4 +1,4 @@
-#include "app/pages/LoadedDocument.h"
+#include "model/document/LoadedDocument.h"
 
 #include "model/job/JobData.h"
 #include "model/store/BudgetData.h"

@@ -1,0 +1,31 @@
+#pragma once
+// What a load hands on: one loaded document of one kind (a trace, a budget log, a distributed
+// job; later a snapshot, a fleet). LoadJob delivers it (LoadJob::documentLoaded), the window
+// gives it to a tab, and the tab to the page that takes it (app/pages/PageRegistry): a new kind
+// of document is one more member here, set by its loader, and no change in the window.
+
+#include <QString>
+
+#include <memory>
+
+namespace gapscope {
+
+struct BudgetData;
+struct JobData;
+class ProblemLog;
+struct TraceData;
+
+struct LoadedDocument
+{
+    // exactly one is set
+    std::shared_ptr<const TraceData> trace;
+    std::shared_ptr<const BudgetData> budget;
+    std::shared_ptr<const JobData> job;
+
+    // What was read (a job: its first input; empty without a document).
+    QString path() const;
+    // The records or lines the loader rejected and the job's notes; nullptr without a document.
+    const ProblemLog* problems() const;
+};
+
+} // namespace gapscope
