@@ -1021,7 +1021,7 @@ PickleReadOutcome PickleReaderImpl::run()
 {
     PickleReadOutcome outcome;
     m_p = m_begin;
-    const unsigned char* nextControl = m_begin + std::min(kControlStride, size_t(m_end - m_begin));
+    const unsigned char* nextControl = m_begin; // looked at first, then every kControlStride bytes
     while (m_p < m_end && !m_stopped) {
         if (m_p >= nextControl) {
             if (m_control) {
@@ -1191,12 +1191,15 @@ namespace {
 
 void appendQuoted(std::string& out, std::string_view text, bool bytes)
 {
+    // Python's choice: single quotes, unless the text holds one and no double quote
+    const char quote =
+        text.find('\'') != std::string_view::npos && text.find('"') == std::string_view::npos ? '"' : '\'';
     if (bytes)
         out += 'b';
-    out += '\'';
+    out += quote;
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
-        if (c == '\'' || c == '\\') {
+        if (ch == quote || c == '\\') {
             out += '\\';
             out += ch;
         } else if (c == '\n') {
@@ -1213,7 +1216,7 @@ void appendQuoted(std::string& out, std::string_view text, bool bytes)
             out += ch;
         }
     }
-    out += '\'';
+    out += quote;
 }
 
 } // namespace

@@ -868,7 +868,9 @@ SnapshotBuildOutcome Builder::run()
 {
     SnapshotBuildOutcome outcome;
     const Id root = m_a.root();
-    if (m_a.kind(root) == PickleKind::List) {
+    const std::span<const Id> rootItems = m_a.items(root);
+    if (m_a.kind(root) == PickleKind::List && !rootItems.empty() &&
+        m_a.kind(rootItems[0]) == PickleKind::Dict && m_a.dictGet(rootItems[0], "total_size")) {
         // PyTorch 1.13's torch.cuda.memory_snapshot(): the segments alone
         readSegments(root, "segments");
     } else if (m_a.kind(root) == PickleKind::Dict) {
@@ -909,8 +911,10 @@ SnapshotBuildOutcome Builder::run()
             }
         }
     } else {
-        outcome.fatalError = QStringLiteral("a pickle of %1, not of a dict: not a PyTorch memory snapshot")
-                                 .arg(kindText(m_a, root));
+        outcome.fatalError =
+            QStringLiteral("a pickle of %1, not of a snapshot's dict (nor of a list of segments): "
+                           "not a PyTorch memory snapshot")
+                .arg(kindText(m_a, root));
         return outcome;
     }
     m_data->strings.shrink();

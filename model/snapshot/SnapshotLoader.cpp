@@ -174,7 +174,7 @@ SnapshotLoadOutcome loadSnapshotBytes(std::string_view bytes, const QString& nam
             outcome.errorOffset = read.error.offset;
             outcome.fatalError =
                 QStringLiteral("%1: %2").arg(name, QString::fromStdString(read.error.reason));
-            if (!compressed && !headIsPickle(bytes) && read.error.offset <= 1)
+            if (read.error.offset == 0 && !pickleOpcodeName(static_cast<unsigned char>(pickle[0]))[0])
                 outcome.fatalError +=
                     QStringLiteral(" (a PyTorch memory snapshot is a pickle of protocol 2 to 5, "
                                    "starting with bytes 80 02 to 80 05)");

@@ -60,7 +60,7 @@ bool headIsPickle(std::string_view head);
 // - gzip (1f 8b);
 bool headIsGzip(std::string_view head);
 // - gzip whose first inflated bytes are such a pickle (a .pickle.gz), inflating no more than
-//   a few bytes of it.
+//   16 bytes of it (the head must hold the deflate block's code tables: a few hundred bytes).
 bool gzipHeadIsPickle(std::string_view head);
 
 // Inflates a whole gzip file (several members one after another, as gzip -c a b > c writes):
