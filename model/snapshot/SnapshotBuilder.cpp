@@ -373,12 +373,13 @@ private:
     // The frame of a frame dict, once per node, then by content.
     std::optional<uint32_t> frameOf(Id node, QString* bad)
     {
-        if (m_nodeMap[node] != kUnset)
-            return m_nodeMap[node];
+        // the kind first: the node map also holds the stack ids of lists (a list given as a frame)
         if (m_a.kind(node) != PickleKind::Dict) {
             *bad = QStringLiteral("a frame is %1, not a dict").arg(kindText(m_a, node));
             return std::nullopt;
         }
+        if (m_nodeMap[node] != kUnset)
+            return m_nodeMap[node];
         SnapshotFrame frame;
         const std::span<const Id> items = m_a.items(node);
         for (size_t i = 0; i + 1 < items.size(); i += 2) {
