@@ -151,6 +151,8 @@ QString cliUsage()
         "Several PATHs, or a folder of per-rank inputs (rank*/telemetry_sink/ sinks or trace files),\n"
         "  are one distributed job: every rank is analysed and listed (--rank picks the one shown\n"
         "  in full, else the lowest); so is one trace whose session holds several ranks.\n"
+        "analyze of a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot's .pickle or .pickle.gz)\n"
+        "  prints its totals (--format json: an object \"snapshot\")\n"
         "PATH may also be a memory-budget log (detected from its content); for those --set also\n"
         "takes min_trend_ticks, growth_r_squared, growth_p_value, min_growth_bytes,\n"
         "  flat_tolerance_bytes, flat_tolerance_share, retention_share_of_growth,\n"
