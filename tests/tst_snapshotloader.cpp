@@ -397,6 +397,33 @@ private slots:
         QCOMPARE(summarizeSnapshot(*data).entries(TraceAction::Unknown), int64_t(1));
     }
 
+    // What a hostile file could make unbounded stays bounded: the allocator settings read (the
+    // first 1024, the rest a problem) and the unknown keys named (the first 256).
+    void boundedTables()
+    {
+        const auto str = [](const QByteArray& text) {
+            return QByteArray("\x8c", 1) + char(text.size()) + text;
+        };
+        const auto keys = [&](const char* prefix, int n) {
+            QByteArray items("(");
+            for (int i = 0; i < n; ++i)
+                items += str(prefix + QByteArray::number(i)) + QByteArray("K\0", 2);
+            return items;
+        };
+        // {'segments': [], 'allocator_settings': {'k0': 0, ...}, 'x0': 0, ...} built by hand
+        const QByteArray pickle = QByteArray("\x80\x04}(", 4) + str("segments") + "]" +
+                                  str("allocator_settings") + "}" + keys("k", 2000) + "u" +
+                                  keys("x", 1000).mid(1) + "u.";
+        const SnapshotLoadOutcome outcome = loadSnapshotBytes(pickle, QStringLiteral("many.pickle"));
+        QVERIFY2(outcome.data, qPrintable(outcome.fatalError));
+        QCOMPARE(outcome.data->allocatorSettings.size(), size_t(1024));
+        QCOMPARE(outcome.data->problems.errorCount(), qint64(1));
+        QCOMPARE(outcome.data->problems.kept().front().reason,
+                 QStringLiteral("allocator_settings: 2000 settings, the first 1024 read"));
+        QCOMPARE(outcome.data->ignoredKeys.size(), qsizetype(256));
+        QCOMPARE(outcome.data->ignoredKeys.front(), QStringLiteral("x0"));
+    }
+
     // Refused: each with its reason and offset, in the loader's words ("path: reason"), and the
     // command the REDUCE names was not run.
     void refused_data()

@@ -733,8 +733,9 @@ bool PickleReaderImpl::memoPut(const unsigned char* op, uint64_t index)
     if (m_memoCount >= m_limits.maxMemo)
         return fail(op, at(op) + ": more than " + std::to_string(m_limits.maxMemo) + " memo entries");
     // the memo grows by one index at a time in every pickle Python writes; an index far past its
-    // end (a hostile LONG_BINPUT 4294967295) is kept aside instead of sizing the vector for it
-    if (index < m_memo.size() + 1024) {
+    // end (a hostile LONG_BINPUT 4294967295), or a vector more holes than entries (LONG_BINPUTs
+    // 1000 apart), is kept aside instead: the vector stays within twice the entries set
+    if (index < m_memo.size() + 1024 && index < 2 * m_memoCount + 1024) {
         m_memo.resize(size_t(index) + 1, kUnset);
         m_memo[index] = id;
         ++m_memoCount;

@@ -259,8 +259,10 @@ QString kindText(const PickleArena& arena, Id id)
 {
     switch (arena.kind(id)) {
     case PickleKind::BigInt:
-        return QStringLiteral("an int too large for 64 bits (%1)")
-            .arg(QString::fromStdString(arena.bigIntText(id)));
+        // its digits only when short: spelling a long one out is quadratic, and this runs per record
+        return arena.node(id).size <= 16 ? QStringLiteral("an int too large for 64 bits (%1)")
+                                               .arg(QString::fromStdString(arena.bigIntText(id)))
+                                         : QStringLiteral("an int too large for 64 bits");
     case PickleKind::Int:
         return QStringLiteral("an int");
     case PickleKind::None:
@@ -353,9 +355,14 @@ private:
         return false;
     }
 
+    // A key this reader does not know: named once in ignoredKeys (at most kMaxIgnoredKeys names:
+    // a hostile file may hold millions of distinct ones), each key node looked at once (while
+    // fewer than 65 536 were: past that its name is compared).
     void ignoreKey(const char* where, Id key)
     {
-        if (!m_ignoredKeyNodes.insert(key).second)
+        if (m_data->ignoredKeys.size() >= kMaxIgnoredKeys)
+            return;
+        if (m_ignoredKeyNodes.size() < 65536 && !m_ignoredKeyNodes.insert(key).second)
             return;
         const QString name = m_a.isStr(key)
                                  ? QString::fromUtf8(m_a.text(key).data(), qsizetype(m_a.text(key).size()))
@@ -446,6 +453,8 @@ private:
     bool readTraces(Id list);
     bool readTrace(Id list, SnapshotTrace& trace, size_t device);
     void readSettings(Id dict);
+    static constexpr qsizetype kMaxIgnoredKeys = 256;
+    static constexpr size_t kMaxSettings = 1024; // PyTorch 2.11 writes 9
     void readAnnotations(Id list);
 
     const PickleArena& m_a;
@@ -807,7 +816,11 @@ void Builder::readSettings(Id dict)
         return;
     }
     const std::span<const Id> items = m_a.items(dict);
-    for (size_t i = 0; i + 1 < items.size(); i += 2) {
+    if (items.size() / 2 > kMaxSettings)
+        problem(-1, QStringLiteral("allocator_settings: %1 settings, the first %2 read")
+                        .arg(items.size() / 2)
+                        .arg(kMaxSettings));
+    for (size_t i = 0; i + 1 < std::min(items.size(), 2 * kMaxSettings); i += 2) {
         const auto text = [&](Id id) {
             return m_a.isStr(id) ? QString::fromUtf8(m_a.text(id).data(), qsizetype(m_a.text(id).size()))
                                  : QString::fromStdString(m_a.reprText(id, 4096));

@@ -214,17 +214,18 @@ struct SnapshotSetting
 
 struct SnapshotData
 {
-    QString path;                                   // what the problems and messages call the input
-    qint64 inputBytes = 0;                          // bytes of the file (compressed, for a .gz)
-    qint64 pickleBytes = 0;                         // bytes of the pickle (decompressed)
-    bool compressed = false;                        // read through gzip
-    std::vector<SnapshotSegment> segments;          // in the order of the file
-    std::vector<SnapshotBlock> blocks;              // every segment's blocks, segment after segment
-    std::vector<SnapshotTrace> traces;              // device_traces: index = device (empty traces kept)
-    std::vector<SnapshotSetting> allocatorSettings; // allocator_settings, in the file's order
-    std::vector<SnapshotAnnotation> annotations;    // external_annotations
+    QString path;                          // what the problems and messages call the input
+    qint64 inputBytes = 0;                 // bytes of the file (compressed, for a .gz)
+    qint64 pickleBytes = 0;                // bytes of the pickle (decompressed)
+    bool compressed = false;               // read through gzip
+    std::vector<SnapshotSegment> segments; // in the order of the file
+    std::vector<SnapshotBlock> blocks;     // every segment's blocks, segment after segment
+    std::vector<SnapshotTrace> traces;     // device_traces: index = device (empty traces kept)
+    std::vector<SnapshotSetting>
+        allocatorSettings;                       // allocator_settings, in the file's order (the first 1024)
+    std::vector<SnapshotAnnotation> annotations; // external_annotations
     // Keys this reader does not know, where they were met ("segments[].new_key",
-    // "device_traces[][].foo", "top_level_key"): read past, never an error.
+    // "device_traces[][].foo", "top_level_key"): read past, never an error. The first 256 named.
     QStringList ignoredKeys;
     SnapshotStrings strings;
     SnapshotFrames frames;
