@@ -14,6 +14,10 @@
 //                                              entry written), then RUNS (default 5) second opens
 //                                              from the entry to a drawn chart; medians, CPU time
 //   gapscope_bench cancel PATH                 how soon a load returns after Cancel
+//   gapscope_bench snapshot PATH               load a PyTorch memory snapshot (scripts/gen-snapshot.py
+//                                              writes a big one): one line, seconds cpu entries
+//                                              peak-MB resident-B/entry held-B/entry
+//   gapscope_bench snapshot-phases PATH        the same, the pickle read and the build timed apart
 //   gapscope_bench job RUNS PATH...            open a distributed job (a job folder or per-rank
 //                                              inputs; scripts/gen-job.py writes a big one): load
 //                                              and every rank's analysis, medians of RUNS
@@ -40,6 +44,9 @@
 #include "model/job/JobFindings.h"
 #include "model/job/JobRanks.h"
 #include "model/job/JobViewData.h"
+#include "model/snapshot/PickleReader.h"
+#include "model/snapshot/SnapshotBuilder.h"
+#include "model/snapshot/SnapshotLoader.h"
 #include "model/store/Decimation.h"
 #include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"
@@ -444,6 +451,60 @@ int benchReopen(const QString& path, int runs)
 
 // Cancel latency: loads PATH (a trace or a budget log, as the app does) on a thread of its own, sets the
 // cancel flag after a few delays into the load and measures how long loadTrace takes to return after it.
+// A PyTorch memory snapshot (model/snapshot): one load per process, as the other loads. One line
+// of numbers for bench/run.sh's medians: seconds, cpu-seconds, entries, peak-MB (VmHWM over the
+// baseline: the mapped file, the arena and the columns at once), resident-B/entry (VmRSS over the
+// baseline with the snapshot held, the arena freed), held-B/entry (what SnapshotData holds),
+// and, with phases, the seconds of the pickle's reading and of the build from the arena.
+int benchSnapshot(const QString& path, bool phases)
+{
+    const long long baselineKb = statusKb("VmRSS:");
+    resetPeak();
+    const auto start = Clock::now();
+    const double cpuStart = cpuSeconds();
+    double readSeconds = 0, buildSeconds = 0;
+    std::shared_ptr<const SnapshotData> data;
+    if (phases) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return 1;
+        const uchar* mapped = file.map(0, file.size());
+        const std::string_view bytes(reinterpret_cast<const char*>(mapped), size_t(file.size()));
+        PickleReadOutcome read = readPickle(bytes);
+        readSeconds = secondsSince(start);
+        if (read.arena)
+            std::fprintf(stderr, "arena: %zu values, %zu child ids, %.1f MB held\n", read.arena->valueCount(),
+                         read.arena->childCount(), double(read.arena->heldBytes()) / 1e6);
+        if (!read.arena) {
+            std::fprintf(stderr, "%s: %s\n", qPrintable(path), read.error.reason.c_str());
+            return 1;
+        }
+        const auto buildStart = Clock::now();
+        SnapshotBuildOutcome built = buildSnapshot(*read.arena, path);
+        buildSeconds = secondsSince(buildStart);
+        read.arena.reset();
+        data = std::move(built.data);
+    } else {
+        const SnapshotLoadOutcome outcome = loadSnapshotFile(path);
+        if (!outcome.data) {
+            std::fprintf(stderr, "%s\n", qPrintable(outcome.fatalError));
+            return 1;
+        }
+        data = outcome.data;
+    }
+    const double seconds = secondsSince(start);
+    const double cpu = cpuSeconds() - cpuStart;
+    const double entries = double(std::max<size_t>(data->traceEntryCount(), 1));
+    const long long residentKb = statusKb("VmRSS:") - baselineKb;
+    std::printf("%.3f %.3f %zu %.1f %.1f %.1f", seconds, cpu, data->traceEntryCount(),
+                double(statusKb("VmHWM:") - baselineKb) / 1024, double(residentKb) * 1024 / entries,
+                double(data->heldBytes()) / entries);
+    if (phases)
+        std::printf(" %.3f %.3f", readSeconds, buildSeconds);
+    std::printf("\n");
+    return 0;
+}
+
 int benchCancel(const QString& path)
 {
     std::vector<double> latencies;
@@ -806,6 +867,10 @@ int main(int argc, char** argv)
         return benchReopen(args[2], args.size() >= 4 ? std::max(1, args[3].toInt()) : 5);
     if (args.size() >= 3 && args[1] == QLatin1String("chart"))
         return benchChart(args[2]);
+    if (args.size() >= 3 && args[1] == QLatin1String("snapshot"))
+        return benchSnapshot(args[2], false);
+    if (args.size() >= 3 && args[1] == QLatin1String("snapshot-phases"))
+        return benchSnapshot(args[2], true);
     if (args.size() >= 3 && args[1] == QLatin1String("cancel"))
         return benchCancel(args[2]);
     if (args.size() >= 4 && args[1] == QLatin1String("job"))
@@ -823,7 +888,7 @@ int main(int argc, char** argv)
     std::fprintf(stderr,
                  "usage: gapscope_bench load FORM PATH [THREADS] | load-figures PATH THREADS | budget FORM "
                  "PATH [THREADS] | threads RUNS PATH... | chart PATH | reopen PATH [RUNS] | cancel PATH | "
-                 "job RUNS PATH... | "
+                 "job RUNS PATH... | snapshot PATH | snapshot-phases PATH | "
                  "job-open PATH... | "
                  "crossrank [RANKS] [SAMPLES] | crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");

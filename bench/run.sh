@@ -6,6 +6,8 @@
 # former compact JSON lines are one extra case. `bench/run.sh BUILD targets` prints only the
 # real-shape targets (a 138 MB and a 1 GB trace: load on 1 and 2 threads, gapscope analyze).
 # `bench/run.sh BUILD threads` prints 1 thread against 2 on every form at about 16, 64 and 500 MB.
+# `bench/run.sh BUILD snapshot [ENTRIES]` loads a PyTorch memory snapshot of ENTRIES (1 000 000)
+# trace entries and times Python's pickle.load of it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -103,6 +105,48 @@ threads_matrix() {
         "$bench" threads "${GAPSCOPE_BENCH_RUNS:-5}" $inputs 2>/dev/null | { [ $size = 16 ] && cat || tail -n +2; }
     done
 }
+
+# PyTorch memory snapshots (issue 34): scripts/gen-snapshot.py writes $1 trace entries in the real
+# snapshot's shape (frames shared through the memo as PyTorch shares them); `gapscope_bench
+# snapshot` loads it, one load per process, 5 times (medians), one `snapshot-phases` run splits the
+# time into the pickle's reading and the build; then Python's own pickle.load of the same file
+# (median of 3) for comparison.
+snapshot_bench() { # entries
+    input=$dir/snapshot-$1.pickle
+    if [ ! -e "$input" ]; then
+        echo "generating $input" >&2
+        python3 "$here/../scripts/gen-snapshot.py" "$input" --entries "$1" >&2
+    fi
+    warm "$input"
+    f=$dir/snapshot-figures
+    : > "$f"
+    for run in 1 2 3 4 5; do
+        "$bench" snapshot "$input" 2>/dev/null >> "$f"
+    done
+    phases=$("$bench" snapshot-phases "$input" 2>/dev/null)
+    echo "snapshot: $1 entries, $(du -m "$input" | cut -f1) MB pickle; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "  gapscope: $(cut -d' ' -f1 "$f" | median) s wall, cpu $(cut -d' ' -f2 "$f" | median) s," \
+        "peak $(cut -d' ' -f4 "$f" | median) MB over the baseline, resident after $(cut -d' ' -f5 "$f" | median) B/entry" \
+        "(held by the data $(cut -d' ' -f6 "$f" | median) B/entry); medians of 5, runs: $(cut -d' ' -f1 "$f" | tr '\n' ' ')s"
+    echo "  of one run of $(echo "$phases" | cut -d' ' -f1) s: pickle read $(echo "$phases" | cut -d' ' -f7) s," \
+        "build $(echo "$phases" | cut -d' ' -f8) s"
+    python3 - "$input" <<'PY'
+import pickle, statistics, sys, time
+runs = []
+for _ in range(3):
+    start = time.perf_counter()
+    with open(sys.argv[1], "rb") as f:
+        pickle.load(f)
+    runs.append(time.perf_counter() - start)
+print(f"  python3 pickle.load: {statistics.median(runs):.2f} s (median of 3; runs: {' '.join(f'{r:.2f}' for r in runs)} s)")
+PY
+}
+
+if [ "${2:-}" = snapshot ]; then
+    echo "== PyTorch memory snapshot ($(nproc) cores)"
+    snapshot_bench "${3:-1000000}"
+    exit 0
+fi
 
 if [ "${2:-}" = threads ]; then
     threads_matrix

@@ -115,6 +115,45 @@ printf '{"json": [1, {"x": "\\ud83d\\ude00"}], "r": null}' | seed fuzz_pyliteral
 printf '<script>&lt;|a|b|\n# h\r\n=cmd,"q"' | seed fuzz_report_writers markup
 head -c 2048 "$fixtures/stormlog/parity/phasespike.jsonl" | seed fuzz_report_writers trace
 
+# PyTorch memory snapshots: the real snapshot cut to two segments and six trace entries, each
+# stack to its first three frames (the dicts stay shared, so the memo shares them as PyTorch's
+# pickles do), at protocols 2, 4 and 5 and gzip-compressed; the layout before 2.1 (block
+# history); records to leave out; a list appended to itself.
+python3 - "$data/snapshot/snapshot.pickle" "$out/fuzz_snapshot_pickle" <<'PY'
+import gzip, os, pickle, sys
+os.makedirs(sys.argv[2], exist_ok=True)
+real = pickle.load(open(sys.argv[1], "rb"))
+short = {}
+def frames(f):
+    return short.setdefault(id(f), f[:3])
+segments = []
+for s in (real["segments"][50], real["segments"][0]):
+    s = dict(s, frames=frames(s["frames"]))
+    s["blocks"] = [dict(b, frames=frames(b["frames"])) for b in s["blocks"]]
+    segments.append(s)
+entries = [dict(e, frames=frames(e["frames"])) for e in real["device_traces"][0][245:251]]
+snapshot = {"segments": segments, "device_traces": [entries],
+            "allocator_settings": {"max_split_size": -1, "expandable_segments": False},
+            "external_annotations": real["external_annotations"][:1]}
+def write(name, data):
+    open(os.path.join(sys.argv[2], name), "wb").write(data)
+for protocol in (2, 4, 5):
+    write(f"small-p{protocol}.pickle", pickle.dumps(snapshot, protocol=protocol))
+write("small.pickle.gz", gzip.compress(pickle.dumps(snapshot, protocol=4), mtime=0))
+history = {"segments": [{"device": 0, "address": s["address"], "total_size": s["total_size"],
+                         "blocks": [{"size": b["size"], "state": b["state"],
+                                     "history": [{"addr": b["address"], "real_size": b["requested_size"],
+                                                  "frames": b["frames"]}]} for b in s["blocks"]]}
+                        for s in segments],
+           "device_traces": [[{k: e[k] for k in ("action", "addr", "size", "stream", "frames")} for e in entries[:3]]]}
+write("history.pickle", pickle.dumps(history, protocol=2))
+bad = {"segments": [dict(segments[0], total_size="1"), 5], "device_traces": [[{"size": 1}, dict(entries[0], action="x")]]}
+write("bad.pickle", pickle.dumps(bad, protocol=4))
+l = []
+l.append(l)
+write("cycle.pickle", pickle.dumps(l, protocol=4))
+PY
+
 # Regression inputs found earlier stay in every corpus they came from.
 for f in "$data"/fuzz_regress_*; do
   [ -e "$f" ] || continue

@@ -32,7 +32,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_trace_json fuzz_trace_csv fuzz_trace_legacy fuzz_sink_manifest fuzz_budget_text
            fuzz_budget_tracing_json fuzz_budget_snapshot_jsonl fuzz_pyliteral fuzz_jsonfastpath
-           fuzz_report_writers fuzz_trace_follower fuzz_compare fuzz_job fuzz_job_report)
+           fuzz_report_writers fuzz_trace_follower fuzz_compare fuzz_job fuzz_job_report fuzz_snapshot_pickle)
 fi
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \

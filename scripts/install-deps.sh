@@ -6,5 +6,5 @@ if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
 $SUDO apt-get update -qq
 $SUDO apt-get install -y --no-install-recommends \
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libeigen3-dev libboost-dev \
-  libsimdjson-dev cmake ninja-build g++ fonts-dejavu-core fontconfig xvfb xauth \
+  libsimdjson-dev zlib1g-dev cmake ninja-build g++ fonts-dejavu-core fontconfig xvfb xauth \
   desktop-file-utils shared-mime-info

@@ -628,6 +628,75 @@ private slots:
         QVERIFY(usage.out.contains("gapscope --help"));
     }
 
+    // A PyTorch memory snapshot (issue 34): analyze prints its totals, the numbers Python's
+    // pickle.load and the allocator's memory_stats give (tests/data/snapshot/expected.py).
+    void snapshotAnalyze_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QList<qint64>>("totals"); // segments, reserved, allocated, active, requested,
+                                                   // trace entries, largest free block
+        QTest::newRow("snapshot.pickle")
+            << QStringLiteral("snapshot.pickle")
+            << QList<qint64>{74, 1715470336, 278691840, 278691840, 274432000, 20000, 75497472};
+        QTest::newRow("pair/snapshot.pickle.gz")
+            << QStringLiteral("pair/snapshot.pickle.gz")
+            << QList<qint64>{78, 6643777536, 6467485696, 6467485696, 6460096512, 100000, 16171008};
+    }
+
+    void snapshotAnalyze()
+    {
+        QFETCH(QString, path);
+        QFETCH(QList<qint64>, totals);
+        const QString file = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/") + path;
+        const Run json =
+            run({QStringLiteral("analyze"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        QVERIFY2(json.err.isEmpty(), json.err.constData());
+        QJsonParseError error;
+        const QJsonObject snapshot =
+            QJsonDocument::fromJson(json.out, &error).object().value(QStringLiteral("snapshot")).toObject();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QList<qint64> got;
+        for (const char* name : {"segment_count", "reserved_bytes", "allocated_bytes", "active_bytes",
+                                 "requested_bytes", "trace_entry_count", "largest_free_block_bytes"})
+            got << snapshot.value(QLatin1StringView(name)).toInteger(-1);
+        QCOMPARE(got, totals);
+        QCOMPARE(snapshot.value(QStringLiteral("path")).toString(), file);
+
+        const Run text = run({QStringLiteral("analyze"), file});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.startsWith("PyTorch memory snapshot: " + file.toUtf8()), text.out.constData());
+        QVERIFY2(text.out.contains(QByteArray("(") + QByteArray::number(totals[1]) + " bytes)"),
+                 text.out.constData());
+        const Run markdown =
+            run({QStringLiteral("analyze"), file, QStringLiteral("--format"), QStringLiteral("markdown")});
+        QCOMPARE(markdown.exitCode, 0);
+        QVERIFY2(markdown.out.startsWith("# PyTorch memory snapshot"), markdown.out.constData());
+    }
+
+    // What cannot be read or does not apply: exit 2 with the reason.
+    void snapshotRefused_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("reason");
+        const QString data = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/");
+        QTest::newRow("REDUCE of os.system")
+            << QStringList{data + "hostile/reduce-os-system-p4.pickle"}
+            << "opcode STACK_GLOBAL (0x93) at byte 28 names Python code (posix.system): refused";
+        QTest::newRow("--rank") << QStringList{data + "snapshot.pickle", "--rank", "1"}
+                                << "--rank does not apply to a PyTorch memory snapshot";
+    }
+
+    void snapshotRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        const Run r = run(QStringList{QStringLiteral("analyze")} + args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(QString::fromUtf8(r.err).contains(reason), r.err.constData());
+    }
+
     void unusableInputs_data()
     {
         QTest::addColumn<QByteArray>("content");

@@ -4,9 +4,10 @@
 // input was left untouched (size, mtime and content hash before and after).
 
 #include "model/budget/BudgetLoader.h"
+#include "model/snapshot/SnapshotLoader.h"
 #include "model/trace/PyLiteral.h"
-#include "model/work/TraceFollower.h"
 #include "model/trace/TraceLoader.h"
+#include "model/work/TraceFollower.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -1020,6 +1021,37 @@ private slots:
         QVERIFY(!problems->kept().empty());
         QCOMPARE(problems->kept().front().line, firstProblemLine);
         QVERIFY2(problems->kept().front().reason.contains(reason), qPrintable(problemText(*problems)));
+    }
+
+    // PyTorch snapshots the fuzzer found the snapshot reader wrong on (fuzz_snapshot_pickle): each
+    // loads with the entries it can use, the others are problems.
+    void snapshotRegressions_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<int>("entries");
+        QTest::addColumn<int>("errors");
+        QTest::addColumn<QString>("reason"); // of the first problem
+        // A str among a stack's frames, the str already interned: the builder took the string id
+        // its node map held for a frame index (a stack naming a frame past the table).
+        QTest::newRow("a str given as a frame")
+            << "fuzz_regress_snapshot_pickle-str-as-frame.pickle" << 2 << 1
+            << "device_traces[0][2]: 'frames': a frame is a str, not a dict, entry left out";
+    }
+
+    void snapshotRegressions()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(int, entries);
+        QFETCH(int, errors);
+        QFETCH(QString, reason);
+        const QString path = QStringLiteral(GAPSCOPE_TEST_DATA_DIR) + "/" + fileName;
+        const SnapshotLoadOutcome loaded = loadSnapshotFile(path);
+        QVERIFY2(loaded.data, qPrintable(loaded.fatalError));
+        QCOMPARE(int(loaded.data->traceEntryCount()), entries);
+        QCOMPARE(loaded.data->problems.errorCount(), qint64(errors));
+        QCOMPARE(loaded.data->problems.kept().front().reason, reason);
+        for (const uint32_t frame : loaded.data->frames.stackFrames)
+            QVERIFY(frame < loaded.data->frames.frames.size());
     }
 
     // Python-literal metadata cells the converter turned into invalid JSON.

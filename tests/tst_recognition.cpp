@@ -150,6 +150,15 @@ private slots:
                                           << toString(InputKind::PytorchSnapshot) << ""
                                           << "a PyTorch memory snapshot"
                                           << "" << false;
+        QTest::newRow("PyTorch snapshot, the real one")
+            << QStringList{"snapshot/snapshot.pickle"} << toString(InputKind::PytorchSnapshot) << ""
+            << "a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot"
+            << "" << false;
+        QTest::newRow("PyTorch snapshot, gzip-compressed")
+            << QStringList{"snapshot/pair/snapshot.pickle.gz"} << toString(InputKind::PytorchSnapshot) << ""
+            << "a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot, a Python pickle, "
+               "gzip-compressed)"
+            << "" << false;
         QTest::newRow("nvidia-smi --query-gpu")
             << QStringList{"fixtures/real-gpu/devicelog/single-nvidia-smi.csv"} << smi << ""
             << "an nvidia-smi device-usage log"

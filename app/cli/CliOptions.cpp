@@ -208,7 +208,8 @@ QString usageLine(const QString& command)
             "usage: gapscope export PATH... --format FORMAT --output FILE|- [options]\n"
             "Writes the analysis of a trace, job or memory-budget log as a report or chart.\n");
     return QStringLiteral("usage: gapscope analyze PATH... [options]\n"
-                          "Analyses a trace, job or memory-budget log and prints the report.\n");
+                          "Analyses a trace, job or memory-budget log and prints the report; of a PyTorch\n"
+                          "memory snapshot (.pickle, .pickle.gz) it prints the totals.\n");
 }
 
 // words joined by spaces into lines of at most 79 characters, the later ones indented

@@ -1,6 +1,7 @@
 #include "model/document/Recognition.h"
 
 #include "model/budget/BudgetLoader.h"
+#include "model/snapshot/SnapshotLoader.h"
 #include "model/trace/Csv.h"
 #include "model/trace/TraceLoader.h"
 
@@ -29,12 +30,16 @@ QStringList headerCells(const QByteArray& head)
 std::optional<std::pair<InputKind, QString>> foreignHead(const QByteArray& head)
 {
     const auto byte = [&](qsizetype i) { return i < head.size() ? static_cast<unsigned char>(head[i]) : 0u; };
-    // pickle protocols 2 to 5 start with PROTO (0x80) and the protocol number
-    if (byte(0) == 0x80 && byte(1) >= 2 && byte(1) <= 5)
+    // pickle protocols 2 to 5 start with PROTO (0x80) and the protocol number; a .pickle.gz
+    // inflates to that (model/snapshot reads both)
+    const std::string_view bytes(head.constData(), size_t(head.size()));
+    if (headIsPickle(bytes) || gzipHeadIsPickle(bytes))
         return std::pair{
             InputKind::PytorchSnapshot,
             QStringLiteral("a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot, a Python "
-                           "pickle): not read yet; open the stormlog trace recorded beside it")};
+                           "pickle%1): `gapscope analyze` prints its totals; the app has no page "
+                           "for it yet, open the stormlog trace recorded beside it")
+                .arg(headIsGzip(bytes) ? QStringLiteral(", gzip-compressed") : QString())};
     if (byte(0) == 0x1f && byte(1) == 0x8b)
         return std::pair{InputKind::Foreign,
                          QStringLiteral("a gzip-compressed file: not read; decompress it (gunzip) and open "

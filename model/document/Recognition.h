@@ -31,7 +31,8 @@ enum class InputKind
     Job,             // a folder of ranks, or several rank inputs: loadJob reads them
     SeveralRuns,     // runs that are not one job (the same rank twice): each opens on its own
     OomBundle,       // stormlog's OOM flight-recorder bundle: bundle says which
-    PytorchSnapshot, // torch.cuda.memory._dump_snapshot's pickle: not read yet (reason)
+    PytorchSnapshot, // torch.cuda.memory._dump_snapshot's pickle (or .pickle.gz): model/snapshot reads it,
+                     // `analyze` prints its totals; no page opens it yet (reason)
     NvidiaSmiLog,    // nvidia-smi's CSV log: attached to a trace, not opened alone (reason)
     Foreign,         // a form gapscope names and does not read: gzip, a CSV of other columns (reason)
     Unknown          // none of the above; reason is why the stormlog trace reader refuses it

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""The totals tst_snapshot asserts, computed from the snapshots with Python's own pickle.load.
+
+Usage: python3 tests/data/snapshot/expected.py [PICKLE...]   (default: the two real snapshots)
+
+For each snapshot it prints what gapscope's summary must equal (summarizeSnapshot, and
+`gapscope analyze --format json`'s `snapshot` object) and, beside it, the allocator's own
+counters from memory_stats.json in the same folder (torch.cuda.memory_stats() taken right after
+the dump). The definitions are the summary's (model/snapshot/SnapshotSummary.h):
+
+  reserved_bytes           sum of every segment's total_size
+  allocated_bytes          sum of the sizes of blocks in state active_allocated
+  active_bytes             allocated + the sizes of blocks in state active_pending_free
+  requested_bytes          sum of requested_size over active_allocated blocks
+  inactive_split_bytes     sizes of inactive blocks in segments of more than one block (a
+                           segment that is one free block is not split)
+  largest_free_block_bytes the largest inactive block
+  distinct_stacks          stacks of frames that differ in content (an empty one not counted)
+  distinct_frames          {name, filename, line} that differ
+"""
+import collections
+import gzip
+import json
+import os
+import pickle
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        return pickle.load(f)
+
+
+def summary(snapshot):
+    segments = snapshot.get("segments", [])
+    allocated = pending = requested = inactive_split = largest_free = 0
+    blocks = collections.Counter()
+    for segment in segments:
+        split = len(segment["blocks"]) > 1
+        for block in segment["blocks"]:
+            blocks[block["state"]] += 1
+            if block["state"] == "active_allocated":
+                allocated += block["size"]
+                # before PyTorch 2.1 a block had no requested_size: its latest history entry's
+                # real_size (upstream's _memory_viz reads history[0]), else its size
+                history = block.get("history") or [{}]
+                requested += block.get("requested_size", history[0].get("real_size", block["size"]))
+            elif block["state"] == "active_pending_free":
+                pending += block["size"]
+            elif block["state"] == "inactive":
+                largest_free = max(largest_free, block["size"])
+                if split:
+                    inactive_split += block["size"]
+    actions = collections.Counter(
+        entry["action"] for trace in snapshot.get("device_traces", []) for entry in trace)
+    stacks, frames = set(), set()
+    for holder in ([s for s in segments] + [b for s in segments for b in s["blocks"]] +
+                   [e for trace in snapshot.get("device_traces", []) for e in trace]):
+        history = holder.get("history") or [{}]
+        stack = tuple((f["name"], f["filename"], f["line"]) for f in holder.get("frames", history[0].get("frames", [])))
+        if stack:
+            stacks.add(stack)
+        frames.update(stack)
+    pools = collections.Counter(str(tuple(s.get("segment_pool_id", (0, 0)))) for s in segments)
+    streams = collections.Counter(s["stream"] for s in segments)
+    return {
+        "segment_count": len(segments),
+        "block_count": sum(blocks.values()),
+        "blocks_by_state": dict(sorted(blocks.items())),
+        "reserved_bytes": sum(s["total_size"] for s in segments),
+        "allocated_bytes": allocated,
+        "active_bytes": allocated + pending,
+        "requested_bytes": requested,
+        "inactive_split_bytes": inactive_split,
+        "largest_free_block_bytes": largest_free,
+        "trace_entry_count": sum(actions.values()),
+        "trace_entries_by_action": dict(sorted(actions.items())),
+        "distinct_stacks": len(stacks),
+        "distinct_frames": len(frames),
+        "segments_by_pool": dict(sorted(pools.items())),
+        "segments_by_stream": dict(sorted(streams.items())),
+        "oom_entries": [
+            {k: v for k, v in entry.items() if k != "frames"}
+            for trace in snapshot.get("device_traces", []) for entry in trace if entry["action"] == "oom"],
+    }
+
+
+def memory_stats(path):
+    stats_path = os.path.join(os.path.dirname(path), "memory_stats.json")
+    if not os.path.exists(stats_path):
+        return None
+    with open(stats_path) as f:
+        stats = json.load(f)
+    names = ["reserved_bytes", "allocated_bytes", "active_bytes", "requested_bytes", "inactive_split_bytes"]
+    return {name: stats[name + ".all.current"] for name in names} | {
+        "segment_count": stats["segment.all.current"]}
+
+
+def main():
+    paths = sys.argv[1:] or [os.path.join(HERE, "snapshot.pickle"), os.path.join(HERE, "pair", "snapshot.pickle.gz")]
+    for path in paths:
+        print(os.path.relpath(path, HERE))
+        ours = summary(load(path))
+        print(json.dumps(ours, indent=2))
+        stats = memory_stats(path)
+        if stats:
+            for name, value in stats.items():
+                verdict = "equal" if ours[name] == value else f"differs by {ours[name] - value}"
+                print(f"  memory_stats {name}: {value} ({verdict})")
+
+
+if __name__ == "__main__":
+    main()
