@@ -326,8 +326,11 @@ void TestJsonFastPath::sameAsSimdjson_data()
         const std::string text = readAll(path);
         if (std::all_of(text.begin(), text.end(), [](char c) { return c == '\n' || c == ' ' || c == '\r'; }))
             continue; // nothing to read either way
+        // budget logs and the pickle reader's expected values are JSON lines of other shapes:
+        // both readings must still agree on them
         const bool trace = !QFileInfo(path).fileName().startsWith(QLatin1String("budget")) &&
-                           !path.contains(QLatin1String("/budget/"));
+                           !path.contains(QLatin1String("/budget/")) &&
+                           !path.contains(QLatin1String("/snapshot/"));
         QTest::newRow(qPrintable(QDir(data).relativeFilePath(path)))
             << QByteArray::fromStdString(text) << static_cast<int>(trace ? EitherWay : Unchecked);
     }
