@@ -5,6 +5,7 @@
 // input is an error with its byte offset, within the limits, never a crash or a hang.
 
 #include "model/snapshot/PickleReader.h"
+#include "tests/SnapshotFixtures.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -17,19 +18,16 @@ using namespace gapscope;
 
 namespace {
 
-const QString kData = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/");
+const QString& kData = test::kSnapshotData;
 
 QByteArray readData(const QString& relative)
 {
-    QFile file(kData + relative);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(file.fileName()));
-    return file.readAll();
+    return test::readSnapshotData(relative);
 }
 
 std::string_view view(const QByteArray& bytes)
 {
-    return std::string_view(bytes.constData(), size_t(bytes.size()));
+    return test::bytesView(bytes);
 }
 
 // "80 04 ..." (blanks ignored) as bytes

@@ -7,6 +7,7 @@
 
 #include "model/snapshot/SnapshotLoader.h"
 #include "model/snapshot/SnapshotSummary.h"
+#include "tests/SnapshotFixtures.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -21,14 +22,11 @@ using namespace gapscope;
 
 namespace {
 
-const QString kData = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/");
+const QString& kData = test::kSnapshotData;
 
 QByteArray readData(const QString& relative)
 {
-    QFile file(kData + relative);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(file.fileName()));
-    return file.readAll();
+    return test::readSnapshotData(relative);
 }
 
 std::shared_ptr<const SnapshotData> load(const QString& relative)
