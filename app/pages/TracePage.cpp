@@ -212,7 +212,12 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
     createBookmarksView();
 }
 
-TracePage::~TracePage() = default;
+TracePage::~TracePage()
+{
+    for (QWidget* pane : {static_cast<QWidget*>(m_phasesPane), static_cast<QWidget*>(m_bookmarksView)})
+        if (pane && !pane->parent())
+            delete pane;
+}
 
 void TracePage::restorePageSettings(const QSettings& settings, bool choices)
 {

@@ -8,6 +8,9 @@
 #include "model/job/JobViewData.h"
 #include "model/trace/AnalysisRunner.h"
 
+#include <QPointer>
+#include <QTableView>
+
 #include <memory>
 #include <optional>
 #include <vector>
@@ -184,12 +187,14 @@ private:
     GapChartView* m_chart = nullptr;
     TimelineScrubber* m_scrubber = nullptr;
     QTreeView* m_phasesView = nullptr;
-    QWidget* m_phasesPane = nullptr;
+    // The panes the window docks (WindowDocks reparents them); the page deletes one that was
+    // never docked (a tab on its own, in tests).
+    QPointer<QWidget> m_phasesPane;
     QLineEdit* m_phasesFilter = nullptr;
     PhasesModel* m_phasesModel = nullptr;
     PhasesDecorationProxy* m_phasesProxy = nullptr;
     BookmarksModel* m_bookmarks = nullptr;
-    QTableView* m_bookmarksView = nullptr;
+    QPointer<QTableView> m_bookmarksView;
     bool m_restoringBookmarks = false; // a document's bookmarks shown, not changed by the user
 };
 
