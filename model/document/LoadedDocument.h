@@ -1,6 +1,6 @@
 #pragma once
 // What a load hands on: one loaded document of one kind (a trace, a budget log, a distributed
-// job; later a snapshot, a fleet). LoadJob delivers it (LoadJob::documentLoaded), the window
+// job, a PyTorch memory snapshot; later a fleet). LoadJob delivers it (LoadJob::documentLoaded), the window
 // gives it to a tab, and the tab to the page that takes it (app/pages/PageRegistry): a new kind
 // of document is one more member here, set by its loader, and no change in the window.
 
@@ -13,6 +13,7 @@ namespace gapscope {
 struct BudgetData;
 struct JobData;
 class ProblemLog;
+struct SnapshotData;
 struct TraceData;
 
 struct LoadedDocument
@@ -21,6 +22,7 @@ struct LoadedDocument
     std::shared_ptr<const TraceData> trace;
     std::shared_ptr<const BudgetData> budget;
     std::shared_ptr<const JobData> job;
+    std::shared_ptr<const SnapshotData> snapshot;
 
     // What was read (a job: its first input; empty without a document).
     QString path() const;
