@@ -15,6 +15,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QHelpEvent>
 #include <QImage>
 #include <QScrollBar>
 #include <QSet>
@@ -22,6 +23,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolTip>
 
 using namespace gapscope;
 
@@ -45,6 +47,14 @@ QString figure(const SummaryContent& content, const QString& label)
     for (const SummaryFigure& f : content.figures)
         if (f.label == label)
             return f.value;
+    return QStringLiteral("(no figure %1)").arg(label);
+}
+
+QString figureDetail(const SummaryContent& content, const QString& label)
+{
+    for (const SummaryFigure& f : content.figures)
+        if (f.label == label)
+            return f.detail;
     return QStringLiteral("(no figure %1)").arg(label);
 }
 
@@ -101,6 +111,9 @@ private slots:
                  qPrintable(content.subtitle));
         QCOMPARE(figure(content, QStringLiteral("Segments")), QStringLiteral("74"));
         QCOMPARE(figure(content, QStringLiteral("Reserved")), bytesText(int64_t(1715470336)));
+        // 1.30 GiB of it in segments with no live block (torch.cuda.empty_cache() would return them)
+        QCOMPARE(figureDetail(content, QStringLiteral("Reserved")),
+                 QStringLiteral("%1 in segments with no live block").arg(bytesText(int64_t(1398800384))));
         QCOMPARE(figure(content, QStringLiteral("Allocated")), bytesText(int64_t(278691840)));
         QCOMPARE(figure(content, QStringLiteral("Active")), bytesText(int64_t(278691840)));
         QCOMPARE(figure(content, QStringLiteral("Requested")), bytesText(int64_t(274432000)));
@@ -214,6 +227,15 @@ private slots:
         QVERIFY(freeBlock);
         QVERIFY(data.blocks[*freeBlock].state == BlockState::Inactive);
         QVERIFY(!map->blockAt(QPoint(2, hitActive.y()))); // the label column
+        // the tooltip of the block under the mouse: size, state, its stack Python first
+        QHelpEvent help(QEvent::ToolTip, hitActive, map->viewport()->mapToGlobal(hitActive));
+        QCoreApplication::sendEvent(map->viewport(), &help);
+        const QString tip = QToolTip::text();
+        QVERIFY2(tip.startsWith(QStringLiteral("64.00 MiB block, active_allocated\nrequested 64.00 MiB")),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("allocated at:\n  forward (/work/model.py:42)\n  train_step")),
+                 qPrintable(tip));
+        QToolTip::hideText();
 
         // the dark theme draws other colours, distinct from each other and from the base
         const QPalette dark = test::darkPalette();

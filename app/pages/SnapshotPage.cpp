@@ -53,13 +53,20 @@ SummaryContent snapshotSummary(const SnapshotData& data, const SnapshotSummary& 
     subtitle << (data.compressed ? trMain("%1 pickle, gzip-compressed") : trMain("%1 pickle"))
                     .arg(bytesText(data.pickleBytes));
     content.subtitle = subtitle.join(QStringLiteral(" · "));
+    // segments with no live block: cached, not split (torch.cuda.empty_cache() returns them)
+    int64_t idleBytes = 0;
+    for (const SnapshotSegment& segment : data.segments)
+        if (segment.activeSize == 0)
+            idleBytes += segment.totalSize;
     const auto share = [&](int64_t bytes) {
         return trMain("%1 of reserved").arg(shareText(bytes, t.reservedBytes));
     };
     content.figures = {
         {trMain("Segments"), countText(t.segmentCount),
          englishPlural(trMain("%1 block(s)").arg(countText(t.blockCount)), t.blockCount)},
-        {trMain("Reserved"), bytesText(t.reservedBytes), trMain("cudaMalloc'd by the caching allocator")},
+        {trMain("Reserved"), bytesText(t.reservedBytes),
+         idleBytes > 0 ? trMain("%1 in segments with no live block").arg(bytesText(idleBytes))
+                       : trMain("cudaMalloc'd by the caching allocator")},
         {trMain("Allocated"), bytesText(t.allocatedBytes), share(t.allocatedBytes)},
         {trMain("Active"), bytesText(t.activeBytes), trMain("allocated + pending free")},
         {trMain("Requested"), bytesText(t.requestedBytes),
