@@ -482,7 +482,7 @@ bool MainWindow::showTraceNow(const QString& path, QString* error)
             *error = document.failure();
         return false;
     }
-    return openLoaded(LoadedDocument{document.trace, document.budget, nullptr}, OpenMode::Now, error);
+    return openLoaded(document.loaded(), OpenMode::Now, error);
 }
 
 void MainWindow::closeTrace()

@@ -34,8 +34,7 @@ LoadedDocument load(const QString& path)
 {
     if (opensAsJob({path}))
         return LoadedDocument{nullptr, nullptr, loadJob({path}).job};
-    const DocumentOutcome outcome = loadDocument(path);
-    return LoadedDocument{outcome.trace, outcome.budget, nullptr};
+    return loadDocument(path).loaded();
 }
 
 } // namespace
@@ -77,6 +76,11 @@ private slots:
                                     << QStringLiteral("budgetPage") << false;
         QTest::newRow("job") << data(QStringLiteral("fixtures/stormlog/distributed/firstcause-job"))
                              << int(OpenMode::Background) << QStringLiteral("jobPage") << false;
+        QTest::newRow("PyTorch snapshot") << data(QStringLiteral("snapshot/snapshot.pickle"))
+                                          << int(OpenMode::Now) << QStringLiteral("snapshotPage") << false;
+        QTest::newRow("PyTorch snapshot, gzip")
+            << data(QStringLiteral("snapshot/pair/snapshot.pickle.gz")) << int(OpenMode::Background)
+            << QStringLiteral("snapshotPage") << false;
     }
 
     void handsTheDocumentToThePageThatTakesIt()

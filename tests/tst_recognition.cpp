@@ -295,6 +295,22 @@ private slots:
             QCOMPARE(loaded.fatalError, input.reason);
             break;
         case InputKind::PytorchSnapshot:
+            // read by the snapshot reader (model/snapshot) for the snapshot page: the real ones
+            // load; the head cut at 4 KiB in folders/foreign is refused in the reader's words
+            QCOMPARE(detectDocumentKind(path), DocumentKind::PytorchSnapshot);
+            QCOMPARE(recognizeForeignInput(path), input.reason);
+            if (path.contains(QStringLiteral("/folders/foreign/"))) {
+                QVERIFY(!loaded.ok());
+                QVERIFY2(loaded.fatalError.startsWith(path + QStringLiteral(": ")) &&
+                             loaded.fatalError != path + QStringLiteral(": ") + input.reason,
+                         qPrintable(loaded.fatalError));
+            } else {
+                QVERIFY2(loaded.snapshot, qPrintable(loaded.failure()));
+                QCOMPARE(loaded.snapshot->path, path);
+                QCOMPARE(loaded.loaded().snapshot, loaded.snapshot);
+                QCOMPARE(loaded.loaded().path(), path);
+            }
+            break;
         case InputKind::NvidiaSmiLog:
         case InputKind::Foreign:
             QVERIFY(!loaded.ok());

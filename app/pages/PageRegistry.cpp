@@ -2,6 +2,7 @@
 
 #include "app/pages/BudgetPage.h"
 #include "app/pages/JobPage.h"
+#include "app/pages/SnapshotPage.h"
 #include "app/pages/TracePage.h"
 
 namespace gapscope {
@@ -26,6 +27,11 @@ const std::vector<PageRegistration>& pageRegistry()
              return page;
          },
          [](const LoadedDocument& document) { return document.job != nullptr; }, false},
+        {"snapshotPage",
+         [](const PageContext& context, QWidget* parent) -> DocumentPage* {
+             return new SnapshotPage(context.resetZoomAction, parent);
+         },
+         [](const LoadedDocument& document) { return document.snapshot != nullptr; }, false},
     };
     return pages;
 }

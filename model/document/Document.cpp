@@ -5,6 +5,7 @@
 #include "model/document/Recognition.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobRanks.h"
+#include "model/snapshot/SnapshotLoader.h"
 #include "model/trace/OomBundle.h"
 
 #include <mutex>
@@ -96,6 +97,8 @@ DocumentKind detectDocumentKind(const QString& path)
         return DocumentKind::BudgetLog;
     case InputKind::Job:
         return DocumentKind::Job;
+    case InputKind::PytorchSnapshot:
+        return DocumentKind::PytorchSnapshot;
     default:
         return DocumentKind::StormlogTrace; // the trace loader reads it or says why not
     }
@@ -110,7 +113,18 @@ const ProblemLog* DocumentOutcome::problems() const
 {
     if (trace)
         return &trace->problems;
+    if (snapshot)
+        return &snapshot->problems;
     return budget ? &budget->problems : nullptr;
+}
+
+LoadedDocument DocumentOutcome::loaded() const
+{
+    LoadedDocument document;
+    document.trace = trace;
+    document.budget = budget;
+    document.snapshot = snapshot;
+    return document;
 }
 
 DocumentOutcome loadDocument(const QString& given, const LoadControl& control, const TraceCache* cache)
@@ -164,6 +178,14 @@ DocumentOutcome loadDocument(const QString& given, const LoadControl& control, c
         outcome.cancelled = loaded.cancelled;
         return outcome;
     }
+    if (input.kind == InputKind::PytorchSnapshot) {
+        outcome.kind = DocumentKind::PytorchSnapshot;
+        SnapshotLoadOutcome loaded = loadSnapshotFile(path, control);
+        outcome.snapshot = std::move(loaded.data);
+        outcome.fatalError = loaded.fatalError;
+        outcome.cancelled = loaded.cancelled;
+        return outcome;
+    }
     // a form gapscope does not read is named for what it is, not judged as a broken trace
     if (input.namedForeign()) {
         outcome.fatalError = QStringLiteral("%1: %2").arg(path, input.reason);
@@ -195,7 +217,12 @@ DocumentAnalysis analyzeDocument(const DocumentOutcome& document, const Document
     if (document.budget)
         return analyzeBudgetLog(document, request);
     DocumentAnalysis analysis;
-    analysis.error = document.failure();
+    analysis.error =
+        document.snapshot
+            ? QStringLiteral("%1: a PyTorch memory snapshot has no gap analysis; `gapscope analyze` "
+                             "prints its totals and the window shows it")
+                  .arg(document.path)
+            : document.failure();
     return analysis;
 }
 

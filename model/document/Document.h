@@ -10,10 +10,12 @@
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/cache/TraceCache.h"
 #include "model/document/JobOpen.h"
+#include "model/document/LoadedDocument.h"
 #include "model/document/OpenPlan.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
 #include "model/report/ReportContent.h"
+#include "model/snapshot/SnapshotData.h"
 #include "model/store/BudgetData.h"
 #include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"
@@ -31,7 +33,8 @@ enum class DocumentKind
 {
     StormlogTrace,
     BudgetLog,
-    Job // a folder of the ranks of one job (OpenPlan OpenKind::Job): loadJob reads it
+    PytorchSnapshot, // torch.cuda.memory._dump_snapshot's pickle (model/snapshot/SnapshotLoader)
+    Job              // a folder of the ranks of one job (OpenPlan OpenKind::Job): loadJob reads it
 };
 // The kind of document loadDocument reads path as: recognizeInput (model/document/Recognition)
 // seen by the document loader (an OOM bundle, and anything that is not a budget log or a job,
@@ -44,7 +47,7 @@ DocumentKind detectDocumentKind(const QString& path);
 // jobFromTraceSession makes its job.
 bool opensAsJob(const QStringList& paths);
 
-// One loaded document of either kind: exactly one of trace and budget is set on success.
+// One loaded document: exactly one of trace, budget and snapshot is set on success.
 struct DocumentOutcome
 {
     DocumentKind kind = DocumentKind::StormlogTrace;
@@ -52,16 +55,19 @@ struct DocumentOutcome
     QStringList notes; // what was read instead of the path given, and why (OpenPlan::notes)
     std::shared_ptr<const TraceData> trace;
     std::shared_ptr<const BudgetData> budget;
-    QString fatalError; // why neither is set ("path: reason")
+    std::shared_ptr<const SnapshotData> snapshot; // a PyTorch memory snapshot (no analysis: its page sums it)
+    QString fatalError;                           // why none is set ("path: reason")
     bool cancelled = false;
     // With a cache: the input's key taken before the load (a load of an input that changed
     // meanwhile is not kept), and whether the trace came from the cache.
     std::optional<TraceCacheKey> cacheKey;
     bool fromCache = false;
-    bool ok() const { return trace || budget; }
+    bool ok() const { return trace || budget || snapshot; }
+    // What the window hands to a tab (the one member set).
+    LoadedDocument loaded() const;
     // Why the load failed: fatalError, or "path: could not be loaded" when the loader gave none.
     QString failure() const;
-    // The records (traces) or lines (budget logs) the loader rejected; nullptr unless ok().
+    // The records (traces, snapshots) or lines (budget logs) the loader rejected; nullptr unless ok().
     const ProblemLog* problems() const;
 };
 // The path goes through recognizeInput (and so planOpen) first: a sink's manifest or segment loads the sink,

@@ -1,6 +1,7 @@
 #include "model/document/LoadedDocument.h"
 
 #include "model/job/JobData.h"
+#include "model/snapshot/SnapshotData.h"
 #include "model/store/BudgetData.h"
 #include "model/store/TraceData.h"
 
@@ -14,6 +15,8 @@ QString LoadedDocument::path() const
         return budget->path;
     if (job && !job->inputs.empty())
         return job->inputs.front().path;
+    if (snapshot)
+        return snapshot->path;
     return {};
 }
 
@@ -23,7 +26,9 @@ const ProblemLog* LoadedDocument::problems() const
         return &trace->problems;
     if (budget)
         return &budget->problems;
-    return job ? &job->problems : nullptr;
+    if (job)
+        return &job->problems;
+    return snapshot ? &snapshot->problems : nullptr;
 }
 
 } // namespace gapscope

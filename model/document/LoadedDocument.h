@@ -1,8 +1,8 @@
 #pragma once
 // What a load hands on: one loaded document of one kind (a trace, a budget log, a distributed
-// job; later a snapshot, a fleet). LoadJob delivers it (LoadJob::documentLoaded), the window
-// gives it to a tab, and the tab to the page that takes it (app/pages/PageRegistry): a new kind
-// of document is one more member here, set by its loader, and no change in the window.
+// job, a PyTorch memory snapshot; later a fleet). LoadJob delivers it (LoadJob::documentLoaded),
+// the window gives it to a tab, and the tab to the page that takes it (app/pages/PageRegistry): a
+// new kind of document is one more member here, set by its loader, and no change in the window.
 
 #include <QString>
 
@@ -13,6 +13,7 @@ namespace gapscope {
 struct BudgetData;
 struct JobData;
 class ProblemLog;
+struct SnapshotData;
 struct TraceData;
 
 struct LoadedDocument
@@ -21,6 +22,8 @@ struct LoadedDocument
     std::shared_ptr<const TraceData> trace;
     std::shared_ptr<const BudgetData> budget;
     std::shared_ptr<const JobData> job;
+    // a default, so that LoadedDocument{trace, budget, job} names every member it needs
+    std::shared_ptr<const SnapshotData> snapshot = nullptr;
 
     // What was read (a job: its first input; empty without a document).
     QString path() const;

@@ -32,7 +32,7 @@ enum class InputKind
     SeveralRuns,     // runs that are not one job (the same rank twice): each opens on its own
     OomBundle,       // stormlog's OOM flight-recorder bundle: bundle says which
     PytorchSnapshot, // torch.cuda.memory._dump_snapshot's pickle (or .pickle.gz): model/snapshot reads it,
-                     // `analyze` prints its totals; no page opens it yet (reason)
+                     // `analyze` prints its totals, the snapshot page shows it
     NvidiaSmiLog,    // nvidia-smi's CSV log: attached to a trace, not opened alone (reason)
     Foreign,         // a form gapscope names and does not read: gzip, a CSV of other columns (reason)
     Unknown          // none of the above; reason is why the stormlog trace reader refuses it
@@ -58,8 +58,9 @@ struct InputRecognition
     // in front); SeveralRuns: the runs and how to open one; Unknown: the trace reader's refusal.
     QString reason;
 
-    // A form gapscope names but does not open: loadDocument refuses it with reason, a job leaves
-    // it out with reason, the window's failure banner shows reason.
+    // A form gapscope names but does not open as a trace: loadDocument refuses it with reason (a
+    // PyTorch snapshot: loadDocument reads it with model/snapshot), a job leaves it out with
+    // reason, the window's failure banner shows reason.
     bool namedForeign() const
     {
         return kind == InputKind::PytorchSnapshot || kind == InputKind::NvidiaSmiLog ||

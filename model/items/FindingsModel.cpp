@@ -64,6 +64,7 @@ void FindingsModel::setAnalysis(std::shared_ptr<const AnalysisResult> result)
     m_result = std::move(result);
     m_budget.reset();
     m_job.reset();
+    m_untimed.reset();
     m_originNs = m_result ? originNs(*m_result) : 0;
     m_timeResolutionNs = m_result ? timeResolutionNs(spanNs(*m_result)) : kMillisecondNs;
     endResetModel();
@@ -83,6 +84,7 @@ void FindingsModel::setBudgetAnalysis(std::shared_ptr<const BudgetAnalysisResult
     m_budget = std::move(result);
     m_result.reset();
     m_job.reset();
+    m_untimed.reset();
     m_originNs = m_budget ? m_budget->originNs() : 0;
     m_timeResolutionNs = kMillisecondNs;
     if (m_budget && m_budget->data && !m_budget->data->ticks.empty())
@@ -97,7 +99,20 @@ void FindingsModel::setJobFindings(std::shared_ptr<const JobFindings> findings, 
     m_job = std::move(findings);
     m_result.reset();
     m_budget.reset();
+    m_untimed.reset();
     m_originNs = m_job ? alignedOriginNs : 0;
+    m_timeResolutionNs = kMillisecondNs;
+    endResetModel();
+}
+
+void FindingsModel::setUntimedFindings(std::shared_ptr<const std::vector<Finding>> findings)
+{
+    beginResetModel();
+    m_untimed = std::move(findings);
+    m_result.reset();
+    m_budget.reset();
+    m_job.reset();
+    m_originNs = 0;
     m_timeResolutionNs = kMillisecondNs;
     endResetModel();
 }
@@ -110,7 +125,7 @@ const std::vector<Finding>* FindingsModel::findings() const
         return &m_budget->findings;
     if (m_job)
         return &m_job->findings;
-    return nullptr;
+    return m_untimed.get();
 }
 
 const Finding* FindingsModel::finding(int row) const
@@ -196,6 +211,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         case PhaseColumn:
             return f->phase ? phaseText(f->phase) : tr("—");
         case TimeColumn: {
+            if (m_untimed)
+                return tr("—");
             const QString time = formatRelativeTime(m_job ? m_job->alignedTimeNs(*f) : f->evidenceTimestampNs,
                                                     m_originNs, m_timeResolutionNs);
             // the training step beside the time, where the trace's phases carry one

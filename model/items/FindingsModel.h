@@ -61,6 +61,10 @@ public:
     // job page's aligned range, as its status bar counts.
     void setJobFindings(std::shared_ptr<const JobFindings> findings, int64_t alignedOriginNs);
     std::shared_ptr<const JobFindings> jobFindings() const { return m_job; }
+    // Findings without a time (a PyTorch memory snapshot's, model/snapshot/SnapshotFragmentation):
+    // the phase and time columns say "—". Replaces any other analysis.
+    void setUntimedFindings(std::shared_ptr<const std::vector<Finding>> findings);
+    std::shared_ptr<const std::vector<Finding>> untimedFindings() const { return m_untimed; }
     const Finding* finding(int row) const;
     // What the trace analysis shown cannot show (analysis/Notice.h); of a job, its own notices
     // (JobFindings::notices: first_cause_at_startup); none for budget logs.
@@ -78,6 +82,7 @@ private:
     std::shared_ptr<const AnalysisResult> m_result;
     std::shared_ptr<const BudgetAnalysisResult> m_budget;
     std::shared_ptr<const JobFindings> m_job;
+    std::shared_ptr<const std::vector<Finding>> m_untimed;
     int64_t m_originNs = 0;
     int64_t m_timeResolutionNs = 1'000'000;
 };

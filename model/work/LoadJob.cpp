@@ -91,12 +91,12 @@ void LoadJob::deliver(quint64 generation, const DocumentOutcome& outcome)
 {
     if (outcome.cancelled)
         emit cancelled(generation);
-    else if (outcome.budget) {
-        emit budgetLoaded(generation, outcome.budget);
-        emit documentLoaded(generation, LoadedDocument{nullptr, outcome.budget, nullptr});
-    } else if (outcome.trace) {
-        emit loaded(generation, outcome.trace);
-        emit documentLoaded(generation, LoadedDocument{outcome.trace, nullptr, nullptr});
+    else if (outcome.ok()) {
+        if (outcome.budget)
+            emit budgetLoaded(generation, outcome.budget);
+        else if (outcome.trace)
+            emit loaded(generation, outcome.trace);
+        emit documentLoaded(generation, outcome.loaded()); // a snapshot has no signal of its own
     } else
         emit failed(generation, outcome.failure());
 }

@@ -1,6 +1,6 @@
 #pragma once
-// Background loading (loadDocument: a trace or a budget log; loadJob: a distributed job) and
-// re-analysis for the GUI, on BackgroundWork (model/work/BackgroundWork.h): results and
+// Background loading (loadDocument: a trace, a budget log or a PyTorch snapshot; loadJob: a
+// distributed job) and re-analysis for the GUI, on BackgroundWork (model/work/BackgroundWork.h): results and
 // progress come back to the object's thread through queued calls, and every start() bumps a
 // generation: a newer job supersedes an older one (which is told to cancel), and a result
 // whose generation is no longer current is dropped, so results of two traces or two requests

@@ -1,0 +1,150 @@
+#include "model/snapshot/SnapshotSegmentMap.h"
+
+#include "model/text/Text.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace gapscope {
+
+namespace {
+
+// The allocator's own machinery at the inner end of every stack: not where the memory was asked for.
+bool isAllocatorFrame(std::string_view name)
+{
+    for (const std::string_view prefix :
+         {"torch::unwind::", "torch::CapturedTraceback::", "torch::cuda::(anonymous namespace)::gather",
+          "c10::cuda::CUDACachingAllocator::"})
+        if (name.starts_with(prefix))
+            return true;
+    return false;
+}
+
+constexpr qsizetype kFrameChars = 160;
+
+auto groupKey(const SnapshotSegment& s)
+{
+    return std::tuple(s.device, s.stream, s.pool);
+}
+
+} // namespace
+
+SegmentMapLayout layoutSegmentMap(const SnapshotData& data, SegmentOrder order)
+{
+    SegmentMapLayout layout;
+    std::vector<uint32_t> rows(data.segments.size());
+    for (uint32_t i = 0; i < rows.size(); ++i)
+        rows[i] = i;
+    std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+        const SnapshotSegment& x = data.segments[a];
+        const SnapshotSegment& y = data.segments[b];
+        if (groupKey(x) != groupKey(y))
+            return groupKey(x) < groupKey(y);
+        if (order == SegmentOrder::Size && x.totalSize != y.totalSize)
+            return x.totalSize > y.totalSize;
+        if (x.address != y.address)
+            return x.address < y.address;
+        return a < b;
+    });
+    for (uint32_t row = 0; row < rows.size(); ++row) {
+        const SnapshotSegment& s = data.segments[rows[row]];
+        if (layout.groups.empty() ||
+            groupKey(data.segments[rows[layout.groups.back().firstRow]]) != groupKey(s)) {
+            SegmentMapGroup group;
+            group.device = s.device;
+            group.stream = s.stream;
+            group.pool = s.pool;
+            group.firstRow = row;
+            layout.groups.push_back(group);
+        }
+        SegmentMapGroup& group = layout.groups.back();
+        ++group.rowCount;
+        group.reservedBytes += s.totalSize;
+        group.activeBytes += s.activeSize;
+        layout.largestSegmentBytes = std::max(layout.largestSegmentBytes, s.totalSize);
+        layout.blockCount += s.blockCount;
+    }
+    layout.rows = std::move(rows);
+    return layout;
+}
+
+std::optional<uint32_t> blockAtOffset(const SnapshotData& data, uint32_t segmentIndex, int64_t offset)
+{
+    if (segmentIndex >= data.segments.size())
+        return std::nullopt;
+    const SnapshotSegment& segment = data.segments[segmentIndex];
+    if (offset < 0 || offset >= segment.totalSize)
+        return std::nullopt;
+    const uint64_t address = segment.address + uint64_t(offset);
+    // a segment holds a few blocks: a scan, which needs no order of them
+    for (uint32_t i = 0; i < segment.blockCount; ++i) {
+        const SnapshotBlock& block = data.blocks[segment.firstBlock + i];
+        if (block.size > 0 && address >= block.address && address - block.address < uint64_t(block.size))
+            return segment.firstBlock + i;
+    }
+    return std::nullopt;
+}
+
+QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max)
+{
+    QStringList python;
+    QStringList other;
+    if (block.frames >= data.frames.stackCount())
+        return {};
+    for (const uint32_t index : data.frames.stack(block.frames)) {
+        const SnapshotFrame& frame = data.frames.frame(index);
+        const std::string_view file = data.strings.view(frame.filename);
+        if (isAllocatorFrame(data.strings.view(frame.name)))
+            continue;
+        const QString text = frame.line > 0
+                                 ? QStringLiteral("%1 (%2:%3)")
+                                       .arg(shownText(data.strings.text(frame.name), kFrameChars),
+                                            shownText(data.strings.text(frame.filename), kFrameChars))
+                                       .arg(frame.line)
+                                 : shownText(data.strings.text(frame.name), kFrameChars);
+        (file.ends_with(".py") ? python : other) << text;
+    }
+    QStringList frames = python + other;
+    if (frames.size() > max)
+        frames.resize(std::max(max, 0));
+    return frames;
+}
+
+QString blockDescription(const SnapshotData& data, uint32_t blockIndex, int maxFrames)
+{
+    if (blockIndex >= data.blocks.size())
+        return {};
+    const SnapshotBlock& block = data.blocks[blockIndex];
+    const SnapshotSegment& segment = data.segments[block.segment];
+    QStringList lines;
+    lines << QStringLiteral("%1 block, %2")
+                 .arg(bytesText(block.size), shownText(data.strings.text(block.stateName)));
+    if (block.state == BlockState::ActiveAllocated)
+        lines << QStringLiteral("requested %1").arg(bytesText(block.requestedSize));
+    lines << QStringLiteral("at 0x%1 in a %2 segment of %3 (stream %4)")
+                 .arg(QString::number(block.address, 16), shownText(data.strings.text(segment.typeName)),
+                      bytesText(segment.totalSize))
+                 .arg(segment.stream);
+    const QStringList frames = blockTopFrames(data, block, maxFrames);
+    if (frames.isEmpty()) {
+        lines << QStringLiteral("no stack recorded");
+    } else {
+        lines << QStringLiteral("allocated at:");
+        for (const QString& frame : frames)
+            lines << QStringLiteral("  %1").arg(frame);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString segmentGroupTitle(const SegmentMapGroup& group, bool nameDevice)
+{
+    QString title = QStringLiteral("stream %1").arg(group.stream);
+    title += group.pool == SegmentPoolId{}
+                 ? QStringLiteral(" · default pool")
+                 : QStringLiteral(" · pool (%1, %2)").arg(group.pool.first).arg(group.pool.second);
+    if (nameDevice)
+        title = QStringLiteral("device %1 · %2").arg(group.device).arg(title);
+    return title;
+}
+
+} // namespace gapscope

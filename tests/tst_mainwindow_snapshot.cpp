@@ -1,0 +1,114 @@
+// The main window with a PyTorch memory snapshot: opening the .pickle (in the background as File >
+// Open does, and at once as a screenshot does) shows the snapshot page in front with the file's
+// totals; the window names no page (its load path is the same for every kind of document).
+
+#include "app/DocumentTab.h"
+#include "app/Gui.h"
+#include "app/MainWindow.h"
+#include "app/pages/SnapshotPage.h"
+#include "tests/OwnSettings.h"
+#include "tests/WindowAccess.h"
+#include "widgets/common/SummaryView.h"
+#include "widgets/snapshot/SegmentMapView.h"
+
+#include <QFileInfo>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gapscope;
+
+namespace {
+
+constexpr int kLoadTimeoutMs = 60000;
+
+QString snapshotPath(const QString& name)
+{
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/") + name;
+}
+
+SnapshotPage* snapshotPage(const MainWindow& window)
+{
+    return window.currentTab()->page<SnapshotPage>();
+}
+
+} // namespace
+
+class TestMainWindowSnapshot : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_mainwindow_snapshot")); }
+    void cleanupTestCase() { test::removeOwnSettings(); }
+
+    void opensASnapshot_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("segments");
+        QTest::newRow("snapshot.pickle") << QStringLiteral("snapshot.pickle") << 74;
+        QTest::newRow("pair/snapshot.pickle.gz") << QStringLiteral("pair/snapshot.pickle.gz") << 78;
+    }
+
+    void opensASnapshot()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, segments);
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openPath(snapshotPath(name));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !window.isBusy() && snapshotPage(window) && snapshotPage(window)->hasResult(); },
+            kLoadTimeoutMs));
+        QVERIFY(window.loadFailureText().isEmpty());
+        SnapshotPage* page = snapshotPage(window);
+        QCOMPARE(front(window).documentPage(), static_cast<DocumentPage*>(page));
+        QCOMPARE(window.currentTab()->currentWidget(), page);
+        QVERIFY(page->isVisible());
+        QVERIFY(page->isSummaryShown()); // a document opened in the window opens on its summary
+        QCOMPARE(page->summary().totals.segmentCount, segments);
+        QCOMPARE(int(page->segmentMap()->layout().rows.size()), segments);
+        QVERIFY2(window.windowTitle().contains(QFileInfo(name).fileName()), qPrintable(window.windowTitle()));
+        QVERIFY(!front(window).tracePage()->hasDocument());
+
+        // a trace opens in a tab of its own, on its trace page; the snapshot's tab keeps it
+        window.openPath(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fixtures/stormlog/parity/drift.jsonl"));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isBusy() && front(window).analysis() != nullptr; },
+                                kLoadTimeoutMs));
+        QCOMPARE(window.tabs()->count(), 2);
+        QCOMPARE(front(window).documentPage(), static_cast<DocumentPage*>(front(window).tracePage()));
+        QVERIFY(!snapshotPage(window)->hasDocument());
+        QVERIFY(page->hasDocument());
+        QVERIFY(!page->isVisible());
+    }
+
+    void showsASnapshotNowAndInAScreenshot()
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY2(window.showTraceNow(snapshotPath(QStringLiteral("snapshot.pickle")), &error),
+                 qPrintable(error));
+        QCOMPARE(front(window).documentPage(), static_cast<DocumentPage*>(snapshotPage(window)));
+        QVERIFY(!snapshotPage(window)->isSummaryShown()); // screenshots show the map
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("snapshot.png"));
+        QCOMPARE(
+            renderScreenshot(snapshotPath(QStringLiteral("snapshot.pickle")), out, QSize(1000, 700), &error),
+            0);
+        QCOMPARE(QImage(out).size(), QSize(1000, 700));
+    }
+
+    // What cannot be read is refused with its reason, as before.
+    void refusesAHostilePickle()
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY(
+            !window.showTraceNow(snapshotPath(QStringLiteral("hostile/reduce-os-system-p4.pickle")), &error));
+        QVERIFY2(error.contains(QStringLiteral("names Python code")), qPrintable(error));
+    }
+};
+
+QTEST_MAIN(TestMainWindowSnapshot)
+#include "tst_mainwindow_snapshot.moc"

@@ -1,0 +1,277 @@
+// The snapshot page (app/pages/SnapshotPage) on the real snapshot and on a fragmented one,
+// driven as the tab drives it (open, analyseOpened OpenMode::Now): the summary's figures and
+// tables, the segment map's segments and blocks, its order toggle and tooltip, the findings
+// (with QAbstractItemModelTester on the findings model) and clear.
+
+#include "app/pages/SnapshotPage.h"
+#include "model/document/Document.h"
+#include "model/items/FindingsModel.h"
+#include "model/snapshot/SnapshotData.h"
+#include "model/text/Text.h"
+#include "tests/DarkPalette.h"
+#include "widgets/common/SummaryView.h"
+#include "widgets/snapshot/SegmentMapView.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QHelpEvent>
+#include <QImage>
+#include <QScrollBar>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QTextBrowser>
+#include <QToolTip>
+
+using namespace gapscope;
+
+namespace {
+
+QString snapshotPath(const QString& name)
+{
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/") + name;
+}
+
+LoadedDocument loaded(const QString& name)
+{
+    const DocumentOutcome outcome = loadDocument(snapshotPath(name));
+    if (!outcome.ok())
+        qWarning("%s", qPrintable(outcome.failure()));
+    return outcome.loaded();
+}
+
+QString figure(const SummaryContent& content, const QString& label)
+{
+    for (const SummaryFigure& f : content.figures)
+        if (f.label == label)
+            return f.value;
+    return QStringLiteral("(no figure %1)").arg(label);
+}
+
+QString figureDetail(const SummaryContent& content, const QString& label)
+{
+    for (const SummaryFigure& f : content.figures)
+        if (f.label == label)
+            return f.detail;
+    return QStringLiteral("(no figure %1)").arg(label);
+}
+
+const SummaryTable* table(const SummaryContent& content, const QString& title)
+{
+    for (const SummaryTable& t : content.tables)
+        if (t.title == title)
+            return &t;
+    return nullptr;
+}
+
+} // namespace
+
+class TestSnapshotPage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void opensTheRealSnapshot()
+    {
+        QAction resetZoom{QStringLiteral("Reset Zoom")};
+        SnapshotPage page{&resetZoom, nullptr};
+        page.resize(1200, 800);
+        QAbstractItemModelTester tester(page.findingsModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const LoadedDocument document = loaded(QStringLiteral("snapshot.pickle"));
+        QVERIFY(document.snapshot);
+        QCOMPARE(document.path(), snapshotPath(QStringLiteral("snapshot.pickle")));
+        QVERIFY(document.problems());
+        QString error;
+        QVERIFY2(page.open(document, &error), qPrintable(error));
+        QVERIFY(page.hasDocument());
+        QVERIFY(!page.hasResult());
+        QCOMPARE(page.documentPath(), snapshotPath(QStringLiteral("snapshot.pickle")));
+        QCOMPARE(page.problems(), &document.snapshot->problems);
+        QSignalSpy shown(&page, &DocumentPage::resultShown);
+        QVERIFY2(page.analyseOpened(OpenMode::Now, &error), qPrintable(error));
+        QCOMPARE(shown.size(), 1);
+        QVERIFY(page.hasResult());
+
+        // the totals memory_stats gives right after the dump (tests/data/snapshot/memory_stats.json)
+        const SnapshotTotals& t = page.summary().totals;
+        QCOMPARE(t.segmentCount, 74);
+        QCOMPARE(t.blockCount, 262);
+        QCOMPARE(t.reservedBytes, 1715470336);
+        QCOMPARE(t.allocatedBytes, 278691840);
+        QCOMPARE(t.activeBytes, 278691840);
+        QCOMPARE(t.requestedBytes, 274432000);
+        QCOMPARE(t.inactiveSplitBytes, 37978112);
+        QCOMPARE(t.largestFreeBlockBytes, 75497472);
+        const SummaryContent& content = page.summaryView()->content();
+        QCOMPARE(content.title, QStringLiteral("snapshot.pickle"));
+        QVERIFY2(content.subtitle.startsWith(QStringLiteral("PyTorch memory snapshot · device 0")),
+                 qPrintable(content.subtitle));
+        QCOMPARE(figure(content, QStringLiteral("Segments")), QStringLiteral("74"));
+        QCOMPARE(figure(content, QStringLiteral("Reserved")), bytesText(int64_t(1715470336)));
+        // 1.30 GiB of it in segments with no live block (torch.cuda.empty_cache() would return them)
+        QCOMPARE(figureDetail(content, QStringLiteral("Reserved")),
+                 QStringLiteral("%1 in segments with no live block").arg(bytesText(int64_t(1398800384))));
+        QCOMPARE(figure(content, QStringLiteral("Allocated")), bytesText(int64_t(278691840)));
+        QCOMPARE(figure(content, QStringLiteral("Active")), bytesText(int64_t(278691840)));
+        QCOMPARE(figure(content, QStringLiteral("Requested")), bytesText(int64_t(274432000)));
+        QCOMPARE(figure(content, QStringLiteral("Inactive split")), bytesText(int64_t(37978112)));
+        QCOMPARE(figure(content, QStringLiteral("Largest free block")), bytesText(int64_t(75497472)));
+        QCOMPARE(figure(content, QStringLiteral("Trace entries")), QStringLiteral("20000"));
+        const SummaryTable* actions = table(content, QStringLiteral("Trace entries by action"));
+        QVERIFY(actions);
+        QCOMPARE(actions->rows, (std::vector<QStringList>{{"alloc", "6631"},
+                                                          {"free_requested", "6678"},
+                                                          {"free_completed", "6678"},
+                                                          {"segment_alloc", "13"}}));
+        const SummaryTable* settings = table(content, QStringLiteral("Allocator settings in force"));
+        QVERIFY(settings);
+        QVERIFY(std::find(settings->rows.begin(), settings->rows.end(),
+                          QStringList{"expandable_segments", "False"}) != settings->rows.end());
+        QVERIFY(std::find(settings->rows.begin(), settings->rows.end(),
+                          QStringList{"max_split_size", "-1"}) != settings->rows.end());
+        const SummaryTable* pools = table(content, QStringLiteral("Segments by stream and pool"));
+        QVERIFY(pools);
+        QCOMPARE(pools->rows.size(), size_t(1));
+        QCOMPARE(pools->rows.front().value(2), QStringLiteral("74"));
+
+        // no fragmentation finding, and the page says why
+        QVERIFY(!page.hasFindings());
+        QCOMPARE(page.findingsModel()->rowCount(), 0);
+        QCOMPARE(content.findingCount, size_t(0));
+        QVERIFY2(content.noFindings.contains(QStringLiteral("inactive split bytes are 36.22 MiB (2.2 %")),
+                 qPrintable(content.noFindings));
+
+        // the segment map: every segment and block, one group (stream 0, default pool)
+        SegmentMapView* map = page.segmentMap();
+        QCOMPARE(map->snapshot(), document.snapshot);
+        QCOMPARE(map->layout().rows.size(), size_t(74));
+        QCOMPARE(map->layout().blockCount, size_t(262));
+        QCOMPARE(map->layout().groups.size(), size_t(1));
+        QVERIFY(map->order() == SegmentOrder::Address);
+        page.bySizeAction()->trigger();
+        QVERIFY(map->order() == SegmentOrder::Size);
+        QCOMPARE(document.snapshot->segments[map->layout().rows.front()].totalSize, 75497472);
+        page.byAddressAction()->trigger();
+        QVERIFY(map->order() == SegmentOrder::Address);
+    }
+
+    // The fragmented layout: a Warning in the findings table, its remediation beside it, the
+    // block under the mouse as the tooltip names it; the map drawn in either theme; clear.
+    void showsFragmentation()
+    {
+        QAction resetZoom{QStringLiteral("Reset Zoom")};
+        SnapshotPage page{&resetZoom, nullptr};
+        page.resize(1200, 800);
+        page.show();
+        QAbstractItemModelTester tester(page.findingsModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QString error;
+        QVERIFY(page.open(loaded(QStringLiteral("layouts/fragmented.pickle")), &error));
+        QVERIFY(page.analyseOpened(OpenMode::Now, &error));
+        QVERIFY(page.hasFindings());
+        QCOMPARE(page.findingsModel()->rowCount(), 1);
+        const QModelIndex row = page.findingsModel()->index(0, FindingsModel::ClassificationColumn);
+        QCOMPARE(row.data().toString(), QStringLiteral("Allocator fragmentation"));
+        QCOMPARE(page.findingsModel()->index(0, FindingsModel::SeverityColumn).data().toString(),
+                 QStringLiteral("Warning"));
+        QCOMPARE(page.findingsModel()->index(0, FindingsModel::TimeColumn).data().toString(),
+                 QStringLiteral("—"));
+        QCOMPARE(page.summaryView()->content().findingCount, size_t(1));
+        // the first finding is selected: its text and remediation beside the table
+        const QString text = page.findingText()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("max_split_size_mb")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("garbage_collection_threshold")), qPrintable(text));
+
+        // the block under a point of the first bar: the segment at the lowest address, its
+        // first block active (64 MiB of 512), then 200 MiB free
+        page.showChart();
+        SegmentMapView* map = page.segmentMap();
+        QCOMPARE(map->layout().groups.size(), size_t(2));
+        QCOMPARE(map->layout().rows.size(), size_t(3));
+        const SnapshotData& data = *page.snapshot();
+        const QImage picture = map->viewport()->grab().toImage();
+        const QColor active = SegmentMapView::stateColor(BlockState::ActiveAllocated, map->palette());
+        const QColor inactive = SegmentMapView::stateColor(BlockState::Inactive, map->palette());
+        // the first bar: the first run of the active colour wider than the legend's swatch
+        QPoint hitActive(-1, -1);
+        for (int y = 0; y < picture.height() && hitActive.x() < 0; ++y)
+            for (int x = 0; x + 40 < picture.width(); ++x)
+                if (picture.pixelColor(x, y) == active && picture.pixelColor(x + 40, y) == active) {
+                    hitActive = QPoint(x + 2, y + 2);
+                    break;
+                }
+        QVERIFY(hitActive.x() >= 0);
+        const auto block = map->blockAt(hitActive);
+        QVERIFY(block);
+        QVERIFY(data.blocks[*block].state == BlockState::ActiveAllocated);
+        QCOMPARE(data.blocks[*block].size, 64 << 20);
+        // the bar of that row: from its first to its last pixel of a block's colour
+        int barEnd = hitActive.x();
+        for (int x = hitActive.x(); x < picture.width(); ++x) {
+            const QColor c = picture.pixelColor(x, hitActive.y());
+            if (c == active || c == inactive)
+                barEnd = x;
+        }
+        const int barStart = hitActive.x() - 2;
+        const int barWidth = barEnd - barStart + 1;
+        QVERIFY(barWidth > 100);
+        // a quarter of the way along the 512 MiB bar: inside the free 200 MiB after the 64 active
+        const QPoint free(barStart + barWidth / 4, hitActive.y());
+        QCOMPARE(picture.pixelColor(free), inactive);
+        const auto freeBlock = map->blockAt(free);
+        QVERIFY(freeBlock);
+        QVERIFY(data.blocks[*freeBlock].state == BlockState::Inactive);
+        QVERIFY(!map->blockAt(QPoint(2, hitActive.y()))); // the label column
+        // the tooltip of the block under the mouse: size, state, its stack Python first
+        QHelpEvent help(QEvent::ToolTip, hitActive, map->viewport()->mapToGlobal(hitActive));
+        QCoreApplication::sendEvent(map->viewport(), &help);
+        const QString tip = QToolTip::text();
+        QVERIFY2(tip.startsWith(QStringLiteral("64.00 MiB block, active_allocated\nrequested 64.00 MiB")),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("allocated at:\n  forward (/work/model.py:42)\n  train_step")),
+                 qPrintable(tip));
+        QToolTip::hideText();
+
+        // the dark theme draws other colours, distinct from each other and from the base
+        const QPalette dark = test::darkPalette();
+        QSet<QRgb> colours;
+        for (const BlockState state :
+             {BlockState::ActiveAllocated, BlockState::ActivePendingFree, BlockState::Inactive}) {
+            const QColor c = SegmentMapView::stateColor(state, dark);
+            QVERIFY(c != SegmentMapView::stateColor(state, QPalette(Qt::white)));
+            QVERIFY(std::abs(c.lightness() - dark.color(QPalette::Base).lightness()) > 20);
+            colours.insert(c.rgb());
+        }
+        QCOMPARE(colours.size(), 3);
+        map->setPalette(dark);
+        const QImage darkPicture = map->viewport()->grab().toImage();
+        QCOMPARE(darkPicture.pixelColor(hitActive),
+                 SegmentMapView::stateColor(BlockState::ActiveAllocated, dark));
+
+        page.clear();
+        QVERIFY(!page.hasDocument());
+        QVERIFY(!page.hasResult());
+        QCOMPARE(page.findingsModel()->rowCount(), 0);
+        QVERIFY(!map->snapshot());
+        QCOMPARE(map->layout().rows.size(), size_t(0));
+    }
+
+    // What the page does not take: another kind of document, or none.
+    void refusesOtherDocuments()
+    {
+        QAction resetZoom{QStringLiteral("Reset Zoom")};
+        SnapshotPage page{&resetZoom, nullptr};
+        QString error;
+        QVERIFY(!page.open(LoadedDocument{}, &error));
+        QVERIFY(!page.hasDocument());
+        QVERIFY(!page.analyseOpened(OpenMode::Now, &error));
+    }
+};
+
+QTEST_MAIN(TestSnapshotPage)
+#include "tst_snapshotpage.moc"

@@ -1,0 +1,260 @@
+#include "widgets/snapshot/SegmentMapView.h"
+
+#include "model/text/Text.h"
+
+#include <QEvent>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapscope {
+
+namespace {
+
+constexpr int kMargin = 8;
+constexpr int kRowGap = 3;
+constexpr int kMinBarWidth = 3;
+
+bool isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+int barHeight(const QFontMetrics& metrics)
+{
+    return metrics.height() + 4;
+}
+
+int headingHeight(const QFontMetrics& metrics)
+{
+    return metrics.height() + 12;
+}
+
+} // namespace
+
+SegmentMapView::SegmentMapView(QWidget* parent) : QAbstractScrollArea(parent)
+{
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    viewport()->setMouseTracking(true);
+    viewport()->setBackgroundRole(QPalette::Base);
+    viewport()->setAutoFillBackground(true);
+}
+
+QSize SegmentMapView::sizeHint() const
+{
+    return {640, 360};
+}
+
+QColor SegmentMapView::stateColor(BlockState state, const QPalette& palette)
+{
+    const bool dark = isDark(palette);
+    switch (state) {
+    case BlockState::ActiveAllocated:
+        return QColor(QLatin1String(dark ? "#5b9bf0" : "#3874cb"));
+    case BlockState::ActivePendingFree:
+        return QColor(QLatin1String(dark ? "#f0a24a" : "#d9822b"));
+    case BlockState::Inactive:
+        return QColor(QLatin1String(dark ? "#4a4f57" : "#d5d9de"));
+    case BlockState::Unknown:
+        break;
+    }
+    return QColor(QLatin1String(dark ? "#c792ea" : "#9a5fb5"));
+}
+
+void SegmentMapView::setSnapshot(std::shared_ptr<const SnapshotData> data)
+{
+    m_data = std::move(data);
+    relayout();
+}
+
+void SegmentMapView::setOrder(SegmentOrder order)
+{
+    if (order == m_order)
+        return;
+    m_order = order;
+    relayout();
+}
+
+void SegmentMapView::relayout()
+{
+    m_layout = m_data ? layoutSegmentMap(*m_data, m_order) : SegmentMapLayout{};
+    m_lines.clear();
+    const QFontMetrics metrics = fontMetrics();
+    m_labelWidth = metrics.horizontalAdvance(QStringLiteral("000.00 MiB  small")) + 12;
+    int y = kMargin;
+    // the legend
+    m_lines.push_back(Line{y, -2, -1});
+    y += headingHeight(metrics);
+    for (int g = 0; g < int(m_layout.groups.size()); ++g) {
+        const SegmentMapGroup& group = m_layout.groups[size_t(g)];
+        m_lines.push_back(Line{y, g, -1});
+        y += headingHeight(metrics);
+        for (uint32_t r = group.firstRow; r < group.firstRow + group.rowCount; ++r) {
+            m_lines.push_back(Line{y, -1, int(r)});
+            y += barHeight(metrics) + kRowGap;
+        }
+    }
+    m_lines.push_back(Line{y + kMargin, -1, -1}); // the end
+    verticalScrollBar()->setSingleStep(barHeight(metrics) + kRowGap);
+    resizeEvent(nullptr);
+    viewport()->update();
+}
+
+int SegmentMapView::contentHeight() const
+{
+    return m_lines.empty() ? 0 : m_lines.back().y;
+}
+
+void SegmentMapView::resizeEvent(QResizeEvent* /*event*/)
+{
+    verticalScrollBar()->setPageStep(viewport()->height());
+    verticalScrollBar()->setRange(0, std::max(0, contentHeight() - viewport()->height()));
+}
+
+void SegmentMapView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::FontChange)
+        relayout();
+    QAbstractScrollArea::changeEvent(event);
+}
+
+QRect SegmentMapView::barRect(const SnapshotSegment& segment, int y) const
+{
+    const int x0 = kMargin + m_labelWidth;
+    const int available = std::max(kMinBarWidth, viewport()->width() - x0 - kMargin);
+    const double share = m_layout.largestSegmentBytes > 0
+                             ? double(segment.totalSize) / double(m_layout.largestSegmentBytes)
+                             : 0;
+    const int width = std::max(kMinBarWidth, int(std::lround(available * share)));
+    return QRect(x0, y, width, barHeight(fontMetrics()));
+}
+
+const SegmentMapView::Line* SegmentMapView::lineAt(int contentY) const
+{
+    // the last line starting at or before contentY
+    const auto after = std::upper_bound(m_lines.begin(), m_lines.end(), contentY,
+                                        [](int y, const Line& line) { return y < line.y; });
+    if (after == m_lines.begin())
+        return nullptr;
+    return &*(after - 1);
+}
+
+std::optional<uint32_t> SegmentMapView::blockAt(QPoint pos) const
+{
+    if (!m_data)
+        return std::nullopt;
+    const int contentY = pos.y() + verticalScrollBar()->value();
+    const Line* line = lineAt(contentY);
+    if (!line || line->row < 0)
+        return std::nullopt;
+    const uint32_t segmentIndex = m_layout.rows[size_t(line->row)];
+    const SnapshotSegment& segment = m_data->segments[segmentIndex];
+    const QRect bar = barRect(segment, line->y);
+    if (!bar.contains(pos.x(), contentY) || bar.width() <= 0)
+        return std::nullopt;
+    const int64_t offset = int64_t(double(pos.x() - bar.left()) / bar.width() * double(segment.totalSize));
+    return blockAtOffset(*m_data, segmentIndex, std::clamp<int64_t>(offset, 0, segment.totalSize - 1));
+}
+
+bool SegmentMapView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip && m_data) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        if (const auto block = blockAt(help->pos()))
+            QToolTip::showText(help->globalPos(), blockDescription(*m_data, *block), viewport());
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
+}
+
+void SegmentMapView::paintEvent(QPaintEvent* /*event*/)
+{
+    QPainter painter(viewport());
+    const QPalette& pal = palette();
+    const QFontMetrics metrics = fontMetrics();
+    const int top = verticalScrollBar()->value();
+    const int height = viewport()->height();
+    painter.translate(0, -top);
+    if (!m_data) {
+        painter.setPen(pal.color(QPalette::PlaceholderText));
+        painter.drawText(QRect(0, top, viewport()->width(), height), Qt::AlignCenter, tr("No snapshot"));
+        return;
+    }
+    const QColor text = pal.color(QPalette::Text);
+    const QColor muted = pal.color(QPalette::PlaceholderText);
+    const QColor edge = pal.color(QPalette::Base);
+    const Line* first = lineAt(top);
+    const size_t start = first ? size_t(first - m_lines.data()) : 0;
+    const bool nameDevice =
+        !m_layout.groups.empty() && m_layout.groups.front().device != m_layout.groups.back().device;
+    for (size_t i = start; i + 1 < m_lines.size() && m_lines[i].y < top + height; ++i) {
+        const Line& line = m_lines[i];
+        if (line.group == -2) { // the legend
+            int x = kMargin;
+            const int box = metrics.height() - 4;
+            const int y = line.y + (headingHeight(metrics) - box) / 2 - 2;
+            for (const auto& [state, name] :
+                 {std::pair{BlockState::ActiveAllocated, tr("active allocated")},
+                  std::pair{BlockState::ActivePendingFree, tr("active, pending free")},
+                  std::pair{BlockState::Inactive, tr("inactive (free inside a segment)")}}) {
+                painter.fillRect(QRect(x, y, box, box), stateColor(state, pal));
+                x += box + 5;
+                painter.setPen(text);
+                painter.drawText(QPoint(x, y + box - 1), name);
+                x += metrics.horizontalAdvance(name) + 16;
+            }
+            painter.setPen(muted);
+            painter.drawText(QPoint(x, y + box - 1),
+                             tr("bars to one scale: the largest segment (%1) fills the width")
+                                 .arg(bytesText(m_layout.largestSegmentBytes)));
+            continue;
+        }
+        if (line.group >= 0) {
+            const SegmentMapGroup& group = m_layout.groups[size_t(line.group)];
+            QFont bold = font();
+            bold.setBold(true);
+            painter.setFont(bold);
+            painter.setPen(text);
+            const int baseline = line.y + headingHeight(metrics) - metrics.descent() - 4;
+            const QString title = segmentGroupTitle(group, nameDevice);
+            painter.drawText(QPoint(kMargin, baseline), title);
+            painter.setFont(font());
+            painter.setPen(muted);
+            painter.drawText(QPoint(kMargin + QFontMetrics(bold).horizontalAdvance(title) + 12, baseline),
+                             englishPlural(tr("%1 segment(s)").arg(group.rowCount), group.rowCount) +
+                                 tr(" · reserved %1 · active %2")
+                                     .arg(bytesText(group.reservedBytes), bytesText(group.activeBytes)));
+            continue;
+        }
+        const SnapshotSegment& segment = m_data->segments[m_layout.rows[size_t(line.row)]];
+        const QRect bar = barRect(segment, line.y);
+        painter.setPen(muted);
+        painter.drawText(QRect(kMargin, line.y, m_labelWidth - 8, bar.height()),
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         QStringLiteral("%1  %2").arg(bytesText(segment.totalSize),
+                                                      shownText(m_data->strings.text(segment.typeName), 5)));
+        painter.fillRect(bar, stateColor(BlockState::Inactive, pal));
+        for (const SnapshotBlock& block : m_data->blocksOf(segment)) {
+            if (segment.totalSize <= 0 || block.address < segment.address)
+                continue;
+            const double begin = double(block.address - segment.address) / double(segment.totalSize);
+            const double end = begin + double(block.size) / double(segment.totalSize);
+            const int x0 = bar.left() + int(std::floor(begin * bar.width()));
+            const int x1 = std::min(bar.right() + 1, bar.left() + int(std::ceil(end * bar.width())));
+            if (x1 <= x0)
+                continue;
+            const QRect r(x0, bar.top(), x1 - x0, bar.height());
+            painter.fillRect(r, stateColor(block.state, pal));
+            if (r.width() >= 4) // the boundary between blocks
+                painter.fillRect(QRect(r.right(), r.top(), 1, r.height()), edge);
+        }
+    }
+}
+
+} // namespace gapscope

@@ -1,0 +1,62 @@
+#pragma once
+// The segment map of a PyTorch memory snapshot: every segment as a horizontal bar of its blocks,
+// drawn to one scale (the largest segment fills the width), in the rows and groups (stream, pool)
+// model/snapshot/SnapshotSegmentMap lays out; active allocated, active pending free and inactive
+// blocks in three colours of the palette's lightness. Scrolls vertically; the tooltip of a block
+// is blockDescription's. Draws and forwards input only.
+
+#include "model/snapshot/SnapshotSegmentMap.h"
+
+#include <QAbstractScrollArea>
+
+#include <memory>
+#include <optional>
+
+namespace gapscope {
+
+class SegmentMapView : public QAbstractScrollArea
+{
+    Q_OBJECT
+public:
+    explicit SegmentMapView(QWidget* parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const SnapshotData> data);
+    std::shared_ptr<const SnapshotData> snapshot() const { return m_data; }
+    void setOrder(SegmentOrder order);
+    SegmentOrder order() const { return m_order; }
+    const SegmentMapLayout& layout() const { return m_layout; }
+
+    // The block under a point of the viewport (index into SnapshotData::blocks).
+    std::optional<uint32_t> blockAt(QPoint viewportPos) const;
+    // The colour a block of state is drawn in, for the palette.
+    static QColor stateColor(BlockState state, const QPalette& palette);
+
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    // A line of the content: a group's heading or a segment's bar.
+    struct Line
+    {
+        int y = 0;
+        int group = -1; // a heading: its group
+        int row = -1;   // a bar: its row in the layout
+    };
+    void relayout();
+    int contentHeight() const;
+    QRect barRect(const SnapshotSegment& segment, int y) const;
+    const Line* lineAt(int contentY) const;
+
+    std::shared_ptr<const SnapshotData> m_data;
+    SegmentOrder m_order = SegmentOrder::Address;
+    SegmentMapLayout m_layout;
+    std::vector<Line> m_lines;
+    int m_labelWidth = 0;
+};
+
+} // namespace gapscope
