@@ -23,12 +23,6 @@ QString tr(const char* text)
     return QCoreApplication::translate("PageSummary", text);
 }
 
-// "1,234", as the reports write counts
-QString countText(uint64_t n)
-{
-    return QLocale::c().toString(qulonglong(n));
-}
-
 std::vector<SummaryFigure> figuresOf(const ReportContent& content)
 {
     std::vector<SummaryFigure> figures;

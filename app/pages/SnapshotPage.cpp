@@ -31,11 +31,6 @@ QString trMain(const char* text)
     return QCoreApplication::translate("MainWindow", text);
 }
 
-QString countText(int64_t n)
-{
-    return QLocale::c().toString(qlonglong(n));
-}
-
 // What the summary shows of a snapshot: the totals as the allocator's counters name them, the
 // findings, the trace entries by action, the pools and the allocator settings in force.
 SummaryContent snapshotSummary(const SnapshotData& data, const SnapshotSummary& summary,

@@ -38,11 +38,6 @@ QString thresholdText(double value)
     return QString::fromLatin1(pythonFloatRepr(value));
 }
 
-QString countText(uint64_t n)
-{
-    return QLocale::c().toString(qulonglong(n));
-}
-
 // Rejected records and warnings beyond the problems the report lists.
 qint64 unlistedProblems(const ReportContent& c)
 {

@@ -4,6 +4,7 @@
 #include "analysis/Units.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QStringList>
 
 #include <algorithm>
@@ -105,6 +106,11 @@ QString withNumbers(std::string_view pattern, std::initializer_list<qint64> numb
 QString englishPlural(QString text, qint64 n)
 {
     return text.replace(QStringLiteral("(s)"), n == 1 ? QString() : QStringLiteral("s"));
+}
+
+QString countText(uint64_t n)
+{
+    return QLocale::c().toString(qulonglong(n));
 }
 
 QString bytesText(double bytes)

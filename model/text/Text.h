@@ -31,6 +31,14 @@ void appendDecimal(QString& out, qint64 n);
 // plural is written out here: "(s)" becomes "" for n == 1 and "s" otherwise.
 QString englishPlural(QString text, qint64 n);
 
+// A count as the reports and summaries write it: "1,234" (C locale, grouped). The template
+// takes every integer type; counts are never negative.
+QString countText(uint64_t n);
+template <std::integral Integer> QString countText(Integer n)
+{
+    return countText(uint64_t(n));
+}
+
 // IEC units through analysis/Units.h: "512 B", "1.50 KiB", "-2.00 MiB".
 QString bytesText(double bytes);
 // A byte count of an integer column: kNullInt (analysis/GapAnalysis.h: not recorded) reads
