@@ -88,6 +88,74 @@ def summary(snapshot):
     }
 
 
+def timeline(snapshot, device=0):
+    """What tst_snapshottimeline asserts of one device's timeline (model/snapshot/SnapshotTimeline).
+
+    Counters: walked back from the snapshot's allocated and reserved bytes (alloc +, free_requested
+    -, segment_alloc/segment_map +, segment_free/segment_unmap -). Allocations and their level: the
+    rules of PyTorch's torch/utils/viz/MemoryViz.js (process_alloc_data), whose max_size is the
+    peak here.
+    """
+    trace = snapshot.get("device_traces", [])[device]
+    segments = [s for s in snapshot.get("segments", []) if s.get("device", 0) == device]
+    allocated = sum(b["size"] for s in segments for b in s["blocks"] if b["state"] == "active_allocated")
+    reserved = sum(s["total_size"] for s in segments)
+    low_allocated = high_allocated = allocated
+    for entry in reversed(trace):
+        action, size = entry["action"], entry.get("size", 0)
+        if action == "alloc":
+            allocated -= size
+        elif action == "free_requested":
+            allocated += size
+        elif action in ("segment_alloc", "segment_map"):
+            reserved -= size
+        elif action in ("segment_free", "segment_unmap"):
+            reserved += size
+        low_allocated, high_allocated = min(low_allocated, allocated), max(high_allocated, allocated)
+    opened, before, deltas = {}, [], []
+    count = 0
+    for entry in trace:
+        action = entry["action"]
+        if action == "alloc":
+            opened[entry["addr"]] = entry["size"]
+            count += 1
+            deltas.append(entry["size"])
+        elif action in ("free", "free_completed"):
+            if entry["addr"] in opened:
+                deltas.append(-opened.pop(entry["addr"]))
+            else:
+                before.append(entry["size"])
+                deltas.append(-entry["size"])
+        else:
+            deltas.append(0)
+    for s in segments:
+        for b in s["blocks"]:
+            if b["state"] == "active_allocated" and b["address"] not in opened:
+                before.append(b["requested_size"])
+    level = peak = sum(before)
+    initial_active, peak_entry = level, -1
+    for j, delta in enumerate(deltas):
+        level += delta
+        if level > peak:
+            peak, peak_entry = level, j
+    return {
+        "initial_allocated_bytes": allocated,
+        "initial_reserved_bytes": reserved,
+        "lowest_allocated_bytes": low_allocated,
+        "highest_allocated_bytes": high_allocated,
+        "allocations": count + len(before),
+        "live_before_trace": len(before),
+        "live_at_snapshot": len(opened) + sum(1 for s in segments for b in s["blocks"]
+                                              if b["state"] == "active_allocated" and b["address"] not in opened),
+        "initial_active_bytes": initial_active,
+        "final_active_bytes": level,
+        "peak_active_bytes": peak,
+        "peak_entry": peak_entry,
+        "segment_entries": sum(1 for e in trace if e["action"].startswith("segment_")),
+        "oom_entries": [j for j, e in enumerate(trace) if e["action"] == "oom"],
+    }
+
+
 def memory_stats(path):
     stats_path = os.path.join(os.path.dirname(path), "memory_stats.json")
     if not os.path.exists(stats_path):
@@ -103,8 +171,11 @@ def main():
     paths = sys.argv[1:] or [os.path.join(HERE, "snapshot.pickle"), os.path.join(HERE, "pair", "snapshot.pickle.gz")]
     for path in paths:
         print(os.path.relpath(path, HERE))
-        ours = summary(load(path))
+        snapshot = load(path)
+        ours = summary(snapshot)
         print(json.dumps(ours, indent=2))
+        for device in range(len(snapshot.get("device_traces", []))):
+            print(f"timeline of device {device}:", json.dumps(timeline(snapshot, device), indent=2))
         stats = memory_stats(path)
         if stats:
             for name, value in stats.items():
