@@ -106,6 +106,11 @@ private slots:
         QCOMPARE(timelines.size(), size_t(1));
         const SnapshotTimeline& t = timelines[0];
         QVERIFY(t.hasTimes);
+        // the loader built the same, once
+        QVERIFY(data->timelines);
+        QCOMPARE(data->timelines->size(), size_t(1));
+        QCOMPARE(data->timelines->front().activeBytes, t.activeBytes);
+        QCOMPARE(data->timelines->front().allocatedBytes, t.allocatedBytes);
         QCOMPARE(qint64(t.entryCount), qint64(data->traces[0].count()));
 
         const auto [lowest, highest] = std::minmax_element(t.allocatedBytes.begin(), t.allocatedBytes.end());
