@@ -223,6 +223,23 @@ private slots:
         QCOMPARE(t.entryAtTime(data.traces[0], -1), kBefore);
     }
 
+    // Sizes near 2^63 (a hostile file can name them; the builder only checks they are not
+    // negative): the levels saturate instead of overflowing (UBSan would stop the ASan run).
+    void hugeSizes()
+    {
+        constexpr int64_t kHuge = std::numeric_limits<int64_t>::max() / 2 + 1;
+        const SnapshotData data =
+            makeSnapshot({{kHuge, BlockState::ActiveAllocated}, {kHuge, BlockState::ActiveAllocated}},
+                         {{TraceAction::Alloc, 0x9000, kHuge},
+                          {TraceAction::Alloc, 0xa000, kHuge},
+                          {TraceAction::SegmentAlloc, 0x1000, kHuge},
+                          {TraceAction::SegmentFree, 0x1000, kHuge}});
+        const SnapshotTimeline t = buildSnapshotTimeline(data, 0);
+        QCOMPARE(t.peakActiveBytes, std::numeric_limits<int64_t>::max());
+        QCOMPARE(summarizeSnapshot(data).totals.allocatedBytes, std::numeric_limits<int64_t>::max());
+        QCOMPARE(t.allocatedBytes.back(), std::numeric_limits<int64_t>::max());
+    }
+
     // No trace entries (_snapshot() without _record_memory_history): nothing but the end state.
     void emptyTrace()
     {

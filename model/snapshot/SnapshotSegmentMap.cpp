@@ -1,5 +1,7 @@
 #include "model/snapshot/SnapshotSegmentMap.h"
 
+#include "analysis/Int64Math.h"
+
 #include "model/text/Text.h"
 
 #include <algorithm>
@@ -59,8 +61,8 @@ SegmentMapLayout layoutSegmentMap(const SnapshotData& data, SegmentOrder order)
         }
         SegmentMapGroup& group = layout.groups.back();
         ++group.rowCount;
-        group.reservedBytes += s.totalSize;
-        group.activeBytes += s.activeSize;
+        group.reservedBytes = saturatingAdd(group.reservedBytes, s.totalSize);
+        group.activeBytes = saturatingAdd(group.activeBytes, s.activeSize);
         layout.largestSegmentBytes = std::max(layout.largestSegmentBytes, s.totalSize);
         layout.blockCount += s.blockCount;
     }
