@@ -165,6 +165,38 @@ SnapshotSites buildSnapshotSites(const SnapshotData& data, const std::vector<Sna
     return result;
 }
 
+QString siteDescription(const SnapshotData& data, const SnapshotSites& sites, const SnapshotSite& site,
+                        int maxFrames)
+{
+    QStringList lines{site.name};
+    lines << trSites("%1 live at the peak (%2 of %3)")
+                 .arg(bytesText(site.bytesAtPeak), shareText(site.bytesAtPeak, sites.peakActiveBytes),
+                      bytesText(sites.peakActiveBytes));
+    lines << englishPlural(trSites("%1 live at the snapshot in %2 block(s)")
+                               .arg(bytesText(site.bytesAtSnapshot), countText(site.blocksAtSnapshot)),
+                           site.blocksAtSnapshot);
+    lines << englishPlural(
+        trSites("%1 allocation(s) in the trace, %2 in all, the largest %3")
+            .arg(countText(site.allocations), bytesText(site.totalBytes), bytesText(site.largestBytes)),
+        site.allocations);
+    if (site.stacks.size() > 1)
+        lines << trSites("%1 stacks; the frames of the one with the most at the peak:")
+                     .arg(countText(int64_t(site.stacks.size())));
+    QStringList frames = stackFrameTexts(data, site.frames, maxFrames + 1);
+    const bool more = frames.size() > maxFrames;
+    frames.resize(std::min<qsizetype>(frames.size(), std::max(maxFrames, 0)));
+    if (frames.isEmpty()) {
+        lines << trSites("no frame outside the allocator recorded");
+    } else {
+        lines << trSites("allocated at (innermost first):");
+        for (const QString& frame : frames)
+            lines << QStringLiteral("  %1").arg(frame);
+        if (more)
+            lines << QStringLiteral("  …");
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 SnapshotSites buildSnapshotSites(const SnapshotData& data, SiteGrouping grouping)
 {
     if (data.timelines)

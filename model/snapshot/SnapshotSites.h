@@ -66,4 +66,10 @@ SnapshotSites buildSnapshotSites(const SnapshotData& data, SiteGrouping grouping
 // The name of a stack's site (SnapshotSite::name).
 QString siteName(const SnapshotData& data, FrameStackId stack, SiteGrouping grouping);
 
+// What the sites table's tooltip and detail say of a site: its name, its figures (bytes at the
+// peak as a share of peakActiveBytes) and the frames of its stack (the one it is named after),
+// innermost first, the allocator's own left out, at most maxFrames.
+QString siteDescription(const SnapshotData& data, const SnapshotSites& sites, const SnapshotSite& site,
+                        int maxFrames);
+
 } // namespace gapscope

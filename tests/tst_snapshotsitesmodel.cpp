@@ -1,0 +1,85 @@
+// The allocation sites table (model/items/SnapshotSitesModel, issue 34) over the real snapshot:
+// checked by QAbstractItemModelTester, its texts, its sort keys and its tooltip.
+
+#include "model/items/SnapshotSitesModel.h"
+#include "model/snapshot/SnapshotLoader.h"
+
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+using namespace gapscope;
+
+class TestSnapshotSitesModel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void realSnapshot()
+    {
+        SnapshotSitesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(model.columnCount(), int(SnapshotSitesModel::ColumnCount));
+
+        SnapshotLoadOutcome outcome =
+            loadSnapshotFile(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/snapshot.pickle"));
+        QVERIFY(outcome.data);
+        const auto sites =
+            std::make_shared<const SnapshotSites>(buildSnapshotSites(*outcome.data, SiteGrouping::Stack));
+        model.setSites(outcome.data, sites);
+        QCOMPARE(model.rowCount(), 57); // expected.py
+        QCOMPARE(model.headerData(SnapshotSitesModel::SiteColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Site"));
+        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
+            return model.data(model.index(row, column), role);
+        };
+        QCOMPARE(cell(0, SnapshotSitesModel::SiteColumn).toString(),
+                 QStringLiteral(
+                     "relu (/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/functional.py:1723)"));
+        QCOMPARE(cell(0, SnapshotSitesModel::PeakColumn).toString(), QStringLiteral("143.00 MiB"));
+        QCOMPARE(cell(0, SnapshotSitesModel::PeakColumn, SnapshotSitesModel::SortRole).toLongLong(),
+                 qlonglong(149946368));
+        QCOMPARE(cell(0, SnapshotSitesModel::AllocationsColumn).toString(), QStringLiteral("76"));
+        QCOMPARE(cell(0, SnapshotSitesModel::TotalColumn, SnapshotSitesModel::SortRole).toLongLong(),
+                 qlonglong(1723858944));
+        QCOMPARE(cell(3, SnapshotSitesModel::PeakColumn, SnapshotSitesModel::SiteIndexRole).toInt(), 3);
+        const QList<uint> stacks = cell(0, 0, SnapshotSitesModel::StacksRole).value<QList<uint>>();
+        QCOMPARE(stacks, QList<uint>{sites->sites[0].frames});
+        const QString tooltip = cell(0, SnapshotSitesModel::LargestColumn, Qt::ToolTipRole).toString();
+        QVERIFY2(tooltip.contains(QStringLiteral("143.00 MiB live at the peak (15.1 % of 944.88 MiB)")),
+                 qPrintable(tooltip));
+        QVERIFY2(tooltip.contains(QStringLiteral("allocated at (innermost first):\n  ")),
+                 qPrintable(tooltip));
+        QVERIFY2(!tooltip.contains(QStringLiteral("CUDACachingAllocator")), qPrintable(tooltip));
+        QVERIFY(cell(0, SnapshotSitesModel::PeakColumn, Qt::TextAlignmentRole).toInt() & Qt::AlignRight);
+
+        // sorted by the numbers, not by their text
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(SnapshotSitesModel::SortRole);
+        proxy.sort(SnapshotSitesModel::LargestColumn, Qt::DescendingOrder);
+        qlonglong previous = std::numeric_limits<qlonglong>::max();
+        for (int row = 0; row < proxy.rowCount(); ++row) {
+            const qlonglong largest =
+                proxy.data(proxy.index(row, SnapshotSitesModel::LargestColumn), SnapshotSitesModel::SortRole)
+                    .toLongLong();
+            QVERIFY(largest <= previous);
+            previous = largest;
+        }
+
+        // by function: the header says so
+        model.setSites(outcome.data, std::make_shared<const SnapshotSites>(
+                                         buildSnapshotSites(*outcome.data, SiteGrouping::Function)));
+        QCOMPARE(model.rowCount(), 17);
+        QCOMPARE(model.headerData(SnapshotSitesModel::SiteColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Function"));
+        QVERIFY(cell(0, 0, Qt::ToolTipRole).toString().contains(QStringLiteral(" stacks; the frames of")));
+
+        model.setSites(nullptr, nullptr);
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(!model.siteAt(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSnapshotSitesModel)
+#include "tst_snapshotsitesmodel.moc"
