@@ -246,6 +246,13 @@ private slots:
         QCOMPARE(functions.sites[0].stacks, (std::vector<FrameStackId>{attention, mlp}));
         QCOMPARE(functions.sites[0].frames, mlp);
         QCOMPARE(siteName(data, cpp, SiteGrouping::Function), QStringLiteral("at::detail::empty_generic"));
+        // a table's narrow column: the file's last two components
+        QCOMPARE(siteName(data, attention, SiteGrouping::Stack, SiteFileName::Tail),
+                 QStringLiteral("forward (work/model.py:42)"));
+        QCOMPARE(siteName(data, attention, SiteGrouping::Function, SiteFileName::Tail),
+                 QStringLiteral("forward (work/model.py)"));
+        QCOMPARE(siteName(data, cpp, SiteGrouping::Stack, SiteFileName::Tail),
+                 QStringLiteral("at::detail::empty_generic"));
     }
 
     // No trace (a snapshot taken with context="state"): the allocated blocks are the allocations,

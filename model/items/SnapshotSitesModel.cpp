@@ -64,8 +64,8 @@ QVariant SnapshotSitesModel::data(const QModelIndex& index, int role) const
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
-        if (column == SiteColumn)
-            return site->name;
+        if (column == SiteColumn) // the file's path in the tooltip
+            return siteName(*m_data, site->frames, m_sites->grouping, SiteFileName::Tail);
         if (column == AllocationsColumn)
             return countText(site->allocations);
         return bytesText(figure(*site, column));

@@ -122,20 +122,6 @@ QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max
     return frames;
 }
 
-QStringList stackFrameTexts(const SnapshotData& data, FrameStackId stack, int max)
-{
-    QStringList frames;
-    if (stack >= data.frames.stackCount())
-        return frames;
-    for (const uint32_t index : data.frames.stack(stack)) {
-        if (frames.size() >= max)
-            break;
-        if (!isAllocatorFrame(data.strings.view(data.frames.frame(index).name)))
-            frames << frameText(data, index);
-    }
-    return frames;
-}
-
 QString blockDescription(const SnapshotData& data, uint32_t blockIndex, int maxFrames)
 {
     if (blockIndex >= data.blocks.size())

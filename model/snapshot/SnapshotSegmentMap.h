@@ -56,8 +56,6 @@ std::vector<uint32_t> meaningfulFrames(const SnapshotData& data, FrameStackId st
 QString frameText(const SnapshotData& data, uint32_t frame);
 // The texts of a stack's meaningfulFrames.
 QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max);
-// Every frame of a stack but the allocator's own, in PyTorch's order (innermost first), at most max.
-QStringList stackFrameTexts(const SnapshotData& data, FrameStackId stack, int max);
 inline QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max)
 {
     return stackTopFrames(data, block.frames, max);

@@ -61,7 +61,7 @@ void addAllocation(StackFigures& figures, int64_t size, bool liveAtPeak, size_t 
 
 } // namespace
 
-QString siteName(const SnapshotData& data, FrameStackId stack, SiteGrouping grouping)
+QString siteName(const SnapshotData& data, FrameStackId stack, SiteGrouping grouping, SiteFileName file)
 {
     if (stack == 0 || stack >= data.frames.stackCount() || data.frames.stack(stack).empty())
         return trSites("(no stack recorded)");
@@ -69,10 +69,21 @@ QString siteName(const SnapshotData& data, FrameStackId stack, SiteGrouping grou
     if (top.empty())
         return trSites("(allocator frames only)");
     const SnapshotFrame& frame = data.frames.frame(top.front());
-    if (grouping == SiteGrouping::Stack || frame.line <= 0)
+    if (frame.line <= 0 || (grouping == SiteGrouping::Stack && file == SiteFileName::Path))
         return frameText(data, top.front());
-    return QStringLiteral("%1 (%2)").arg(shownText(data.strings.text(frame.name), kFrameChars),
-                                         shownText(data.strings.text(frame.filename), kFrameChars));
+    QString path = data.strings.text(frame.filename);
+    if (file == SiteFileName::Tail) {
+        // the last two components: "/opt/…/torch/nn/functional.py" -> "nn/functional.py"
+        const qsizetype last = path.lastIndexOf(QLatin1Char('/'));
+        const qsizetype before = last > 0 ? path.lastIndexOf(QLatin1Char('/'), last - 1) : -1;
+        if (before >= 0)
+            path = path.mid(before + 1);
+    }
+    QString name = QStringLiteral("%1 (%2").arg(shownText(data.strings.text(frame.name), kFrameChars),
+                                                shownText(path, kFrameChars));
+    if (grouping == SiteGrouping::Stack)
+        name += QStringLiteral(":%1").arg(frame.line);
+    return name + QLatin1Char(')');
 }
 
 SnapshotSites buildSnapshotSites(const SnapshotData& data, const std::vector<SnapshotTimeline>& timelines,
@@ -182,13 +193,13 @@ QString siteDescription(const SnapshotData& data, const SnapshotSites& sites, co
     if (site.stacks.size() > 1)
         lines << trSites("%1 stacks; the frames of the one with the most at the peak:")
                      .arg(countText(int64_t(site.stacks.size())));
-    QStringList frames = stackFrameTexts(data, site.frames, maxFrames + 1);
+    QStringList frames = stackTopFrames(data, site.frames, maxFrames + 1);
     const bool more = frames.size() > maxFrames;
     frames.resize(std::min<qsizetype>(frames.size(), std::max(maxFrames, 0)));
     if (frames.isEmpty()) {
         lines << trSites("no frame outside the allocator recorded");
     } else {
-        lines << trSites("allocated at (innermost first):");
+        lines << trSites("allocated at:");
         for (const QString& frame : frames)
             lines << QStringLiteral("  %1").arg(frame);
         if (more)

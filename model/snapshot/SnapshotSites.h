@@ -63,12 +63,19 @@ SnapshotSites buildSnapshotSites(const SnapshotData& data, const std::vector<Sna
 // Over data.timelines, built here when the loader did not.
 SnapshotSites buildSnapshotSites(const SnapshotData& data, SiteGrouping grouping);
 
-// The name of a stack's site (SnapshotSite::name).
-QString siteName(const SnapshotData& data, FrameStackId stack, SiteGrouping grouping);
+enum class SiteFileName
+{
+    Path, // the file as the frame wrote it
+    Tail, // its last two path components ("nn/functional.py"), for a table's narrow column
+};
+
+// The name of a stack's site (SnapshotSite::name: with the file's Path).
+QString siteName(const SnapshotData& data, FrameStackId stack, SiteGrouping grouping,
+                 SiteFileName file = SiteFileName::Path);
 
 // What the sites table's tooltip and detail say of a site: its name, its figures (bytes at the
-// peak as a share of peakActiveBytes) and the frames of its stack (the one it is named after),
-// innermost first, the allocator's own left out, at most maxFrames.
+// peak as a share of peakActiveBytes) and the frames of its stack (the one it is named after) as
+// the segment map's tooltip lists a block's (stackTopFrames: Python first), at most maxFrames.
 QString siteDescription(const SnapshotData& data, const SnapshotSites& sites, const SnapshotSite& site,
                         int maxFrames);
 
