@@ -2,10 +2,10 @@
 // by their stack of frames, or by the function of their top frame. The real snapshots' figures are
 // what tests/data/snapshot/expected.py (`sites`) computes with Python's pickle.load.
 
-#include "model/snapshot/SnapshotLoader.h"
 #include "model/snapshot/SnapshotSegmentMap.h"
 #include "model/snapshot/SnapshotSites.h"
 #include "model/snapshot/SnapshotTimeline.h"
+#include "tests/SnapshotFixtures.h"
 
 #include <QTest>
 
@@ -16,15 +16,6 @@
 using namespace gapscope;
 
 namespace {
-
-std::shared_ptr<const SnapshotData> loadFixture(const QString& name)
-{
-    SnapshotLoadOutcome outcome =
-        loadSnapshotFile(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/") + name);
-    if (!outcome.data)
-        qFatal("cannot load %s: %s", qPrintable(name), qPrintable(outcome.fatalError));
-    return outcome.data;
-}
 
 // A snapshot made here: frames and stacks, one segment of blocks, one device's trace.
 class MadeSnapshot
@@ -149,7 +140,7 @@ private slots:
         QFETCH(QList<qint64>, totals);
         QFETCH(QStringList, names);
         QFETCH(QList<qint64>, top);
-        const auto data = loadFixture(file);
+        const auto data = test::loadSnapshotFixture(file);
         QVERIFY(data->timelines);
         const SnapshotSites sites =
             buildSnapshotSites(*data, byFunction ? SiteGrouping::Function : SiteGrouping::Stack);

@@ -2,7 +2,7 @@
 // checked by QAbstractItemModelTester, its texts, its sort keys and its tooltip.
 
 #include "model/items/SnapshotSitesModel.h"
-#include "model/snapshot/SnapshotLoader.h"
+#include "tests/SnapshotFixtures.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -21,12 +21,10 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
         QCOMPARE(model.columnCount(), int(SnapshotSitesModel::ColumnCount));
 
-        SnapshotLoadOutcome outcome =
-            loadSnapshotFile(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/snapshot.pickle"));
-        QVERIFY(outcome.data);
+        const auto data = test::loadSnapshotFixture(QStringLiteral("snapshot.pickle"));
         const auto sites =
-            std::make_shared<const SnapshotSites>(buildSnapshotSites(*outcome.data, SiteGrouping::Stack));
-        model.setSites(outcome.data, sites);
+            std::make_shared<const SnapshotSites>(buildSnapshotSites(*data, SiteGrouping::Stack));
+        model.setSites(data, sites);
         QCOMPARE(model.rowCount(), 57); // expected.py
         QCOMPARE(model.headerData(SnapshotSitesModel::SiteColumn, Qt::Horizontal).toString(),
                  QStringLiteral("Site"));
@@ -70,8 +68,8 @@ private slots:
         }
 
         // by function: the header says so
-        model.setSites(outcome.data, std::make_shared<const SnapshotSites>(
-                                         buildSnapshotSites(*outcome.data, SiteGrouping::Function)));
+        model.setSites(
+            data, std::make_shared<const SnapshotSites>(buildSnapshotSites(*data, SiteGrouping::Function)));
         QCOMPARE(model.rowCount(), 17);
         QCOMPARE(model.headerData(SnapshotSitesModel::SiteColumn, Qt::Horizontal).toString(),
                  QStringLiteral("Function"));
