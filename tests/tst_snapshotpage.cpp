@@ -332,8 +332,13 @@ private slots:
             }
         QVERIFY2(full > 0, "no highlighted block in view");
         QVERIFY2(faded > 0, "no faded block in view");
-        if (const QByteArray png = qgetenv("GAPSCOPE_SNAPSHOT_SITES_PNG"); !png.isEmpty())
+        if (const QByteArray png = qgetenv("GAPSCOPE_SNAPSHOT_SITES_PNG"); !png.isEmpty()) {
             QVERIFY(page.grab().save(QString::fromLocal8Bit(png)));
+            page.setPalette(test::darkPalette());
+            QVERIFY(page.grab().save(QString::fromLocal8Bit(png).replace(QStringLiteral(".png"),
+                                                                         QStringLiteral("-dark.png"))));
+            page.setPalette(QPalette());
+        }
 
         // sorted by another column, the selection follows the site
         page.sitesView()->sortByColumn(SnapshotSitesModel::AllocationsColumn, Qt::DescendingOrder);

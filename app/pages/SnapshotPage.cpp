@@ -268,6 +268,7 @@ QWidget* SnapshotPage::createSitesPane()
     m_sitesNote = new QLabel(this);
     m_sitesNote->setObjectName(QStringLiteral("sitesNote"));
     m_sitesNote->setForegroundRole(QPalette::PlaceholderText);
+    m_sitesNote->setContentsMargins(6, 0, 6, 2);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 2);
     bar->addWidget(title);
