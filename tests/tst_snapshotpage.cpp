@@ -335,8 +335,8 @@ private slots:
         if (const QByteArray png = qgetenv("GAPSCOPE_SNAPSHOT_SITES_PNG"); !png.isEmpty()) {
             QVERIFY(page.grab().save(QString::fromLocal8Bit(png)));
             page.setPalette(test::darkPalette());
-            QVERIFY(page.grab().save(QString::fromLocal8Bit(png).replace(QStringLiteral(".png"),
-                                                                         QStringLiteral("-dark.png"))));
+            QVERIFY(page.grab().save(
+                QString::fromLocal8Bit(png).replace(QStringLiteral(".png"), QStringLiteral("-dark.png"))));
             page.setPalette(QPalette());
         }
 
