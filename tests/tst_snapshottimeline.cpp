@@ -3,9 +3,9 @@
 // PyTorch's own viewer's rules. The real snapshots' figures are what
 // tests/data/snapshot/expected.py (`timeline`) computes with Python's pickle.load.
 
-#include "model/snapshot/SnapshotLoader.h"
 #include "model/snapshot/SnapshotSummary.h"
 #include "model/snapshot/SnapshotTimeline.h"
+#include "tests/SnapshotFixtures.h"
 
 #include <QTest>
 
@@ -14,15 +14,6 @@ using namespace gapscope;
 namespace {
 
 constexpr uint32_t kBefore = SnapshotAllocation::kBeforeTrace;
-
-std::shared_ptr<const SnapshotData> loadFixture(const QString& name)
-{
-    SnapshotLoadOutcome outcome =
-        loadSnapshotFile(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/") + name);
-    if (!outcome.data)
-        qFatal("cannot load %s: %s", qPrintable(name), qPrintable(outcome.fatalError));
-    return outcome.data;
-}
 
 struct Entry
 {
@@ -101,7 +92,7 @@ private slots:
         QFETCH(QList<qint64>, active);
         QFETCH(qint64, segmentEntries);
         QFETCH(QList<qint64>, oomEntries);
-        const auto data = loadFixture(file);
+        const auto data = test::loadSnapshotFixture(file);
         const std::vector<SnapshotTimeline> timelines = buildSnapshotTimelines(*data);
         QCOMPARE(timelines.size(), size_t(1));
         const SnapshotTimeline& t = timelines[0];
