@@ -87,11 +87,16 @@ std::optional<uint32_t> blockAtOffset(const SnapshotData& data, uint32_t segment
 
 QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max)
 {
+    return stackTopFrames(data, block.frames, max);
+}
+
+QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max)
+{
     QStringList python;
     QStringList other;
-    if (block.frames >= data.frames.stackCount())
+    if (stack >= data.frames.stackCount())
         return {};
-    for (const uint32_t index : data.frames.stack(block.frames)) {
+    for (const uint32_t index : data.frames.stack(stack)) {
         const SnapshotFrame& frame = data.frames.frame(index);
         const std::string_view file = data.strings.view(frame.filename);
         if (isAllocatorFrame(data.strings.view(frame.name)))

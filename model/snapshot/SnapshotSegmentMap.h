@@ -51,6 +51,8 @@ std::optional<uint32_t> blockAtOffset(const SnapshotData& data, uint32_t segment
 // (torch::unwind, CapturedTraceback, CUDACachingAllocator) left out. Empty when no stack was
 // recorded (torch.cuda.memory._record_memory_history not on).
 QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max);
+// The same of any stack (a trace entry's: an oom entry's frames).
+QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max);
 
 // What the view's tooltip says of a block: size, requested size, state, its segment's stream
 // and pool, and its top frames (or that none were recorded).
