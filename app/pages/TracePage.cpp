@@ -729,17 +729,28 @@ void TracePage::onSnapshotRead(const QString& path, const SnapshotLoadOutcome& o
         return;
     }
     m_snapshot = outcome.data;
+    m_snapshotToShow = true;
+    if (m_result && m_result->loadedTrace == m_trace)
+        showSnapshot();
+}
+
+void TracePage::showSnapshot()
+{
+    m_snapshotToShow = false;
     m_chart->setSnapshot(m_snapshot);
     showSnapshotToggles();
     updateCursorValues();
     const SnapshotOverlay* overlay = m_chart->snapshotOverlay();
     const QString note = m_chart->snapshotNote();
-    QString text = !note.isEmpty() ? note
-                   : overlay       ? tr("Snapshot %1 attached: device %2, %3 trace entries on the time axis")
-                                   .arg(QFileInfo(path).fileName())
-                                   .arg(overlay->device())
-                                   .arg(countText(overlay->timeline() ? overlay->timeline()->entryCount : 0))
-                             : tr("Snapshot %1 attached").arg(QFileInfo(path).fileName());
+    const QString name = QFileInfo(m_snapshotPath).fileName();
+    QString text = tr("Snapshot %1 attached").arg(name);
+    if (!note.isEmpty())
+        text = note;
+    else if (overlay && overlay->timeline())
+        text = tr("Snapshot %1 attached: device %2, %3 trace entries on the time axis")
+                   .arg(name)
+                   .arg(overlay->device())
+                   .arg(countText(overlay->timeline()->entryCount));
     emit statusMessage(text, note.isEmpty() ? 8000 : 30000);
 }
 
@@ -749,6 +760,7 @@ void TracePage::dropSnapshot()
     m_snapshot.reset();
     m_snapshotPath.clear();
     m_snapshotError.clear();
+    m_snapshotToShow = false;
     m_chart->setSnapshot(nullptr);
     showSnapshotToggles();
 }
@@ -854,6 +866,8 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
                            15000);
     else
         emit statusMessage(found, 4000);
+    if (m_snapshotToShow) // read while this result was on its way: said after it
+        showSnapshot();
 }
 
 bool TracePage::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest)

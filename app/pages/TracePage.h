@@ -172,6 +172,9 @@ private:
     // The attached snapshot's allocator at the cursor, empty outside its entries.
     QString snapshotValuesText(qint64 cursorNs) const;
     void onSnapshotRead(const QString& path, const SnapshotLoadOutcome& outcome);
+    // The snapshot read to the chart and the status bar, once the trace's own result is shown
+    // (its note depends on the trace's time).
+    void showSnapshot();
     void dropSnapshot();
     void showSnapshotToggles();
     QString relativeTime(qint64 ns) const;
@@ -195,6 +198,7 @@ private:
     QString m_snapshotPath;                         // attached (being read, or read)
     QString m_snapshotError;                        // why the last read failed
     QString m_snapshotBeside;                       // of the document opened, attached once analysed
+    bool m_snapshotToShow = false;                  // read before the trace's result was shown
     bool m_freshTrace = false;                      // the next analysis result is the first of a new trace
     bool m_summaryFirst = true;                     // a new trace opens on its summary (not for screenshots)
     // setCollectiveIntervals: whose they are, and the intervals

@@ -831,13 +831,15 @@ void GapChartView::Private::applyColors()
     deviceTotal->setPen(linePen(colors.deviceTotal, 1.3, Qt::DashLine));
     comparison->setPen(linePen(colors.comparison, 1.4));
     // the allocator's own counters as the snapshot walked them: the hues of the trace's, broad and
-    // translucent, so the trace's thin lines stay readable where the two lie on each other
-    QColor snapshotAllocatedColor = colors.allocated;
-    snapshotAllocatedColor.setAlpha(colors.dark ? 150 : 130);
-    snapshotAllocated->setPen(linePen(snapshotAllocatedColor, 3.2));
-    QColor snapshotReservedColor = colors.reserved;
-    snapshotReservedColor.setAlpha(colors.dark ? 150 : 130);
-    snapshotReserved->setPen(linePen(snapshotReservedColor, 3.2));
+    // paler (mixed with the background, not translucent: the segments of a dense line would
+    // darken where they overlap), under the trace's thin lines where the two lie on each other
+    const auto pale = [&](const QColor& color) {
+        const QColor& b = colors.background;
+        const auto mix = [](int c, int background) { return (c * 11 + background * 9) / 20; };
+        return QColor(mix(color.red(), b.red()), mix(color.green(), b.green()), mix(color.blue(), b.blue()));
+    };
+    snapshotAllocated->setPen(linePen(pale(colors.allocated), 3.2));
+    snapshotReserved->setPen(linePen(pale(colors.reserved), 3.2));
 
     QColor bandFill = colors.gap;
     bandFill.setAlpha(colors.dark ? 40 : 28);
