@@ -1,0 +1,78 @@
+#pragma once
+// What indexing one input gives (model/fleet/FleetIndexer) and the database writes
+// (model/fleet/FleetDatabase): the input's identity and its runs, each with the issues seen in
+// it. Plain values: made on a worker thread, written by the one writer thread.
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace gapscope {
+
+// The hits of one issue (model/fleet/FleetIssues) in one run.
+struct FleetIssueHits
+{
+    QString fingerprint; // "issue:<24 hex>" (upstream's fingerprint_id) or "gapscope:<24 hex>"
+    QString kind;        // oom, collector_degradation, alert, hidden_memory_anomaly, gapscope_notice
+    QString issueClass;  // classification, alert category, OOM reason, collector health, notice code
+    QString severity;
+    QString title;
+    QString dimensions; // the fingerprint's dimensions as upstream hashes them (JSON)
+    qint64 hitCount = 0;
+    std::optional<qint64> firstSeenNs;
+    std::optional<qint64> lastSeenNs;
+};
+
+// One row of runs (docs/fleet-schema.md): a (session, rank) of a trace, a rank of a job, a
+// budget log, a snapshot.
+struct FleetRun
+{
+    QString path; // what opens the run (a rank's sink or file); empty: the input's path
+    QString jobId;
+    std::optional<qint64> rank;
+    std::optional<qint64> worldSize;
+    QString sessionId;
+    QString sessionStatus;
+    QString host;
+    std::optional<qint64> pid;
+    QString collector;
+    QString backend;
+    std::optional<qint64> startNs;
+    std::optional<qint64> endNs;
+    qint64 samples = 0;
+    std::optional<qint64> deviceTotalBytes;
+    std::optional<qint64> peakGapBytes;
+    std::optional<qint64> latestGapBytes;
+    std::optional<double> driftSlopeBytesPerS;
+    qint64 findingCount = 0;
+    QString worstClass;
+    QString worstSeverity;
+    std::optional<double> worstConfidence;
+    QString worstPhase;
+    QString notices; // codes joined by ','
+    std::optional<qint64> firstCauseRank;
+    qint64 oomCount = 0;
+    std::vector<FleetIssueHits> issues;
+};
+
+// An input's identity as the walk sees it, without reading it: what decides whether it is read
+// again.
+struct FleetInputStamp
+{
+    qint64 size = 0;
+    qint64 mtimeNs = 0;
+    bool operator==(const FleetInputStamp&) const = default;
+};
+
+struct IndexedInput
+{
+    QString path;
+    QString kind; // toString(InputKind)
+    FleetInputStamp stamp;
+    QString error; // why it gave no run; empty when it did or was passed over
+    std::vector<FleetRun> runs;
+};
+
+} // namespace gapscope
