@@ -71,7 +71,8 @@ struct IndexedInput
     QString path;
     QString kind; // toString(InputKind)
     FleetInputStamp stamp;
-    QString error; // why it gave no run; empty when it did or was passed over
+    QString error;           // why it gave no run (or why it was passed over); empty when it gave runs
+    bool passedOver = false; // not an input gapscope reads (an nvidia-smi log, a foreign file)
     std::vector<FleetRun> runs;
 };
 
