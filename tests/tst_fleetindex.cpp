@@ -7,6 +7,7 @@
 #include "model/fleet/FleetDatabase.h"
 #include "model/fleet/FleetIndex.h"
 #include "model/fleet/FleetIssues.h"
+#include "tests/FleetChecks.h"
 #include "tests/GapscopeProcess.h"
 
 #include <QDir>
@@ -16,7 +17,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlQuery>
-#include <QSqlRecord>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -36,51 +36,6 @@ bool copyTree(const QString& from, const QString& to)
             return false;
     }
     return true;
-}
-
-// Every row of a query as text, one string a row.
-QStringList rowsOf(const QSqlDatabase& db, const QString& sql)
-{
-    QStringList rows;
-    QSqlQuery query(db);
-    if (!query.exec(sql))
-        return {QStringLiteral("query failed: ") + sql};
-    while (query.next()) {
-        QStringList cells;
-        for (int i = 0; i < query.record().count(); ++i)
-            cells << (query.value(i).isNull() ? QStringLiteral("NULL") : query.value(i).toString());
-        rows << cells.join(QLatin1Char('|'));
-    }
-    return rows;
-}
-
-QVariant valueOf(const QSqlDatabase& db, const QString& sql)
-{
-    QSqlQuery query(db);
-    if (!query.exec(sql) || !query.next())
-        return QStringLiteral("query failed: ") + sql;
-    return query.value(0);
-}
-
-// The content of a database without its row ids: what one index and merged shards must agree on.
-QStringList contentOf(const QSqlDatabase& db)
-{
-    const QString runColumns = QStringLiteral(
-        "path, input_path, input_kind, input_size, input_mtime_ns, vanished, job_id, rank, world_size, "
-        "session_id, session_status, host, pid, collector, backend, start_ns, end_ns, samples, "
-        "device_total_bytes, peak_gap_bytes, latest_gap_bytes, drift_slope_bytes_per_s, finding_count, "
-        "worst_class, worst_severity, worst_confidence, worst_phase, notices, first_cause_rank, oom_count");
-    QStringList all;
-    all << rowsOf(db, QStringLiteral("SELECT 'input', * FROM inputs ORDER BY path"));
-    all << rowsOf(
-        db, QStringLiteral("SELECT 'run', %1 FROM runs ORDER BY path, session_id, rank").arg(runColumns));
-    all << rowsOf(db, QStringLiteral("SELECT 'issue', * FROM issues ORDER BY fingerprint"));
-    all << rowsOf(
-        db, QStringLiteral("SELECT 'hits', l.fingerprint, r.path, r.session_id, r.rank, l.hit_count, "
-                           "l.first_seen_ns, l.last_seen_ns FROM issue_runs l JOIN runs r USING (run_id) "
-                           "ORDER BY 2, 3, 4, 5"));
-    all << rowsOf(db, QStringLiteral("SELECT 'recurring', * FROM recurring_issues ORDER BY fingerprint"));
-    return all;
 }
 
 } // namespace
