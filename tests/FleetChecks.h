@@ -1,11 +1,28 @@
 #pragma once
 // What the fleet index's tests read back from a database (tst_fleetindex, tst_fleetdask).
 
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QStringList>
 #include <QVariant>
+
+// Copies the files under from to to (a tree the test may change).
+inline bool copyTree(const QString& from, const QString& to)
+{
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString source = it.next();
+        const QString target = to + source.mid(from.size());
+        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
+            return false;
+    }
+    return true;
+}
 
 // Every row of a query as text, one string a row.
 inline QStringList rowsOf(const QSqlDatabase& db, const QString& sql)

@@ -34,13 +34,7 @@ private slots:
         QVERIFY(dir.isValid());
         const QString from = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fleet/tree");
         const QString tree = dir.filePath(QStringLiteral("tree"));
-        QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString source = it.next();
-            const QString target = tree + source.mid(from.size());
-            QVERIFY(QDir().mkpath(QFileInfo(target).path()));
-            QVERIFY(QFile::copy(source, target));
-        }
+        QVERIFY(copyTree(from, tree));
 
         const QString local = dir.filePath(QStringLiteral("local.sqlite"));
         FleetIndexSummary summary;

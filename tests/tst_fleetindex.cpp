@@ -26,18 +26,6 @@ namespace {
 
 const QString kData = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fleet");
 
-bool copyTree(const QString& from, const QString& to)
-{
-    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString source = it.next();
-        const QString target = to + source.mid(from.size());
-        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(source, target))
-            return false;
-    }
-    return true;
-}
-
 } // namespace
 
 class TestFleetIndex : public QObject

@@ -16,11 +16,6 @@ namespace gapscope {
 
 namespace {
 
-QString cleanAbsolute(const QString& path)
-{
-    return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
-}
-
 bool under(const QString& path, const QStringList& roots)
 {
     for (const QString& root : roots)
@@ -73,7 +68,7 @@ bool indexFleet(const FleetIndexRequest& request, FleetIndexSummary* summary, QS
     FleetWalk walk = walkFleet(request.roots, known);
     summary->problems << walk.problems;
     // the database and SQLite's files beside it are never inputs
-    const QString output = cleanAbsolute(request.output);
+    const QString output = fleetPath(request.output);
     const QSet<QString> own = {output, output + QStringLiteral("-wal"), output + QStringLiteral("-shm"),
                                output + QStringLiteral("-journal")};
     std::vector<FleetInput> toRead;
@@ -100,7 +95,7 @@ bool indexFleet(const FleetIndexRequest& request, FleetIndexSummary* summary, QS
     // inputs of these roots (and this shard) no longer found
     QStringList roots;
     for (const QString& root : request.roots)
-        roots << cleanAbsolute(root);
+        roots << fleetPath(root);
     QStringList vanished;
     for (auto it = stored.begin(); it != stored.end(); ++it)
         if (!it->vanished && !found.contains(it.key()) && under(it.key(), roots) &&
@@ -141,7 +136,7 @@ bool mergeFleetIndexes(const QStringList& parts, const QString& output, QString*
     if (!database.open(output, error))
         return false;
     for (const QString& part : parts) {
-        if (cleanAbsolute(part) == cleanAbsolute(output)) {
+        if (fleetPath(part) == fleetPath(output)) {
             *error = QStringLiteral("%1: the output is one of the parts").arg(part);
             return false;
         }

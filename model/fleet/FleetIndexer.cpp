@@ -5,6 +5,7 @@
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobFindings.h"
 #include "model/snapshot/SnapshotFragmentation.h"
+#include "model/trace/OomBundle.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -35,11 +36,6 @@ qint64 modifiedNs(const QFileInfo& file)
         return qint64(status.st_mtim.tv_sec) * 1000000000 + qint64(status.st_mtim.tv_nsec);
 #endif
     return file.lastModified().toMSecsSinceEpoch() * qint64(1000000);
-}
-
-QString cleanAbsolute(const QString& path)
-{
-    return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
 }
 
 QString text(std::string_view view)
@@ -158,7 +154,7 @@ void indexJob(std::shared_ptr<const JobData> job, IndexedInput& out)
             continue;
         FleetRun run = runOfAnalysis(*result);
         const JobInput& input = job->inputs[rank.parts.front().inputIndex];
-        run.path = job->mode == JobMode::Job ? cleanAbsolute(input.path) : QString();
+        run.path = job->mode == JobMode::Job ? fleetPath(input.path) : QString();
         if (!job->jobId.isEmpty())
             run.jobId = job->jobId;
         if (job->worldSize > 0)
@@ -328,7 +324,7 @@ private:
         if (takeKnown(folder))
             return;
         const InputRecognition input = recognizeInput(folder);
-        const bool itself = cleanAbsolute(input.path) == folder;
+        const bool itself = fleetPath(input.path) == folder;
         if ((input.kind == InputKind::StormlogTrace || input.kind == InputKind::OomBundle) && itself) {
             add(folder, input.kind, fleetInputStamp(folder));
             return;
@@ -341,11 +337,11 @@ private:
         QSet<QString> copies;
         for (const FoundRun& run : input.plan.runs)
             for (qsizetype i = 1; i < run.paths.size(); ++i)
-                copies.insert(cleanAbsolute(run.paths[i]));
+                copies.insert(fleetPath(run.paths[i]));
         const QFileInfoList entries = QDir(folder).entryInfoList(
             QDir::Dirs | QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
         for (const QFileInfo& entry : entries) {
-            const QString path = cleanAbsolute(entry.filePath());
+            const QString path = fleetPath(entry.filePath());
             if (copies.contains(path) || entry.isSymLink())
                 continue;
             if (entry.isDir())
@@ -360,7 +356,7 @@ private:
         if (takeKnown(file))
             return;
         const InputRecognition input = recognizeInput(file);
-        const bool itself = cleanAbsolute(input.path) == file;
+        const bool itself = fleetPath(input.path) == file;
         switch (input.kind) {
         case InputKind::StormlogTrace:
             if (itself)
@@ -389,6 +385,11 @@ private:
 
 } // namespace
 
+QString fleetPath(const QString& path)
+{
+    return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+}
+
 FleetInputStamp fleetInputStamp(const QString& path)
 {
     FleetInputStamp stamp;
@@ -414,7 +415,7 @@ FleetWalk walkFleet(const QStringList& roots, const QHash<QString, KnownFleetInp
     FleetWalk found;
     Walker walker(known);
     for (const QString& root : roots) {
-        const QString path = cleanAbsolute(root);
+        const QString path = fleetPath(root);
         if (!QFileInfo::exists(path)) {
             found.problems << QStringLiteral("%1: no such file or folder").arg(root);
             continue;
@@ -465,6 +466,22 @@ IndexedInput indexFleetInput(const FleetInput& input)
         return out;
     }
     const DocumentOutcome document = loadDocument(input.path, control);
+    if (!document.ok() && input.kind == InputKind::OomBundle) {
+        // a bundle whose events cannot be read is still an OOM: its manifest says so (upstream
+        // counts a bundle by its manifest alone)
+        const OomInfo oom = readOomInfo(input.path);
+        FleetRun run;
+        run.sessionId = oom.sessionId;
+        run.sessionStatus = oom.sessionStatus;
+        run.backend = oom.backend;
+        run.oomCount = 1;
+        FleetIssueSet issues;
+        issues.addOomBundleIssue(oom);
+        run.issues = issues.hits();
+        out.runs.push_back(std::move(run));
+        out.error = document.failure();
+        return out;
+    }
     if (!document.ok()) {
         out.error = document.failure();
         return out;

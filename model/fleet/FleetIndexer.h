@@ -27,6 +27,9 @@ struct FleetInput
     QString passedOver; // not read: what it is (an nvidia-smi log, a foreign file), from the recognition
 };
 
+// How the database names a path: absolute and clean (symbolic links kept).
+QString fleetPath(const QString& path);
+
 // An input's size and newest modification time: a file's own, a folder's files at every level.
 FleetInputStamp fleetInputStamp(const QString& path);
 

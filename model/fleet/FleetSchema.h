@@ -41,8 +41,8 @@ inline QStringList fleetSchemaStatements()
                        "ns since the epoch\n"
                        "  run_count INTEGER NOT NULL,    -- rows in runs\n"
                        "  vanished INTEGER NOT NULL DEFAULT 0, -- 1: gone at the last index of its root\n"
-                       "  error TEXT                     -- why it gave no run (NULL when it did, or "
-                       "was passed over)\n"
+                       "  error TEXT                     -- why it was passed over (an nvidia-smi log), "
+                       "or what failed in reading it; NULL when it was read whole\n"
                        ")"),
         // One row per run and rank: a (session, rank) of a trace, each rank of a job, an OOM
         // bundle's session, a budget log, a snapshot.
