@@ -16,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -332,6 +333,57 @@ private slots:
                             "SELECT COUNT(*) FROM recurring_issues WHERE dimensions LIKE '%train / step%'"))
                 .toInt(),
             1);
+    }
+
+    // An index killed in the middle leaves a whole database: every input written has all its
+    // runs and their issues; the next index goes on from it and ends where one uninterrupted
+    // index ends.
+    void killedIndexLeavesAWholeDatabase()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString tree = dir.filePath(QStringLiteral("tree"));
+        for (int copy = 0; copy < 12; ++copy)
+            QVERIFY(copyTree(kData + QStringLiteral("/tree"), tree + QStringLiteral("/copy%1").arg(copy)));
+        const QString killed = dir.filePath(QStringLiteral("killed.sqlite"));
+        QProcess process;
+        process.start(QStringLiteral(GAPSCOPE_BINARY),
+                      {QStringLiteral("index"), tree, QStringLiteral("--output"), killed,
+                       QStringLiteral("--threads"), QStringLiteral("1")});
+        QVERIFY(process.waitForStarted());
+        // killed once some inputs are written and before all are
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(killed + QStringLiteral("-wal")).size() > 64 * 1024 ||
+                                     process.state() == QProcess::NotRunning,
+                                 60000);
+        if (process.state() == QProcess::NotRunning)
+            QSKIP("the index ended before it could be killed (a machine this fast needs a larger tree)");
+        process.kill();
+        QVERIFY(process.waitForFinished());
+        {
+            FleetDatabase database;
+            QString error;
+            QVERIFY2(database.open(killed, &error), qPrintable(error));
+            const QSqlDatabase db = database.database();
+            QCOMPARE(valueOf(db, QStringLiteral("PRAGMA integrity_check")).toString(), QStringLiteral("ok"));
+            const int written = valueOf(db, QStringLiteral("SELECT COUNT(*) FROM inputs")).toInt();
+            QVERIFY2(written > 0 && written < 120, qPrintable(QString::number(written)));
+            QCOMPARE(valueOf(db, QStringLiteral(
+                                     "SELECT COUNT(*) FROM inputs i WHERE run_count != (SELECT COUNT(*) "
+                                     "FROM runs r WHERE r.input_path = i.path)"))
+                         .toInt(),
+                     0);
+        }
+        FleetIndexSummary summary;
+        QString error;
+        QVERIFY2(indexFleet({{tree}, killed, std::nullopt, 2}, &summary, &error), qPrintable(error));
+        QVERIFY(summary.unchanged > 0);
+        const QString whole = dir.filePath(QStringLiteral("whole.sqlite"));
+        QVERIFY2(indexFleet({{tree}, whole, std::nullopt, 2}, &summary, &error), qPrintable(error));
+        FleetDatabase resumed;
+        FleetDatabase uninterrupted;
+        QVERIFY(resumed.open(killed, &error));
+        QVERIFY(uninterrupted.open(whole, &error));
+        QCOMPARE(contentOf(resumed.database()), contentOf(uninterrupted.database()));
     }
 
     void refusesOtherDatabases()
