@@ -10,7 +10,9 @@
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
 
 namespace gapscope {
 
@@ -120,11 +122,41 @@ IssueDimension textOrNone(const QJsonValue& value)
     return std::monostate{};
 }
 
+// Whether text holds word (lower case ASCII letters) in any case. Runs over the metadata of every
+// event of a fleet: memchr to each place the word's first letter is, in either case, and no
+// locale's tolower per byte.
 bool containsCaseless(std::string_view text, std::string_view word)
 {
-    return std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
-               return std::tolower(static_cast<unsigned char>(a)) == b;
-           }) != text.end();
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+    const auto restMatches = [&](const char* at) {
+        for (size_t i = 1; i < word.size(); ++i)
+            if (lower(at[i]) != word[i])
+                return false;
+        return true;
+    };
+    if (word.empty() || text.size() < word.size())
+        return false;
+    const char* const last = text.data() + (text.size() - word.size()); // the last place it may start
+    for (const char first : {word.front(), char(word.front() - 'a' + 'A')}) {
+        for (const char* at = text.data(); at <= last; ++at) {
+            at = static_cast<const char*>(std::memchr(at, first, size_t(last - at) + 1));
+            if (!at)
+                break;
+            if (restMatches(at))
+                return true;
+        }
+    }
+    return false;
+}
+
+// Whether a metadata text may make its event an issue: it names a severity, an OOM or a
+// collector's health of "degraded" or "unhealthy" (every sink record names its collector's
+// health; only a degraded one is an issue). Parsed only then.
+bool mayBeIssue(std::string_view metadataText)
+{
+    return metadataText.find("severity") != std::string_view::npos ||
+           metadataText.find("oom_") != std::string_view::npos ||
+           containsCaseless(metadataText, "degraded") || containsCaseless(metadataText, "unhealthy");
 }
 
 QString eventTypeName(const EventStore& store, uint32_t row)
@@ -220,20 +252,22 @@ void FleetIssueSet::add(const QString& kind, const IssueDimensions& dimensions, 
 
 void FleetIssueSet::addEventIssues(const EventStore& store, uint32_t begin, uint32_t end)
 {
+    // mayBeIssue of each metadata text by its pool id, looked at once: the samples of a run
+    // share one text (-1: not looked at yet)
+    std::vector<int8_t> mentionsById(store.strings.size(), -1);
     for (uint32_t row = begin; row < end; ++row) {
         const EventType type = store.type[row];
-        const std::string& metadataText = store.str(store.metadata[row]);
-        // what makes an event an issue: its type, or metadata naming a severity, a collector's
-        // health or an OOM (parsed only then)
+        // what makes an event an issue: its type, or its metadata
         const bool alertType =
             type == EventType::Warning || type == EventType::Critical || type == EventType::Error;
-        // (every sink record names its collector's health; only a degraded one is an issue)
-        const bool mentions = metadataText.find("severity") != std::string::npos ||
-                              containsCaseless(metadataText, "degraded") ||
-                              containsCaseless(metadataText, "unhealthy") ||
-                              metadataText.find("oom_") != std::string::npos;
-        if (!alertType && !mentions && type != EventType::CollectorDegraded)
-            continue;
+        if (!alertType && type != EventType::CollectorDegraded) {
+            const uint32_t id = store.metadata[row];
+            if (mentionsById[id] < 0)
+                mentionsById[id] = mayBeIssue(store.str(id)) ? 1 : 0;
+            if (mentionsById[id] == 0)
+                continue;
+        }
+        const std::string& metadataText = store.str(store.metadata[row]);
         const QJsonObject metadata =
             metadataText.empty()
                 ? QJsonObject()
