@@ -335,6 +335,52 @@ private slots:
             1);
     }
 
+    // A reindex recognises only what changed: a tree where nothing changed is taken as the last
+    // walk left it (no folder or file recognised again), an input added two levels down is found
+    // with its folders recognised again and their siblings not, and the walk's memory then is
+    // the one an index from nothing leaves.
+    void reindexRecognisesOnlyWhatChanged()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString tree = dir.filePath(QStringLiteral("tree"));
+        QVERIFY(copyTree(kData + QStringLiteral("/tree"), tree));
+        const QString output = dir.filePath(QStringLiteral("fleet.sqlite"));
+        QString error;
+        FleetIndexSummary first;
+        QVERIFY2(indexFleet({{tree}, output, std::nullopt, 2}, &first, &error), qPrintable(error));
+        QVERIFY(first.recognised > 5);
+        FleetIndexSummary again;
+        QVERIFY2(indexFleet({{tree}, output, std::nullopt, 2}, &again, &error), qPrintable(error));
+        QCOMPARE(again.recognised, 0);
+        QCOMPARE(again.read, 0);
+        QCOMPARE(again.unchanged, 10);
+
+        QVERIFY(QDir(tree).mkpath(QStringLiteral("single/later")));
+        QVERIFY(QFile::copy(kData + QStringLiteral("/tree/budget/wedge_info_only.text"),
+                            tree + QStringLiteral("/single/later/wedge.text")));
+        FleetIndexSummary added;
+        QVERIFY2(indexFleet({{tree}, output, std::nullopt, 2}, &added, &error), qPrintable(error));
+        QCOMPARE(added.found, 11);
+        QCOMPARE(added.read, 1);
+        QCOMPARE(added.unchanged, 10);
+        QVERIFY2(added.recognised > 0 && added.recognised < first.recognised,
+                 qPrintable(QString::number(added.recognised)));
+
+        const QString fresh = dir.filePath(QStringLiteral("fresh.sqlite"));
+        FleetIndexSummary fromNothing;
+        QVERIFY2(indexFleet({{tree}, fresh, std::nullopt, 2}, &fromNothing, &error), qPrintable(error));
+        FleetDatabase reindexed;
+        FleetDatabase freshIndex;
+        QVERIFY(reindexed.open(output, &error));
+        QVERIFY(freshIndex.open(fresh, &error));
+        const QString walked =
+            QStringLiteral("SELECT path, size, mtime_ns, skipped FROM walked ORDER BY path");
+        QVERIFY(rowsOf(reindexed.database(), walked).size() > 5);
+        QCOMPARE(rowsOf(reindexed.database(), walked), rowsOf(freshIndex.database(), walked));
+        QCOMPARE(contentOf(reindexed.database()), contentOf(freshIndex.database()));
+    }
+
     // An index killed in the middle leaves a whole database: every input written has all its
     // runs and their issues; the next index goes on from it and ends where one uninterrupted
     // index ends.

@@ -151,6 +151,74 @@ bool FleetDatabase::open(const QString& path, QString* error)
     return true;
 }
 
+QHash<QString, FleetWalkedPath> FleetDatabase::walkedPaths(QString* error) const
+{
+    QHash<QString, FleetWalkedPath> walked;
+    QSqlQuery query(database());
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'walked'"))) {
+        *error = sqlFailure(m_path, query);
+        return walked;
+    }
+    if (!query.next())
+        return walked; // no index has written it yet
+    if (!query.exec(QStringLiteral("SELECT path, size, mtime_ns, skipped FROM walked"))) {
+        *error = sqlFailure(m_path, query);
+        return walked;
+    }
+    while (query.next()) {
+        const QString skipped = query.value(3).toString();
+        walked.insert(
+            query.value(0).toString(),
+            FleetWalkedPath{FleetInputStamp{query.value(1).toLongLong(), query.value(2).toLongLong()},
+                            skipped.isEmpty() ? QStringList() : skipped.split(QLatin1Char('\n'))});
+    }
+    return walked;
+}
+
+bool FleetDatabase::updateWalkedPaths(const QHash<QString, FleetWalkedPath>& changed, const QStringList& gone,
+                                      QString* error)
+{
+    if (changed.isEmpty() && gone.isEmpty())
+        return true;
+    QSqlDatabase db = database();
+    if (!db.transaction()) {
+        *error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
+        return false;
+    }
+    const auto fail = [&](const QSqlQuery& query) {
+        *error = sqlFailure(m_path, query);
+        db.rollback();
+        return false;
+    };
+    QSqlQuery write(db);
+    if (!write.exec(QString::fromLatin1(kFleetWalkedTable)))
+        return fail(write);
+    write.prepare(
+        QStringLiteral("INSERT OR REPLACE INTO walked (path, size, mtime_ns, skipped) VALUES (?, ?, ?, ?)"));
+    for (auto it = changed.begin(); it != changed.end(); ++it) {
+        write.addBindValue(it.key());
+        write.addBindValue(it->stamp.size);
+        write.addBindValue(it->stamp.mtimeNs);
+        write.addBindValue(nullable(it->skipped.join(QLatin1Char('\n'))));
+        if (!write.exec())
+            return fail(write);
+    }
+    QSqlQuery remove(db);
+    remove.prepare(QStringLiteral("DELETE FROM walked WHERE path = ?"));
+    for (const QString& path : gone) {
+        remove.addBindValue(path);
+        if (!remove.exec())
+            return fail(remove);
+    }
+    if (!db.commit()) {
+        *error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
+        db.rollback();
+        return false;
+    }
+    return true;
+}
+
 QHash<QString, FleetDatabase::KnownInput> FleetDatabase::knownInputs(QString* error) const
 {
     QHash<QString, KnownInput> known;

@@ -37,6 +37,13 @@ public:
     // Every input in the database by path (vanished ones too).
     QHash<QString, KnownInput> knownInputs(QString* error) const;
 
+    // The paths the last index walked that are not inputs (FleetIndexer walkFleet's knownWalked).
+    QHash<QString, FleetWalkedPath> walkedPaths(QString* error) const;
+    // Writes the walked paths that are new or changed, removes those that are gone, in one
+    // transaction.
+    bool updateWalkedPaths(const QHash<QString, FleetWalkedPath>& changed, const QStringList& gone,
+                           QString* error);
+
     // Replaces the input's rows (its inputs row, runs and their issue rows) in one transaction.
     bool writeInput(const IndexedInput& input, QString* error);
     // Marks the inputs (and their runs) vanished or present again, in one transaction.

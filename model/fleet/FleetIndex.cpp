@@ -65,8 +65,12 @@ bool indexFleet(const FleetIndexRequest& request, FleetIndexSummary* summary, QS
     for (auto it = stored.begin(); it != stored.end(); ++it)
         known.insert(it.key(), KnownFleetInput{inputKindFromString(it->kind).value_or(InputKind::Unknown),
                                                it->stamp, QString()});
-    FleetWalk walk = walkFleet(request.roots, known);
+    const QHash<QString, FleetWalkedPath> walkedBefore = database.walkedPaths(error);
+    if (!error->isEmpty())
+        return false;
+    FleetWalk walk = walkFleet(request.roots, known, walkedBefore);
     summary->problems << walk.problems;
+    summary->recognised = walk.recognised;
     // the database and SQLite's files beside it are never inputs
     const QString output = fleetPath(request.output);
     const QSet<QString> own = {output, output + QStringLiteral("-wal"), output + QStringLiteral("-shm"),
@@ -127,7 +131,22 @@ bool indexFleet(const FleetIndexRequest& request, FleetIndexSummary* summary, QS
         }
     }
     pool.waitForDone();
-    return ok;
+    if (!ok)
+        return false;
+    // what the walk recognised, for the next index: only what changed, once the inputs are written
+    // (an index killed before recognises again)
+    QHash<QString, FleetWalkedPath> walkedChanged;
+    for (auto it = walk.walked.cbegin(); it != walk.walked.cend(); ++it) {
+        const auto before = walkedBefore.constFind(it.key());
+        if (before == walkedBefore.constEnd() || !(before->stamp == it->stamp) ||
+            before->skipped != it->skipped)
+            walkedChanged.insert(it.key(), *it);
+    }
+    QStringList walkedGone;
+    for (auto it = walkedBefore.cbegin(); it != walkedBefore.cend(); ++it)
+        if (!walk.walked.contains(it.key()) && under(it.key(), roots))
+            walkedGone << it.key();
+    return database.updateWalkedPaths(walkedChanged, walkedGone, error);
 }
 
 bool mergeFleetIndexes(const QStringList& parts, const QString& output, QString* error)

@@ -26,13 +26,14 @@ struct FleetIndexRequest
 
 struct FleetIndexSummary
 {
-    qint64 found = 0;     // inputs found (of this shard)
-    qint64 read = 0;      // loaded and analysed
-    qint64 unchanged = 0; // not read again
-    qint64 vanished = 0;  // marked vanished now
-    qint64 failed = 0;    // read, and gave no run (error)
-    qint64 runs = 0;      // rows written
-    QStringList problems; // roots that do not exist, inputs that failed ("path: reason")
+    qint64 found = 0;      // inputs found (of this shard)
+    qint64 read = 0;       // loaded and analysed
+    qint64 unchanged = 0;  // not read again
+    qint64 vanished = 0;   // marked vanished now
+    qint64 failed = 0;     // read, and gave no run (error)
+    qint64 runs = 0;       // rows written
+    qint64 recognised = 0; // paths the walk recognised (not taken as the last index left them)
+    QStringList problems;  // roots that do not exist, inputs that failed ("path: reason")
 };
 
 // False with *error when the database cannot be opened or written (what was written stays whole).

@@ -9,12 +9,12 @@
 
 #include <QCryptographicHash>
 #include <QDir>
-#include <QDirIterator>
 #include <QFileInfo>
 #include <QSet>
 #include <QtEndian>
 
 #include <algorithm>
+#include <unordered_map>
 
 #ifdef Q_OS_UNIX
 #include <sys/stat.h>
@@ -281,10 +281,80 @@ bool oneJob(const OpenPlan& plan)
     return plan.runs.size() >= 2 && jobs.size() <= 1;
 }
 
+// What a folder holds, read once per walk: its entries as the walk takes them (sorted names)
+// with each file's size and time, and its stamps (fleetInputStamp; FleetWalkedPath).
+struct FolderEntry
+{
+    QString path;
+    bool folder = false;
+    bool file = false;
+    bool symLink = false;
+    FleetInputStamp stamp; // a file's
+};
+
+struct FolderListing
+{
+    std::vector<FolderEntry> entries;
+    FleetInputStamp files; // its files at every level (what fleetInputStamp gives)
+    qint64 newestNs = 0;   // the newest time of its files and folders at every level, itself included
+};
+
+// Each folder of a walk listed once: the stamp of a folder is made of its subfolders' listings,
+// which the walk takes again when it goes into them.
+class FolderListings
+{
+public:
+    const FolderListing& of(const QString& folder)
+    {
+        if (const auto it = m_listings.find(folder); it != m_listings.end())
+            return it->second;
+        FolderListing listing;
+        listing.newestNs = modifiedNs(QFileInfo(folder));
+        const QFileInfoList infos = QDir(folder).entryInfoList(
+            QDir::Dirs | QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+        listing.entries.reserve(size_t(infos.size()));
+        for (const QFileInfo& info : infos) {
+            FolderEntry entry;
+            entry.path = fleetPath(info.filePath());
+            entry.symLink = info.isSymLink();
+            entry.file = info.isFile();
+            entry.folder = info.isDir();
+            if (entry.file) {
+                // a link to a file counts with the file's size and time, as QDirIterator gives it
+                entry.stamp = FleetInputStamp{info.size(), modifiedNs(info)};
+                listing.files.size += entry.stamp.size;
+                listing.files.mtimeNs = std::max(listing.files.mtimeNs, entry.stamp.mtimeNs);
+                listing.newestNs = std::max(listing.newestNs, entry.stamp.mtimeNs);
+            } else if (entry.folder && !entry.symLink) {
+                // (a link to a folder is not followed)
+                const FolderListing& sub = of(entry.path);
+                listing.files.size += sub.files.size;
+                listing.files.mtimeNs = std::max(listing.files.mtimeNs, sub.files.mtimeNs);
+                listing.newestNs = std::max(listing.newestNs, sub.newestNs);
+            }
+            listing.entries.push_back(std::move(entry));
+        }
+        // std::unordered_map: references to its values stay valid as it grows
+        return m_listings.emplace(folder, std::move(listing)).first->second;
+    }
+
+private:
+    std::unordered_map<QString, FolderListing> m_listings;
+};
+
+FleetInputStamp fileStamp(const QString& path)
+{
+    const QFileInfo info(path);
+    return FleetInputStamp{info.size(), modifiedNs(info)};
+}
+
 class Walker
 {
 public:
-    explicit Walker(const QHash<QString, KnownFleetInput>& known) : m_known(known) {}
+    Walker(const QHash<QString, KnownFleetInput>& known, const QHash<QString, FleetWalkedPath>& knownWalked)
+        : m_known(known), m_knownWalked(knownWalked)
+    {
+    }
 
     void walk(const QString& path)
     {
@@ -292,23 +362,29 @@ public:
         if (info.isDir())
             walkFolder(path);
         else if (info.isFile())
-            walkFile(path);
+            walkFile(path, fileStamp(path), false);
     }
 
     std::vector<FleetInput> inputs;
+    QHash<QString, FleetWalkedPath> walked;
+    qint64 recognised = 0;
 
 private:
     // An input found before and unchanged: taken as it was.
-    bool takeKnown(const QString& path)
+    bool takeKnown(const QString& path, FleetInputStamp stamp)
     {
         const auto it = m_known.constFind(path);
-        if (it == m_known.constEnd())
-            return false;
-        const FleetInputStamp stamp = fleetInputStamp(path);
-        if (!(stamp == it->stamp))
+        if (it == m_known.constEnd() || !(stamp == it->stamp))
             return false;
         add(path, it->kind, stamp, it->passedOver);
         return true;
+    }
+
+    // A path walked before and not an input then, with the same stamp.
+    const FleetWalkedPath* knownWalked(const QString& path, FleetInputStamp stamp) const
+    {
+        const auto it = m_knownWalked.constFind(path);
+        return it != m_knownWalked.constEnd() && it->stamp == stamp ? &*it : nullptr;
     }
 
     void add(const QString& path, InputKind kind, FleetInputStamp stamp, const QString& passedOver = {})
@@ -321,65 +397,85 @@ private:
 
     void walkFolder(const QString& folder)
     {
-        if (takeKnown(folder))
+        const FolderListing& listing = m_listings.of(folder);
+        if (takeKnown(folder, listing.files))
             return;
-        const InputRecognition input = recognizeInput(folder);
-        const bool itself = fleetPath(input.path) == folder;
-        if ((input.kind == InputKind::StormlogTrace || input.kind == InputKind::OomBundle) && itself) {
-            add(folder, input.kind, fleetInputStamp(folder));
-            return;
+        const FleetInputStamp stamp{listing.files.size, listing.newestNs};
+        QStringList skipped;
+        const FleetWalkedPath* before = knownWalked(folder, stamp);
+        if (before) {
+            skipped = before->skipped;
+        } else {
+            ++recognised;
+            const InputRecognition input = recognizeInput(folder);
+            const bool itself = fleetPath(input.path) == folder;
+            if ((input.kind == InputKind::StormlogTrace || input.kind == InputKind::OomBundle) && itself) {
+                add(folder, input.kind, listing.files);
+                return;
+            }
+            if (input.kind == InputKind::Job && oneJob(input.plan)) {
+                add(folder, input.kind, listing.files);
+                return;
+            }
+            // copies of a run (a file exported beside its sink) are read through the run's first path
+            for (const FoundRun& run : input.plan.runs)
+                for (qsizetype i = 1; i < run.paths.size(); ++i)
+                    skipped << fleetPath(run.paths[i]);
+            skipped.sort();
+            skipped.removeDuplicates();
         }
-        if (input.kind == InputKind::Job && oneJob(input.plan)) {
-            add(folder, input.kind, fleetInputStamp(folder));
-            return;
-        }
-        // copies of a run (a file exported beside its sink) are read through the run's first path
-        QSet<QString> copies;
-        for (const FoundRun& run : input.plan.runs)
-            for (qsizetype i = 1; i < run.paths.size(); ++i)
-                copies.insert(fleetPath(run.paths[i]));
-        const QFileInfoList entries = QDir(folder).entryInfoList(
-            QDir::Dirs | QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
-        for (const QFileInfo& entry : entries) {
-            const QString path = fleetPath(entry.filePath());
-            if (copies.contains(path) || entry.isSymLink())
+        walked.insert(folder, FleetWalkedPath{stamp, skipped});
+        for (const FolderEntry& entry : listing.entries) {
+            if (entry.symLink || skipped.contains(entry.path))
                 continue;
-            if (entry.isDir())
-                walkFolder(path);
-            else if (entry.isFile())
-                walkFile(path);
+            if (entry.folder)
+                walkFolder(entry.path);
+            else if (entry.file)
+                walkFile(entry.path, entry.stamp, before != nullptr);
         }
     }
 
-    void walkFile(const QString& file)
+    // folderUnchanged: the file's folder was taken as it was
+    void walkFile(const QString& file, FleetInputStamp stamp, bool folderUnchanged)
     {
-        if (takeKnown(file))
+        if (takeKnown(file, stamp))
             return;
+        if (folderUnchanged && knownWalked(file, stamp)) {
+            walked.insert(file, FleetWalkedPath{stamp, {}});
+            return;
+        }
+        ++recognised;
         const InputRecognition input = recognizeInput(file);
         const bool itself = fleetPath(input.path) == file;
         switch (input.kind) {
         case InputKind::StormlogTrace:
             if (itself)
-                add(file, input.kind, fleetInputStamp(file));
-            return; // a sink's manifest or segment: its sink is the input
+                add(file, input.kind, stamp);
+            else
+                walked.insert(file, FleetWalkedPath{stamp, {}}); // a sink's manifest or segment
+            return;
         case InputKind::BudgetLog:
         case InputKind::PytorchSnapshot:
-            add(file, input.kind, fleetInputStamp(file));
+            add(file, input.kind, stamp);
             return;
         case InputKind::OomBundle:
         case InputKind::Job:
         case InputKind::SeveralRuns:
-            return; // part of a bundle or a folder the walk reads as such
+            // part of a bundle or a folder the walk reads as such
+            walked.insert(file, FleetWalkedPath{stamp, {}});
+            return;
         case InputKind::NvidiaSmiLog:
         case InputKind::Foreign:
         case InputKind::Unknown:
-            add(file, input.kind, fleetInputStamp(file),
+            add(file, input.kind, stamp,
                 input.reason.isEmpty() ? QStringLiteral("not an input gapscope reads") : input.reason);
             return;
         }
     }
 
     const QHash<QString, KnownFleetInput>& m_known;
+    const QHash<QString, FleetWalkedPath>& m_knownWalked;
+    FolderListings m_listings;
     QSet<QString> m_added;
 };
 
@@ -392,28 +488,17 @@ QString fleetPath(const QString& path)
 
 FleetInputStamp fleetInputStamp(const QString& path)
 {
-    FleetInputStamp stamp;
-    const QFileInfo info(path);
-    const auto take = [&](const QFileInfo& file) {
-        stamp.size += file.size();
-        stamp.mtimeNs = std::max(stamp.mtimeNs, modifiedNs(file));
-    };
-    if (!info.isDir()) {
-        take(info);
-        return stamp;
-    }
-    QDirIterator it(path, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        it.next();
-        take(it.fileInfo());
-    }
-    return stamp;
+    if (!QFileInfo(path).isDir())
+        return fileStamp(path);
+    FolderListings listings;
+    return listings.of(fleetPath(path)).files;
 }
 
-FleetWalk walkFleet(const QStringList& roots, const QHash<QString, KnownFleetInput>& known)
+FleetWalk walkFleet(const QStringList& roots, const QHash<QString, KnownFleetInput>& known,
+                    const QHash<QString, FleetWalkedPath>& knownWalked)
 {
     FleetWalk found;
-    Walker walker(known);
+    Walker walker(known, knownWalked);
     for (const QString& root : roots) {
         const QString path = fleetPath(root);
         if (!QFileInfo::exists(path)) {
@@ -423,6 +508,8 @@ FleetWalk walkFleet(const QStringList& roots, const QHash<QString, KnownFleetInp
         walker.walk(path);
     }
     found.inputs = std::move(walker.inputs);
+    found.walked = std::move(walker.walked);
+    found.recognised = walker.recognised;
     return found;
 }
 

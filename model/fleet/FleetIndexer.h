@@ -44,12 +44,16 @@ struct KnownFleetInput
 
 struct FleetWalk
 {
-    std::vector<FleetInput> inputs; // in walk order (sorted names)
-    QStringList problems;           // roots that do not exist
+    std::vector<FleetInput> inputs;         // in walk order (sorted names)
+    QHash<QString, FleetWalkedPath> walked; // every path walked that is not an input
+    qint64 recognised = 0;                  // paths recognised (not taken as an earlier walk left them)
+    QStringList problems;                   // roots that do not exist
 };
 // The inputs under roots (folders or files), absolute paths; known: the inputs of an earlier
-// index by path.
-FleetWalk walkFleet(const QStringList& roots, const QHash<QString, KnownFleetInput>& known = {});
+// index by path; knownWalked: its walked paths. A folder is taken as it was when its stamp is
+// unchanged; a file, when its folder's is too (a file's kind may depend on what lies beside it).
+FleetWalk walkFleet(const QStringList& roots, const QHash<QString, KnownFleetInput>& known = {},
+                    const QHash<QString, FleetWalkedPath>& knownWalked = {});
 
 // Whether path falls to shard `index` of `count` (0 <= index < count): by the first 8 bytes of
 // the SHA-1 of its UTF-8, the same on every machine and every run.

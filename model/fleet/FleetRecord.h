@@ -4,6 +4,7 @@
 // it. Plain values: made on a worker thread, written by the one writer thread.
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
@@ -64,6 +65,20 @@ struct FleetInputStamp
     qint64 size = 0;
     qint64 mtimeNs = 0;
     bool operator==(const FleetInputStamp&) const = default;
+};
+
+// A path the walk recognised that is not an input itself: a folder it walked into (a tree of
+// runs, the folder of one run), a file that is part of an input it reads whole (a sink's
+// manifest). A later walk that finds it unchanged takes it as it was, without recognising it
+// again: what keeps a reindex of a tree where nothing changed to listing folders and reading
+// times.
+struct FleetWalkedPath
+{
+    // A file's size and time; a folder's files at every level together, and the newest time of
+    // them and of the folders at every level, itself included (a file added, removed or renamed
+    // changes its folder's time; one rewritten, its own).
+    FleetInputStamp stamp;
+    QStringList skipped; // a folder's entries the walk leaves out (copies of a run beside its sink)
 };
 
 struct IndexedInput

@@ -16,6 +16,21 @@ inline constexpr int kFleetSchemaVersion = 1;
 // collector_degradation, alert, hidden_memory_anomaly: stormlog/issues.py IssueKind).
 inline constexpr char kGapscopeNoticeIssueKind[] = "gapscope_notice";
 
+// What the walk recognised under the roots that is not an input (a folder it went into, a file
+// that is part of an input), so that the next index takes an unchanged one without recognising
+// it again. The indexer's own memory, made by the first index that writes to it (not with the
+// schema: a new database stays as small as it was): no run or issue is made of it, and a merge
+// leaves it out (a part's rows are for its own next index).
+inline constexpr char kFleetWalkedTable[] =
+    "CREATE TABLE IF NOT EXISTS walked (\n"
+    "  path TEXT PRIMARY KEY,            -- absolute, as found under the ROOT given\n"
+    "  size INTEGER NOT NULL,            -- bytes: a file's size, a folder's files together (every level)\n"
+    "  mtime_ns INTEGER NOT NULL,        -- a file's time; a folder's: the newest of its files and "
+    "folders (every level, itself included)\n"
+    "  skipped TEXT                      -- a folder's entries the walk leaves out (copies of a run "
+    "beside its sink), one path a line\n"
+    ")";
+
 // The statements that create an empty database of kFleetSchemaVersion, in order.
 inline QStringList fleetSchemaStatements()
 {
