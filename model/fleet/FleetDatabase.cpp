@@ -43,6 +43,36 @@ constexpr char kRunColumns[] =
 
 } // namespace
 
+struct FleetDatabase::InputStatements
+{
+    explicit InputStatements(const QSqlDatabase& db)
+        : deleteIssueRuns(db), deleteRuns(db), input(db), run(db), issue(db), link(db)
+    {
+    }
+    bool prepare()
+    {
+        return deleteIssueRuns.prepare(QStringLiteral("DELETE FROM issue_runs WHERE run_id IN (SELECT run_id "
+                                                      "FROM runs WHERE input_path = ?)")) &&
+               deleteRuns.prepare(QStringLiteral("DELETE FROM runs WHERE input_path = ?")) &&
+               input.prepare(QStringLiteral(
+                   "INSERT OR REPLACE INTO inputs (path, input_kind, input_size, input_mtime_ns, "
+                   "run_count, vanished, error) VALUES (?, ?, ?, ?, ?, 0, ?)")) &&
+               run.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (%2)")
+                               .arg(QLatin1String(kRunColumns),
+                                    QStringLiteral("?, ").repeated(29) + QStringLiteral("?"))) &&
+               issue.prepare(QStringLiteral("INSERT OR IGNORE INTO issues (fingerprint, kind, class, "
+                                            "severity, title, dimensions) VALUES (?, ?, ?, ?, ?, ?)")) &&
+               link.prepare(QStringLiteral("INSERT INTO issue_runs (fingerprint, run_id, hit_count, "
+                                           "first_seen_ns, last_seen_ns) VALUES (?, ?, ?, ?, ?)"));
+    }
+    QSqlQuery deleteIssueRuns;
+    QSqlQuery deleteRuns;
+    QSqlQuery input;
+    QSqlQuery run;
+    QSqlQuery issue;
+    QSqlQuery link;
+};
+
 FleetDatabase::FleetDatabase()
 {
     static QAtomicInt counter;
@@ -56,6 +86,7 @@ FleetDatabase::~FleetDatabase()
 
 void FleetDatabase::close()
 {
+    m_inputStatements.reset(); // before the connection they belong to
     if (!QSqlDatabase::contains(m_connection))
         return;
     {
@@ -248,19 +279,25 @@ bool FleetDatabase::writeInput(const IndexedInput& input, QString* error)
         db.rollback();
         return false;
     };
-    QSqlQuery query(db);
-    query.prepare(QStringLiteral(
-        "DELETE FROM issue_runs WHERE run_id IN (SELECT run_id FROM runs WHERE input_path = ?)"));
-    query.addBindValue(input.path);
-    if (!query.exec())
-        return fail(query);
-    query.prepare(QStringLiteral("DELETE FROM runs WHERE input_path = ?"));
-    query.addBindValue(input.path);
-    if (!query.exec())
-        return fail(query);
-    query.prepare(
-        QStringLiteral("INSERT OR REPLACE INTO inputs (path, input_kind, input_size, input_mtime_ns, "
-                       "run_count, vanished, error) VALUES (?, ?, ?, ?, ?, 0, ?)"));
+    if (!m_inputStatements) {
+        auto statements = std::make_unique<InputStatements>(db);
+        if (!statements->prepare()) {
+            for (const QSqlQuery* query :
+                 {&statements->deleteIssueRuns, &statements->deleteRuns, &statements->input, &statements->run,
+                  &statements->issue, &statements->link})
+                if (query->lastError().isValid())
+                    return fail(*query);
+            return fail(statements->deleteIssueRuns);
+        }
+        m_inputStatements = std::move(statements);
+    }
+    InputStatements& statements = *m_inputStatements;
+    for (QSqlQuery* query : {&statements.deleteIssueRuns, &statements.deleteRuns}) {
+        query->addBindValue(input.path);
+        if (!query->exec())
+            return fail(*query);
+    }
+    QSqlQuery& query = statements.input;
     query.addBindValue(input.path);
     query.addBindValue(input.kind);
     query.addBindValue(input.stamp.size);
@@ -269,16 +306,9 @@ bool FleetDatabase::writeInput(const IndexedInput& input, QString* error)
     query.addBindValue(nullable(input.error));
     if (!query.exec())
         return fail(query);
-    QSqlQuery run(db);
-    run.prepare(
-        QStringLiteral("INSERT INTO runs (%1) VALUES (%2)")
-            .arg(QLatin1String(kRunColumns), QStringLiteral("?, ").repeated(29) + QStringLiteral("?")));
-    QSqlQuery issue(db);
-    issue.prepare(QStringLiteral("INSERT OR IGNORE INTO issues (fingerprint, kind, class, severity, title, "
-                                 "dimensions) VALUES (?, ?, ?, ?, ?, ?)"));
-    QSqlQuery link(db);
-    link.prepare(QStringLiteral("INSERT INTO issue_runs (fingerprint, run_id, hit_count, first_seen_ns, "
-                                "last_seen_ns) VALUES (?, ?, ?, ?, ?)"));
+    QSqlQuery& run = statements.run;
+    QSqlQuery& issue = statements.issue;
+    QSqlQuery& link = statements.link;
     for (const FleetRun& r : input.runs) {
         const QVariantList values = {
             r.path.isEmpty() ? input.path : r.path,

@@ -12,6 +12,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
 namespace gapscope {
 
 class FleetDatabase
@@ -56,6 +58,10 @@ private:
     bool exec(const QString& statement, QString* error);
     QString m_connection;
     QString m_path;
+    // writeInput's statements, prepared once per connection (SQLite compiles each one; an input
+    // is a few rows)
+    struct InputStatements;
+    std::unique_ptr<InputStatements> m_inputStatements;
 };
 
 } // namespace gapscope
