@@ -146,7 +146,9 @@ PY
 }
 
 # The fleet index: a fresh database each run (the inputs in the page cache), then a reindex of
-# the last one with nothing changed, then the Dask route (fresh parts each run); medians.
+# the last one with nothing changed, then the Dask route (fresh parts each run); medians. The CPU
+# time (user + system, every thread) beside the wall time: on a shared machine the wall time is
+# what the others leave.
 fleet_bench() { # runs
     fleet=$dir/fleet-$1
     if [ ! -e "$fleet" ]; then
@@ -160,21 +162,22 @@ fleet_bench() { # runs
     : > "$dir/fleet-index" && : > "$dir/fleet-reindex" && : > "$dir/fleet-dask"
     for run in $(seq "$repeats"); do
         rm -f "$db" "$db-wal" "$db-shm"
-        /usr/bin/time -f '%e %M' -a -o "$dir/fleet-index" "$gapscope" index "$fleet" --output "$db" 2>/dev/null
+        /usr/bin/time -f '%e %M %U %S' -a -o "$dir/fleet-index" "$gapscope" index "$fleet" --output "$db" 2>/dev/null
     done
     for run in $(seq "$repeats"); do
-        /usr/bin/time -f '%e %M' -a -o "$dir/fleet-reindex" "$gapscope" index "$fleet" --output "$db" 2>/dev/null
+        /usr/bin/time -f '%e %M %U %S' -a -o "$dir/fleet-reindex" "$gapscope" index "$fleet" --output "$db" 2>/dev/null
     done
     for run in $(seq "$repeats"); do
         rm -rf "$dir/fleet-dask.sqlite" "$dir/fleet-dask.sqlite.parts"
-        /usr/bin/time -f '%e %M' -a -o "$dir/fleet-dask" "$python" "$here/../scripts/gapscope-dask-index" "$fleet" \
+        /usr/bin/time -f '%e %M %U %S' -a -o "$dir/fleet-dask" "$python" "$here/../scripts/gapscope-dask-index" "$fleet" \
             --output "$dir/fleet-dask.sqlite" --local-workers 2 --gapscope "$gapscope" 2>/dev/null
     done
     echo "fleet: $1 runs ($(sqlite3 "$db" 'SELECT COUNT(*) FROM runs' 2>/dev/null || echo '?') rows)," \
         "$(du -sm "$fleet" | cut -f1) MB; load $(cut -d' ' -f1-3 /proc/loadavg)"
     for what in index reindex dask; do
         f=$dir/fleet-$what
-        echo "  $what: $(cut -d' ' -f1 "$f" | median) s wall, peak RSS" \
+        echo "  $what: $(cut -d' ' -f1 "$f" | median) s wall," \
+            "$(awk '{ print $3 + $4 }' "$f" | median) s CPU, peak RSS" \
             "$(cut -d' ' -f2 "$f" | median | awk '{ printf "%.0f", $1 / 1024 }') MB (median of $repeats; runs:" \
             "$(cut -d' ' -f1 "$f" | tr '\n' ' ')s)"
     done
