@@ -110,6 +110,31 @@ bool FleetDatabase::exec(const QString& statement, QString* error)
     return false;
 }
 
+bool FleetDatabase::beginTransaction(QString* error)
+{
+    if (database().transaction())
+        return true;
+    *error = QStringLiteral("%1: %2").arg(m_path, database().lastError().text());
+    return false;
+}
+
+bool FleetDatabase::commitTransaction(QString* error)
+{
+    QSqlDatabase db = database();
+    if (db.commit())
+        return true;
+    *error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
+    db.rollback();
+    return false;
+}
+
+bool FleetDatabase::failTransaction(const QString& what, const QSqlQuery& query, QString* error)
+{
+    *error = sqlFailure(what, query);
+    database().rollback();
+    return false;
+}
+
 bool FleetDatabase::open(const QString& path, QString* error)
 {
     close();
@@ -213,15 +238,9 @@ bool FleetDatabase::updateWalkedPaths(const QHash<QString, FleetWalkedPath>& cha
     if (changed.isEmpty() && gone.isEmpty())
         return true;
     QSqlDatabase db = database();
-    if (!db.transaction()) {
-        *error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
+    if (!beginTransaction(error))
         return false;
-    }
-    const auto fail = [&](const QSqlQuery& query) {
-        *error = sqlFailure(m_path, query);
-        db.rollback();
-        return false;
-    };
+    const auto fail = [&](const QSqlQuery& query) { return failTransaction(m_path, query, error); };
     QSqlQuery write(db);
     if (!write.exec(QString::fromLatin1(kFleetWalkedTable)))
         return fail(write);
@@ -242,12 +261,7 @@ bool FleetDatabase::updateWalkedPaths(const QHash<QString, FleetWalkedPath>& cha
         if (!remove.exec())
             return fail(remove);
     }
-    if (!db.commit()) {
-        *error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
-        db.rollback();
-        return false;
-    }
-    return true;
+    return commitTransaction(error);
 }
 
 QHash<QString, FleetDatabase::KnownInput> FleetDatabase::knownInputs(QString* error) const
@@ -270,14 +284,10 @@ QHash<QString, FleetDatabase::KnownInput> FleetDatabase::knownInputs(QString* er
 bool FleetDatabase::writeInput(const IndexedInput& input, QString* error)
 {
     QSqlDatabase db = database();
-    if (!db.transaction()) {
-        *error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
+    if (!beginTransaction(error))
         return false;
-    }
     const auto fail = [&](const QSqlQuery& query) {
-        *error = sqlFailure(QStringLiteral("%1: writing %2").arg(m_path, input.path), query);
-        db.rollback();
-        return false;
+        return failTransaction(QStringLiteral("%1: writing %2").arg(m_path, input.path), query, error);
     };
     if (!m_inputStatements) {
         auto statements = std::make_unique<InputStatements>(db);
@@ -363,12 +373,7 @@ bool FleetDatabase::writeInput(const IndexedInput& input, QString* error)
                 return fail(link);
         }
     }
-    if (!db.commit()) {
-        *error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
-        db.rollback();
-        return false;
-    }
-    return true;
+    return commitTransaction(error);
 }
 
 bool FleetDatabase::setVanished(const QStringList& paths, bool vanished, QString* error)
@@ -376,10 +381,8 @@ bool FleetDatabase::setVanished(const QStringList& paths, bool vanished, QString
     if (paths.isEmpty())
         return true;
     QSqlDatabase db = database();
-    if (!db.transaction()) {
-        *error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
+    if (!beginTransaction(error))
         return false;
-    }
     QSqlQuery inputs(db);
     inputs.prepare(QStringLiteral("UPDATE inputs SET vanished = ? WHERE path = ?"));
     QSqlQuery runs(db);
@@ -388,18 +391,11 @@ bool FleetDatabase::setVanished(const QStringList& paths, bool vanished, QString
         for (QSqlQuery* query : {&inputs, &runs}) {
             query->addBindValue(vanished ? 1 : 0);
             query->addBindValue(path);
-            if (!query->exec()) {
-                *error = sqlFailure(m_path, *query);
-                db.rollback();
-                return false;
-            }
+            if (!query->exec())
+                return failTransaction(m_path, *query, error);
         }
     }
-    if (!db.commit()) {
-        *error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
-        return false;
-    }
-    return true;
+    return commitTransaction(error);
 }
 
 bool FleetDatabase::mergeFrom(const QString& partPath, QString* error)

@@ -9,6 +9,7 @@
 
 #include <QHash>
 #include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QString>
 #include <QStringList>
 
@@ -56,6 +57,12 @@ public:
 
 private:
     bool exec(const QString& statement, QString* error);
+    // A transaction begun, committed (rolled back when the commit fails); false with *error
+    // naming the database.
+    bool beginTransaction(QString* error);
+    bool commitTransaction(QString* error);
+    // *error = "what: SQLite's reason" of query, the transaction rolled back; false.
+    bool failTransaction(const QString& what, const QSqlQuery& query, QString* error);
     QString m_connection;
     QString m_path;
     // writeInput's statements, prepared once per connection (SQLite compiles each one; an input
