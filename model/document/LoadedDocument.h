@@ -1,6 +1,6 @@
 #pragma once
 // What a load hands on: one loaded document of one kind (a trace, a budget log, a distributed
-// job, a PyTorch memory snapshot; later a fleet). LoadJob delivers it (LoadJob::documentLoaded),
+// job, a PyTorch memory snapshot, a fleet index). LoadJob delivers it (LoadJob::documentLoaded),
 // the window gives it to a tab, and the tab to the page that takes it (app/pages/PageRegistry): a
 // new kind of document is one more member here, set by its loader, and no change in the window.
 
@@ -11,6 +11,7 @@
 namespace gapscope {
 
 struct BudgetData;
+struct FleetData;
 struct JobData;
 class ProblemLog;
 struct SnapshotData;
@@ -24,6 +25,7 @@ struct LoadedDocument
     std::shared_ptr<const JobData> job;
     // a default, so that LoadedDocument{trace, budget, job} names every member it needs
     std::shared_ptr<const SnapshotData> snapshot = nullptr;
+    std::shared_ptr<const FleetData> fleet = nullptr; // a fleet index database (the fleet page)
 
     // What was read (a job: its first input; empty without a document).
     QString path() const;
