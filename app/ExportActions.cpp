@@ -34,6 +34,8 @@ ExportActions* ExportActions::forDocumentTabs(QWidget* window, const DocumentTab
     actions->setBudgetProvider([shown] { return shown().budget; });
     actions->setBookmarkProvider([shown] { return shown().bookmarks; });
     actions->setJobProvider([shown] { return shown().job; });
+    actions->setDocumentsProvider([shown] { return shown().documents; },
+                                  [tabs] { return tabs->current()->documentPage()->documentPath(); });
     return actions;
 }
 
@@ -73,8 +75,28 @@ void ExportActions::setJobProvider(JobProvider job)
     updateEnabled();
 }
 
+void ExportActions::setDocumentsProvider(DocumentsProvider documents, std::function<QString()> shownPath)
+{
+    m_documents = std::move(documents);
+    m_shownPath = std::move(shownPath);
+    updateEnabled();
+}
+
+bool ExportActions::writePageDocument(const QString& file, const PageDocumentExport& document, bool replace,
+                                      QString* error) const
+{
+    if (const QString conflict = inputConflict(file); !conflict.isEmpty()) {
+        *error = conflict;
+        return false;
+    }
+    *error = writeOutput(file, document.bytes(), replace);
+    return error->isEmpty();
+}
+
 QString ExportActions::documentPath() const
 {
+    if (!hasAnalysis() && m_shownPath)
+        return m_shownPath();
     if (const JobSource shown = job(); shown.job)
         return shown.path;
     if (const auto b = budget())
@@ -295,6 +317,8 @@ void ExportActions::exportReportInteractively()
 {
     if (!hasDocument())
         return;
+    if (!hasAnalysis())
+        return exportPageDocumentInteractively();
     QStringList filters;
     for (ExportFormat format : allExportFormats())
         filters << nameFilter(format);
@@ -378,6 +402,35 @@ void ExportActions::copyFinding()
     mime->setText(markdown);
     mime->setData(QStringLiteral("text/markdown"), markdown.toUtf8());
     QApplication::clipboard()->setMimeData(mime);
+}
+
+void ExportActions::exportPageDocumentInteractively()
+{
+    const std::vector<PageDocumentExport> documents = pageDocuments();
+    QStringList filters;
+    for (const PageDocumentExport& document : documents)
+        filters << document.nameFilter;
+    QString selected = filters.front();
+    const QString base = QFileInfo(documentPath()).completeBaseName();
+    QString file =
+        QFileDialog::getSaveFileName(m_parent, tr("Export Report"), base, filters.join(QStringLiteral(";;")),
+                                     &selected, QFileDialog::DontConfirmOverwrite);
+    if (file.isEmpty())
+        return;
+    const qsizetype chosen = std::max<qsizetype>(0, filters.indexOf(selected));
+    const PageDocumentExport& document = documents[size_t(chosen)];
+    if (QFileInfo(file).suffix().isEmpty())
+        file += QLatin1Char('.') + document.suffix;
+    if (!confirmReplace(file))
+        return;
+    QString error;
+    if (!writePageDocument(file, document, true, &error)) {
+        showMessage(m_parent, QMessageBox::Warning, tr("Export Report"),
+                    tr("The report could not be written.\n\n%1").arg(error), QMessageBox::Ok,
+                    QMessageBox::Ok);
+        return;
+    }
+    emit exported(file);
 }
 
 } // namespace gapscope
