@@ -7,7 +7,8 @@
 # real-shape targets (a 138 MB and a 1 GB trace: load on 1 and 2 threads, gapscope analyze).
 # `bench/run.sh BUILD threads` prints 1 thread against 2 on every form at about 16, 64 and 500 MB.
 # `bench/run.sh BUILD snapshot [ENTRIES]` loads a PyTorch memory snapshot of ENTRIES (1 000 000)
-# trace entries and times Python's pickle.load of it.
+# trace entries and times Python's pickle.load of it. `bench/run.sh BUILD fleet-page [RUNS]` opens a
+# fleet index of RUNS (10 000) runs as the fleet page does, filters it and paints its scatter.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -141,6 +142,14 @@ for _ in range(3):
 print(f"  python3 pickle.load: {statistics.median(runs):.2f} s (median of 3; runs: {' '.join(f'{r:.2f}' for r in runs)} s)")
 PY
 }
+
+# The fleet page (issue 35): a fleet index of RUNS (10 000) synthetic runs, opened, filtered and
+# its scatter painted at 1400x900 (gapscope_bench fleet-page).
+if [ "${2:-}" = fleet-page ]; then
+    echo "== fleet page ($(nproc) cores)"
+    "$bench" fleet-page "$dir/fleet-${3:-10000}.sqlite" "${3:-10000}"
+    exit 0
+fi
 
 if [ "${2:-}" = snapshot ]; then
     echo "== PyTorch memory snapshot ($(nproc) cores)"

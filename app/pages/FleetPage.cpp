@@ -87,6 +87,12 @@ FleetPage::FleetPage(QAction* resetZoomAction, QWidget* parent) : DocumentPage(r
     m_infoLabel->setObjectName(QStringLiteral("fleetInfo"));
     m_infoLabel->setContentsMargins(6, 0, 12, 0);
     toolBar()->addWidget(m_infoLabel);
+    toolBar()->addSeparator();
+    QAction* logAxes = toolBar()->addAction(trMain("Log Axes"));
+    logAxes->setObjectName(QStringLiteral("fleetLogAxesAction"));
+    logAxes->setCheckable(true);
+    logAxes->setToolTip(
+        trMain("Both axes of the scatter logarithmic: runs spread over decades of duration and gap"));
 
     // the runs: the filters over the table
     auto* runsPane = new QWidget(this);
@@ -99,6 +105,7 @@ FleetPage::FleetPage(QAction* resetZoomAction, QWidget* parent) : DocumentPage(r
     m_textFilter->setObjectName(QStringLiteral("fleetTextFilter"));
     m_textFilter->setPlaceholderText(trMain("Filter runs (path, job, host, session, finding, notice)"));
     m_textFilter->setClearButtonEnabled(true);
+    m_textFilter->setMinimumWidth(160);
     m_job = filterCombo(QStringLiteral("fleetJobFilter"), trMain("Only the runs of this job"), runsPane);
     m_host = filterCombo(QStringLiteral("fleetHostFilter"), trMain("Only the runs on this host"), runsPane);
     m_class = filterCombo(QStringLiteral("fleetClassFilter"),
@@ -156,6 +163,7 @@ FleetPage::FleetPage(QAction* resetZoomAction, QWidget* parent) : DocumentPage(r
     m_issuesView = tableView(QStringLiteral("fleetIssuesView"), this);
     m_issuesView->setModel(m_issuesProxy);
     m_issuesView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_issuesView->sortByColumn(FleetIssuesModel::RunsColumn, Qt::DescendingOrder);
     m_issuesView->setToolTip(trMain("Findings grouped across runs by upstream stormlog's fingerprint"));
     m_issueRunsModel = new FleetRunsModel(this);
     m_issueRunsView = tableView(QStringLiteral("fleetIssueRunsView"), this);
@@ -173,6 +181,7 @@ FleetPage::FleetPage(QAction* resetZoomAction, QWidget* parent) : DocumentPage(r
     issues->setStretchFactor(1, 2);
     addDetailPane(issues);
 
+    connect(logAxes, &QAction::toggled, m_scatter, &FleetScatterView::setLogScale);
     connect(m_textFilter, &QLineEdit::textChanged, this, &FleetPage::applyFilter);
     for (QComboBox* combo : {m_job, m_host, m_class, m_severity, m_notice, m_time})
         connect(combo, &QComboBox::currentIndexChanged, this, &FleetPage::applyFilter);
@@ -234,6 +243,9 @@ bool FleetPage::open(const LoadedDocument& document, QString* error)
     m_issuesView->setColumnWidth(
         FleetIssuesModel::FingerprintColumn,
         std::min(m_issuesView->columnWidth(FleetIssuesModel::FingerprintColumn), 200));
+    // the issue seen in most runs, with its runs
+    if (m_issuesProxy->rowCount() > 0)
+        m_issuesView->setCurrentIndex(m_issuesProxy->index(0, 0));
     updateInfo();
     emit stateChanged();
     return true;

@@ -182,8 +182,9 @@ QVariant FleetRunsModel::data(const QModelIndex& index, int role) const
         const QString& path = m_data->text(r.path[run]);
         if (!display)
             return path;
-        const qsizetype slash = path.lastIndexOf(QLatin1Char('/'), path.endsWith(QLatin1Char('/')) ? -2 : -1);
-        return slash < 0 ? path : path.mid(slash + 1);
+        // the last two parts: a sink is named by its run's folder ("rank2/telemetry_sink")
+        const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        return parts.size() < 2 ? path : parts.mid(parts.size() - 2).join(QLatin1Char('/'));
     }
     case FleetRunColumn::Job:
         return m_data->text(r.jobId[run]);
@@ -199,7 +200,7 @@ QVariant FleetRunsModel::data(const QModelIndex& index, int role) const
         const qint64 d = r.durationNs(run);
         if (!display)
             return integerValue(d);
-        return d == kFleetNoValue ? QString() : secondsText(double(d) / 1e9);
+        return d == kFleetNoValue ? QString() : durationText(d, timeResolutionNs(d, 1000));
     }
     case FleetRunColumn::Samples:
         return display ? QVariant(integerCell(r.samples[run])) : integerValue(r.samples[run]);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace gapscope {
 
@@ -15,23 +16,31 @@ namespace {
 
 constexpr int kLeftMargin = 78;
 constexpr int kRightMargin = 16;
-constexpr int kTopMargin = 28; // the legend
+constexpr int kLegendTop = 6;
 constexpr int kBottomMargin = 40;
 constexpr double kPointSize = 4;
 constexpr double kSelectedSize = 7;
 constexpr int kPickRadius = 6;
 
-// 1, 2 or 5 times a power of ten, so that range / step is at most maxTicks.
-double niceStep(double range, int maxTicks)
+// A step of time a person reads: 1, 2 or 5 times a power of ten below a minute, then whole
+// minutes, hours and days, so that range / step is at most maxTicks.
+double niceDurationStep(double rangeS, int maxTicks)
 {
-    if (range <= 0)
-        return 1;
-    const double raw = range / std::max(1, maxTicks);
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * power >= raw)
-            return m * power;
-    return 10 * power;
+    const double raw = rangeS / std::max(1, maxTicks);
+    if (raw < 60) {
+        if (raw <= 0)
+            return 1;
+        const double power = std::pow(10.0, std::floor(std::log10(raw)));
+        for (const double m : {1.0, 2.0, 5.0, 10.0})
+            if (m * power >= raw)
+                return m * power;
+        return 10 * power;
+    }
+    for (const double step : {60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0,
+                              43200.0, 86400.0, 172800.0, 604800.0})
+        if (step >= raw)
+            return step;
+    return 604800.0 * std::ceil(raw / 604800.0);
 }
 
 } // namespace
@@ -80,29 +89,86 @@ void FleetScatterView::setSelectedRuns(const std::vector<int>& runs)
     update();
 }
 
+void FleetScatterView::setLogScale(bool log)
+{
+    m_log = log;
+    updateRanges();
+    update();
+}
+
 void FleetScatterView::updateRanges()
 {
     m_maxX = 0;
     m_maxY = 0;
+    m_minX = std::numeric_limits<double>::infinity();
+    m_minY = std::numeric_limits<double>::infinity();
     for (const FleetScatterPoint& p : m_points) {
         m_maxX = std::max(m_maxX, p.durationS);
         m_maxY = std::max(m_maxY, p.peakGapBytes);
+        if (p.durationS > 0)
+            m_minX = std::min(m_minX, p.durationS);
+        if (p.peakGapBytes > 0)
+            m_minY = std::min(m_minY, p.peakGapBytes);
+    }
+    if (m_log) {
+        // whole decades of seconds, whole powers of two of bytes; zeros sit on the origin
+        m_minX = std::isfinite(m_minX) ? std::pow(10.0, std::floor(std::log10(m_minX))) : 1;
+        m_maxX = std::max(m_minX * 10, std::pow(10.0, std::ceil(std::log10(std::max(m_maxX, m_minX)))));
+        m_minY = std::isfinite(m_minY) ? std::exp2(std::floor(std::log2(m_minY))) : 1024;
+        m_maxY = std::max(m_minY * 2, std::exp2(std::ceil(std::log2(std::max(m_maxY, m_minY)))));
+        return;
     }
     m_maxX = m_maxX > 0 ? m_maxX * 1.04 : 1;
     m_maxY = byteAxisRange(0, m_maxY > 0 ? m_maxY * 1.04 : 0, ByteRangeMode::FromZero).max;
 }
 
+double FleetScatterView::fractionX(double seconds) const
+{
+    if (!m_log)
+        return seconds / m_maxX;
+    return (std::log(std::max(seconds, m_minX)) - std::log(m_minX)) / (std::log(m_maxX) - std::log(m_minX));
+}
+
+double FleetScatterView::fractionY(double bytes) const
+{
+    if (!m_log)
+        return bytes / m_maxY;
+    return (std::log(std::max(bytes, m_minY)) - std::log(m_minY)) / (std::log(m_maxY) - std::log(m_minY));
+}
+
+std::vector<QPointF> FleetScatterView::legendLayout(int* rows) const
+{
+    const QFontMetrics metrics(font());
+    std::vector<QPointF> at;
+    double x = kLeftMargin;
+    int row = 0;
+    for (const QString& entry : m_legend) {
+        const double w = metrics.horizontalAdvance(entry) + 24;
+        if (x > kLeftMargin && x + w > width() - kRightMargin) {
+            x = kLeftMargin;
+            ++row;
+        }
+        at.emplace_back(x, kLegendTop + row * (metrics.height() + 2));
+        x += w;
+    }
+    *rows = m_legend.isEmpty() ? 0 : row + 1;
+    return at;
+}
+
 QRectF FleetScatterView::plotRect() const
 {
-    return QRectF(kLeftMargin, kTopMargin, std::max(10, width() - kLeftMargin - kRightMargin),
-                  std::max(10, height() - kTopMargin - kBottomMargin));
+    int rows = 0;
+    legendLayout(&rows);
+    const int top = kLegendTop + rows * (fontMetrics().height() + 2) + 8;
+    return QRectF(kLeftMargin, top, std::max(10, width() - kLeftMargin - kRightMargin),
+                  std::max(10, height() - top - kBottomMargin));
 }
 
 QPointF FleetScatterView::pointPosition(const FleetScatterPoint& point) const
 {
     const QRectF plot = plotRect();
-    return {plot.left() + point.durationS / m_maxX * plot.width(),
-            plot.bottom() - point.peakGapBytes / m_maxY * plot.height()};
+    return {plot.left() + fractionX(point.durationS) * plot.width(),
+            plot.bottom() - fractionY(point.peakGapBytes) * plot.height()};
 }
 
 std::vector<int> FleetScatterView::runsInside(const QRect& rect) const
@@ -142,47 +208,61 @@ void FleetScatterView::paintEvent(QPaintEvent* /*event*/)
 
     // axes: seconds across, bytes up
     const QFontMetrics metrics(font());
-    const double stepX = niceStep(m_maxX, std::max(2, int(plot.width() / 90)));
-    painter.setPen(grid);
-    for (double x = 0; x <= m_maxX + stepX * 1e-9; x += stepX) {
-        const double px = plot.left() + x / m_maxX * plot.width();
+    std::vector<double> ticksX;
+    if (m_log) {
+        for (double x = m_minX; x <= m_maxX * 1.0001; x *= 10)
+            ticksX.push_back(x);
+    } else {
+        const double stepX = niceDurationStep(m_maxX, std::max(2, int(plot.width() / 90)));
+        for (double x = 0; x <= m_maxX + stepX * 1e-9; x += stepX)
+            ticksX.push_back(x);
+    }
+    const qint64 resolutionNs =
+        m_log ? qint64(std::max(1.0, m_minX * 1e8)) : timeResolutionNs(qint64(m_maxX * 1e9), 10);
+    for (const double x : ticksX) {
+        const double px = plot.left() + fractionX(x) * plot.width();
         painter.setPen(grid);
         painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
         painter.setPen(text);
-        const QString label = secondsText(x);
-        painter.drawText(QRectF(px - 50, plot.bottom() + 2, 100, metrics.height()), Qt::AlignHCenter, label);
+        painter.drawText(QRectF(px - 60, plot.bottom() + 2, 120, metrics.height()), Qt::AlignHCenter,
+                         durationText(qint64(x * 1e9), resolutionNs));
     }
-    const ByteAxis axisY = ByteAxis::forRange(0, m_maxY, std::max(2, int(plot.height() / 50)));
-    for (const double y : axisY.ticks()) {
-        const double py = plot.bottom() - y / m_maxY * plot.height();
+    std::vector<std::pair<double, QString>> ticksY;
+    if (m_log) {
+        for (const double y : logByteTicks(m_minY, m_maxY, std::max(2, int(plot.height() / 40))))
+            ticksY.emplace_back(y, logByteTickLabel(y));
+    } else {
+        const ByteAxis axisY = ByteAxis::forRange(0, m_maxY, std::max(2, int(plot.height() / 50)));
+        for (const double y : axisY.ticks())
+            ticksY.emplace_back(y, axisY.label(y));
+    }
+    for (const auto& [y, label] : ticksY) {
+        const double py = plot.bottom() - fractionY(y) * plot.height();
         painter.setPen(grid);
         painter.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
         painter.setPen(text);
         painter.drawText(QRectF(0, py - metrics.height() / 2.0, kLeftMargin - 6, metrics.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, axisY.label(y));
+                         Qt::AlignRight | Qt::AlignVCenter, label);
     }
     painter.setPen(text);
     painter.drawRect(plot);
     painter.drawText(QRectF(plot.left(), height() - metrics.height() - 2, plot.width(), metrics.height()),
-                     Qt::AlignHCenter, tr("duration"));
+                     Qt::AlignHCenter, m_log ? tr("duration (log)") : tr("duration"));
     painter.save();
     painter.translate(12, plot.center().y());
     painter.rotate(-90);
     painter.drawText(QRectF(-100, -metrics.height() / 2.0, 200, metrics.height()), Qt::AlignCenter,
-                     tr("peak gap"));
+                     m_log ? tr("peak gap (log)") : tr("peak gap"));
     painter.restore();
 
-    // the legend, on one line above the plot
-    double lx = plot.left();
+    // the legend, in rows above the plot
+    int legendRows = 0;
+    const std::vector<QPointF> legendAt = legendLayout(&legendRows);
     for (int i = 0; i < m_legend.size(); ++i) {
-        const QString& entry = m_legend[i];
-        const double w = metrics.horizontalAdvance(entry) + 22;
-        if (lx + w > width())
-            break;
-        painter.fillRect(QRectF(lx, 8, 9, 9), entryColor(i));
+        const QPointF at = legendAt[size_t(i)];
+        painter.fillRect(QRectF(at.x(), at.y() + (metrics.height() - 9) / 2.0, 9, 9), entryColor(i));
         painter.setPen(text);
-        painter.drawText(QPointF(lx + 13, 8 + metrics.ascent() - 1), entry);
-        lx += w;
+        painter.drawText(QPointF(at.x() + 13, at.y() + metrics.ascent()), m_legend[i]);
     }
 
     // the points: one batch per colour, runs with a finding over those without

@@ -34,6 +34,9 @@ public:
     void setPoints(std::vector<FleetScatterPoint> points);
     const std::vector<FleetScatterPoint>& points() const { return m_points; }
     void setSelectedRuns(const std::vector<int>& runs);
+    // Both axes logarithmic (runs spread over decades of duration and gap), or linear from zero.
+    void setLogScale(bool log);
+    bool isLogScale() const { return m_log; }
     // The colour of a legend entry.
     static QColor entryColor(int index);
     // The runs whose points lie inside a rectangle of the widget (what a drag selects).
@@ -59,12 +62,20 @@ protected:
 private:
     QRectF plotRect() const;
     void updateRanges();
+    // The legend's entries laid out in rows over the plot: each entry's top left.
+    std::vector<QPointF> legendLayout(int* rows) const;
+    // A value's fraction of its axis (0 at the origin, 1 at the end).
+    double fractionX(double seconds) const;
+    double fractionY(double bytes) const;
 
     std::vector<FleetScatterPoint> m_points;
     std::vector<char> m_selected; // by run
     QStringList m_legend;
+    bool m_log = false;
     double m_maxX = 1;
     double m_maxY = 1;
+    double m_minX = 1; // the log axes' origins
+    double m_minY = 1;
     bool m_dragging = false;
     QPoint m_dragFrom;
     QPoint m_dragTo;
