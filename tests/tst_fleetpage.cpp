@@ -157,6 +157,11 @@ private slots:
                  QStringLiteral("2"));
         page.resetZoom();
         QCOMPARE(page.runsModel()->rowCount(), 12);
+        // the last 24 hours before the newest run's end: the runs of 2026-12-04, not those of
+        // 2026-11-30 nor those without a time (a budget log, a snapshot)
+        page.timeFilter()->setCurrentIndex(1);
+        QCOMPARE(page.runsModel()->rowCount(), 8);
+        page.resetZoom();
         page.severityFilter()->setCurrentIndex(page.severityFilter()->findData(int(FleetSeverity::Critical)));
         QCOMPARE(page.runsModel()->rowCount(), 3);
         page.resetZoom();

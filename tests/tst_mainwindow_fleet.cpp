@@ -3,6 +3,7 @@
 // the fleet's tab keeps the fleet; the window names no page (the page asks through
 // DocumentPage::openPathRequested).
 #include "app/DocumentTab.h"
+#include "app/ExportActions.h"
 #include "app/MainWindow.h"
 #include "app/pages/FleetPage.h"
 #include "model/fleet/FleetIndex.h"
@@ -10,6 +11,8 @@
 #include "tests/OwnSettings.h"
 #include "tests/WindowAccess.h"
 
+#include <QAction>
+#include <QFile>
 #include <QFileInfo>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -66,6 +69,20 @@ private slots:
         QCOMPARE(page->runsModel()->rowCount(), 12);
         QVERIFY2(window.windowTitle().contains(QStringLiteral("fleet.sqlite")),
                  qPrintable(window.windowTitle()));
+
+        // Export Report... writes what the page writes (the runs as CSV), never over the database
+        const PageExport exported = page->pageExport();
+        QCOMPARE(exported.documents.size(), size_t(3));
+        QVERIFY(window.exportActions()->exportReportAction()->isEnabled());
+        QString error;
+        QVERIFY(!window.exportActions()->writePageDocument(m_db, exported.documents[0], true, &error));
+        QVERIFY2(!error.isEmpty(), "the database itself is refused");
+        const QString csv = m_dir.filePath(QStringLiteral("runs.csv"));
+        QVERIFY2(window.exportActions()->writePageDocument(csv, exported.documents[0], false, &error),
+                 qPrintable(error));
+        QFile written(csv);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), exported.documents[0].bytes());
 
         // the run of a trace file: a double-click opens it in a tab of its own
         const int row = [&] {
