@@ -10,10 +10,10 @@
 #include "app/pages/FleetPage.h"
 #include "model/document/Document.h"
 #include "model/document/Recognition.h"
-#include "model/fleet/FleetIndex.h"
 #include "model/fleetdata/FleetQuery.h"
 #include "model/items/FleetIssuesModel.h"
 #include "model/items/FleetRunsModel.h"
+#include "tests/FleetFixture.h"
 #include "widgets/fleet/FleetScatterView.h"
 
 #include <QAbstractItemModelTester>
@@ -45,14 +45,8 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_db = m_dir.filePath(QStringLiteral("fleet.sqlite"));
-        FleetIndexRequest request;
-        request.roots = {QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fleet/tree")};
-        request.output = m_db;
-        request.threads = 2;
-        FleetIndexSummary summary;
-        QString error;
-        QVERIFY2(indexFleet(request, &summary, &error), qPrintable(error));
-        QCOMPARE(summary.runs, 12);
+        const QString error = test::indexTestFleet(m_db);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
     void recognition_data()

@@ -6,8 +6,8 @@
 #include "app/ExportActions.h"
 #include "app/MainWindow.h"
 #include "app/pages/FleetPage.h"
-#include "model/fleet/FleetIndex.h"
 #include "model/items/FleetRunsModel.h"
+#include "tests/FleetFixture.h"
 #include "tests/OwnSettings.h"
 #include "tests/WindowAccess.h"
 
@@ -43,13 +43,8 @@ private slots:
     {
         test::useOwnSettings(QStringLiteral("tst_mainwindow_fleet"));
         m_db = m_dir.filePath(QStringLiteral("fleet.sqlite"));
-        FleetIndexRequest request;
-        request.roots = {QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/fleet/tree")};
-        request.output = m_db;
-        request.threads = 2;
-        FleetIndexSummary summary;
-        QString error;
-        QVERIFY2(indexFleet(request, &summary, &error), qPrintable(error));
+        const QString error = test::indexTestFleet(m_db);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
     }
     void cleanupTestCase() { test::removeOwnSettings(); }
 

@@ -11,17 +11,9 @@ FleetRunsModel::FleetRunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void FleetRunsModel::setFleet(std::shared_ptr<const FleetData> data)
 {
-    beginResetModel();
     m_data = std::move(data);
     m_filter = {};
-    m_rows.clear();
-    if (m_data) {
-        m_rows = filterFleetRuns(*m_data, m_filter);
-        if (m_sortColumn >= 0)
-            sortFleetRuns(*m_data, m_rows, FleetRunColumn(m_sortColumn), m_sortOrder == Qt::DescendingOrder);
-    }
-    rebuildRowOfRun();
-    endResetModel();
+    refilter();
 }
 
 void FleetRunsModel::setFilter(FleetRunFilter filter)

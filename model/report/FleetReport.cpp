@@ -84,15 +84,41 @@ QString seenText(qint64 firstNs, qint64 lastNs)
     return QStringLiteral("%1 to %2").arg(fleetTimeText(firstNs), fleetTimeText(lastNs));
 }
 
+// The lines of an issue's runs (at most runsPerIssue, then how many more), escaped by escape.
+QStringList issueRunLines(const FleetData& data, const FleetIssue& issue, int runsPerIssue,
+                          QString (*escape)(const QString&))
+{
+    QStringList lines;
+    for (const FleetIssueRun& run : issue.runs) {
+        if (lines.size() == runsPerIssue) {
+            lines << QStringLiteral("and %1 more").arg(countText(issue.runs.size() - size_t(runsPerIssue)));
+            break;
+        }
+        const QString who = runLabel(data, run.run);
+        lines << QStringLiteral("%1%2: %3")
+                     .arg(escape(data.text(data.runs.path[size_t(run.run)])),
+                          who.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(escape(who)),
+                          englishPlural(QStringLiteral("%1 hit(s)"), run.hitCount)
+                              .arg(countText(run.hitCount)));
+    }
+    return lines;
+}
+
+// "12 runs, 3 recurring issues."
+QString fleetCountsText(const FleetData& data)
+{
+    return QStringLiteral("%1 runs, %2.")
+        .arg(countText(data.runs.size()))
+        .arg(englishPlural(QStringLiteral("%1 recurring issue(s)"), qint64(data.issues.size()))
+                 .arg(countText(data.issues.size())));
+}
+
 } // namespace
 
 QString fleetIssuesMarkdown(const FleetData& data, int runsPerIssue)
 {
     QString out = QStringLiteral("# Recurring issues of %1\n\n").arg(markdownEscape(data.path));
-    out += QStringLiteral("%1 runs, %2.\n\n")
-               .arg(countText(data.runs.size()))
-               .arg(englishPlural(QStringLiteral("%1 recurring issue(s)"), qint64(data.issues.size()))
-                        .arg(countText(data.issues.size())));
+    out += fleetCountsText(data) + QStringLiteral("\n\n");
     out += QStringLiteral("| fingerprint | kind | class | severity | runs | hits | first seen | last seen |\n"
                           "|---|---|---|---|---:|---:|---|---|\n");
     for (const FleetIssue& issue : data.issues)
@@ -108,20 +134,8 @@ QString fleetIssuesMarkdown(const FleetData& data, int runsPerIssue)
                     markdownEscape(issue.issueClass), seenText(issue.firstSeenNs, issue.lastSeenNs),
                     englishPlural(QStringLiteral("%1 run(s)"), issue.runCount).arg(countText(issue.runCount)),
                     countText(issue.hitCount));
-        int listed = 0;
-        for (const FleetIssueRun& run : issue.runs) {
-            if (listed++ == runsPerIssue) {
-                out += QStringLiteral("- and %1 more\n")
-                           .arg(countText(issue.runs.size() - size_t(runsPerIssue)));
-                break;
-            }
-            const QString who = runLabel(data, run.run);
-            out += QStringLiteral("- %1%2: %3\n")
-                       .arg(markdownEscape(data.text(data.runs.path[size_t(run.run)])),
-                            who.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(markdownEscape(who)),
-                            englishPlural(QStringLiteral("%1 hit(s)"), run.hitCount)
-                                .arg(countText(run.hitCount)));
-        }
+        for (const QString& line : issueRunLines(data, issue, runsPerIssue, markdownEscape))
+            out += QStringLiteral("- %1\n").arg(line);
     }
     return out;
 }
@@ -134,10 +148,7 @@ QString fleetIssuesHtml(const FleetData& data, int runsPerIssue)
                        "collapse}td,th{border:1px solid #bbb;padding:2px 6px}td.n{text-align:right}"
                        "</style></head><body>\n<h1>Recurring issues of %1</h1>\n")
             .arg(htmlEscape(data.path));
-    out += QStringLiteral("<p>%1 runs, %2.</p>\n")
-               .arg(countText(data.runs.size()))
-               .arg(englishPlural(QStringLiteral("%1 recurring issue(s)"), qint64(data.issues.size()))
-                        .arg(countText(data.issues.size())));
+    out += QStringLiteral("<p>%1</p>\n").arg(fleetCountsText(data));
     out += QStringLiteral("<table>\n<tr><th>fingerprint</th><th>kind</th><th>class</th><th>severity</th>"
                           "<th>runs</th><th>hits</th><th>first seen</th><th>last seen</th></tr>\n");
     for (const FleetIssue& issue : data.issues)
@@ -156,20 +167,8 @@ QString fleetIssuesHtml(const FleetData& data, int runsPerIssue)
                     htmlEscape(issue.issueClass), seenText(issue.firstSeenNs, issue.lastSeenNs),
                     englishPlural(QStringLiteral("%1 run(s)"), issue.runCount).arg(countText(issue.runCount)),
                     countText(issue.hitCount));
-        int listed = 0;
-        for (const FleetIssueRun& run : issue.runs) {
-            if (listed++ == runsPerIssue) {
-                out += QStringLiteral("<li>and %1 more</li>\n")
-                           .arg(countText(issue.runs.size() - size_t(runsPerIssue)));
-                break;
-            }
-            const QString who = runLabel(data, run.run);
-            out += QStringLiteral("<li>%1%2: %3</li>\n")
-                       .arg(htmlEscape(data.text(data.runs.path[size_t(run.run)])),
-                            who.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(htmlEscape(who)),
-                            englishPlural(QStringLiteral("%1 hit(s)"), run.hitCount)
-                                .arg(countText(run.hitCount)));
-        }
+        for (const QString& line : issueRunLines(data, issue, runsPerIssue, htmlEscape))
+            out += QStringLiteral("<li>%1</li>\n").arg(line);
         out += QStringLiteral("</ul>\n");
     }
     out += QStringLiteral("</body></html>\n");
