@@ -166,7 +166,11 @@ QRectF FleetScatterView::plotRect() const
 
 QPointF FleetScatterView::pointPosition(const FleetScatterPoint& point) const
 {
-    const QRectF plot = plotRect();
+    return positionIn(plotRect(), point);
+}
+
+QPointF FleetScatterView::positionIn(const QRectF& plot, const FleetScatterPoint& point) const
+{
     return {plot.left() + fractionX(point.durationS) * plot.width(),
             plot.bottom() - fractionY(point.peakGapBytes) * plot.height()};
 }
@@ -175,8 +179,9 @@ std::vector<int> FleetScatterView::runsInside(const QRect& rect) const
 {
     std::vector<int> runs;
     const QRectF r = QRectF(rect).normalized();
+    const QRectF plot = plotRect();
     for (const FleetScatterPoint& p : m_points)
-        if (r.contains(pointPosition(p)))
+        if (r.contains(positionIn(plot, p)))
             runs.push_back(p.run);
     std::sort(runs.begin(), runs.end());
     return runs;
@@ -186,8 +191,9 @@ int FleetScatterView::runAt(const QPoint& pos) const
 {
     int best = -1;
     double bestDistance = kPickRadius * kPickRadius + 1;
+    const QRectF plot = plotRect();
     for (const FleetScatterPoint& p : m_points) {
-        const QPointF d = pointPosition(p) - QPointF(pos);
+        const QPointF d = positionIn(plot, p) - QPointF(pos);
         const double distance = d.x() * d.x() + d.y() * d.y();
         if (distance < bestDistance) {
             bestDistance = distance;
@@ -270,7 +276,7 @@ void FleetScatterView::paintEvent(QPaintEvent* /*event*/)
     std::vector<std::vector<QRectF>> byColor(size_t(std::max<qsizetype>(1, m_legend.size())));
     std::vector<QRectF> selected;
     for (const FleetScatterPoint& p : m_points) {
-        const QPointF at = pointPosition(p);
+        const QPointF at = positionIn(plot, p);
         if (p.run >= 0 && size_t(p.run) < m_selected.size() && m_selected[size_t(p.run)]) {
             selected.emplace_back(at.x() - kSelectedSize / 2, at.y() - kSelectedSize / 2, kSelectedSize,
                                   kSelectedSize);
@@ -292,7 +298,7 @@ void FleetScatterView::paintEvent(QPaintEvent* /*event*/)
         painter.setBrush(Qt::NoBrush);
         for (const FleetScatterPoint& p : m_points)
             if (p.run >= 0 && size_t(p.run) < m_selected.size() && m_selected[size_t(p.run)]) {
-                const QPointF at = pointPosition(p);
+                const QPointF at = positionIn(plot, p);
                 painter.setBrush(entryColor(p.colorIndex));
                 painter.drawEllipse(at, kSelectedSize / 2 + 1, kSelectedSize / 2 + 1);
             }

@@ -67,6 +67,8 @@ private:
     // A value's fraction of its axis (0 at the origin, 1 at the end).
     double fractionX(double seconds) const;
     double fractionY(double bytes) const;
+    // pointPosition inside a plot rectangle computed once (plotRect lays out the legend).
+    QPointF positionIn(const QRectF& plot, const FleetScatterPoint& point) const;
 
     std::vector<FleetScatterPoint> m_points;
     std::vector<char> m_selected; // by run
