@@ -242,9 +242,10 @@ bool ExportActions::writeChart(const QString& file, ExportFormat format, bool re
         return writeReport(file, format, chart ? chart->size() : kDefaultChartSize, replace, error);
     if (*error = inputConflict(file); !error->isEmpty())
         return false;
-    const QString title = job().job  ? tr("Job heatmap")
-                          : budget() ? tr("Memory breakdown")
-                                     : tr("Gap over time");
+    const QString title = job().job       ? tr("Job heatmap")
+                          : budget()      ? tr("Memory breakdown")
+                          : hasAnalysis() ? tr("Gap over time")
+                                          : QFileInfo(documentPath()).fileName();
     const QByteArray data =
         format == ExportFormat::Svg ? chartSvg(chart, chart->size(), title) : chartPng(chart, chart->size());
     *error = writeOutput(file, data, replace);
@@ -360,8 +361,10 @@ void ExportActions::saveChartInteractively()
 {
     if (!hasDocument())
         return;
-    const QStringList filters{nameFilter(ExportFormat::Png), nameFilter(ExportFormat::Svg),
-                              nameFilter(ExportFormat::Csv)};
+    // a page without an analysis (a fleet) has no series to write as CSV: its view as an image
+    QStringList filters{nameFilter(ExportFormat::Png), nameFilter(ExportFormat::Svg)};
+    if (hasAnalysis())
+        filters << nameFilter(ExportFormat::Csv);
     QString selected = filters.front();
     QString file = QFileDialog::getSaveFileName(
         m_parent, tr("Save Chart As"),
@@ -370,8 +373,10 @@ void ExportActions::saveChartInteractively()
         filters.join(QStringLiteral(";;")), &selected, QFileDialog::DontConfirmOverwrite);
     if (file.isEmpty())
         return;
-    const Target target = targetFor(file, formatForFilter(selected).value_or(ExportFormat::Png),
-                                    {ExportFormat::Png, ExportFormat::Svg, ExportFormat::Csv});
+    std::vector<ExportFormat> offered{ExportFormat::Png, ExportFormat::Svg};
+    if (hasAnalysis())
+        offered.push_back(ExportFormat::Csv);
+    const Target target = targetFor(file, formatForFilter(selected).value_or(ExportFormat::Png), offered);
     if (!confirmRename(tr("Save Chart As"), file, target))
         return;
     file = target.file;

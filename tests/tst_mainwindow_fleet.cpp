@@ -14,6 +14,7 @@
 #include <QAction>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -78,6 +79,11 @@ private slots:
         QFile written(csv);
         QVERIFY(written.open(QIODevice::ReadOnly));
         QCOMPARE(written.readAll(), exported.documents[0].bytes());
+        // Save Chart As...: the scatter as an image
+        const QString png = m_dir.filePath(QStringLiteral("scatter.png"));
+        QVERIFY2(window.exportActions()->writeChart(png, ExportFormat::Png, false, &error),
+                 qPrintable(error));
+        QVERIFY(!QImage(png).isNull());
 
         // the run of a trace file: a double-click opens it in a tab of its own
         const int row = [&] {
