@@ -10,7 +10,8 @@
 # `gapscope index` on it, a reindex with nothing changed, and scripts/gapscope-dask-index on a
 # two-worker LocalCluster (medians of GAPSCOPE_BENCH_FLEET_REPEATS, 3).
 # `bench/run.sh BUILD snapshot [ENTRIES]` loads a PyTorch memory snapshot of ENTRIES (1 000 000)
-# trace entries and times Python's pickle.load of it.
+# trace entries and times Python's pickle.load of it. `bench/run.sh BUILD fleet-page [RUNS]` opens a
+# fleet index of RUNS (10 000) runs as the fleet page does, filters it and paints its scatter.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -186,6 +187,14 @@ fleet_bench() { # runs
 if [ "${2:-}" = fleet ]; then
     echo "== fleet index ($(nproc) cores)"
     fleet_bench "${3:-10000}"
+    exit 0
+fi
+
+# The fleet page (issue 35): a fleet index of RUNS (10 000) synthetic runs, opened, filtered and
+# its scatter painted at 1400x900 (gapscope_bench fleet-page).
+if [ "${2:-}" = fleet-page ]; then
+    echo "== fleet page ($(nproc) cores)"
+    "$bench" fleet-page "$dir/fleet-${3:-10000}.sqlite" "${3:-10000}"
     exit 0
 fi
 

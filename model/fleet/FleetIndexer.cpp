@@ -464,6 +464,9 @@ private:
             // part of a bundle or a folder the walk reads as such
             walked.insert(file, FleetWalkedPath{stamp, {}});
             return;
+        case InputKind::FleetDatabase: // another index (or this one's shards): not a run
+            add(file, input.kind, stamp, QStringLiteral("a fleet index database, not a run"));
+            return;
         case InputKind::NvidiaSmiLog:
         case InputKind::Foreign:
         case InputKind::Unknown:
