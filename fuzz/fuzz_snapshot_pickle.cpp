@@ -8,6 +8,7 @@
 #include "model/snapshot/PickleReader.h"
 #include "model/snapshot/SnapshotLoader.h"
 #include "model/snapshot/SnapshotSummary.h"
+#include "model/snapshot/SnapshotTimeline.h"
 
 namespace {
 
@@ -76,6 +77,28 @@ void checkData(const SnapshotData& data)
                 t.inactiveBytes >= t.largestFreeBlockBytes,
             "totals that contradict each other");
     require(summary.traceEntryCount == int64_t(data.traceEntryCount()), "the summary counts other entries");
+    require(data.timelines && data.timelines->size() == data.traces.size(), "a trace without its timeline");
+    for (size_t i = 0; i < data.traces.size(); ++i) {
+        const SnapshotTimeline& timeline = (*data.timelines)[i];
+        const uint32_t n = uint32_t(data.traces[i].count());
+        require(timeline.entryCount == n && timeline.allocatedBytes.size() == n &&
+                    timeline.activeBytes.size() == n,
+                "a timeline of another length than its trace");
+        for (const SnapshotAllocation& allocation : timeline.allocations)
+            require((allocation.liveBeforeTrace() || allocation.begin < n) &&
+                        (allocation.liveAtSnapshot() || allocation.end < n) &&
+                        (allocation.liveBeforeTrace() || allocation.liveAtSnapshot() ||
+                         allocation.begin < allocation.end),
+                    "an allocation that closes before it opens or outside the trace");
+        for (const uint32_t entry : timeline.segmentEntries)
+            require(entry < n, "a segment mark outside the trace");
+        for (const uint32_t entry : timeline.oomEntries)
+            require(entry < n && data.traces[i].actions[entry] == TraceAction::Oom,
+                    "an OOM mark on another entry");
+        // the state at a moment is answered for any entry, also past the end
+        timeline.stateAfter(n);
+        timeline.stateAfter(SnapshotAllocation::kBeforeTrace);
+    }
 }
 
 } // namespace
