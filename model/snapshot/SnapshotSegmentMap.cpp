@@ -85,13 +85,13 @@ std::optional<uint32_t> blockAtOffset(const SnapshotData& data, uint32_t segment
     return std::nullopt;
 }
 
-QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max)
+QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max)
 {
     QStringList python;
     QStringList other;
-    if (block.frames >= data.frames.stackCount())
+    if (stack >= data.frames.stackCount())
         return {};
-    for (const uint32_t index : data.frames.stack(block.frames)) {
+    for (const uint32_t index : data.frames.stack(stack)) {
         const SnapshotFrame& frame = data.frames.frame(index);
         const std::string_view file = data.strings.view(frame.filename);
         if (isAllocatorFrame(data.strings.view(frame.name)))
@@ -108,6 +108,11 @@ QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block,
     if (frames.size() > max)
         frames.resize(std::max(max, 0));
     return frames;
+}
+
+QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max)
+{
+    return stackTopFrames(data, block.frames, max);
 }
 
 QString blockDescription(const SnapshotData& data, uint32_t blockIndex, int maxFrames)

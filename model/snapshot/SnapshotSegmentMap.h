@@ -46,10 +46,13 @@ SegmentMapLayout layoutSegmentMap(const SnapshotData& data, SegmentOrder order);
 // as an index into SnapshotData::blocks; nullopt outside the segment or between blocks.
 std::optional<uint32_t> blockAtOffset(const SnapshotData& data, uint32_t segment, int64_t offset);
 
-// The names of the frames of a block's stack, at most max: the Python frames (filename ending in
-// ".py") first, innermost first, then the others; "name (file:line)"; the allocator's own frames
+// The names of the frames of a stack, at most max: the Python frames (filename ending in ".py")
+// first, innermost first, then the others; "name (file:line)"; the allocator's own frames
 // (torch::unwind, CapturedTraceback, CUDACachingAllocator) left out. Empty when no stack was
-// recorded (torch.cuda.memory._record_memory_history not on).
+// recorded (torch.cuda.memory._record_memory_history not on). The tooltips of the segment map's
+// blocks and of the timeline's allocations.
+QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max);
+// stackTopFrames of the stack that allocated a block.
 QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max);
 
 // What the view's tooltip says of a block: size, requested size, state, its segment's stream
