@@ -1,10 +1,13 @@
 #pragma once
 // The page of a PyTorch memory snapshot (model/snapshot): a summary of its totals as the
-// allocator's own counters name them, the segment map (widgets/snapshot/SegmentMapView: every
-// segment as a bar of its blocks, grouped by stream and pool, by address or by size) and the
-// fragmentation findings (model/snapshot/SnapshotFragmentation) with their remediation. A
-// snapshot is one moment: no time axis, no window analysis, no cursor; its sums are linear in
-// the blocks and run on the calling thread.
+// allocator's own counters name them, the active memory timeline of its trace above the segment
+// map (widgets/snapshot/ActiveMemoryView: the allocations over the trace, one device at a time;
+// a click shows the allocator's state at that moment), the segment map
+// (widgets/snapshot/SegmentMapView: every segment as a bar of its blocks, grouped by stream and
+// pool, by address or by size) and the fragmentation findings
+// (model/snapshot/SnapshotFragmentation) with their remediation. The page has no window analysis
+// and no cursor; its sums are linear in the blocks and run on the calling thread, the timelines
+// come built by the loader.
 
 #include "app/pages/DocumentPage.h"
 #include "model/snapshot/SnapshotSummary.h"
@@ -13,10 +16,14 @@
 #include <vector>
 
 class QActionGroup;
+class QCheckBox;
+class QComboBox;
+class QSplitter;
 class QTextBrowser;
 
 namespace gapscope {
 
+class ActiveMemoryView;
 class SegmentMapView;
 struct SnapshotData;
 
@@ -33,6 +40,13 @@ public:
     SegmentMapView* segmentMap() const { return m_map; }
     QAction* byAddressAction() const { return m_byAddress; }
     QAction* bySizeAction() const { return m_bySize; }
+    ActiveMemoryView* activeMemoryView() const { return m_timeline; }
+    // The devices whose trace the timeline can show (hidden with one), "by entry", the reserved
+    // line, and the allocator's state at the moment clicked.
+    QComboBox* timelineDevices() const { return m_devices; }
+    QCheckBox* byEntryCheck() const { return m_byEntry; }
+    QCheckBox* reservedCheck() const { return m_showReserved; }
+    QLabel* allocatorStateLabel() const { return m_stateLabel; }
     // The selected finding's text and remediation.
     QTextBrowser* findingText() const { return m_findingText; }
 
@@ -49,13 +63,14 @@ public:
     void setThresholds(const GapThresholds& /*thresholds*/) override {}
     void setCursorTime(qint64 /*ns*/) override {}
     void stepCursor(int /*steps*/) override {}
-    // to the top of the segment map
+    // the whole trace on the timeline, the top of the segment map
     void resetZoom() override;
     void updateNavigation(NavigationActions& actions) const override;
     void clear() override;
     bool open(const LoadedDocument& document, QString* error) override;
     bool analyseOpened(OpenMode mode, QString* error) override;
-    // the splitters under snapshotPage/, and the order of the segment map
+    // the splitters under snapshotPage/ (the timeline's above the map too), and the order of the
+    // segment map
     void restorePageSettings(const QSettings& settings, bool choices) override;
     void savePageSettings(QSettings& settings) const override;
 
@@ -64,6 +79,11 @@ protected:
 
 private:
     void updateInfoLabel();
+    QWidget* makeTimelinePane();
+    // The devices with trace entries into the selector, the first one shown.
+    void showTimelines();
+    void showTimeline(size_t traceIndex);
+    void showAllocatorState(quint32 entry);
 
     std::shared_ptr<const SnapshotData> m_data;
     SnapshotSummary m_summary;
@@ -75,6 +95,12 @@ private:
     QAction* m_byAddress = nullptr;
     QAction* m_bySize = nullptr;
     QTextBrowser* m_findingText = nullptr;
+    QSplitter* m_timelineSplitter = nullptr;
+    ActiveMemoryView* m_timeline = nullptr;
+    QComboBox* m_devices = nullptr;
+    QCheckBox* m_byEntry = nullptr;
+    QCheckBox* m_showReserved = nullptr;
+    QLabel* m_stateLabel = nullptr;
 };
 
 } // namespace gapscope
