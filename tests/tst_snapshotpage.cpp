@@ -7,20 +7,28 @@
 #include "model/document/Document.h"
 #include "model/items/FindingsModel.h"
 #include "model/snapshot/SnapshotData.h"
+#include "model/snapshot/SnapshotTimelineLayout.h"
 #include "model/text/Text.h"
 #include "tests/DarkPalette.h"
 #include "widgets/common/SummaryView.h"
+#include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/snapshot/SegmentMapView.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QHelpEvent>
 #include <QImage>
+#include <QLabel>
 #include <QScrollBar>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolTip>
@@ -156,6 +164,84 @@ private slots:
         QCOMPARE(document.snapshot->segments[map->layout().rows.front()].totalSize, 75497472);
         page.byAddressAction()->trigger();
         QVERIFY(map->order() == SegmentOrder::Address);
+
+        // the timeline of its one device, by time, no device to choose
+        ActiveMemoryView* timeline = page.activeMemoryView();
+        QCOMPARE(timeline->snapshot(), document.snapshot);
+        QVERIFY(timeline->timeline());
+        QCOMPARE(timeline->timeline()->entryCount, 20000u);
+        QCOMPARE(timeline->axis(), TimelineAxis::Time);
+        QVERIFY(page.timelineDevices()->isHidden());
+        QCOMPARE(page.timelineDevices()->count(), 1);
+        QVERIFY(page.byEntryCheck()->isEnabled());
+        page.byEntryCheck()->setChecked(true);
+        QCOMPARE(timeline->axis(), TimelineAxis::Entries);
+        QCOMPARE(timeline->visibleRange(), (TimelineRange{TimelineAxis::Entries, 0, 19999}));
+        page.byEntryCheck()->setChecked(false);
+        QCOMPARE(timeline->axis(), TimelineAxis::Time);
+        page.reservedCheck()->setChecked(false);
+        QVERIFY(!timeline->showsReserved());
+        page.reservedCheck()->setChecked(true);
+    }
+
+    // The real pair/ snapshot's timeline on the page: its OOM, the state at a clicked moment,
+    // the reset, the splitter kept in the settings.
+    void showsTheTimeline()
+    {
+        QAction resetZoom{QStringLiteral("Reset Zoom")};
+        SnapshotPage page{&resetZoom, nullptr};
+        page.resize(1400, 900);
+        page.show();
+        QString error;
+        const LoadedDocument document = loaded(QStringLiteral("pair/snapshot.pickle.gz"));
+        QVERIFY2(page.open(document, &error), qPrintable(error));
+        QVERIFY2(page.analyseOpened(OpenMode::Now, &error), qPrintable(error));
+        page.showChart();
+        ActiveMemoryView* timeline = page.activeMemoryView();
+        QVERIFY(timeline->isVisible());
+        QCOMPARE(timeline->timeline()->entryCount, 100000u);
+        QVERIFY2(page.allocatorStateLabel()->text().startsWith(QStringLiteral("Click the timeline")),
+                 qPrintable(page.allocatorStateLabel()->text()));
+        const SnapshotTimelineLayout& layout = timeline->drawnLayout();
+        QCOMPARE(layout.oomMarks.size(), size_t(1));
+        QCOMPARE(layout.oomMarks.front().entry, 99999u);
+        QCOMPARE(layout.segmentMarks.size(), size_t(121));
+
+        // a click: the allocator's state after the entries under the mouse
+        const QPointF at(timeline->plotRect().left() + timeline->plotRect().width() / 3,
+                         timeline->plotRect().center().y());
+        const uint32_t entry = *timeline->entryAtX(at.x());
+        QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, at.toPoint());
+        const SnapshotAllocatorState state = timeline->timeline()->stateAfter(entry);
+        const QString text = page.allocatorStateLabel()->text();
+        QCOMPARE(text, allocatorStateText(*document.snapshot, *timeline->timeline(), entry));
+        QVERIFY2(text.contains(QStringLiteral("allocated %1 · reserved %2 · active %3")
+                                   .arg(bytesText(state.allocatedBytes), bytesText(state.reservedBytes),
+                                        bytesText(state.activeBytes))),
+                 qPrintable(text));
+
+        // Reset Zoom shows the whole trace again
+        timeline->setVisibleRange(timeline->fullRange().begin, timeline->fullRange().begin + 100000);
+        QVERIFY(timeline->isZoomed());
+        page.resetZoom();
+        QVERIFY(!timeline->isZoomed());
+
+        // the splitter between the timeline and the map is kept
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+        auto* splitter = page.findChild<QSplitter*>(QStringLiteral("timelineSplitter"));
+        QVERIFY(splitter);
+        splitter->setSizes({500, 200});
+        const QList<int> sizes = splitter->sizes();
+        page.savePageSettings(settings);
+        QVERIFY(settings.contains(QStringLiteral("snapshotPage/timelineSplitter")));
+        splitter->setSizes({200, 500});
+        page.restorePageSettings(settings, true);
+        QCOMPARE(splitter->sizes(), sizes);
+
+        page.clear();
+        QVERIFY(!timeline->snapshot());
+        QVERIFY(!timeline->timeline());
     }
 
     // The fragmented layout: a Warning in the findings table, its remediation beside it, the
