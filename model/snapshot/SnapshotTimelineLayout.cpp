@@ -218,40 +218,48 @@ SnapshotTimelineLayout layoutSnapshotTimeline(const SnapshotTimeline& timeline, 
         uint32_t(std::partition_point(allocations.begin(), allocations.end(),
                                       [](const SnapshotAllocation& a) { return a.liveBeforeTrace(); }) -
                  allocations.begin());
-    std::vector<uint32_t> visible;
+    // (size, index) side by side: the selection below compares without reaching into allocations
+    struct Candidate
+    {
+        int64_t size;
+        uint32_t allocation;
+        // the larger first, the earlier on a tie
+        bool operator<(const Candidate& other) const
+        {
+            return size != other.size ? size > other.size : allocation < other.allocation;
+        }
+    };
+    std::vector<Candidate> visible;
     for (uint32_t i = 0; i < allocations.size(); ++i) {
         const SnapshotAllocation& a = allocations[i];
         if (i >= beforeCount && int64_t(a.begin) > hi)
             break; // opened ones are in the order they opened
         if (liveDuring(a, lo, hi))
-            visible.push_back(i);
+            visible.push_back({a.size, i});
     }
     layout.visibleAllocations = visible.size();
 
-    // the distinct ones: the largest (the earlier on a tie), and the largest of the highlighted stacks
-    const auto larger = [&](uint32_t x, uint32_t y) {
-        return allocations[x].size != allocations[y].size ? allocations[x].size > allocations[y].size : x < y;
+    // the distinct ones: the largest, and the largest of the highlighted stacks
+    std::vector<uint32_t> distinct;
+    const auto takeLargest = [&](std::vector<Candidate>& candidates, size_t count) {
+        if (candidates.size() > count)
+            std::nth_element(candidates.begin(), candidates.begin() + std::ptrdiff_t(count),
+                             candidates.end());
+        for (size_t i = 0; i < std::min(count, candidates.size()); ++i)
+            distinct.push_back(candidates[i].allocation);
     };
-    const auto largest = [&](std::vector<uint32_t> candidates, size_t count) {
-        if (candidates.size() > count) {
-            std::nth_element(candidates.begin(), candidates.begin() + std::ptrdiff_t(count), candidates.end(),
-                             larger);
-            candidates.resize(count);
-        }
-        return candidates;
-    };
-    std::vector<uint32_t> distinct = largest(visible, size_t(std::max(request.distinct, 0)));
     std::vector<FrameStackId> stacks = request.highlightedStacks;
     std::sort(stacks.begin(), stacks.end());
     const auto highlighted = [&](uint32_t i) {
         return std::binary_search(stacks.begin(), stacks.end(), allocations[i].frames);
     };
     if (!stacks.empty()) {
-        std::vector<uint32_t> ofStacks;
-        std::copy_if(visible.begin(), visible.end(), std::back_inserter(ofStacks), highlighted);
-        ofStacks = largest(std::move(ofStacks), TimelineLayoutRequest::kMaxHighlighted);
-        distinct.insert(distinct.end(), ofStacks.begin(), ofStacks.end());
+        std::vector<Candidate> ofStacks;
+        std::copy_if(visible.begin(), visible.end(), std::back_inserter(ofStacks),
+                     [&](const Candidate& c) { return highlighted(c.allocation); });
+        takeLargest(ofStacks, TimelineLayoutRequest::kMaxHighlighted);
     }
+    takeLargest(visible, size_t(std::max(request.distinct, 0)));
     // memory_viz's stacking order: those live before the trace reversed, then as they opened
     const auto rank = [&](uint32_t i) { return i < beforeCount ? beforeCount - 1 - i : i; };
     std::sort(distinct.begin(), distinct.end(), [&](uint32_t x, uint32_t y) { return rank(x) < rank(y); });

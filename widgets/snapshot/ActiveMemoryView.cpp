@@ -255,7 +255,16 @@ const SnapshotTimelineLayout& ActiveMemoryView::drawnLayout() const
 
 QRectF ActiveMemoryView::plotRect() const
 {
-    const QFontMetrics fm = fontMetrics();
+    // asked for at every band and column drawn: kept for the size it was worked out for
+    if (m_plotSize == size())
+        return m_plot;
+    m_plotSize = size();
+    m_plot = plotRectFor(fontMetrics());
+    return m_plot;
+}
+
+QRectF ActiveMemoryView::plotRectFor(const QFontMetrics& fm) const
+{
     const double left = kMargin + fm.horizontalAdvance(QStringLiteral("1023.99 MiB")) + 8;
     const double top = kMargin + fm.height() + 6; // the legend
     const double bottom = kMarkLaneHeight + 2 + fm.height() + 4 + kMargin;
@@ -702,8 +711,10 @@ void ActiveMemoryView::resizeEvent(QResizeEvent* event)
 
 void ActiveMemoryView::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
+        m_plotSize = QSize();
         invalidateLayout();
+    }
     QWidget::changeEvent(event);
 }
 

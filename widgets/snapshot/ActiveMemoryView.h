@@ -127,6 +127,7 @@ private:
     // The nearest mark of marks within a few pixels of x.
     const TimelineMark* markNear(const std::vector<TimelineMark>& marks, double x) const;
     QRectF markLane() const;
+    QRectF plotRectFor(const QFontMetrics& metrics) const;
     QString legendText() const;
 
     std::shared_ptr<const SnapshotData> m_data;
@@ -139,6 +140,8 @@ private:
     std::vector<FrameStackId> m_highlighted;
     std::optional<uint32_t> m_selected;
 
+    mutable QSize m_plotSize; // the size m_plot was worked out for
+    mutable QRectF m_plot;
     mutable SnapshotTimelineLayout m_layout;
     mutable bool m_layoutValid = false;
 
