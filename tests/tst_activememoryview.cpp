@@ -47,6 +47,13 @@ QPointF middleOf(const ActiveMemoryView& view, const TimelineBand& band)
     return {x, plot.bottom() - bytes / view.yMaxBytes() * plot.height()};
 }
 
+void savePicture(QWidget& view, const char* name)
+{
+    if (const QByteArray dir = qgetenv("GAPSCOPE_TIMELINE_PICTURES"); !dir.isEmpty())
+        QVERIFY(view.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name) +
+                                 QStringLiteral(".png")));
+}
+
 void sendMouse(QWidget* widget, QEvent::Type type, QPointF pos, Qt::MouseButtons buttons)
 {
     QMouseEvent event(type, pos, widget->mapToGlobal(pos), Qt::LeftButton, buttons, Qt::NoModifier);
@@ -130,6 +137,7 @@ private slots:
         // the picture: the OOM red, bands in their colours
         const QImage picture = view.grab().toImage();
         QCOMPARE(picture.size(), QSize(1400, 420));
+        savePicture(view, "whole");
     }
 
     // The tooltip of the largest allocation drawn, through a help event.
@@ -191,6 +199,7 @@ private slots:
         QVERIFY(changed.size() >= 1);
         QVERIFY(view.isZoomed());
         const TimelineRange zoomed = view.visibleRange();
+        savePicture(view, "zoomed");
         QVERIFY(zoomed.end - zoomed.begin < (whole.end - whole.begin) / 5);
         QVERIFY(zoomed.begin > whole.begin && zoomed.end < whole.end);
         // fewer entries in view, each column's level still inside the data
@@ -208,6 +217,7 @@ private slots:
         QCOMPARE(view.axis(), TimelineAxis::Entries);
         QVERIFY(view.isZoomed());
         QVERIFY(std::abs(int64_t(view.visibleRange().begin) - int64_t(firstEntry)) <= 1);
+        savePicture(view, "zoomed-by-entry");
         for (const QString& label : view.xTickLabels()) {
             bool number = false;
             QString(label).remove(QLatin1Char(',')).toLongLong(&number);
@@ -280,6 +290,7 @@ private slots:
         }
         QVERIFY(highlighted >= 1);
         QImage picture = view.grab().toImage();
+        savePicture(view, "highlighted");
         QCOMPARE(picture.pixelColor(middleOf(view, *std::find_if(layout.bands.begin(), layout.bands.end(),
                                                                  [&](const TimelineBand& b) {
                                                                      return b.allocation ==

@@ -52,6 +52,8 @@ std::optional<uint32_t> blockAtOffset(const SnapshotData& data, uint32_t segment
 // recorded (torch.cuda.memory._record_memory_history not on). The tooltips of the segment map's
 // blocks and of the timeline's allocations.
 QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max);
+// What a tooltip says of a stack: "<heading>:" and its top frames indented, or "no stack recorded".
+QStringList stackTooltipLines(const SnapshotData& data, FrameStackId stack, int max, const QString& heading);
 // stackTopFrames of the stack that allocated a block.
 QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max);
 

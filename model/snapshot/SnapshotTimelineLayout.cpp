@@ -397,14 +397,7 @@ QString allocationDescription(const SnapshotData& data, const SnapshotTimeline& 
         }
         lines << freed;
     }
-    const QStringList frames = stackTopFrames(data, a.frames, maxFrames);
-    if (frames.isEmpty()) {
-        lines << QStringLiteral("no stack recorded");
-    } else {
-        lines << QStringLiteral("allocated at:");
-        for (const QString& frame : frames)
-            lines << QStringLiteral("  %1").arg(frame);
-    }
+    lines << stackTooltipLines(data, a.frames, maxFrames, QStringLiteral("allocated at"));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -424,12 +417,7 @@ QString oomDescription(const SnapshotData& data, const SnapshotTimeline& timelin
     lines << QStringLiteral("allocated %1 · reserved %2 · active %3")
                  .arg(bytesText(state.allocatedBytes), bytesText(state.reservedBytes),
                       bytesText(state.activeBytes));
-    const QStringList frames = stackTopFrames(data, trace->frameStacks[entry], 8);
-    if (!frames.isEmpty()) {
-        lines << QStringLiteral("asked for at:");
-        for (const QString& frame : frames)
-            lines << QStringLiteral("  %1").arg(frame);
-    }
+    lines << stackTooltipLines(data, trace->frameStacks[entry], 8, QStringLiteral("asked for at"));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -423,28 +423,39 @@ QStringList ActiveMemoryView::yTickLabels() const
     return labels;
 }
 
-QStringList ActiveMemoryView::xTickLabels() const
+std::vector<ActiveMemoryView::XTick> ActiveMemoryView::xTicks() const
 {
-    QStringList labels;
+    std::vector<XTick> ticks;
     const SnapshotTimeline* t = timeline();
     if (!t || t->entryCount == 0)
-        return labels;
-    const QFontMetrics fm = fontMetrics();
+        return ticks;
     const QRectF plot = plotRect();
-    const int maxTicks =
-        std::max(2, int(plot.width() / (fm.horizontalAdvance(QStringLiteral("00 min 00.000 s")) + 24)));
+    const int maxTicks = std::max(
+        2, int(plot.width() / (fontMetrics().horizontalAdvance(QStringLiteral("00 min 00.000 s")) + 24)));
     if (m_range.axis == TimelineAxis::Time) {
+        // time since the first entry, in ns as the time axis counts it
         const int64_t origin = m_data->traces[m_timelineIndex].timesUs[0];
         const int64_t beginNs = saturatingMul(m_range.begin - origin, kNanosecondsPerMicrosecond);
         const int64_t endNs = saturatingMul(m_range.end - origin, kNanosecondsPerMicrosecond);
         const int64_t step = niceTimeStepNs(endNs - beginNs, maxTicks);
         for (const int64_t tick : timeTicksNs(beginNs, endNs, 0, step))
-            labels << formatTimeTick(tick, step);
+            ticks.push_back({plot.left() + differenceAsDouble(tick, beginNs) /
+                                               std::max(1.0, differenceAsDouble(endNs, beginNs)) *
+                                               std::floor(plot.width()),
+                             formatTimeTick(tick, step)});
     } else {
         const int64_t step = std::max<int64_t>(1, niceTimeStepNs(m_range.end - m_range.begin, maxTicks));
         for (const int64_t tick : timeTicksNs(m_range.begin, m_range.end, 0, step))
-            labels << countText(tick);
+            ticks.push_back({xOfPosition(tick), countText(tick)});
     }
+    return ticks;
+}
+
+QStringList ActiveMemoryView::xTickLabels() const
+{
+    QStringList labels;
+    for (const XTick& tick : xTicks())
+        labels << tick.label;
     return labels;
 }
 
@@ -480,43 +491,17 @@ void ActiveMemoryView::paintEvent(QPaintEvent* /*event*/)
     // the y grid and labels
     const ByteAxis yAxis =
         ByteAxis::forRange(0, yMaxBytes(), std::max(2, int(plot.height() / (fm.height() * 2.5))));
-    for (const double v : yAxis.ticks()) {
-        const double y = yOf(v);
-        p.setPen(QPen(colors.grid, 1));
-        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-        p.setPen(colors.text);
-        p.drawText(QRectF(kMargin, y - fm.height() / 2.0, plot.left() - kMargin - 6, fm.height()),
-                   Qt::AlignRight | Qt::AlignVCenter, yAxis.label(v));
-    }
+    drawByteGrid(
+        p, yAxis, plot, kMargin, [this](double bytes) { return yOf(bytes); }, colors);
     // the x ticks: time since the first entry, or the entry index
-    {
-        const QStringList labels = xTickLabels();
-        const int maxTicks =
-            std::max(2, int(plot.width() / (fm.horizontalAdvance(QStringLiteral("00 min 00.000 s")) + 24)));
-        std::vector<double> xs;
-        if (m_range.axis == TimelineAxis::Time) {
-            const int64_t origin = m_data->traces[m_timelineIndex].timesUs[0];
-            const int64_t beginNs = saturatingMul(m_range.begin - origin, kNanosecondsPerMicrosecond);
-            const int64_t endNs = saturatingMul(m_range.end - origin, kNanosecondsPerMicrosecond);
-            const int64_t step = niceTimeStepNs(endNs - beginNs, maxTicks);
-            for (const int64_t tick : timeTicksNs(beginNs, endNs, 0, step))
-                xs.push_back(plot.left() + differenceAsDouble(tick, beginNs) /
-                                               std::max(1.0, differenceAsDouble(endNs, beginNs)) *
-                                               std::floor(plot.width()));
-        } else {
-            const int64_t step = std::max<int64_t>(1, niceTimeStepNs(m_range.end - m_range.begin, maxTicks));
-            for (const int64_t tick : timeTicksNs(m_range.begin, m_range.end, 0, step))
-                xs.push_back(xOfPosition(tick));
-        }
-        for (size_t i = 0; i < xs.size() && i < size_t(labels.size()); ++i) {
-            p.setPen(QPen(colors.grid, 1));
-            p.drawLine(QPointF(xs[i], plot.top()), QPointF(xs[i], plot.bottom()));
-            p.setPen(colors.text);
-            const double w = fm.horizontalAdvance(labels[int(i)]);
-            p.drawText(QRectF(std::clamp(xs[i] - w / 2, plot.left() - 10, plot.right() - w),
-                              lane.bottom() + 3, w + 2, fm.height()),
-                       Qt::AlignCenter, labels[int(i)]);
-        }
+    for (const XTick& tick : xTicks()) {
+        p.setPen(QPen(colors.grid, 1));
+        p.drawLine(QPointF(tick.x, plot.top()), QPointF(tick.x, plot.bottom()));
+        p.setPen(colors.text);
+        const double w = fm.horizontalAdvance(tick.label);
+        p.drawText(QRectF(std::clamp(tick.x - w / 2, plot.left() - 10, plot.right() - w), lane.bottom() + 3,
+                          w + 2, fm.height()),
+                   Qt::AlignCenter, tick.label);
     }
 
     p.save();
@@ -643,12 +628,8 @@ void ActiveMemoryView::paintEvent(QPaintEvent* /*event*/)
 bool ActiveMemoryView::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const QString text = toolTipAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
+        const auto* help = static_cast<QHelpEvent*>(e);
+        showToolTip(*help, toolTipAt(help->pos()), this);
         return true;
     }
     return QWidget::event(e);
@@ -660,22 +641,15 @@ void ActiveMemoryView::mousePressEvent(QMouseEvent* event)
         QWidget::mousePressEvent(event);
         return;
     }
-    m_pressPos = event->position();
-    m_pressRange = m_range;
-    m_panning = false;
+    const QRectF plot = plotRect();
+    m_drag.press(event->position(), TimeAxis{m_range.begin, m_range.end, plot.left(), plot.right()});
 }
 
 void ActiveMemoryView::mouseMoveEvent(QMouseEvent* event)
 {
-    if (m_pressPos && (event->buttons() & Qt::LeftButton)) {
-        const double dx = event->position().x() - m_pressPos->x();
-        if (m_panning || std::abs(dx) >= QApplication::startDragDistance()) {
-            m_panning = true;
-            const QRectF plot = plotRect();
-            const TimeAxis moved = RangeNavigation::afterDrag(
-                TimeAxis{m_pressRange.begin, m_pressRange.end, plot.left(), plot.right()}, m_pressPos->x(),
-                event->position().x());
-            setRange(TimelineRange{m_range.axis, moved.beginNs, moved.endNs}, true);
+    if (event->buttons() & Qt::LeftButton) {
+        if (const std::optional<TimeAxis> moved = m_drag.move(event->position())) {
+            setRange(TimelineRange{m_range.axis, moved->beginNs, moved->endNs}, true);
             setCursor(Qt::ClosedHandCursor);
         }
     }
@@ -684,20 +658,15 @@ void ActiveMemoryView::mouseMoveEvent(QMouseEvent* event)
 
 void ActiveMemoryView::mouseReleaseEvent(QMouseEvent* event)
 {
-    if (event->button() != Qt::LeftButton || !m_pressPos) {
+    if (event->button() != Qt::LeftButton || !m_drag.isPressed()) {
         QWidget::mouseReleaseEvent(event);
         return;
     }
-    const QPointF press = *m_pressPos;
-    m_pressPos.reset();
     unsetCursor();
-    if (m_panning) {
-        m_panning = false;
+    const std::optional<QPointF> click = m_drag.release();
+    if (!click || !plotRect().contains(*click))
         return;
-    }
-    if (!plotRect().contains(press))
-        return;
-    if (const std::optional<uint32_t> entry = entryAtX(press.x())) {
+    if (const std::optional<uint32_t> entry = entryAtX(click->x())) {
         selectEntry(*entry);
         emit entrySelected(*entry);
     }

@@ -13,6 +13,7 @@
 // outlines the allocations of some stacks and dims the others. Draws and forwards input only.
 
 #include "model/snapshot/SnapshotTimelineLayout.h"
+#include "widgets/chart/ChartNavigation.h"
 
 #include <QList>
 #include <QRectF>
@@ -128,6 +129,12 @@ private:
     const TimelineMark* markNear(const std::vector<TimelineMark>& marks, double x) const;
     QRectF markLane() const;
     QRectF plotRectFor(const QFontMetrics& metrics) const;
+    struct XTick
+    {
+        double x = 0;
+        QString label;
+    };
+    std::vector<XTick> xTicks() const;
     QString legendText() const;
 
     std::shared_ptr<const SnapshotData> m_data;
@@ -145,9 +152,7 @@ private:
     mutable SnapshotTimelineLayout m_layout;
     mutable bool m_layoutValid = false;
 
-    std::optional<QPointF> m_pressPos;
-    TimelineRange m_pressRange;
-    bool m_panning = false;
+    RangeDrag m_drag;
 };
 
 } // namespace gapscope
