@@ -6,6 +6,7 @@
 #include "model/snapshot/SnapshotLoader.h"
 #include "model/snapshot/SnapshotTimelineLayout.h"
 #include "model/text/Text.h"
+#include "tests/DarkPalette.h"
 #include "tests/SnapshotFixtures.h"
 #include "widgets/snapshot/ActiveMemoryView.h"
 
@@ -227,6 +228,7 @@ private slots:
         QTest::mouseDClick(&view, Qt::LeftButton, Qt::NoModifier, middle.toPoint());
         QVERIFY(!view.isZoomed());
         QCOMPARE(view.visibleRange(), (TimelineRange{TimelineAxis::Entries, 0, 99999}));
+        savePicture(view, "whole-by-entry");
         view.setAxis(TimelineAxis::Time);
         view.setVisibleRange(whole.begin + 10, whole.begin + 20000);
         QVERIFY(view.isZoomed());
@@ -313,6 +315,34 @@ private slots:
         view.clearHighlight();
         QVERIFY(!view.drawnLayout().highlighting);
         QCOMPARE(view.grab().toImage().pixelColor(inside.toPoint()), own);
+    }
+
+    // The dark theme: the plot on the palette's base, bands in the lighter qualitative colours.
+    void darkTheme()
+    {
+        ActiveMemoryView view;
+        view.resize(1400, 420);
+        view.setPalette(test::darkPalette());
+        view.setSnapshot(pair());
+        view.setVisibleRange(view.fullRange().begin,
+                             view.fullRange().begin + (view.fullRange().end - view.fullRange().begin) / 20);
+        const QImage picture = view.grab().toImage();
+        savePicture(view, "dark");
+        const QPalette dark = test::darkPalette();
+        QCOMPARE(picture.pixelColor(2, 2), dark.color(QPalette::Base));
+        QVERIFY(ActiveMemoryView::bandColor(0, dark) != ActiveMemoryView::bandColor(0, QPalette(Qt::white)));
+        QVERIFY(std::abs(ActiveMemoryView::foldedColor(dark).lightness() -
+                         dark.color(QPalette::Base).lightness()) > 20);
+        const SnapshotTimelineLayout& layout = view.drawnLayout();
+        for (const TimelineBand& band : layout.bands) {
+            if (double(band.size) / view.yMaxBytes() * view.plotRect().height() < 6)
+                continue;
+            const QPointF at = middleOf(view, band);
+            if (view.allocationAt(at) != band.allocation)
+                continue;
+            QCOMPARE(picture.pixelColor(at.toPoint()), ActiveMemoryView::bandColor(band.allocation, dark));
+            break;
+        }
     }
 
     // A trace without times is drawn by entry; a snapshot without a trace says why it is empty.

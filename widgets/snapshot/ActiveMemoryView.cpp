@@ -462,6 +462,8 @@ QStringList ActiveMemoryView::xTickLabels() const
 QString ActiveMemoryView::legendText() const
 {
     const SnapshotTimelineLayout& layout = drawnLayout();
+    if (layout.foldedAllocations == 0)
+        return tr("all %1 allocations in view drawn apart").arg(countText(layout.bands.size()));
     return tr("%1 largest allocations in view drawn apart, %2 folded")
         .arg(countText(layout.bands.size()), countText(layout.foldedAllocations));
 }
