@@ -10,6 +10,7 @@
 #include "model/snapshot/SnapshotTimelineLayout.h"
 #include "model/text/Text.h"
 #include "tests/DarkPalette.h"
+#include "tests/SnapshotFixtures.h"
 #include "widgets/common/SummaryView.h"
 #include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/snapshot/SegmentMapView.h"
@@ -345,6 +346,47 @@ private slots:
         QCOMPARE(page.findingsModel()->rowCount(), 0);
         QVERIFY(!map->snapshot());
         QCOMPARE(map->layout().rows.size(), size_t(0));
+    }
+
+    // A snapshot of two devices: the device selector shows, and switching it shows the other
+    // device's trace. Device 0's trace is empty: device 1 is shown first.
+    void severalDevices()
+    {
+        SnapshotData data = test::makeSnapshot({{1024, BlockState::Inactive}}, {});
+        SnapshotData other = test::makeSnapshot(
+            {{1024, BlockState::Inactive}},
+            {{TraceAction::Alloc, 0x1000, 256, 10}, {TraceAction::FreeCompleted, 0x1000, 256, 20}});
+        data.traces.push_back(other.traces[0]);
+        data.traces[1].device = 1;
+        SnapshotData third =
+            test::makeSnapshot({{1024, BlockState::Inactive}}, {{TraceAction::Alloc, 0x2000, 512, 10},
+                                                                {TraceAction::Alloc, 0x3000, 128, 30}});
+        data.traces.push_back(third.traces[0]);
+        data.traces[2].device = 2;
+        data.path = QStringLiteral("devices.pickle");
+        LoadedDocument document;
+        document.snapshot = std::make_shared<const SnapshotData>(std::move(data));
+        QAction resetZoom{QStringLiteral("Reset Zoom")};
+        SnapshotPage page{&resetZoom, nullptr};
+        page.resize(1200, 800);
+        page.show();
+        QString error;
+        QVERIFY2(page.open(document, &error), qPrintable(error));
+        QVERIFY2(page.analyseOpened(OpenMode::Now, &error), qPrintable(error));
+        page.showChart();
+        QComboBox* devices = page.timelineDevices();
+        QCOMPARE(devices->count(), 2);
+        QVERIFY(devices->isVisible());
+        QCOMPARE(devices->itemText(0), QStringLiteral("device 1"));
+        QCOMPARE(devices->itemText(1), QStringLiteral("device 2"));
+        ActiveMemoryView* timeline = page.activeMemoryView();
+        QCOMPARE(timeline->timelineIndex(), size_t(1));
+        QCOMPARE(timeline->timeline()->device, int64_t(1));
+        QCOMPARE(timeline->drawnLayout().maxBytes, int64_t(256));
+        devices->setCurrentIndex(1);
+        QCOMPARE(timeline->timelineIndex(), size_t(2));
+        QCOMPARE(timeline->timeline()->device, int64_t(2));
+        QCOMPARE(timeline->drawnLayout().maxBytes, int64_t(640));
     }
 
     // What the page does not take: another kind of document, or none.
