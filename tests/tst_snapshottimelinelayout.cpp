@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QTest>
 
+#include <map>
 #include <set>
 
 using namespace gapscope;
@@ -18,12 +19,18 @@ using gapscope::test::makeSnapshot;
 
 namespace {
 
+// Each real snapshot loaded once for all the rows that draw it.
 std::shared_ptr<const SnapshotData> loadFixture(const QString& name)
 {
-    SnapshotLoadOutcome outcome = loadSnapshotFile(gapscope::test::kSnapshotData + name);
-    if (!outcome.data)
-        qFatal("cannot load %s: %s", qPrintable(name), qPrintable(outcome.fatalError));
-    return outcome.data;
+    static std::map<QString, std::shared_ptr<const SnapshotData>> loaded;
+    std::shared_ptr<const SnapshotData>& data = loaded[name];
+    if (!data) {
+        SnapshotLoadOutcome outcome = loadSnapshotFile(gapscope::test::kSnapshotData + name);
+        if (!outcome.data)
+            qFatal("cannot load %s: %s", qPrintable(name), qPrintable(outcome.fatalError));
+        data = outcome.data;
+    }
+    return data;
 }
 
 // A, B, C opened; A freed (B and C slide down); a segment; D opened; C freed; an OOM.

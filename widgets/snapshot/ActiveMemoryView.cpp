@@ -6,12 +6,10 @@
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/chart/TimeAxis.h"
 
-#include <QApplication>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPolygonF>
-#include <QToolTip>
 
 #include <algorithm>
 #include <array>
