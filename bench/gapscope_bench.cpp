@@ -22,6 +22,8 @@
 //                                              timelines' build (the loader's last step), the layout
 //                                              of a 1400-px view (whole trace, a tenth) and the
 //                                              view's paint, medians
+//   gapscope_bench snapshot-sites PATH         the allocation sites of a loaded snapshot, by stack
+//                                              and by function: medians of 5, seconds, sites
 //   gapscope_bench job RUNS PATH...            open a distributed job (a job folder or per-rank
 //                                              inputs; scripts/gen-job.py writes a big one): load
 //                                              and every rank's analysis, medians of RUNS
@@ -51,6 +53,7 @@
 #include "model/snapshot/PickleReader.h"
 #include "model/snapshot/SnapshotBuilder.h"
 #include "model/snapshot/SnapshotLoader.h"
+#include "model/snapshot/SnapshotSites.h"
 #include "model/snapshot/SnapshotTimelineLayout.h"
 #include "model/store/Decimation.h"
 #include "model/trace/AnalysisRunner.h"
@@ -579,6 +582,31 @@ int benchSnapshotTimeline(const QString& path)
     return 0;
 }
 
+// The allocation sites (model/snapshot/SnapshotSites) of a loaded snapshot, on its timelines as
+// the page builds them: what the page pays on the GUI thread when it opens or regroups.
+int benchSnapshotSites(const QString& path)
+{
+    const SnapshotLoadOutcome outcome = loadSnapshotFile(path);
+    if (!outcome.data) {
+        std::fprintf(stderr, "%s\n", qPrintable(outcome.fatalError));
+        return 1;
+    }
+    for (const SiteGrouping grouping : {SiteGrouping::Stack, SiteGrouping::Function}) {
+        std::vector<double> seconds;
+        size_t sites = 0;
+        for (int run = 0; run < 5; ++run) {
+            const auto start = Clock::now();
+            sites = buildSnapshotSites(*outcome.data, grouping).sites.size();
+            seconds.push_back(secondsSince(start));
+        }
+        std::sort(seconds.begin(), seconds.end());
+        std::printf("%s: %.4f s, %zu sites, %zu entries\n",
+                    grouping == SiteGrouping::Stack ? "by stack" : "by function", seconds[2], sites,
+                    outcome.data->traceEntryCount());
+    }
+    return 0;
+}
+
 int benchCancel(const QString& path)
 {
     std::vector<double> latencies;
@@ -947,6 +975,8 @@ int main(int argc, char** argv)
         return benchSnapshot(args[2], true);
     if (args.size() >= 3 && args[1] == QLatin1String("snapshot-timeline"))
         return benchSnapshotTimeline(args[2]);
+    if (args.size() >= 3 && args[1] == QLatin1String("snapshot-sites"))
+        return benchSnapshotSites(args[2]);
     if (args.size() >= 3 && args[1] == QLatin1String("cancel"))
         return benchCancel(args[2]);
     if (args.size() >= 4 && args[1] == QLatin1String("job"))
@@ -965,6 +995,7 @@ int main(int argc, char** argv)
                  "usage: gapscope_bench load FORM PATH [THREADS] | load-figures PATH THREADS | budget FORM "
                  "PATH [THREADS] | threads RUNS PATH... | chart PATH | reopen PATH [RUNS] | cancel PATH | "
                  "job RUNS PATH... | snapshot PATH | snapshot-phases PATH | snapshot-timeline PATH | "
+                 "snapshot-sites PATH | "
                  "job-open PATH... | "
                  "crossrank [RANKS] [SAMPLES] | crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");

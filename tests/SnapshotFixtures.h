@@ -1,8 +1,8 @@
 #pragma once
 // The snapshot tests' fixtures (tests/data/snapshot): their bytes, bytes as the reader takes
-// them, and snapshots made by hand.
+// them, a fixture loaded, and snapshots made by hand.
 
-#include "model/snapshot/SnapshotData.h"
+#include "model/snapshot/SnapshotLoader.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -23,6 +23,15 @@ inline QByteArray readSnapshotData(const QString& relative)
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(file.fileName()));
     return file.readAll();
+}
+
+// A fixture loaded as the window loads it (timelines built); one that does not load ends the run.
+inline std::shared_ptr<const SnapshotData> loadSnapshotFixture(const QString& relative)
+{
+    SnapshotLoadOutcome outcome = loadSnapshotFile(kSnapshotData + relative);
+    if (!outcome.data)
+        qFatal("cannot load %s: %s", qPrintable(relative), qPrintable(outcome.fatalError));
+    return outcome.data;
 }
 
 inline std::string_view bytesView(const QByteArray& bytes)

@@ -3,7 +3,6 @@
 // the last entry, the segment ticks, the tooltip of an allocation, zoom and pan, the click that
 // selects a state, the axis toggle and the highlight of a stack.
 
-#include "model/snapshot/SnapshotLoader.h"
 #include "model/snapshot/SnapshotTimelineLayout.h"
 #include "model/text/Text.h"
 #include "tests/DarkPalette.h"
@@ -25,13 +24,8 @@ namespace {
 
 std::shared_ptr<const SnapshotData> pair()
 {
-    static const std::shared_ptr<const SnapshotData> data = [] {
-        SnapshotLoadOutcome outcome =
-            loadSnapshotFile(test::kSnapshotData + QStringLiteral("pair/snapshot.pickle.gz"));
-        if (!outcome.data)
-            qFatal("cannot load pair/snapshot.pickle.gz: %s", qPrintable(outcome.fatalError));
-        return outcome.data;
-    }();
+    static const std::shared_ptr<const SnapshotData> data =
+        test::loadSnapshotFixture(QStringLiteral("pair/snapshot.pickle.gz"));
     return data;
 }
 

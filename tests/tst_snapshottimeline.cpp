@@ -3,7 +3,6 @@
 // PyTorch's own viewer's rules. The real snapshots' figures are what
 // tests/data/snapshot/expected.py (`timeline`) computes with Python's pickle.load.
 
-#include "model/snapshot/SnapshotLoader.h"
 #include "model/snapshot/SnapshotSummary.h"
 #include "model/snapshot/SnapshotTimeline.h"
 #include "tests/SnapshotFixtures.h"
@@ -16,15 +15,6 @@ using gapscope::test::makeSnapshot;
 namespace {
 
 constexpr uint32_t kBefore = SnapshotAllocation::kBeforeTrace;
-
-std::shared_ptr<const SnapshotData> loadFixture(const QString& name)
-{
-    SnapshotLoadOutcome outcome =
-        loadSnapshotFile(QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/") + name);
-    if (!outcome.data)
-        qFatal("cannot load %s: %s", qPrintable(name), qPrintable(outcome.fatalError));
-    return outcome.data;
-}
 
 } // namespace
 
@@ -60,7 +50,7 @@ private slots:
         QFETCH(QList<qint64>, active);
         QFETCH(qint64, segmentEntries);
         QFETCH(QList<qint64>, oomEntries);
-        const auto data = loadFixture(file);
+        const auto data = test::loadSnapshotFixture(file);
         const std::vector<SnapshotTimeline> timelines = buildSnapshotTimelines(*data);
         QCOMPARE(timelines.size(), size_t(1));
         const SnapshotTimeline& t = timelines[0];
@@ -180,6 +170,23 @@ private slots:
         QCOMPARE(t.entryAtTime(data.traces[0], 0), 0u);
         QCOMPARE(t.entryAtTime(data.traces[0], 99), 1u);
         QCOMPARE(t.entryAtTime(data.traces[0], -1), kBefore);
+    }
+
+    // Sizes near 2^63 (a hostile file can name them; the builder only checks they are not
+    // negative): the levels saturate instead of overflowing (UBSan would stop the ASan run).
+    void hugeSizes()
+    {
+        constexpr int64_t kHuge = std::numeric_limits<int64_t>::max() / 2 + 1;
+        const SnapshotData data =
+            makeSnapshot({{kHuge, BlockState::ActiveAllocated}, {kHuge, BlockState::ActiveAllocated}},
+                         {{TraceAction::Alloc, 0x9000, kHuge},
+                          {TraceAction::Alloc, 0xa000, kHuge},
+                          {TraceAction::SegmentAlloc, 0x1000, kHuge},
+                          {TraceAction::SegmentFree, 0x1000, kHuge}});
+        const SnapshotTimeline t = buildSnapshotTimeline(data, 0);
+        QCOMPARE(t.peakActiveBytes, std::numeric_limits<int64_t>::max());
+        QCOMPARE(summarizeSnapshot(data).totals.allocatedBytes, std::numeric_limits<int64_t>::max());
+        QCOMPARE(t.allocatedBytes.back(), std::numeric_limits<int64_t>::max());
     }
 
     // No trace entries (_snapshot() without _record_memory_history): nothing but the end state.

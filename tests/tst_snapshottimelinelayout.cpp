@@ -3,7 +3,6 @@
 // rest folded, segment and OOM entries as marks. A trace made by hand checked value by value; the
 // real snapshots checked against a walk over every entry, on both axes, zoomed and not.
 
-#include "model/snapshot/SnapshotLoader.h"
 #include "model/snapshot/SnapshotTimelineLayout.h"
 #include "model/store/Decimation.h"
 #include "tests/SnapshotFixtures.h"
@@ -24,12 +23,8 @@ std::shared_ptr<const SnapshotData> loadFixture(const QString& name)
 {
     static std::map<QString, std::shared_ptr<const SnapshotData>> loaded;
     std::shared_ptr<const SnapshotData>& data = loaded[name];
-    if (!data) {
-        SnapshotLoadOutcome outcome = loadSnapshotFile(gapscope::test::kSnapshotData + name);
-        if (!outcome.data)
-            qFatal("cannot load %s: %s", qPrintable(name), qPrintable(outcome.fatalError));
-        data = outcome.data;
-    }
+    if (!data)
+        data = test::loadSnapshotFixture(name);
     return data;
 }
 

@@ -1,6 +1,8 @@
 #include "model/report/SnapshotReport.h"
 
 #include "model/report/JsonWriter.h"
+#include "model/snapshot/SnapshotSegmentMap.h"
+#include "model/snapshot/SnapshotSites.h"
 #include "model/text/Text.h"
 
 #include <QStringList>
@@ -71,6 +73,103 @@ std::vector<std::pair<QString, QString>> rows(const SnapshotData& data, const Sn
     return out;
 }
 
+// The allocation sites the reports list: by stack, the most bytes at the peak first.
+constexpr size_t kJsonSites = 20;
+constexpr size_t kTextSites = 10;
+constexpr int kJsonSiteFrames = 5;
+
+// "peak_active_bytes", "site_count" and "sites": the first kJsonSites sites.
+void writeSitesJson(JsonWriter& json, const SnapshotData& data)
+{
+    const SnapshotSites sites = buildSnapshotSites(data, SiteGrouping::Stack);
+    json.field("peak_active_bytes", sites.peakActiveBytes);
+    json.field("site_count", int64_t(sites.sites.size()));
+    json.key("sites").beginArray();
+    for (size_t i = 0; i < std::min(kJsonSites, sites.sites.size()); ++i) {
+        const SnapshotSite& site = sites.sites[i];
+        json.beginObject();
+        json.field("name", site.name);
+        json.key("frames").beginArray();
+        for (const QString& frame : stackTopFrames(data, site.frames, kJsonSiteFrames))
+            json.value(frame);
+        json.endArray();
+        json.field("bytes_at_peak", site.bytesAtPeak);
+        json.field("bytes_at_snapshot", site.bytesAtSnapshot);
+        json.field("allocations", site.allocations);
+        json.field("largest_bytes", site.largestBytes);
+        json.field("total_bytes", site.totalBytes);
+        json.endObject();
+    }
+    json.endArray();
+}
+
+// The first kTextSites sites, a heading and a line each ({} when none: no stack was recorded).
+std::vector<QStringList> siteRows(const SnapshotData& data, int64_t* siteCount, int64_t* peakBytes)
+{
+    const SnapshotSites sites = buildSnapshotSites(data, SiteGrouping::Stack);
+    *siteCount = int64_t(sites.sites.size());
+    *peakBytes = sites.peakActiveBytes;
+    std::vector<QStringList> rows;
+    for (size_t i = 0; i < std::min(kTextSites, sites.sites.size()); ++i) {
+        const SnapshotSite& site = sites.sites[i];
+        rows.push_back({bytesText(site.bytesAtPeak), bytesText(site.bytesAtSnapshot),
+                        countText(site.allocations), bytesText(site.largestBytes), bytesText(site.totalBytes),
+                        site.name});
+    }
+    return rows;
+}
+
+QString sitesHeading(int64_t siteCount, int64_t peakBytes)
+{
+    return QStringLiteral("Allocation sites: %1 of %2, by bytes live at the active peak (%3)")
+        .arg(std::min<int64_t>(siteCount, int64_t(kTextSites)))
+        .arg(siteCount)
+        .arg(bytesText(peakBytes));
+}
+
+QString sitesMarkdown(const SnapshotData& data)
+{
+    int64_t count = 0, peak = 0;
+    const std::vector<QStringList> rows = siteRows(data, &count, &peak);
+    if (rows.empty())
+        return {};
+    QString out = QStringLiteral("\n## %1\n\n| At peak | At snapshot | Allocations | Largest | Total "
+                                 "allocated | Site |\n|--:|--:|--:|--:|--:|---|\n")
+                      .arg(sitesHeading(count, peak));
+    for (const QStringList& row : rows) {
+        QStringList cells;
+        for (const QString& cell : row)
+            cells << markdownEscape(cell);
+        out += QStringLiteral("| %1 |\n").arg(cells.join(QStringLiteral(" | ")));
+    }
+    return out;
+}
+
+QString sitesText(const SnapshotData& data)
+{
+    int64_t count = 0, peak = 0;
+    const std::vector<QStringList> rows = siteRows(data, &count, &peak);
+    if (rows.empty())
+        return {};
+    QString out = QStringLiteral("\n%1:\n%2 %3 %4 %5 %6  %7\n")
+                      .arg(sitesHeading(count, peak))
+                      .arg(QStringLiteral("At peak"), 11)
+                      .arg(QStringLiteral("At snapshot"), 11)
+                      .arg(QStringLiteral("Allocs"), 7)
+                      .arg(QStringLiteral("Largest"), 11)
+                      .arg(QStringLiteral("Total"), 11)
+                      .arg(QStringLiteral("Site"));
+    for (const QStringList& row : rows)
+        out += QStringLiteral("%1 %2 %3 %4 %5  %6\n")
+                   .arg(row[0], 11)
+                   .arg(row[1], 11)
+                   .arg(row[2], 7)
+                   .arg(row[3], 11)
+                   .arg(row[4], 11)
+                   .arg(row[5]);
+    return out;
+}
+
 } // namespace
 
 QByteArray snapshotReportJson(const SnapshotData& data, const SnapshotSummary& summary)
@@ -134,6 +233,7 @@ QByteArray snapshotReportJson(const SnapshotData& data, const SnapshotSummary& s
     json.field("errors", int64_t(data.problems.errorCount()));
     json.field("warnings", int64_t(data.problems.warningCount()));
     json.endObject();
+    writeSitesJson(json, data);
     json.endObject().endObject();
     QByteArray out = json.take();
     out += '\n';
@@ -145,7 +245,7 @@ QString snapshotReportMarkdown(const SnapshotData& data, const SnapshotSummary& 
     QString out = QStringLiteral("# PyTorch memory snapshot\n\n`%1`\n\n| | |\n|---|---|\n").arg(data.path);
     for (const auto& [label, value] : rows(data, summary))
         out += QStringLiteral("| %1 | %2 |\n").arg(label, markdownEscape(value));
-    return out;
+    return out + sitesMarkdown(data);
 }
 
 QString snapshotReportText(const SnapshotData& data, const SnapshotSummary& summary)
@@ -153,7 +253,7 @@ QString snapshotReportText(const SnapshotData& data, const SnapshotSummary& summ
     QString out = QStringLiteral("PyTorch memory snapshot: %1\n").arg(data.path);
     for (const auto& [label, value] : rows(data, summary))
         out += QStringLiteral("%1 %2\n").arg(label + QLatin1Char(':'), -21).arg(value);
-    return out;
+    return out + sitesText(data);
 }
 
 } // namespace gapscope

@@ -16,7 +16,10 @@ namespace gapscope {
 // "trace_entry_count", "trace_entries_by_action": {action: count, ...}, "devices": [...],
 // "pools": [{"pool": [a, b], "segments", "reserved_bytes"}], "streams": [...],
 // "frame_stack_count", "allocator_settings": {name: text}, "ignored_keys": [...],
-// "problems": {"errors", "warnings"}}}
+// "problems": {"errors", "warnings"}, "peak_active_bytes", "site_count", "sites": [{"name",
+// "frames": [...], "bytes_at_peak", "bytes_at_snapshot", "allocations", "largest_bytes",
+// "total_bytes"}] (model/snapshot/SnapshotSites by stack: the 20 with the most at the peak)}}
+// Markdown and text end with the 10 first sites.
 QByteArray snapshotReportJson(const SnapshotData& data, const SnapshotSummary& summary);
 QString snapshotReportMarkdown(const SnapshotData& data, const SnapshotSummary& summary);
 QString snapshotReportText(const SnapshotData& data, const SnapshotSummary& summary);

@@ -1,5 +1,6 @@
 #include "model/snapshot/SnapshotTimeline.h"
 
+#include "analysis/Int64Math.h"
 #include "model/snapshot/SnapshotSummary.h"
 
 #include <algorithm>
@@ -44,20 +45,20 @@ void walkCounters(const SnapshotData& data, const SnapshotTrace& trace, Snapshot
         const int64_t size = trace.sizes[j];
         switch (trace.actions[j]) {
         case TraceAction::Alloc:
-            allocated -= size;
+            allocated = saturatingSub(allocated, size);
             break;
         case TraceAction::FreeRequested:
-            allocated += size;
+            allocated = saturatingAdd(allocated, size);
             break;
         case TraceAction::SegmentAlloc:
         case TraceAction::SegmentMap:
             steps.emplace_back(uint32_t(j), reserved);
-            reserved -= size;
+            reserved = saturatingSub(reserved, size);
             break;
         case TraceAction::SegmentFree:
         case TraceAction::SegmentUnmap:
             steps.emplace_back(uint32_t(j), reserved);
-            reserved += size;
+            reserved = saturatingAdd(reserved, size);
             break;
         default:
             break;
@@ -88,13 +89,13 @@ void pairAllocations(const SnapshotData& data, const SnapshotTrace& trace, Snaps
             // do that): the newer one holds the address, as in MemoryViz.js
             open[allocation.address] = uint32_t(opened.size());
             opened.push_back(allocation);
-            delta[j] += allocation.size;
+            delta[j] = allocation.size;
         } else if (closesAllocation(trace, j, data.strings)) {
             const auto it = open.find(trace.addresses[j]);
             if (it != open.end()) {
                 SnapshotAllocation& allocation = opened[it->second];
                 allocation.end = uint32_t(j);
-                delta[j] -= allocation.size;
+                delta[j] = -allocation.size;
                 open.erase(it);
             } else {
                 SnapshotAllocation allocation;
@@ -104,7 +105,7 @@ void pairAllocations(const SnapshotData& data, const SnapshotTrace& trace, Snaps
                 allocation.frames = trace.frameStacks[j];
                 allocation.end = uint32_t(j);
                 before.push_back(allocation);
-                delta[j] -= allocation.size;
+                delta[j] = -allocation.size;
             }
         } else if (trace.actions[j] == TraceAction::Oom) {
             timeline.oomEntries.push_back(uint32_t(j));
@@ -115,6 +116,8 @@ void pairAllocations(const SnapshotData& data, const SnapshotTrace& trace, Snaps
             timeline.segmentEntries.push_back(uint32_t(j));
         }
     }
+    // (sizes are checked non-negative by the builder, so -size does not overflow; the sums
+    // saturate: a hostile file can name sizes near 2^63)
     // the snapshot's allocated blocks of this device that no open allocation explains: live all
     // along (MemoryViz.js: active_allocated only, at their requested_size)
     for (const SnapshotSegment& segment : data.segments) {
@@ -134,13 +137,13 @@ void pairAllocations(const SnapshotData& data, const SnapshotTrace& trace, Snaps
 
     int64_t level = 0;
     for (const SnapshotAllocation& allocation : before)
-        level += allocation.size;
+        level = saturatingAdd(level, allocation.size);
     timeline.initialActiveBytes = level;
     timeline.peakActiveBytes = level;
     timeline.peakEntry = kNone;
     timeline.activeBytes.resize(n);
     for (size_t j = 0; j < n; ++j) {
-        level += delta[j];
+        level = saturatingAdd(level, delta[j]);
         timeline.activeBytes[j] = level;
         if (level > timeline.peakActiveBytes) {
             timeline.peakActiveBytes = level;
