@@ -34,6 +34,8 @@ ExportActions* ExportActions::forDocumentTabs(QWidget* window, const DocumentTab
     actions->setBudgetProvider([shown] { return shown().budget; });
     actions->setBookmarkProvider([shown] { return shown().bookmarks; });
     actions->setJobProvider([shown] { return shown().job; });
+    actions->setDocumentsProvider([shown] { return shown().documents; },
+                                  [tabs] { return tabs->current()->documentPage()->documentPath(); });
     return actions;
 }
 
@@ -73,8 +75,28 @@ void ExportActions::setJobProvider(JobProvider job)
     updateEnabled();
 }
 
+void ExportActions::setDocumentsProvider(DocumentsProvider documents, std::function<QString()> shownPath)
+{
+    m_documents = std::move(documents);
+    m_shownPath = std::move(shownPath);
+    updateEnabled();
+}
+
+bool ExportActions::writePageDocument(const QString& file, const PageDocumentExport& document, bool replace,
+                                      QString* error) const
+{
+    if (const QString conflict = inputConflict(file); !conflict.isEmpty()) {
+        *error = conflict;
+        return false;
+    }
+    *error = writeOutput(file, document.bytes(), replace);
+    return error->isEmpty();
+}
+
 QString ExportActions::documentPath() const
 {
+    if (!hasAnalysis() && m_shownPath)
+        return m_shownPath();
     if (const JobSource shown = job(); shown.job)
         return shown.path;
     if (const auto b = budget())
@@ -220,9 +242,10 @@ bool ExportActions::writeChart(const QString& file, ExportFormat format, bool re
         return writeReport(file, format, chart ? chart->size() : kDefaultChartSize, replace, error);
     if (*error = inputConflict(file); !error->isEmpty())
         return false;
-    const QString title = job().job  ? tr("Job heatmap")
-                          : budget() ? tr("Memory breakdown")
-                                     : tr("Gap over time");
+    const QString title = job().job       ? tr("Job heatmap")
+                          : budget()      ? tr("Memory breakdown")
+                          : hasAnalysis() ? tr("Gap over time")
+                                          : QFileInfo(documentPath()).fileName();
     const QByteArray data =
         format == ExportFormat::Svg ? chartSvg(chart, chart->size(), title) : chartPng(chart, chart->size());
     *error = writeOutput(file, data, replace);
@@ -295,6 +318,8 @@ void ExportActions::exportReportInteractively()
 {
     if (!hasDocument())
         return;
+    if (!hasAnalysis())
+        return exportPageDocumentInteractively();
     QStringList filters;
     for (ExportFormat format : allExportFormats())
         filters << nameFilter(format);
@@ -336,8 +361,10 @@ void ExportActions::saveChartInteractively()
 {
     if (!hasDocument())
         return;
-    const QStringList filters{nameFilter(ExportFormat::Png), nameFilter(ExportFormat::Svg),
-                              nameFilter(ExportFormat::Csv)};
+    // a page without an analysis (a fleet) has no series to write as CSV: its view as an image
+    QStringList filters{nameFilter(ExportFormat::Png), nameFilter(ExportFormat::Svg)};
+    if (hasAnalysis())
+        filters << nameFilter(ExportFormat::Csv);
     QString selected = filters.front();
     QString file = QFileDialog::getSaveFileName(
         m_parent, tr("Save Chart As"),
@@ -346,8 +373,10 @@ void ExportActions::saveChartInteractively()
         filters.join(QStringLiteral(";;")), &selected, QFileDialog::DontConfirmOverwrite);
     if (file.isEmpty())
         return;
-    const Target target = targetFor(file, formatForFilter(selected).value_or(ExportFormat::Png),
-                                    {ExportFormat::Png, ExportFormat::Svg, ExportFormat::Csv});
+    std::vector<ExportFormat> offered{ExportFormat::Png, ExportFormat::Svg};
+    if (hasAnalysis())
+        offered.push_back(ExportFormat::Csv);
+    const Target target = targetFor(file, formatForFilter(selected).value_or(ExportFormat::Png), offered);
     if (!confirmRename(tr("Save Chart As"), file, target))
         return;
     file = target.file;
@@ -378,6 +407,35 @@ void ExportActions::copyFinding()
     mime->setText(markdown);
     mime->setData(QStringLiteral("text/markdown"), markdown.toUtf8());
     QApplication::clipboard()->setMimeData(mime);
+}
+
+void ExportActions::exportPageDocumentInteractively()
+{
+    const std::vector<PageDocumentExport> documents = pageDocuments();
+    QStringList filters;
+    for (const PageDocumentExport& document : documents)
+        filters << document.nameFilter;
+    QString selected = filters.front();
+    const QString base = QFileInfo(documentPath()).completeBaseName();
+    QString file =
+        QFileDialog::getSaveFileName(m_parent, tr("Export Report"), base, filters.join(QStringLiteral(";;")),
+                                     &selected, QFileDialog::DontConfirmOverwrite);
+    if (file.isEmpty())
+        return;
+    const qsizetype chosen = std::max<qsizetype>(0, filters.indexOf(selected));
+    const PageDocumentExport& document = documents[size_t(chosen)];
+    if (QFileInfo(file).suffix().isEmpty())
+        file += QLatin1Char('.') + document.suffix;
+    if (!confirmReplace(file))
+        return;
+    QString error;
+    if (!writePageDocument(file, document, true, &error)) {
+        showMessage(m_parent, QMessageBox::Warning, tr("Export Report"),
+                    tr("The report could not be written.\n\n%1").arg(error), QMessageBox::Ok,
+                    QMessageBox::Ok);
+        return;
+    }
+    emit exported(file);
 }
 
 } // namespace gapscope

@@ -54,6 +54,13 @@ public:
     using BookmarkProvider = std::function<std::vector<ReportBookmark>()>;
     void setBookmarkProvider(BookmarkProvider bookmarks);
     void setJobProvider(JobProvider job);
+    // The documents the page shown writes itself (PageExport::documents) and the path of what
+    // it shows (never written over); Export Report... offers them when none of the above is shown.
+    using DocumentsProvider = std::function<std::vector<PageDocumentExport>()>;
+    void setDocumentsProvider(DocumentsProvider documents, std::function<QString()> shownPath);
+    // The non-interactive part of exporting one of those documents (as writeReport).
+    bool writePageDocument(const QString& file, const PageDocumentExport& document, bool replace,
+                           QString* error) const;
 
     QAction* exportReportAction() const { return m_exportReport; }
     QAction* saveChartAction() const { return m_saveChart; }
@@ -104,7 +111,13 @@ private:
     bool confirmRename(const QString& title, const QString& typed, const Target& target) const;
     std::shared_ptr<const BudgetAnalysisResult> budget() const { return m_budget ? m_budget() : nullptr; }
     JobSource job() const { return m_job ? m_job() : JobSource{}; }
-    bool hasDocument() const { return job().job || budget() || (m_result && m_result()); }
+    bool hasAnalysis() const { return job().job || budget() || (m_result && m_result()); }
+    std::vector<PageDocumentExport> pageDocuments() const
+    {
+        return m_documents ? m_documents() : std::vector<PageDocumentExport>{};
+    }
+    bool hasDocument() const { return hasAnalysis() || !pageDocuments().empty(); }
+    void exportPageDocumentInteractively();
     QString documentPath() const;
     // The files the shown document was read from: what an export may never replace.
     QStringList inputPaths() const;
@@ -120,6 +133,8 @@ private:
     BudgetProvider m_budget;
     BookmarkProvider m_bookmarks;
     JobProvider m_job;
+    DocumentsProvider m_documents;
+    std::function<QString()> m_shownPath;
     QAction* m_exportReport;
     QAction* m_saveChart;
     QAction* m_copyFinding;

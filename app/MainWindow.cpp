@@ -102,6 +102,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_menus->action(WindowAction::Open), &QAction::triggered, this, &MainWindow::showOpenFileDialog);
     connect(m_menus->action(WindowAction::OpenDirectory), &QAction::triggered, this,
             &MainWindow::showOpenDirectoryDialog);
+    connect(m_menus->action(WindowAction::OpenFleet), &QAction::triggered, this,
+            [this] { openPath(askForFleetDatabase(this, m_recentFiles->lastFolder())); });
     connect(m_menus->action(WindowAction::OpenSample), &QAction::triggered, this, &MainWindow::openSample);
     connect(m_menus->action(WindowAction::Reload), &QAction::triggered, this, &MainWindow::reload);
     connect(m_menus->action(WindowAction::AttachDeviceLog), &QAction::triggered, this,
@@ -277,6 +279,7 @@ void MainWindow::connectPage(DocumentPage* page, DocumentTab* tab)
             statusBar()->showMessage(text, timeoutMs);
     });
     connect(page, &DocumentPage::errorOccurred, this, &MainWindow::showError);
+    connect(page, &DocumentPage::openPathRequested, this, &MainWindow::openPath);
     connect(page, &DocumentPage::cursorValuesChanged, this, [this, page, tab](const QString& text) {
         if (page == tab->documentPage())
             tab->state().cursorValues = text;

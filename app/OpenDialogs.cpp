@@ -33,6 +33,12 @@ QString askForSinkFolder(QWidget* parent, const QString& folder)
     return QFileDialog::getExistingDirectory(parent, tr("Open Sink Directory"), folder);
 }
 
+QString askForFleetDatabase(QWidget* parent, const QString& folder)
+{
+    return QFileDialog::getOpenFileName(parent, tr("Open Fleet"), folder,
+                                        tr("Fleet indexes (*.sqlite *.sqlite3 *.db);;All files (*)"));
+}
+
 std::optional<DeviceLogRequest> askForDeviceLog(QWidget* parent)
 {
     const QString path =

@@ -20,6 +20,8 @@ namespace gapscope {
 QStringList askForDocuments(QWidget* parent, const QString& folder);
 // File > Open Sink Directory...; empty when cancelled.
 QString askForSinkFolder(QWidget* parent, const QString& folder);
+// File > Open Fleet...: a fleet index database; empty when cancelled.
+QString askForFleetDatabase(QWidget* parent, const QString& folder);
 // File > Attach Device Log...: the log, then the zone of the machine that wrote it (nvidia-smi
 // writes local time without an offset); none when either is cancelled.
 std::optional<DeviceLogRequest> askForDeviceLog(QWidget* parent);

@@ -52,6 +52,9 @@ WindowMenus::WindowMenus(QMainWindow* window) : QObject(window), m_window(window
     openDirectory->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     openDirectory->setStatusTip(tr("Open an append-only telemetry sink directory"));
 
+    QAction* openFleet = make(WindowAction::OpenFleet, tr("Open &Fleet..."));
+    openFleet->setStatusTip(tr("Open a fleet index (gapscope index --output fleet.sqlite), read only"));
+
     make(WindowAction::OpenSample, tr("Open the Bundled &Sample"));
 
     QAction* reload = make(WindowAction::Reload, tr("&Reload"));
@@ -86,6 +89,7 @@ void WindowMenus::createMenus(const Parts& parts)
     QMenu* file = bar->addMenu(tr("&File"));
     file->addAction(action(WindowAction::Open));
     file->addAction(action(WindowAction::OpenDirectory));
+    file->addAction(action(WindowAction::OpenFleet));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(action(WindowAction::OpenSample));
     file->addSeparator();

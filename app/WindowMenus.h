@@ -25,6 +25,7 @@ enum class WindowAction
 {
     Open,
     OpenDirectory,
+    OpenFleet,
     OpenSample,
     Reload,
     Close,

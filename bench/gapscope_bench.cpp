@@ -46,6 +46,9 @@
 #include "model/cache/TraceCache.h"
 #include "model/document/Document.h"
 #include "model/document/Recognition.h"
+#include "model/fleet/FleetDatabase.h"
+#include "model/fleetdata/FleetQuery.h"
+#include "model/items/FleetRunsModel.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobFindings.h"
 #include "model/job/JobRanks.h"
@@ -60,6 +63,7 @@
 #include "model/trace/TraceLoader.h"
 #include "model/work/LoadJob.h"
 #include "tests/SyntheticJob.h"
+#include "widgets/fleet/FleetScatterView.h"
 #include "widgets/job/JobHeatmapView.h"
 #include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/trace/GapChartView.h"
@@ -69,6 +73,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QPixmap>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -952,6 +958,175 @@ int benchHeatmap(int ranks, int samples)
 
 } // namespace
 
+// A fleet index of `runs` synthetic runs (the schema's own SQL through FleetDatabase, rows by
+// plain INSERTs): 12 jobs, 40 hosts, 30 days, a few percent of each finding class, notices, a
+// recurring issue per class with its runs.
+bool makeFleetDatabase(const QString& path, int runs)
+{
+    FleetDatabase fleet;
+    QString error;
+    if (!fleet.open(path, &error)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return false;
+    }
+    QSqlDatabase db = fleet.database();
+    db.transaction();
+    QSqlQuery input(db), run(db), link(db), issue(db);
+    input.prepare(
+        QStringLiteral("INSERT INTO inputs (path, input_kind, input_size, input_mtime_ns, run_count) "
+                       "VALUES (?, 'stormlog trace', 1000000, 0, 1)"));
+    run.prepare(QStringLiteral(
+        "INSERT INTO runs (run_id, path, input_path, input_kind, input_size, input_mtime_ns, job_id, rank, "
+        "world_size, session_id, host, collector, backend, start_ns, end_ns, samples, peak_gap_bytes, "
+        "latest_gap_bytes, drift_slope_bytes_per_s, finding_count, worst_class, worst_severity, "
+        "worst_confidence, notices) VALUES (?, ?, ?, 'stormlog trace', 1000000, 0, ?, ?, 8, ?, ?, "
+        "'gpu_telemetry', 'cuda', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    link.prepare(QStringLiteral("INSERT INTO issue_runs (fingerprint, run_id, hit_count, first_seen_ns, "
+                                "last_seen_ns) VALUES (?, ?, ?, ?, ?)"));
+    const char* classes[] = {"leak_outside_caches", "transient_spike", "allocator_fragmentation",
+                             "gradual_drift", "rank_divergence"};
+    const char* severities[] = {"critical", "warning", "warning", "info", "warning"};
+    for (int c = 0; c < 5; ++c) {
+        issue.prepare(
+            QStringLiteral("INSERT INTO issues VALUES (?, 'hidden_memory_anomaly', ?, ?, ?, '{}')"));
+        issue.addBindValue(QStringLiteral("issue:%1").arg(c, 24, 10, QLatin1Char('0')));
+        issue.addBindValue(QString::fromLatin1(classes[c]));
+        issue.addBindValue(QString::fromLatin1(severities[c]));
+        issue.addBindValue(QStringLiteral("Hidden memory: %1").arg(QString::fromLatin1(classes[c])));
+        issue.exec();
+    }
+    std::mt19937_64 rng(35);
+    const qint64 t0 = 1'790'000'000'000'000'000;
+    for (int i = 0; i < runs; ++i) {
+        const QString path = QStringLiteral("/fleet/job-%1/run-%2/telemetry_sink").arg(i % 12).arg(i);
+        input.addBindValue(path);
+        input.exec();
+        const qint64 start = t0 + qint64(rng() % (30ULL * 86400)) * 1'000'000'000;
+        const qint64 samples = 200 + qint64(rng() % 1801);
+        const qint64 end = start + samples * qint64(500'000'000 + rng() % 1'500'000'000);
+        const int c = int(rng() % 100);
+        const int cls = c < 20 ? c % 5 : -1; // 4 % of each class
+        const qint64 peak = qint64(rng() % (512ULL << 20)) + (cls >= 0 ? qint64(rng() % (4ULL << 30)) : 0);
+        run.addBindValue(i + 1);
+        run.addBindValue(path);
+        run.addBindValue(path);
+        run.addBindValue(QStringLiteral("job-%1").arg(i % 12));
+        run.addBindValue(i % 8);
+        run.addBindValue(QStringLiteral("session-%1").arg(i / 8));
+        run.addBindValue(QStringLiteral("gpu-node-%1").arg(i % 40));
+        run.addBindValue(start);
+        run.addBindValue(end);
+        run.addBindValue(samples);
+        run.addBindValue(peak);
+        run.addBindValue(peak / 2);
+        run.addBindValue(double(rng() % 10000) - 5000.0);
+        run.addBindValue(cls >= 0 ? 1 : 0);
+        run.addBindValue(cls >= 0 ? QVariant(QString::fromLatin1(classes[cls]))
+                                  : QVariant(QMetaType(QMetaType::QString)));
+        run.addBindValue(cls >= 0 ? QVariant(QString::fromLatin1(severities[cls]))
+                                  : QVariant(QMetaType(QMetaType::QString)));
+        run.addBindValue(cls >= 0 ? QVariant(0.8) : QVariant(QMetaType(QMetaType::Double)));
+        run.addBindValue(i % 17 == 0   ? QVariant(QStringLiteral("gap_not_observable"))
+                         : i % 23 == 0 ? QVariant(QStringLiteral("below_ratio_gate,rank_divergence"))
+                                       : QVariant(QMetaType(QMetaType::QString)));
+        if (!run.exec()) {
+            std::fprintf(stderr, "%s\n", qPrintable(run.lastError().text()));
+            return false;
+        }
+        if (cls >= 0) {
+            link.addBindValue(QStringLiteral("issue:%1").arg(cls, 24, 10, QLatin1Char('0')));
+            link.addBindValue(i + 1);
+            link.addBindValue(1 + qint64(rng() % 5));
+            link.addBindValue(start);
+            link.addBindValue(end);
+            link.exec();
+        }
+    }
+    return db.commit();
+}
+
+// bench/run.sh BUILD fleet-page: a fleet index of RUNS runs opened as the page opens it (the read
+// into FleetData, the table model), filtered as its filters do (median of 9 filters), and its
+// scatter painted at 1400x900 (median of 9).
+int benchFleetPage(const QString& path, int runs)
+{
+    if (!QFileInfo::exists(path)) {
+        const auto made = Clock::now();
+        if (!makeFleetDatabase(path, runs))
+            return 1;
+        std::printf("generated %s (%d runs) in %.2f s\n", qPrintable(path), runs,
+                    std::chrono::duration<double>(Clock::now() - made).count());
+    }
+    const auto t0 = Clock::now();
+    const FleetLoadOutcome loaded = loadFleetDatabase(path);
+    if (!loaded.data) {
+        std::fprintf(stderr, "%s\n", qPrintable(loaded.fatalError));
+        return 1;
+    }
+    FleetRunsModel model;
+    model.setFleet(loaded.data);
+    const double loadS = std::chrono::duration<double>(Clock::now() - t0).count();
+    const FleetData& data = *loaded.data;
+    std::vector<FleetRunFilter> filters(9);
+    filters[0].text = QStringLiteral("job-3");
+    filters[1].jobId = QStringLiteral("job-7");
+    filters[2].host = QStringLiteral("gpu-node-12");
+    filters[3].worstClass = QStringLiteral("leak_outside_caches");
+    filters[4].minSeverity = FleetSeverity::Warning;
+    filters[5].notice = QStringLiteral("rank_divergence");
+    filters[6].fromNs = 1'790'000'000'000'000'000 + 20LL * 86400 * 1'000'000'000;
+    filters[7].text = QStringLiteral("DRIFT");
+    filters[8] = {};
+    std::vector<double> filterMs;
+    for (const FleetRunFilter& filter : filters) {
+        const auto t = Clock::now();
+        model.setFilter(filter);
+        filterMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+    }
+    std::vector<double> sortMs;
+    for (int column = 0; column < 9; ++column) {
+        const auto t = Clock::now();
+        model.sort(column, Qt::DescendingOrder);
+        sortMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+    }
+    FleetScatterView scatter;
+    scatter.resize(1400, 900);
+    std::vector<FleetScatterPoint> points;
+    std::vector<int> selected;
+    for (size_t i = 0; i < data.runs.size(); ++i) {
+        points.push_back({double(data.runs.durationNs(i)) / 1e9, double(data.runs.peakGapBytes[i]),
+                          int(data.runs.worstSeverity[i]), int(i)});
+        if (i % 50 == 0)
+            selected.push_back(int(i));
+    }
+    scatter.setLegend(
+        {QStringLiteral("none"), QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+    scatter.setPoints(points);
+    scatter.setSelectedRuns(selected);
+    QImage image(1400, 900, QImage::Format_ARGB32_Premultiplied);
+    std::vector<double> paintMs;
+    for (int i = 0; i < 9; ++i) {
+        const auto t = Clock::now();
+        scatter.render(&image);
+        paintMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+    }
+    const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::printf(
+        "fleet page: %zu runs, %zu issues, %.1f MB database; open (read + model) %.3f s, held %.1f MB\n",
+        data.runs.size(), data.issues.size(), double(QFileInfo(path).size()) / 1e6, loadS,
+        double(data.heldBytes()) / 1e6);
+    std::printf(
+        "  filter: median %.2f ms, max %.2f ms (9 filters); sort: median %.2f ms, max %.2f ms (9 columns)\n",
+        median(filterMs), *std::max_element(filterMs.begin(), filterMs.end()), median(sortMs),
+        *std::max_element(sortMs.begin(), sortMs.end()));
+    std::printf("  scatter paint 1400x900, %zu points: median %.2f ms (9 paints)\n", points.size(),
+                median(paintMs));
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -977,6 +1152,8 @@ int main(int argc, char** argv)
         return benchSnapshotTimeline(args[2]);
     if (args.size() >= 3 && args[1] == QLatin1String("snapshot-sites"))
         return benchSnapshotSites(args[2]);
+    if (args.size() >= 3 && args[1] == QLatin1String("fleet-page"))
+        return benchFleetPage(args[2], args.size() >= 4 ? args[3].toInt() : 10'000);
     if (args.size() >= 3 && args[1] == QLatin1String("cancel"))
         return benchCancel(args[2]);
     if (args.size() >= 4 && args[1] == QLatin1String("job"))
@@ -995,7 +1172,7 @@ int main(int argc, char** argv)
                  "usage: gapscope_bench load FORM PATH [THREADS] | load-figures PATH THREADS | budget FORM "
                  "PATH [THREADS] | threads RUNS PATH... | chart PATH | reopen PATH [RUNS] | cancel PATH | "
                  "job RUNS PATH... | snapshot PATH | snapshot-phases PATH | snapshot-timeline PATH | "
-                 "snapshot-sites PATH | "
+                 "snapshot-sites PATH | fleet-page PATH [RUNS] | "
                  "job-open PATH... | "
                  "crossrank [RANKS] [SAMPLES] | crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");

@@ -6,9 +6,13 @@
 # former compact JSON lines are one extra case. `bench/run.sh BUILD targets` prints only the
 # real-shape targets (a 138 MB and a 1 GB trace: load on 1 and 2 threads, gapscope analyze).
 # `bench/run.sh BUILD threads` prints 1 thread against 2 on every form at about 16, 64 and 500 MB.
+# `bench/run.sh BUILD fleet [RUNS]` generates a fleet of RUNS (10 000) runs (scripts/gen-fleet.py) and times
+# `gapscope index` on it, a reindex with nothing changed, and scripts/gapscope-dask-index on a
+# two-worker LocalCluster (medians of GAPSCOPE_BENCH_FLEET_REPEATS, 3).
 # `bench/run.sh BUILD snapshot [ENTRIES]` loads a PyTorch memory snapshot of ENTRIES (1 000 000)
 # trace entries, times its active memory timeline (build, layout at 1400 px, paint) and Python's
-# pickle.load of it.
+# pickle.load of it. `bench/run.sh BUILD fleet-page [RUNS]` opens a fleet index of RUNS (10 000)
+# runs as the fleet page does, filters it and paints its scatter.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -147,6 +151,58 @@ for _ in range(3):
 print(f"  python3 pickle.load: {statistics.median(runs):.2f} s (median of 3; runs: {' '.join(f'{r:.2f}' for r in runs)} s)")
 PY
 }
+
+# The fleet index: a fresh database each run (the inputs in the page cache), then a reindex of
+# the last one with nothing changed, then the Dask route (fresh parts each run); medians. The CPU
+# time (user + system, every thread) beside the wall time: on a shared machine the wall time is
+# what the others leave.
+fleet_bench() { # runs
+    fleet=$dir/fleet-$1
+    if [ ! -e "$fleet" ]; then
+        echo "generating $fleet" >&2
+        python3 "$here/../scripts/gen-fleet.py" "$fleet" --runs "$1"
+    fi
+    find "$fleet" -type f -exec cat {} + > /dev/null
+    repeats=${GAPSCOPE_BENCH_FLEET_REPEATS:-3}
+    python=$(command -v /usr/bin/python3 || command -v python3)
+    db=$dir/fleet-$1.sqlite
+    : > "$dir/fleet-index" && : > "$dir/fleet-reindex" && : > "$dir/fleet-dask"
+    for run in $(seq "$repeats"); do
+        rm -f "$db" "$db-wal" "$db-shm"
+        /usr/bin/time -f '%e %M %U %S' -a -o "$dir/fleet-index" "$gapscope" index "$fleet" --output "$db" 2>/dev/null
+    done
+    for run in $(seq "$repeats"); do
+        /usr/bin/time -f '%e %M %U %S' -a -o "$dir/fleet-reindex" "$gapscope" index "$fleet" --output "$db" 2>/dev/null
+    done
+    for run in $(seq "$repeats"); do
+        rm -rf "$dir/fleet-dask.sqlite" "$dir/fleet-dask.sqlite.parts"
+        /usr/bin/time -f '%e %M %U %S' -a -o "$dir/fleet-dask" "$python" "$here/../scripts/gapscope-dask-index" "$fleet" \
+            --output "$dir/fleet-dask.sqlite" --local-workers 2 --gapscope "$gapscope" 2>/dev/null
+    done
+    echo "fleet: $1 runs ($(sqlite3 "$db" 'SELECT COUNT(*) FROM runs' 2>/dev/null || echo '?') rows)," \
+        "$(du -sm "$fleet" | cut -f1) MB; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    for what in index reindex dask; do
+        f=$dir/fleet-$what
+        echo "  $what: $(cut -d' ' -f1 "$f" | median) s wall," \
+            "$(awk '{ print $3 + $4 }' "$f" | median) s CPU, peak RSS" \
+            "$(cut -d' ' -f2 "$f" | median | awk '{ printf "%.0f", $1 / 1024 }') MB (median of $repeats; runs:" \
+            "$(cut -d' ' -f1 "$f" | tr '\n' ' ')s)"
+    done
+}
+
+if [ "${2:-}" = fleet ]; then
+    echo "== fleet index ($(nproc) cores)"
+    fleet_bench "${3:-10000}"
+    exit 0
+fi
+
+# The fleet page (issue 35): a fleet index of RUNS (10 000) synthetic runs, opened, filtered and
+# its scatter painted at 1400x900 (gapscope_bench fleet-page).
+if [ "${2:-}" = fleet-page ]; then
+    echo "== fleet page ($(nproc) cores)"
+    "$bench" fleet-page "$dir/fleet-${3:-10000}.sqlite" "${3:-10000}"
+    exit 0
+fi
 
 if [ "${2:-}" = snapshot ]; then
     echo "== PyTorch memory snapshot ($(nproc) cores)"

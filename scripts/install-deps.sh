@@ -7,4 +7,5 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y --no-install-recommends \
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libeigen3-dev libboost-dev \
   libsimdjson-dev zlib1g-dev cmake ninja-build g++ fonts-dejavu-core fontconfig xvfb xauth \
-  desktop-file-utils shared-mime-info
+  desktop-file-utils shared-mime-info \
+  libqt6sql6-sqlite python3-dask python3-distributed

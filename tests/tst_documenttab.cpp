@@ -81,6 +81,8 @@ private slots:
         QTest::newRow("PyTorch snapshot, gzip")
             << data(QStringLiteral("snapshot/pair/snapshot.pickle.gz")) << int(OpenMode::Background)
             << QStringLiteral("snapshotPage") << false;
+        QTest::newRow("fleet index") << data(QStringLiteral("recognition/fleet.sqlite"))
+                                     << int(OpenMode::Background) << QStringLiteral("fleetPage") << false;
     }
 
     void handsTheDocumentToThePageThatTakesIt()

@@ -173,6 +173,15 @@ private slots:
         QTest::newRow("CSV of other columns") << QStringList{"recognition/other-columns.csv"} << foreign << ""
                                               << "a CSV file of other columns (name, value)"
                                               << "" << false;
+        // a fleet index (gapscope index's SQLite database, its schema only) and another SQLite
+        // database (a text file: "text" below)
+        QTest::newRow("fleet index") << QStringList{"recognition/fleet.sqlite"}
+                                     << toString(InputKind::FleetDatabase) << ""
+                                     << "a gapscope fleet index"
+                                     << "" << false;
+        QTest::newRow("other SQLite database") << QStringList{"recognition/other.sqlite"} << foreign << ""
+                                               << "an SQLite database that is not a gapscope fleet index"
+                                               << "" << false;
         // neither: the trace reader's own reason
         QTest::newRow("PNG") << QStringList{"recognition/pixel.png"} << unknown << ""
                              << "binary file, not JSON or CSV"
@@ -310,6 +319,13 @@ private slots:
                 QCOMPARE(loaded.loaded().snapshot, loaded.snapshot);
                 QCOMPARE(loaded.loaded().path(), path);
             }
+            break;
+        case InputKind::FleetDatabase:
+            // read only by model/fleetdata for the fleet page (this one: the schema, no run)
+            QCOMPARE(detectDocumentKind(path), DocumentKind::FleetDatabase);
+            QVERIFY2(loaded.fleet, qPrintable(loaded.failure()));
+            QCOMPARE(loaded.fleet->runs.size(), size_t(0));
+            QCOMPARE(loaded.loaded().path(), path);
             break;
         case InputKind::NvidiaSmiLog:
         case InputKind::Foreign:

@@ -3,6 +3,7 @@
 #include "app/cli/CliOptions.h"
 #include "app/cli/CompareCommand.h"
 #include "app/cli/ExportCommand.h"
+#include "app/cli/IndexCommand.h"
 #include "model/document/Document.h"
 #include "model/document/Recognition.h"
 #include "model/report/AnalysisReport.h"
@@ -127,7 +128,7 @@ QString cliUsage()
         "                                            snapshot drawn on the trace's time axis)\n"
         "  gapscope --version                        print the version\n"
         "  gapscope --help, -h                       print this text\n"
-        "  gapscope COMMAND --help                   the options of analyze, export or compare\n"
+        "  gapscope COMMAND --help                   the options of analyze, export, compare or index\n"
         "  gapscope --screenshot OUT.png [--size WxH] FILE\n"
         "  gapscope analyze PATH... [--session ID] [--rank N] [--format json|markdown|text]\n"
         "                        [--output FILE|-] [--from NS] [--to NS] [--set NAME=VALUE ...]\n"
@@ -139,6 +140,10 @@ QString cliUsage()
         "  gapscope compare A B [--session-a ID] [--rank-a N] [--session-b ID] [--rank-b N]\n"
         "                       [--align start|phase:LABEL] [--format json|markdown] [--output FILE|-]\n"
         "                       [--set NAME=VALUE ...] [--device-log[-a|-b] FILE [--device-log-tz ZONE]]\n"
+        "  gapscope index ROOT... --output DB [--shard I/N] [--threads N]\n"
+        "                       index every run under the ROOTs into an SQLite database\n"
+        "                       (docs/fleet-schema.md); unchanged inputs are not read again\n"
+        "  gapscope index --merge PART... --output DB   merge shards' databases\n"
         "--device-log FILE: device used from nvidia-smi's CSV log (--query-gpu=timestamp,memory.used,\n"
         "  memory.total: the whole GPU; --query-compute-apps=timestamp,pid,used_memory: the trace's pid),\n"
         "  each sample taking the log row nearest in time; its local times are read in --device-log-tz\n"
@@ -173,7 +178,7 @@ QString cliUsage()
 bool isCliCommand(const QString& firstArgument)
 {
     return firstArgument == QLatin1String("analyze") || firstArgument == QLatin1String("export") ||
-           firstArgument == QLatin1String("compare");
+           firstArgument == QLatin1String("compare") || firstArgument == QLatin1String("index");
 }
 
 int runCli(const QStringList& args, FILE* out, FILE* err)
@@ -186,6 +191,8 @@ int runCli(const QStringList& args, FILE* out, FILE* err)
         return runExportCommand(args, out, err);
     if (args.front() == QLatin1String("compare"))
         return runCompareCommand(args, out, err);
+    if (args.front() == QLatin1String("index"))
+        return runIndexCommand(args, out, err);
     printLine(err, QStringLiteral("gapscope: unknown command '%1'\n").arg(args.front()) + cliUsage());
     return kExitUsage;
 }

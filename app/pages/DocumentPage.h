@@ -179,6 +179,9 @@ signals:
     // A result is ready: the shell brings the page to the front.
     void resultShown();
     void windowBannerChanged(const QString& text);
+    // The page asks the window to open path in a tab of its own, as File > Open does (a run of
+    // the fleet page).
+    void openPathRequested(const QString& path);
 
 protected:
     QToolBar* toolBar() const { return m_toolBar; }

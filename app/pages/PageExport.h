@@ -9,8 +9,10 @@
 #include "model/report/ReportContent.h"
 #include "model/trace/AnalysisRunner.h"
 
+#include <QByteArray>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -26,12 +28,22 @@ struct JobExport
     QString path;                                // the job as the page names it
 };
 
+// A document a page writes itself (a fleet: its runs as CSV, its recurring issues as Markdown and
+// HTML): Export Report... offers each by its name filter when no job, budget log or trace is set.
+struct PageDocumentExport
+{
+    QString nameFilter; // "CSV of the runs shown (*.csv)"
+    QString suffix;     // without the dot
+    std::function<QByteArray()> bytes;
+};
+
 struct PageExport
 {
     JobExport job;
     std::shared_ptr<const BudgetAnalysisResult> budget;
     std::shared_ptr<const AnalysisResult> trace;
-    std::vector<ReportBookmark> bookmarks; // the trace's, listed by the Markdown and HTML reports
+    std::vector<ReportBookmark> bookmarks;     // the trace's, listed by the Markdown and HTML reports
+    std::vector<PageDocumentExport> documents; // what the page writes itself (PageDocumentExport)
 };
 
 } // namespace gapscope

@@ -1,6 +1,7 @@
 #include "app/pages/PageRegistry.h"
 
 #include "app/pages/BudgetPage.h"
+#include "app/pages/FleetPage.h"
 #include "app/pages/JobPage.h"
 #include "app/pages/SnapshotPage.h"
 #include "app/pages/TracePage.h"
@@ -32,6 +33,11 @@ const std::vector<PageRegistration>& pageRegistry()
              return new SnapshotPage(context.resetZoomAction, parent);
          },
          [](const LoadedDocument& document) { return document.snapshot != nullptr; }, false},
+        {"fleetPage",
+         [](const PageContext& context, QWidget* parent) -> DocumentPage* {
+             return new FleetPage(context.resetZoomAction, parent);
+         },
+         [](const LoadedDocument& document) { return document.fleet != nullptr; }, false},
     };
     return pages;
 }

@@ -3,6 +3,7 @@
 #include "model/budget/BudgetLoader.h"
 #include "model/document/JobOpen.h"
 #include "model/document/Recognition.h"
+#include "model/fleetdata/FleetQuery.h"
 #include "model/job/JobAnalysis.h"
 #include "model/job/JobRanks.h"
 #include "model/snapshot/SnapshotLoader.h"
@@ -99,6 +100,8 @@ DocumentKind detectDocumentKind(const QString& path)
         return DocumentKind::Job;
     case InputKind::PytorchSnapshot:
         return DocumentKind::PytorchSnapshot;
+    case InputKind::FleetDatabase:
+        return DocumentKind::FleetDatabase;
     default:
         return DocumentKind::StormlogTrace; // the trace loader reads it or says why not
     }
@@ -115,6 +118,8 @@ const ProblemLog* DocumentOutcome::problems() const
         return &trace->problems;
     if (snapshot)
         return &snapshot->problems;
+    if (fleet)
+        return &fleet->problems;
     return budget ? &budget->problems : nullptr;
 }
 
@@ -126,6 +131,7 @@ LoadedDocument DocumentOutcome::loaded() const
     document.snapshot = snapshot;
     if (trace)
         document.snapshotBeside = snapshotBeside;
+    document.fleet = fleet;
     return document;
 }
 
@@ -189,6 +195,14 @@ DocumentOutcome loadDocument(const QString& given, const LoadControl& control, c
         outcome.cancelled = loaded.cancelled;
         return outcome;
     }
+    if (input.kind == InputKind::FleetDatabase) {
+        outcome.kind = DocumentKind::FleetDatabase;
+        FleetLoadOutcome loaded = loadFleetDatabase(path, control);
+        outcome.fleet = std::move(loaded.data);
+        outcome.fatalError = loaded.fatalError;
+        outcome.cancelled = loaded.cancelled;
+        return outcome;
+    }
     // a form gapscope does not read is named for what it is, not judged as a broken trace
     if (input.namedForeign()) {
         outcome.fatalError = QStringLiteral("%1: %2").arg(path, input.reason);
@@ -224,6 +238,10 @@ DocumentAnalysis analyzeDocument(const DocumentOutcome& document, const Document
         document.snapshot
             ? QStringLiteral("%1: a PyTorch memory snapshot has no gap analysis; `gapscope analyze` "
                              "prints its totals and the window shows it")
+                  .arg(document.path)
+        : document.fleet
+            ? QStringLiteral("%1: a fleet index has no gap analysis of its own; the window shows it "
+                             "(File > Open Fleet...), sqlite3 or DuckDB query it")
                   .arg(document.path)
             : document.failure();
     return analysis;

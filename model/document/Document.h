@@ -12,6 +12,7 @@
 #include "model/document/JobOpen.h"
 #include "model/document/LoadedDocument.h"
 #include "model/document/OpenPlan.h"
+#include "model/fleetdata/FleetData.h"
 #include "model/job/JobData.h"
 #include "model/job/JobLoader.h"
 #include "model/report/ReportContent.h"
@@ -34,6 +35,7 @@ enum class DocumentKind
     StormlogTrace,
     BudgetLog,
     PytorchSnapshot, // torch.cuda.memory._dump_snapshot's pickle (model/snapshot/SnapshotLoader)
+    FleetDatabase,   // a fleet index (model/fleetdata/FleetQuery, read only)
     Job              // a folder of the ranks of one job (OpenPlan OpenKind::Job): loadJob reads it
 };
 // The kind of document loadDocument reads path as: recognizeInput (model/document/Recognition)
@@ -47,7 +49,7 @@ DocumentKind detectDocumentKind(const QString& path);
 // jobFromTraceSession makes its job.
 bool opensAsJob(const QStringList& paths);
 
-// One loaded document: exactly one of trace, budget and snapshot is set on success.
+// One loaded document: exactly one of trace, budget, snapshot and fleet is set on success.
 struct DocumentOutcome
 {
     DocumentKind kind = DocumentKind::StormlogTrace;
@@ -59,13 +61,14 @@ struct DocumentOutcome
     std::shared_ptr<const TraceData> trace;
     std::shared_ptr<const BudgetData> budget;
     std::shared_ptr<const SnapshotData> snapshot; // a PyTorch memory snapshot (no analysis: its page sums it)
+    std::shared_ptr<const FleetData> fleet;       // a fleet index (no analysis: the fleet page shows it)
     QString fatalError;                           // why none is set ("path: reason")
     bool cancelled = false;
     // With a cache: the input's key taken before the load (a load of an input that changed
     // meanwhile is not kept), and whether the trace came from the cache.
     std::optional<TraceCacheKey> cacheKey;
     bool fromCache = false;
-    bool ok() const { return trace || budget || snapshot; }
+    bool ok() const { return trace || budget || snapshot || fleet; }
     // What the window hands to a tab (the one member set).
     LoadedDocument loaded() const;
     // Why the load failed: fatalError, or "path: could not be loaded" when the loader gave none.

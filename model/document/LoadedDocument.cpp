@@ -1,5 +1,6 @@
 #include "model/document/LoadedDocument.h"
 
+#include "model/fleetdata/FleetData.h"
 #include "model/job/JobData.h"
 #include "model/snapshot/SnapshotData.h"
 #include "model/store/BudgetData.h"
@@ -17,6 +18,8 @@ QString LoadedDocument::path() const
         return job->inputs.front().path;
     if (snapshot)
         return snapshot->path;
+    if (fleet)
+        return fleet->path;
     return {};
 }
 
@@ -28,7 +31,9 @@ const ProblemLog* LoadedDocument::problems() const
         return &budget->problems;
     if (job)
         return &job->problems;
-    return snapshot ? &snapshot->problems : nullptr;
+    if (snapshot)
+        return &snapshot->problems;
+    return fleet ? &fleet->problems : nullptr;
 }
 
 } // namespace gapscope

@@ -1,6 +1,6 @@
 #pragma once
 // What a load hands on: one loaded document of one kind (a trace, a budget log, a distributed
-// job, a PyTorch memory snapshot; later a fleet). LoadJob delivers it (LoadJob::documentLoaded),
+// job, a PyTorch memory snapshot, a fleet index). LoadJob delivers it (LoadJob::documentLoaded),
 // the window gives it to a tab, and the tab to the page that takes it (app/pages/PageRegistry): a
 // new kind of document is one more member here, set by its loader, and no change in the window.
 
@@ -11,6 +11,7 @@
 namespace gapscope {
 
 struct BudgetData;
+struct FleetData;
 struct JobData;
 class ProblemLog;
 struct SnapshotData;
@@ -27,6 +28,7 @@ struct LoadedDocument
     // With a trace: a PyTorch memory snapshot file recorded beside it (OpenPlan::snapshot), which
     // the trace page attaches and reads itself (File > Attach Snapshot...).
     QString snapshotBeside = {};
+    std::shared_ptr<const FleetData> fleet = nullptr; // a fleet index database (the fleet page)
 
     // What was read (a job: its first input; empty without a document).
     QString path() const;

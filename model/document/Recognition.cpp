@@ -1,6 +1,7 @@
 #include "model/document/Recognition.h"
 
 #include "model/budget/BudgetLoader.h"
+#include "model/fleetdata/FleetQuery.h"
 #include "model/snapshot/SnapshotLoader.h"
 #include "model/trace/Csv.h"
 #include "model/trace/TraceLoader.h"
@@ -40,6 +41,17 @@ std::optional<std::pair<InputKind, QString>> foreignHead(const QByteArray& head)
                            "pickle%1): `gapscope analyze` prints its totals; the app has no page "
                            "for it yet, open the stormlog trace recorded beside it")
                 .arg(headIsGzip(bytes) ? QStringLiteral(", gzip-compressed") : QString())};
+    // an SQLite database: a fleet index by its schema (model/fleet/FleetSchema.h), any other
+    // named for what it is
+    if (headIsFleetDatabase(bytes))
+        return std::pair{InputKind::FleetDatabase,
+                         QStringLiteral("a gapscope fleet index (an SQLite database written by `gapscope "
+                                        "index`): the window shows it on the fleet page (File > Open "
+                                        "Fleet...); sqlite3 or DuckDB query it")};
+    if (headIsSqlite(bytes))
+        return std::pair{InputKind::Foreign,
+                         QStringLiteral("an SQLite database that is not a gapscope fleet index (no meta, "
+                                        "runs and issue_runs tables): not read")};
     if (byte(0) == 0x1f && byte(1) == 0x8b)
         return std::pair{InputKind::Foreign,
                          QStringLiteral("a gzip-compressed file: not read; decompress it (gunzip) and open "
@@ -126,6 +138,8 @@ QString toString(InputKind kind)
         return QStringLiteral("OOM bundle");
     case InputKind::PytorchSnapshot:
         return QStringLiteral("PyTorch snapshot");
+    case InputKind::FleetDatabase:
+        return QStringLiteral("fleet database");
     case InputKind::NvidiaSmiLog:
         return QStringLiteral("nvidia-smi log");
     case InputKind::Foreign:

@@ -6,7 +6,8 @@
 // A file's head (kInputHeadBytes, model/trace/TraceLoader readInputHead) is read once and handed
 // to the per-form sniffers, which are pure functions of those bytes: detectTraceBytesForm
 // (stormlog trace forms), detectBudgetLogForm (memory-budget log forms) and recognizeHead's own
-// checks (a PyTorch snapshot pickle, an nvidia-smi log, gzip, a CSV of other columns). Folders
+// checks (a PyTorch snapshot pickle, a fleet index database, an nvidia-smi log, gzip, a CSV of
+// other columns). Folders
 // and several paths go through planOpen (a sink, the run of a folder, the ranks of a job, runs
 // that are not one job); an OOM bundle is found from any path into it. No other code opens an
 // input to find out what it is.
@@ -33,6 +34,7 @@ enum class InputKind
     OomBundle,       // stormlog's OOM flight-recorder bundle: bundle says which
     PytorchSnapshot, // torch.cuda.memory._dump_snapshot's pickle (or .pickle.gz): model/snapshot reads it,
                      // `analyze` prints its totals, the snapshot page shows it
+    FleetDatabase,   // a fleet index (`gapscope index`'s SQLite database): the fleet page shows it
     NvidiaSmiLog,    // nvidia-smi's CSV log: attached to a trace, not opened alone (reason)
     Foreign,         // a form gapscope names and does not read: gzip, a CSV of other columns (reason)
     Unknown          // none of the above; reason is why the stormlog trace reader refuses it
@@ -75,7 +77,8 @@ InputRecognition recognizeInputs(const QStringList& paths);
 InputRecognition recognizeInput(const QString& path, QByteArray* head = nullptr);
 
 // What a file whose head is `head` is, from its content alone (no folder rules, no OOM bundle,
-// no planOpen): StormlogTrace, BudgetLog, PytorchSnapshot, NvidiaSmiLog, Foreign or Unknown.
+// no planOpen): StormlogTrace, BudgetLog, PytorchSnapshot, FleetDatabase, NvidiaSmiLog, Foreign
+// or Unknown.
 InputRecognition recognizeHead(const QByteArray& head);
 
 // Whether a head is binary rather than text: a NUL byte, or more than one byte in ten a control
