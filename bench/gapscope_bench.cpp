@@ -18,6 +18,10 @@
 //                                              writes a big one): one line, seconds cpu entries
 //                                              peak-MB resident-B/entry held-B/entry
 //   gapscope_bench snapshot-phases PATH        the same, the pickle read and the build timed apart
+//   gapscope_bench snapshot-timeline PATH      the active memory timeline of a loaded snapshot: the
+//                                              timelines' build (the loader's last step), the layout
+//                                              of a 1400-px view (whole trace, a tenth) and the
+//                                              view's paint, medians
 //   gapscope_bench snapshot-sites PATH         the allocation sites of a loaded snapshot, by stack
 //                                              and by function: medians of 5, seconds, sites
 //   gapscope_bench job RUNS PATH...            open a distributed job (a job folder or per-rank
@@ -53,6 +57,7 @@
 #include "model/snapshot/SnapshotBuilder.h"
 #include "model/snapshot/SnapshotLoader.h"
 #include "model/snapshot/SnapshotSites.h"
+#include "model/snapshot/SnapshotTimelineLayout.h"
 #include "model/store/Decimation.h"
 #include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"
@@ -60,6 +65,7 @@
 #include "tests/SyntheticJob.h"
 #include "widgets/fleet/FleetScatterView.h"
 #include "widgets/job/JobHeatmapView.h"
+#include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QApplication>
@@ -511,6 +517,74 @@ int benchSnapshot(const QString& path, bool phases)
     if (phases)
         std::printf(" %.3f %.3f", readSeconds, buildSeconds);
     std::printf("\n");
+    return 0;
+}
+
+// The active memory timeline of a snapshot (issue 34): the loaded snapshot's timelines built again
+// as the loader builds them (buildSnapshotTimelines, 5 runs), the layout of the first device's
+// trace at 1400 px over the whole trace and over its middle tenth (9 runs each), and the view
+// painted at 1400x420 (5 runs). One line of numbers: entries allocations build-s layout-ms
+// layout-tenth-ms paint-ms, medians.
+int benchSnapshotTimeline(const QString& path)
+{
+    const SnapshotLoadOutcome outcome = loadSnapshotFile(path);
+    if (!outcome.data || !outcome.data->timelines || outcome.data->timelines->empty()) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(outcome.fatalError));
+        return 1;
+    }
+    const SnapshotData& data = *outcome.data;
+    std::vector<double> build;
+    for (int run = 0; run < 5; ++run) {
+        const auto start = Clock::now();
+        const std::vector<SnapshotTimeline> timelines = buildSnapshotTimelines(data);
+        build.push_back(secondsSince(start));
+        if (timelines.size() != data.timelines->size())
+            return 1;
+    }
+    const SnapshotTimeline& timeline = data.timelines->front();
+    const SnapshotTrace& trace = data.traces.front();
+    TimelineLayoutRequest request;
+    request.range = fullTimelineRange(timeline, trace, TimelineAxis::Time);
+    request.width = 1400;
+    const auto layoutMs = [&](const TimelineLayoutRequest& r) {
+        std::vector<double> times;
+        for (int run = 0; run < 9; ++run) {
+            const auto start = Clock::now();
+            const SnapshotTimelineLayout layout = layoutSnapshotTimeline(timeline, trace, r);
+            times.push_back(secondsSince(start) * 1e3);
+            if (layout.columns.size() != size_t(r.width))
+                return -1.0;
+        }
+        return median(times);
+    };
+    const double whole = layoutMs(request);
+    {
+        const SnapshotTimelineLayout layout = layoutSnapshotTimeline(timeline, trace, request);
+        size_t runs = 0;
+        for (const TimelineBand& band : layout.bands)
+            runs += band.runs.size();
+        std::fprintf(stderr, "whole trace at 1400 px: %zu bands, %zu runs, %zu allocations folded\n",
+                     layout.bands.size(), runs, layout.foldedAllocations);
+    }
+    TimelineLayoutRequest tenth = request;
+    const int64_t span = request.range.end - request.range.begin;
+    tenth.range.begin = request.range.begin + span * 45 / 100;
+    tenth.range.end = request.range.begin + span * 55 / 100;
+    const double zoomed = layoutMs(tenth);
+    ActiveMemoryView view;
+    view.resize(1400, 420);
+    view.setSnapshot(outcome.data);
+    std::vector<double> paint;
+    for (int run = 0; run < 5; ++run) {
+        view.setVisibleRange(request.range.begin, request.range.end - run); // laid out again each time
+        const auto start = Clock::now();
+        const QPixmap picture = view.grab();
+        paint.push_back(secondsSince(start) * 1e3);
+        if (picture.isNull())
+            return 1;
+    }
+    std::printf("%zu %zu %.3f %.2f %.2f %.1f\n", size_t(timeline.entryCount), timeline.allocations.size(),
+                median(build), whole, zoomed, median(paint));
     return 0;
 }
 
@@ -1074,6 +1148,8 @@ int main(int argc, char** argv)
         return benchSnapshot(args[2], false);
     if (args.size() >= 3 && args[1] == QLatin1String("snapshot-phases"))
         return benchSnapshot(args[2], true);
+    if (args.size() >= 3 && args[1] == QLatin1String("snapshot-timeline"))
+        return benchSnapshotTimeline(args[2]);
     if (args.size() >= 3 && args[1] == QLatin1String("snapshot-sites"))
         return benchSnapshotSites(args[2]);
     if (args.size() >= 3 && args[1] == QLatin1String("fleet-page"))
@@ -1095,8 +1171,8 @@ int main(int argc, char** argv)
     std::fprintf(stderr,
                  "usage: gapscope_bench load FORM PATH [THREADS] | load-figures PATH THREADS | budget FORM "
                  "PATH [THREADS] | threads RUNS PATH... | chart PATH | reopen PATH [RUNS] | cancel PATH | "
-                 "job RUNS PATH... | snapshot PATH | snapshot-phases PATH | snapshot-sites PATH | "
-                 "fleet-page PATH [RUNS] | "
+                 "job RUNS PATH... | snapshot PATH | snapshot-phases PATH | snapshot-timeline PATH | "
+                 "snapshot-sites PATH | fleet-page PATH [RUNS] | "
                  "job-open PATH... | "
                  "crossrank [RANKS] [SAMPLES] | crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");

@@ -10,8 +10,9 @@
 # `gapscope index` on it, a reindex with nothing changed, and scripts/gapscope-dask-index on a
 # two-worker LocalCluster (medians of GAPSCOPE_BENCH_FLEET_REPEATS, 3).
 # `bench/run.sh BUILD snapshot [ENTRIES]` loads a PyTorch memory snapshot of ENTRIES (1 000 000)
-# trace entries and times Python's pickle.load of it. `bench/run.sh BUILD fleet-page [RUNS]` opens a
-# fleet index of RUNS (10 000) runs as the fleet page does, filters it and paints its scatter.
+# trace entries, times its active memory timeline (build, layout at 1400 px, paint) and Python's
+# pickle.load of it. `bench/run.sh BUILD fleet-page [RUNS]` opens a fleet index of RUNS (10 000)
+# runs as the fleet page does, filters it and paints its scatter.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -134,6 +135,11 @@ snapshot_bench() { # entries
         "(held by the data $(cut -d' ' -f6 "$f" | median) B/entry); medians of 5, runs: $(cut -d' ' -f1 "$f" | tr '\n' ' ')s"
     echo "  of one run of $(echo "$phases" | cut -d' ' -f1) s: pickle read $(echo "$phases" | cut -d' ' -f7) s," \
         "build $(echo "$phases" | cut -d' ' -f8) s"
+    timeline=$("$bench" snapshot-timeline "$input" 2>/dev/null)
+    echo "  active memory timeline of $(echo "$timeline" | cut -d' ' -f1) entries, $(echo "$timeline" | cut -d' ' -f2)" \
+        "allocations: built in the loader in $(echo "$timeline" | cut -d' ' -f3) s (median of 5); layout at 1400 px" \
+        "$(echo "$timeline" | cut -d' ' -f4) ms for the whole trace, $(echo "$timeline" | cut -d' ' -f5) ms for a tenth" \
+        "(medians of 9); the view painted in $(echo "$timeline" | cut -d' ' -f6) ms (median of 5)"
     python3 - "$input" <<'PY'
 import pickle, statistics, sys, time
 runs = []

@@ -173,6 +173,28 @@ private slots:
         QCOMPARE(RangeNavigation::afterDrag(kView, 300, 300), kView);
     }
 
+    // RangeDrag: a press and release without moving is a click; past the drag distance, a pan.
+    void rangeDrag()
+    {
+        RangeDrag drag;
+        QVERIFY(!drag.move(QPointF(400, 10)));
+        QVERIFY(!drag.release());
+        drag.press(QPointF(300, 10), kView);
+        QVERIFY(drag.isPressed());
+        QVERIFY(!drag.move(QPointF(301, 10))); // within the drag distance
+        QCOMPARE(drag.release(), std::optional<QPointF>(QPointF(300, 10)));
+        QVERIFY(!drag.isPressed());
+        drag.press(QPointF(300, 10), kView);
+        const std::optional<TimeAxis> moved = drag.move(QPointF(400, 10));
+        QVERIFY(moved);
+        QCOMPARE(*moved, RangeNavigation::afterDrag(kView, 300, 400));
+        QVERIFY(drag.isPanning());
+        // once panning, every move pans, back to the press too
+        QCOMPARE(drag.move(QPointF(300, 10)), std::optional<TimeAxis>(kView));
+        QVERIFY(!drag.release()); // a pan is no click
+        QVERIFY(!drag.isPanning());
+    }
+
     void cursorKeys_data()
     {
         QTest::addColumn<int>("key");

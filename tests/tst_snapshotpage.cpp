@@ -8,14 +8,18 @@
 #include "model/items/FindingsModel.h"
 #include "model/items/SnapshotSitesModel.h"
 #include "model/snapshot/SnapshotData.h"
+#include "model/snapshot/SnapshotTimelineLayout.h"
 #include "model/text/Text.h"
 #include "tests/DarkPalette.h"
+#include "tests/SnapshotFixtures.h"
 #include "widgets/common/SummaryView.h"
+#include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/snapshot/SegmentMapView.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHelpEvent>
 #include <QImage>
@@ -23,8 +27,11 @@
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolTip>
@@ -160,6 +167,84 @@ private slots:
         QCOMPARE(document.snapshot->segments[map->layout().rows.front()].totalSize, 75497472);
         page.byAddressAction()->trigger();
         QVERIFY(map->order() == SegmentOrder::Address);
+
+        // the timeline of its one device, by time, no device to choose
+        ActiveMemoryView* timeline = page.activeMemoryView();
+        QCOMPARE(timeline->snapshot(), document.snapshot);
+        QVERIFY(timeline->timeline());
+        QCOMPARE(timeline->timeline()->entryCount, 20000u);
+        QCOMPARE(timeline->axis(), TimelineAxis::Time);
+        QVERIFY(page.timelineDevices()->isHidden());
+        QCOMPARE(page.timelineDevices()->count(), 1);
+        QVERIFY(page.byEntryCheck()->isEnabled());
+        page.byEntryCheck()->setChecked(true);
+        QCOMPARE(timeline->axis(), TimelineAxis::Entries);
+        QCOMPARE(timeline->visibleRange(), (TimelineRange{TimelineAxis::Entries, 0, 19999}));
+        page.byEntryCheck()->setChecked(false);
+        QCOMPARE(timeline->axis(), TimelineAxis::Time);
+        page.reservedCheck()->setChecked(false);
+        QVERIFY(!timeline->showsReserved());
+        page.reservedCheck()->setChecked(true);
+    }
+
+    // The real pair/ snapshot's timeline on the page: its OOM, the state at a clicked moment,
+    // the reset, the splitter kept in the settings.
+    void showsTheTimeline()
+    {
+        QAction resetZoom{QStringLiteral("Reset Zoom")};
+        SnapshotPage page{&resetZoom, nullptr};
+        page.resize(1400, 900);
+        page.show();
+        QString error;
+        const LoadedDocument document = loaded(QStringLiteral("pair/snapshot.pickle.gz"));
+        QVERIFY2(page.open(document, &error), qPrintable(error));
+        QVERIFY2(page.analyseOpened(OpenMode::Now, &error), qPrintable(error));
+        page.showChart();
+        ActiveMemoryView* timeline = page.activeMemoryView();
+        QVERIFY(timeline->isVisible());
+        QCOMPARE(timeline->timeline()->entryCount, 100000u);
+        QVERIFY2(page.allocatorStateLabel()->text().startsWith(QStringLiteral("Click the timeline")),
+                 qPrintable(page.allocatorStateLabel()->text()));
+        const SnapshotTimelineLayout& layout = timeline->drawnLayout();
+        QCOMPARE(layout.oomMarks.size(), size_t(1));
+        QCOMPARE(layout.oomMarks.front().entry, 99999u);
+        QCOMPARE(layout.segmentMarks.size(), size_t(121));
+
+        // a click: the allocator's state after the entries under the mouse
+        const QPointF at(timeline->plotRect().left() + timeline->plotRect().width() / 3,
+                         timeline->plotRect().center().y());
+        const uint32_t entry = *timeline->entryAtX(at.x());
+        QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, at.toPoint());
+        const SnapshotAllocatorState state = timeline->timeline()->stateAfter(entry);
+        const QString text = page.allocatorStateLabel()->text();
+        QCOMPARE(text, allocatorStateText(*document.snapshot, *timeline->timeline(), entry));
+        QVERIFY2(text.contains(QStringLiteral("allocated %1 · reserved %2 · active %3")
+                                   .arg(bytesText(state.allocatedBytes), bytesText(state.reservedBytes),
+                                        bytesText(state.activeBytes))),
+                 qPrintable(text));
+
+        // Reset Zoom shows the whole trace again
+        timeline->setVisibleRange(timeline->fullRange().begin, timeline->fullRange().begin + 100000);
+        QVERIFY(timeline->isZoomed());
+        page.resetZoom();
+        QVERIFY(!timeline->isZoomed());
+
+        // the splitter between the timeline and the map is kept
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+        auto* splitter = page.findChild<QSplitter*>(QStringLiteral("timelineSplitter"));
+        QVERIFY(splitter);
+        splitter->setSizes({500, 200});
+        const QList<int> sizes = splitter->sizes();
+        page.savePageSettings(settings);
+        QVERIFY(settings.contains(QStringLiteral("snapshotPage/timelineSplitter")));
+        splitter->setSizes({200, 500});
+        page.restorePageSettings(settings, true);
+        QCOMPARE(splitter->sizes(), sizes);
+
+        page.clear();
+        QVERIFY(!timeline->snapshot());
+        QVERIFY(!timeline->timeline());
     }
 
     // The fragmented layout: a Warning in the findings table, its remediation beside it, the
@@ -265,6 +350,47 @@ private slots:
         QCOMPARE(map->layout().rows.size(), size_t(0));
     }
 
+    // A snapshot of two devices: the device selector shows, and switching it shows the other
+    // device's trace. Device 0's trace is empty: device 1 is shown first.
+    void severalDevices()
+    {
+        SnapshotData data = test::makeSnapshot({{1024, BlockState::Inactive}}, {});
+        SnapshotData other = test::makeSnapshot(
+            {{1024, BlockState::Inactive}},
+            {{TraceAction::Alloc, 0x1000, 256, 10}, {TraceAction::FreeCompleted, 0x1000, 256, 20}});
+        data.traces.push_back(other.traces[0]);
+        data.traces[1].device = 1;
+        SnapshotData third =
+            test::makeSnapshot({{1024, BlockState::Inactive}}, {{TraceAction::Alloc, 0x2000, 512, 10},
+                                                                {TraceAction::Alloc, 0x3000, 128, 30}});
+        data.traces.push_back(third.traces[0]);
+        data.traces[2].device = 2;
+        data.path = QStringLiteral("devices.pickle");
+        LoadedDocument document;
+        document.snapshot = std::make_shared<const SnapshotData>(std::move(data));
+        QAction resetZoom{QStringLiteral("Reset Zoom")};
+        SnapshotPage page{&resetZoom, nullptr};
+        page.resize(1200, 800);
+        page.show();
+        QString error;
+        QVERIFY2(page.open(document, &error), qPrintable(error));
+        QVERIFY2(page.analyseOpened(OpenMode::Now, &error), qPrintable(error));
+        page.showChart();
+        QComboBox* devices = page.timelineDevices();
+        QCOMPARE(devices->count(), 2);
+        QVERIFY(devices->isVisible());
+        QCOMPARE(devices->itemText(0), QStringLiteral("device 1"));
+        QCOMPARE(devices->itemText(1), QStringLiteral("device 2"));
+        ActiveMemoryView* timeline = page.activeMemoryView();
+        QCOMPARE(timeline->timelineIndex(), size_t(1));
+        QCOMPARE(timeline->timeline()->device, int64_t(1));
+        QCOMPARE(timeline->drawnLayout().maxBytes, int64_t(256));
+        devices->setCurrentIndex(1);
+        QCOMPARE(timeline->timelineIndex(), size_t(2));
+        QCOMPARE(timeline->timeline()->device, int64_t(2));
+        QCOMPARE(timeline->drawnLayout().maxBytes, int64_t(640));
+    }
+
     // "Where it came from": the sites table under the map; selecting a site outlines its blocks in
     // the map, dims the others, shows its stack and says so (siteSelected); clearing undoes it.
     // GAPSCOPE_SNAPSHOT_SITES_PNG=file saves the page as it looks with a site selected.
@@ -310,6 +436,11 @@ private slots:
         for (const uint32_t block : map->highlightedBlocks())
             highlightedBytes += data.blocks[block].size;
         QCOMPARE(highlightedBytes, site.bytesAtSnapshot);
+        // and its allocations on the timeline
+        std::vector<FrameStackId> siteStacks(site.stacks.begin(), site.stacks.end());
+        std::sort(siteStacks.begin(), siteStacks.end());
+        QCOMPARE(page.activeMemoryView()->highlightedFrames(), siteStacks);
+        QVERIFY(page.activeMemoryView()->drawnLayout().highlighting);
         const QString stack = page.siteStackText()->toPlainText();
         QVERIFY2(stack.startsWith(site.name + QLatin1Char('\n')), qPrintable(stack));
         // Python frames first, as the map's tooltip lists a block's: the site's name is the first
@@ -350,6 +481,7 @@ private slots:
         QVERIFY(selected.back().front().value<QList<uint>>().isEmpty());
         QVERIFY(map->highlightedFrames().empty());
         QVERIFY(page.siteStackText()->toPlainText().isEmpty());
+        QVERIFY(page.activeMemoryView()->highlightedFrames().empty());
 
         // by function: fewer sites, the selection gone with the old ones
         page.selectSite(0);

@@ -10,53 +10,11 @@
 #include <QTest>
 
 using namespace gapscope;
+using gapscope::test::makeSnapshot;
 
 namespace {
 
 constexpr uint32_t kBefore = SnapshotAllocation::kBeforeTrace;
-
-struct Entry
-{
-    TraceAction action;
-    uint64_t address;
-    int64_t size;
-    int64_t timeUs = SnapshotTrace::kNoTime;
-};
-
-// A snapshot of one device: one segment of the given blocks, a trace of the given entries.
-SnapshotData makeSnapshot(const std::vector<std::pair<int64_t, BlockState>>& blocks,
-                          const std::vector<Entry>& entries)
-{
-    SnapshotData data;
-    SnapshotSegment segment;
-    segment.address = 0x1000;
-    uint64_t address = segment.address;
-    for (const auto& [size, state] : blocks) {
-        SnapshotBlock block;
-        block.address = address;
-        block.size = size;
-        block.requestedSize = size;
-        block.state = state;
-        data.blocks.push_back(block);
-        segment.totalSize += size;
-        address += uint64_t(size);
-    }
-    segment.blockCount = uint32_t(blocks.size());
-    data.segments.push_back(segment);
-    data.traces.resize(1);
-    SnapshotTrace& trace = data.traces[0];
-    for (const Entry& entry : entries) {
-        trace.actions.push_back(entry.action);
-        trace.addresses.push_back(entry.address);
-        trace.sizes.push_back(entry.size);
-        trace.streams.push_back(0);
-        trace.timesUs.push_back(entry.timeUs);
-        trace.frameStacks.push_back(0);
-        trace.compileContexts.push_back(0);
-        trace.userMetadata.push_back(0);
-    }
-    return data;
-}
 
 } // namespace
 

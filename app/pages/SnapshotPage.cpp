@@ -8,13 +8,16 @@
 #include "model/snapshot/SnapshotData.h"
 #include "model/snapshot/SnapshotFragmentation.h"
 #include "model/snapshot/SnapshotTimeline.h"
+#include "model/snapshot/SnapshotTimelineLayout.h"
 #include "model/text/Text.h"
 #include "widgets/common/PaneKeys.h"
 #include "widgets/common/SummaryView.h"
+#include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/snapshot/SegmentMapView.h"
 #include "widgets/trace/FindingDetailView.h"
 
 #include <QActionGroup>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -30,6 +33,7 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 namespace gapscope {
 
@@ -200,8 +204,16 @@ SnapshotPage::SnapshotPage(QAction* resetZoomAction, QWidget* parent) : Document
     m_mapSplitter->setStretchFactor(0, 3);
     m_mapSplitter->setStretchFactor(1, 2);
     m_mapSplitter->setChildrenCollapsible(false);
-    setUpLayout(m_mapSplitter);
-    setChartStretch(4, 1); // the map and the sites are the page; a snapshot has a finding per pool at most
+    // the timeline above them: the trace's story over time, then the state it ends in
+    m_timelineSplitter = new QSplitter(Qt::Vertical, this);
+    m_timelineSplitter->setObjectName(QStringLiteral("timelineSplitter"));
+    m_timelineSplitter->addWidget(makeTimelinePane());
+    m_timelineSplitter->addWidget(m_mapSplitter);
+    m_timelineSplitter->setStretchFactor(0, 3);
+    m_timelineSplitter->setStretchFactor(1, 2);
+    m_timelineSplitter->setChildrenCollapsible(false);
+    setUpLayout(m_timelineSplitter);
+    setChartStretch(4, 1); // the views are the page; a snapshot has a finding per pool at most
 
     // a finding of a snapshot has no time or chart to show: its text and remediation instead
     m_detail->hide();
@@ -212,6 +224,87 @@ SnapshotPage::SnapshotPage(QAction* resetZoomAction, QWidget* parent) : Document
 }
 
 SnapshotPage::~SnapshotPage() = default;
+
+QWidget* SnapshotPage::makeTimelinePane()
+{
+    auto* pane = new QWidget(this);
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* header = new QHBoxLayout;
+    header->setContentsMargins(6, 2, 6, 0);
+    auto* title = new QLabel(trMain("<b>Active memory timeline</b>"), pane);
+    header->addWidget(title);
+    m_devices = new QComboBox(pane);
+    m_devices->setObjectName(QStringLiteral("timelineDevices"));
+    m_devices->setToolTip(trMain("The device whose trace the timeline shows"));
+    m_devices->hide();
+    header->addWidget(m_devices);
+    m_byEntry = new QCheckBox(trMain("By entry"), pane);
+    m_byEntry->setObjectName(QStringLiteral("timelineByEntry"));
+    m_byEntry->setToolTip(trMain("The trace entry's index on the x axis instead of its time"));
+    header->addWidget(m_byEntry);
+    m_showReserved = new QCheckBox(trMain("Reserved"), pane);
+    m_showReserved->setObjectName(QStringLiteral("timelineReserved"));
+    m_showReserved->setToolTip(trMain("The allocator's reserved bytes as a line over the allocations"));
+    m_showReserved->setChecked(true);
+    header->addWidget(m_showReserved);
+    header->addSpacing(12);
+    m_stateLabel = new QLabel(pane);
+    m_stateLabel->setObjectName(QStringLiteral("allocatorState"));
+    m_stateLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stateLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    header->addWidget(m_stateLabel, 1);
+    layout->addLayout(header);
+    m_timeline = new ActiveMemoryView(pane);
+    m_timeline->setObjectName(QStringLiteral("activeMemoryTimeline"));
+    m_timeline->setMinimumHeight(180);
+    layout->addWidget(m_timeline, 1);
+
+    connect(m_devices, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0)
+            showTimeline(size_t(m_devices->itemData(index).toULongLong()));
+    });
+    connect(m_byEntry, &QCheckBox::toggled, this,
+            [this](bool on) { m_timeline->setAxis(on ? TimelineAxis::Entries : TimelineAxis::Time); });
+    connect(m_showReserved, &QCheckBox::toggled, m_timeline, &ActiveMemoryView::setShowReserved);
+    connect(m_timeline, &ActiveMemoryView::entrySelected, this, &SnapshotPage::showAllocatorState);
+    return pane;
+}
+
+void SnapshotPage::showTimelines()
+{
+    const QSignalBlocker block(m_devices);
+    m_devices->clear();
+    if (m_data) {
+        for (size_t i = 0; i < m_data->traces.size(); ++i)
+            if (m_data->traces[i].count() > 0)
+                m_devices->addItem(trMain("device %1").arg(m_data->traces[i].device),
+                                   QVariant::fromValue(quint64(i)));
+    }
+    m_devices->setVisible(m_devices->count() > 1);
+    m_devices->setCurrentIndex(m_devices->count() > 0 ? 0 : -1);
+    showTimeline(m_devices->count() > 0 ? size_t(m_devices->itemData(0).toULongLong()) : 0);
+}
+
+void SnapshotPage::showTimeline(size_t traceIndex)
+{
+    m_timeline->setSnapshot(m_data, traceIndex);
+    const bool timed = m_timeline->timeline() && m_timeline->timeline()->hasTimes;
+    m_byEntry->setEnabled(timed);
+    m_timeline->setAxis(m_byEntry->isChecked() || !timed ? TimelineAxis::Entries : TimelineAxis::Time);
+    m_timeline->setShowReserved(m_showReserved->isChecked());
+    const SnapshotTimeline* timeline = m_timeline->timeline();
+    m_stateLabel->setText(timeline && timeline->entryCount > 0
+                              ? trMain("Click the timeline for the allocator's state at that moment")
+                              : QString());
+}
+
+void SnapshotPage::showAllocatorState(quint32 entry)
+{
+    if (const SnapshotTimeline* timeline = m_timeline->timeline())
+        m_stateLabel->setText(allocatorStateText(*m_data, *timeline, entry));
+}
 
 QWidget* SnapshotPage::createSitesPane()
 {
@@ -363,9 +456,11 @@ void SnapshotPage::onSiteCurrentChanged(const QModelIndex& current)
     if (site) {
         stacks = QList<uint>(site->stacks.begin(), site->stacks.end());
         m_map->setHighlightedFrames(site->stacks);
+        m_timeline->setHighlightedFrames(std::vector<FrameStackId>(site->stacks.begin(), site->stacks.end()));
         m_siteStack->setPlainText(siteDescription(*m_data, *m_sitesModel->sites(), *site, 512));
     } else {
         m_map->clearHighlight();
+        m_timeline->clearHighlight();
         m_siteStack->clear();
     }
     if (stacks == m_selectedStacks)
@@ -417,6 +512,7 @@ bool SnapshotPage::analyseOpened(OpenMode mode, QString* /*error*/)
     m_findings = std::make_shared<const std::vector<Finding>>(snapshotFragmentationFindings(*m_data));
     m_analysed = true;
     m_map->setSnapshot(m_data);
+    showTimelines();
     rebuildSites();
     m_findingsFilter->clear();
     m_findingsModel->setUntimedFindings(m_findings);
@@ -456,6 +552,7 @@ void SnapshotPage::updateInfoLabel()
 
 void SnapshotPage::resetZoom()
 {
+    m_timeline->resetZoom();
     m_map->verticalScrollBar()->setValue(0);
 }
 
@@ -475,6 +572,7 @@ void SnapshotPage::clear()
     m_findings.reset();
     m_analysed = false;
     m_map->setSnapshot(nullptr);
+    showTimelines();
     rebuildSites();
     if (m_findingsModel->untimedFindings())
         m_findingsModel->setUntimedFindings(nullptr);
@@ -496,6 +594,8 @@ void SnapshotPage::onFindingCurrentChanged(const QModelIndex& current)
 void SnapshotPage::restorePageSettings(const QSettings& settings, bool choices)
 {
     restoreSettings(settings, QStringLiteral("snapshotPage"));
+    m_timelineSplitter->restoreState(
+        settings.value(QStringLiteral("snapshotPage/timelineSplitter")).toByteArray());
     if (choices && settings.value(QStringLiteral("snapshotPage/order")).toString() == QLatin1String("size"))
         m_bySize->setChecked(true);
     if (choices &&
@@ -507,6 +607,7 @@ void SnapshotPage::restorePageSettings(const QSettings& settings, bool choices)
 void SnapshotPage::savePageSettings(QSettings& settings) const
 {
     saveSettings(settings, QStringLiteral("snapshotPage"));
+    settings.setValue(QStringLiteral("snapshotPage/timelineSplitter"), m_timelineSplitter->saveState());
     settings.setValue(QStringLiteral("snapshotPage/order"),
                       m_bySize->isChecked() ? QStringLiteral("size") : QStringLiteral("address"));
     settings.setValue(QStringLiteral("snapshotPage/siteGrouping"),

@@ -1,13 +1,15 @@
 #pragma once
 // The page of a PyTorch memory snapshot (model/snapshot): a summary of its totals as the
-// allocator's own counters name them, the segment map (widgets/snapshot/SegmentMapView: every
-// segment as a bar of its blocks, grouped by stream and pool, by address or by size), the
-// allocation sites under it ("where it came from", model/snapshot/SnapshotSites: a sortable table
-// beside the selected site's stack; selecting one highlights its blocks in the map and emits
+// allocator's own counters name them, the active memory timeline of its trace
+// (widgets/snapshot/ActiveMemoryView: the allocations over the trace, one device at a time; a
+// click shows the allocator's state at that moment; a selected site's allocations highlighted)
+// above the segment map (widgets/snapshot/SegmentMapView: every segment as a bar of its blocks,
+// grouped by stream and pool, by address or by size), the allocation sites under it ("where it
+// came from", model/snapshot/SnapshotSites: a sortable table beside the selected site's stack;
+// selecting one highlights its blocks in the map and its allocations on the timeline, and emits
 // siteSelected) and the fragmentation findings (model/snapshot/SnapshotFragmentation) with their
-// remediation. A
-// snapshot is one moment: no time axis, no window analysis, no cursor; its sums are linear in
-// the blocks and run on the calling thread.
+// remediation. The page has no window analysis and no cursor; its sums are linear in the blocks
+// and run on the calling thread, the timelines come built by the loader.
 
 #include "app/pages/DocumentPage.h"
 #include "model/snapshot/SnapshotSites.h"
@@ -17,6 +19,7 @@
 #include <vector>
 
 class QActionGroup;
+class QCheckBox;
 class QComboBox;
 class QPlainTextEdit;
 class QSortFilterProxyModel;
@@ -26,6 +29,7 @@ class QTextBrowser;
 
 namespace gapscope {
 
+class ActiveMemoryView;
 class SegmentMapView;
 class SnapshotSitesModel;
 struct SnapshotData;
@@ -43,6 +47,13 @@ public:
     SegmentMapView* segmentMap() const { return m_map; }
     QAction* byAddressAction() const { return m_byAddress; }
     QAction* bySizeAction() const { return m_bySize; }
+    ActiveMemoryView* activeMemoryView() const { return m_timeline; }
+    // The devices whose trace the timeline can show (hidden with one), "by entry", the reserved
+    // line, and the allocator's state at the moment clicked.
+    QComboBox* timelineDevices() const { return m_devices; }
+    QCheckBox* byEntryCheck() const { return m_byEntry; }
+    QCheckBox* reservedCheck() const { return m_showReserved; }
+    QLabel* allocatorStateLabel() const { return m_stateLabel; }
     // The selected finding's text and remediation.
     QTextBrowser* findingText() const { return m_findingText; }
     // The allocation sites: the table (over a sorting proxy of sitesModel), how they are grouped
@@ -71,13 +82,14 @@ public:
     void setThresholds(const GapThresholds& /*thresholds*/) override {}
     void setCursorTime(qint64 /*ns*/) override {}
     void stepCursor(int /*steps*/) override {}
-    // to the top of the segment map
+    // the whole trace on the timeline, the top of the segment map
     void resetZoom() override;
     void updateNavigation(NavigationActions& actions) const override;
     void clear() override;
     bool open(const LoadedDocument& document, QString* error) override;
     bool analyseOpened(OpenMode mode, QString* error) override;
-    // the splitters under snapshotPage/, and the order of the segment map
+    // the splitters under snapshotPage/ (the timeline's above the map too), and the order of the
+    // segment map
     void restorePageSettings(const QSettings& settings, bool choices) override;
     void savePageSettings(QSettings& settings) const override;
 
@@ -92,6 +104,11 @@ protected:
 
 private:
     void updateInfoLabel();
+    QWidget* makeTimelinePane();
+    // The devices with trace entries into the selector, the first one shown.
+    void showTimelines();
+    void showTimeline(size_t traceIndex);
+    void showAllocatorState(quint32 entry);
     QWidget* createSitesPane();
     void rebuildSites();
     void onSiteCurrentChanged(const QModelIndex& current);
@@ -106,6 +123,12 @@ private:
     QAction* m_byAddress = nullptr;
     QAction* m_bySize = nullptr;
     QTextBrowser* m_findingText = nullptr;
+    QSplitter* m_timelineSplitter = nullptr;
+    ActiveMemoryView* m_timeline = nullptr;
+    QComboBox* m_devices = nullptr;
+    QCheckBox* m_byEntry = nullptr;
+    QCheckBox* m_showReserved = nullptr;
+    QLabel* m_stateLabel = nullptr;
     QSplitter* m_mapSplitter = nullptr; // the map above the sites
     SnapshotSitesModel* m_sitesModel = nullptr;
     QSortFilterProxyModel* m_sitesProxy = nullptr;

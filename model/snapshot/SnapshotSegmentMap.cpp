@@ -124,6 +124,17 @@ QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max
     return frames;
 }
 
+QStringList stackTooltipLines(const SnapshotData& data, FrameStackId stack, int max, const QString& heading)
+{
+    const QStringList frames = stackTopFrames(data, stack, max);
+    if (frames.isEmpty())
+        return {QStringLiteral("no stack recorded")};
+    QStringList lines{heading + QLatin1Char(':')};
+    for (const QString& frame : frames)
+        lines << QStringLiteral("  %1").arg(frame);
+    return lines;
+}
+
 QString blockDescription(const SnapshotData& data, uint32_t blockIndex, int maxFrames)
 {
     if (blockIndex >= data.blocks.size())
@@ -139,14 +150,7 @@ QString blockDescription(const SnapshotData& data, uint32_t blockIndex, int maxF
                  .arg(QString::number(block.address, 16), shownText(data.strings.text(segment.typeName)),
                       bytesText(segment.totalSize))
                  .arg(segment.stream);
-    const QStringList frames = blockTopFrames(data, block, maxFrames);
-    if (frames.isEmpty()) {
-        lines << QStringLiteral("no stack recorded");
-    } else {
-        lines << QStringLiteral("allocated at:");
-        for (const QString& frame : frames)
-            lines << QStringLiteral("  %1").arg(frame);
-    }
+    lines << stackTooltipLines(data, block.frames, maxFrames, QStringLiteral("allocated at"));
     return lines.join(QLatin1Char('\n'));
 }
 

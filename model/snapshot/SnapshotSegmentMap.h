@@ -56,6 +56,9 @@ std::vector<uint32_t> meaningfulFrames(const SnapshotData& data, FrameStackId st
 QString frameText(const SnapshotData& data, uint32_t frame);
 // The texts of a stack's meaningfulFrames.
 QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max);
+// What a tooltip says of a stack: "<heading>:" and its top frames indented, or "no stack recorded"
+// (the segment map's blocks, the timeline's allocations and OOMs).
+QStringList stackTooltipLines(const SnapshotData& data, FrameStackId stack, int max, const QString& heading);
 inline QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max)
 {
     return stackTopFrames(data, block.frames, max);

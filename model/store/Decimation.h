@@ -5,16 +5,59 @@
 // row indirection of the analysis (usableRows) without copying any column. Plain C++, no Qt.
 
 #include "analysis/ColumnView.h"
+#include "analysis/Int64Math.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
 
 namespace gapscope {
+
+// The pixel columns of a range [beginNs, endNs] (any int64 unit: ns, us, an entry index), as
+// decimateMinMax counts them; the heatmap binning and the snapshot timeline's layout find which
+// rows fall into which column with it.
+struct PixelColumns
+{
+    int64_t beginNs = 0;
+    int64_t endNs = 0;
+    int columns = 0;
+
+    // The column ns falls in, as decimateMinMax counts them: floor of its fraction of the
+    // range times the columns, times outside the range held to the first or last column.
+    int64_t columnOf(int64_t ns) const { return columnOfOffset(saturatingSub(ns, beginNs)); }
+    int64_t columnOfOffset(int64_t offsetNs) const
+    {
+        const double spanNs = double(std::max<int64_t>(saturatingSub(endNs, beginNs), 1));
+        const double column = std::floor(double(offsetNs) * (double(columns) / spanNs));
+        return std::clamp<int64_t>(int64_t(std::clamp(column, -1.0, double(columns))), 0,
+                                   std::max(columns, 1) - 1);
+    }
+    // Where each column starts, as an offset from beginNs: the smallest offset columnOf puts
+    // into it. columns + 1 values; the last (no column ends there) is INT64_MAX.
+    std::vector<int64_t> columnStarts() const
+    {
+        std::vector<int64_t> starts(size_t(std::max(columns, 0)) + 1, std::numeric_limits<int64_t>::max());
+        if (columns <= 0)
+            return starts;
+        starts[0] = std::numeric_limits<int64_t>::min();
+        const double spanNs = double(std::max<int64_t>(saturatingSub(endNs, beginNs), 1));
+        for (int c = 1; c < columns; ++c) {
+            // the exact answer is within a step or two of the real-valued one
+            auto offset = int64_t(std::ceil(double(c) * spanNs / double(columns)));
+            while (offset > 0 && columnOfOffset(offset - 1) >= c)
+                --offset;
+            while (columnOfOffset(offset) < c)
+                ++offset;
+            starts[size_t(c)] = offset;
+        }
+        return starts;
+    }
+};
 
 // Positions [first, last) into a row list (not store rows).
 struct RowSpan

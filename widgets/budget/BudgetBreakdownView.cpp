@@ -414,14 +414,7 @@ void BudgetBreakdownView::paintEvent(QPaintEvent*)
     // 1-2-5 steps in one unit: no "512 MiB" among GiB labels
     const ByteAxis yAxis = ByteAxis::forRange(0, top, std::max(2, int(plot.height() / (fm.height() * 2.5))));
     p.setFont(font());
-    for (double v : yAxis.ticks()) {
-        const double y = yOf(v);
-        p.setPen(QPen(colors.grid, 1));
-        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-        p.setPen(colors.text);
-        p.drawText(QRectF(kMargin, y - fm.height() / 2.0, plot.left() - kMargin - 6, fm.height()),
-                   Qt::AlignRight | Qt::AlignVCenter, yAxis.label(v));
-    }
+    drawByteGrid(p, yAxis, plot, kMargin, yOf, colors);
     const int maxTimeTicks =
         std::max(2, int(plot.width() / (fm.horizontalAdvance(QStringLiteral("00 min 00 s")) + 24)));
     const int64_t tStep = niceTimeStepNs(axis.spanNs(), maxTimeTicks);

@@ -1,5 +1,6 @@
 #include "widgets/chart/ChartNavigation.h"
 
+#include <QApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QWheelEvent>
@@ -52,6 +53,32 @@ int64_t RangeNavigation::keyAnchorNs(const TimeAxis& view, std::optional<int64_t
 TimeAxis RangeNavigation::afterDrag(const TimeAxis& atPress, double pressX, double x)
 {
     return atPress.pannedByPixels(x - pressX);
+}
+
+void RangeDrag::press(QPointF position, const TimeAxis& shown)
+{
+    m_pressed = position;
+    m_atPress = shown;
+    m_panning = false;
+}
+
+std::optional<TimeAxis> RangeDrag::move(QPointF position)
+{
+    if (!m_pressed)
+        return std::nullopt;
+    if (!m_panning && std::abs(position.x() - m_pressed->x()) < QApplication::startDragDistance())
+        return std::nullopt;
+    m_panning = true;
+    return RangeNavigation::afterDrag(m_atPress, m_pressed->x(), position.x());
+}
+
+std::optional<QPointF> RangeDrag::release()
+{
+    const std::optional<QPointF> pressed = m_pressed;
+    const bool panned = m_panning;
+    m_pressed.reset();
+    m_panning = false;
+    return panned ? std::nullopt : pressed;
 }
 
 RangeNavigator::RangeNavigator(View view, QObject* parent) : QObject(parent), m_view(std::move(view)) {}

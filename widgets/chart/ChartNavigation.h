@@ -43,6 +43,27 @@ struct RangeNavigation
     static TimeAxis afterDrag(const TimeAxis& atPress, double pressX, double x);
 };
 
+// A left-button drag that pans a view's range, with the click it may turn out to be: press takes
+// the range shown, a move past the platform's drag distance starts the pan, release says whether
+// it was a click (no pan). For views that do their own mouse handling around it.
+class RangeDrag
+{
+public:
+    void press(QPointF position, const TimeAxis& shown);
+    // The range after a move with the button held, once the drag has started; nullopt before
+    // (and without a press).
+    std::optional<TimeAxis> move(QPointF position);
+    // Ends the drag: where it was pressed when it was a click, nullopt after a pan or without a press.
+    std::optional<QPointF> release();
+    bool isPressed() const { return m_pressed.has_value(); }
+    bool isPanning() const { return m_panning; }
+
+private:
+    std::optional<QPointF> m_pressed;
+    TimeAxis m_atPress;
+    bool m_panning = false;
+};
+
 // The wheel, double-click and key handling of a view with a visible time range, as an event
 // filter on the widgets that receive that input (for a QGraphicsView: its viewport for the
 // mouse, the view itself for keys). Input it does not use passes on to the widget.

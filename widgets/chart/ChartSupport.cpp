@@ -4,6 +4,7 @@
 
 #include <QDateTime>
 #include <QTimeZone>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -200,6 +201,28 @@ QString formatAbsoluteTime(int64_t epochNs)
     const QDateTime time = QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc());
     return time.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz")) +
            QString::number(subMs).rightJustified(6, QLatin1Char('0')) + QStringLiteral(" UTC");
+}
+
+void drawByteGrid(QPainter& painter, const ByteAxis& axis, const QRectF& plot, double labelLeft,
+                  const std::function<double(double)>& yOf, const ChartColors& colors)
+{
+    const QFontMetrics fm = painter.fontMetrics();
+    for (const double v : axis.ticks()) {
+        const double y = yOf(v);
+        painter.setPen(QPen(colors.grid, 1));
+        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        painter.setPen(colors.text);
+        painter.drawText(QRectF(labelLeft, y - fm.height() / 2.0, plot.left() - labelLeft - 6, fm.height()),
+                         Qt::AlignRight | Qt::AlignVCenter, axis.label(v));
+    }
+}
+
+void showToolTip(const QHelpEvent& help, const QString& text, QWidget* view)
+{
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(help.globalPos(), text, view);
 }
 
 } // namespace gapscope

@@ -4,8 +4,11 @@
 // EventStore::gapAt).
 
 #include "model/trace/AnalysisRunner.h"
+#include "widgets/chart/ByteAxis.h"
 
 #include <QColor>
+#include <QHelpEvent>
+#include <QPainter>
 #include <QPalette>
 #include <QPointF>
 #include <QPolygonF>
@@ -13,6 +16,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -95,6 +99,15 @@ QColor bookmarkColor(const ChartColors& colors);
 // Out-of-memory markers on the gap chart and the timeline: a red apart from the series' hues
 // and the bookmarks' gold (text on it as on a bookmark).
 QColor oomColor(const ChartColors& colors);
+
+// The grid of a byte axis across plot, each line labelled right-aligned in [labelLeft,
+// plot.left() - 6]; yOf maps bytes to the widget's y.
+void drawByteGrid(QPainter& painter, const ByteAxis& axis, const QRectF& plot, double labelLeft,
+                  const std::function<double(double)>& yOf, const ChartColors& colors);
+
+// A view's answer to QEvent::ToolTip: text shown at the help event's position, hidden where the
+// view has nothing to say there (an empty text).
+void showToolTip(const QHelpEvent& help, const QString& text, QWidget* view);
 
 // "2026-11-30 19:41:19.123456789 UTC"
 QString formatAbsoluteTime(int64_t epochNs);

@@ -1067,12 +1067,8 @@ void JobHeatmapView::changeEvent(QEvent* event)
 bool JobHeatmapView::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
+        const auto* help = static_cast<QHelpEvent*>(event);
+        showToolTip(*help, toolTipAt(help->pos()), this);
         return true;
     }
     return QWidget::event(event);
