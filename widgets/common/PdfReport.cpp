@@ -17,6 +17,7 @@
 #include <QUrl>
 
 #include <cmath>
+#include <functional>
 
 namespace gapscope {
 
@@ -295,9 +296,10 @@ void keepChartsOnOnePage(QTextDocument& document, qreal pageHeight)
     }
 }
 
-} // namespace
-
-QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& charts, QString* error)
+// The rich text html(contentWidthPx) printed on A4 pages with the charts as its "chart:<index>"
+// images, a footer naming the input and page numbers.
+QByteArray printPdf(const std::function<QString(int)>& html, const std::vector<PdfChart>& charts,
+                    const QString& path, QString* error)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -331,7 +333,7 @@ QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& 
         for (size_t i = 0; i < charts.size(); ++i)
             document.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart:%1").arg(i)),
                                  charts[i].image);
-        document.setHtml(reportPdfHtml(content, charts, contentWidthPx));
+        document.setHtml(html(contentWidthPx));
         const QSizeF pageSize(paintRect.width(), paintRect.height() - footerHeight);
         document.setPageSize(pageSize);
         keepChartsOnOnePage(document, pageSize.height());
@@ -340,7 +342,7 @@ QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& 
         QFont footerFont(QStringLiteral("DejaVu Sans"));
         footerFont.setPointSizeF(7.5);
         const QString footerLeft =
-            QStringLiteral("gapscope report: %1").arg(content.path.section(QLatin1Char('/'), -1));
+            QStringLiteral("gapscope report: %1").arg(path.section(QLatin1Char('/'), -1));
         for (int page = 0; page < pages; ++page) {
             if (page > 0)
                 writer.newPage();
@@ -368,6 +370,142 @@ QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& 
         painter.end();
     }
     return bytes;
+}
+
+} // namespace
+
+QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& charts, QString* error)
+{
+    return printPdf([&](int contentWidthPx) { return reportPdfHtml(content, charts, contentWidthPx); },
+                    charts, content.path, error);
+}
+
+QString snapshotReportPdfHtml(const SnapshotReportContent& c, const std::vector<PdfChart>& charts,
+                              int contentWidthPx)
+{
+    const auto h = [](const QString& text) { return htmlEscape(shownText(text, kShownProseChars)); };
+    QString out;
+    QTextStream s(&out);
+    s << "<html><body style=\"font-size: 9.5pt; color: " << kFg << ";\">";
+    s << "<p style=\"color: " << kAccent
+      << "; font-size: 8pt; font-weight: 700; letter-spacing: 1px; margin: 0;\">GAPSCOPE</p>";
+    s << "<h1 style=\"font-size: 18pt; font-weight: 600; margin-top: 2px; margin-bottom: 2px;\">PyTorch "
+         "memory "
+         "snapshot report</h1>";
+    s << "<p style=\"color: " << kMuted << "; font-family: monospace; font-size: 8.5pt; margin-top: 0;\">"
+      << h(c.path) << "</p>";
+    const auto heading = [&](const QString& title) {
+        s << "<h2 style=\"font-size: 12pt; font-weight: 600; margin-top: 14px; margin-bottom: 4px;\">"
+          << h(title) << "</h2>";
+    };
+    const auto tableStart = [&]() {
+        s << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"border-collapse: collapse; "
+             "border-color: "
+          << kBorder << "; border-style: solid;\" border=\"0.5\">";
+    };
+    const auto table = [&](const ReportTable& t) {
+        tableStart();
+        s << "<tr>";
+        for (const QString& title : t.header)
+            s << "<td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << "; font-weight: 600;\">"
+              << h(title) << "</td>";
+        s << "</tr>";
+        for (const QStringList& row : t.rows) {
+            s << "<tr>";
+            for (const QString& cell : row)
+                s << "<td>" << h(cell) << "</td>";
+            s << "</tr>";
+        }
+        s << "</table>";
+    };
+    const auto section = [&](const SnapshotReportSection& part) {
+        heading(part.title);
+        if (!part.intro.isEmpty())
+            s << "<p style=\"margin-top: 0;\">" << h(part.intro) << "</p>";
+        if (part.table.rows.empty())
+            s << "<p style=\"color: " << kMuted << ";\">" << h(part.empty) << "</p>";
+        else
+            table(part.table);
+    };
+
+    heading(QStringLiteral("Input"));
+    tableStart();
+    for (const auto& [label, value] : c.input)
+        s << "<tr><td width=\"22%\" bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << ";\">"
+          << h(label) << "</td><td>" << h(value) << "</td></tr>";
+    s << "</table>";
+    section(c.totals);
+    for (const SnapshotReportSection& part : c.sections)
+        section(part);
+    heading(QStringLiteral("Largest free block"));
+    s << "<p style=\"margin-top: 0;\">" << h(c.largestFreeBlock) << "</p>";
+
+    if (!charts.empty()) {
+        heading(QStringLiteral("Segment map"));
+        for (size_t i = 0; i < charts.size(); ++i) {
+            const QImage& image = charts[i].image;
+            const int height =
+                image.isNull() ? 0 : contentWidthPx * image.height() / std::max(1, image.width());
+            s << "<p style=\"margin-bottom: 2px;\"><img src=\"chart:" << i << "\" width=\"" << contentWidthPx
+              << "\" height=\"" << height << "\" /></p>";
+            s << "<p style=\"color: " << kMuted << "; font-size: 8pt; margin-top: 0;\"><b>"
+              << h(charts[i].title) << ".</b> " << h(charts[i].caption) << "</p>";
+        }
+    }
+
+    heading(QStringLiteral("Findings"));
+    if (c.findings.empty())
+        s << "<p style=\"color: " << kMuted << ";\">" << h(c.noFindings) << "</p>";
+    for (size_t i = 0; i < c.findings.size(); ++i) {
+        const ReportFinding& f = c.findings[i];
+        const QString color = severityColor(f.severity);
+        s << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"8\" style=\"margin-top: 8px;\"><tr>"
+          << "<td width=\"4\" bgcolor=\"" << color << "\"></td><td bgcolor=\"#fbfcfd\">";
+        s << "<p style=\"margin: 0;\"><span style=\"background-color: " << severityBackground(f.severity)
+          << "; color: " << color << "; font-size: 7.5pt; font-weight: 700;\">&#160;"
+          << h(qs(toString(f.severity)).toUpper())
+          << "&#160;</span>&#160;&#160;<span style=\"font-size: 11pt; "
+          << "font-weight: 600;\">" << (i + 1) << ". " << h(classificationTitle(f.classification))
+          << "</span>&#160;&#160;<span style=\"font-family: monospace; color: " << kMuted << ";\">"
+          << h(qs(toString(f.classification))) << "</span></p>";
+        s << "<p>" << h(f.description) << "</p>";
+        if (!f.evidence.empty()) {
+            ReportTable evidence{QStringList{QStringLiteral("Evidence"), QStringLiteral("Value")}, {}};
+            for (const ReportEvidence& e : f.evidence)
+                evidence.rows.push_back({qs(e.key), e.text});
+            table(evidence);
+        }
+        if (!f.remediation.isEmpty()) {
+            s << "<p style=\"font-weight: 600; margin-top: 8px; margin-bottom: 0;\">What to try</p><ol "
+                 "style=\"margin-top: 2px;\">";
+            for (const QString& step : f.remediation)
+                s << "<li>" << h(step) << "</li>";
+            s << "</ol>";
+        }
+        s << "</td></tr></table>";
+    }
+    if (!c.ignoredKeys.isEmpty()) {
+        heading(QStringLiteral("Keys not read"));
+        s << "<p style=\"margin-top: 0;\">Read past, not an error (what a newer PyTorch adds): "
+          << h(c.ignoredKeys.join(QStringLiteral(", "))) << "</p>";
+    }
+    if (!c.problems.table.rows.empty()) {
+        section(c.problems);
+        if (c.problemsNotListed > 0)
+            s << "<p>" << c.problemsNotListed << " more not listed.</p>";
+    }
+    s << "<p style=\"color: " << kMuted
+      << "; font-size: 7.5pt; margin-top: 14px;\">Byte sizes in IEC units (1 GiB = 1024&#179; bytes).</p>";
+    s << "</body></html>";
+    return out;
+}
+
+QByteArray snapshotReportPdf(const SnapshotReportContent& content, const std::vector<PdfChart>& charts,
+                             QString* error)
+{
+    return printPdf(
+        [&](int contentWidthPx) { return snapshotReportPdfHtml(content, charts, contentWidthPx); }, charts,
+        content.path, error);
 }
 
 } // namespace gapscope
