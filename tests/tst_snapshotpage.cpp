@@ -10,6 +10,7 @@
 #include "model/text/Text.h"
 #include "tests/DarkPalette.h"
 #include "widgets/common/SummaryView.h"
+#include "widgets/snapshot/SegmentMapExport.h"
 #include "widgets/snapshot/SegmentMapView.h"
 
 #include <QAbstractItemModelTester>
@@ -259,6 +260,47 @@ private slots:
         QCOMPARE(page.findingsModel()->rowCount(), 0);
         QVERIFY(!map->snapshot());
         QCOMPARE(map->layout().rows.size(), size_t(0));
+    }
+
+    // The segment map's picture (SegmentMapExport, fitted to its size): nothing to scroll, and every
+    // segment in it, found by the tooltip's hit test somewhere in the picture; wide pictures flow
+    // into columns, and bars too thin for their labels drop them.
+    void exportPictureHoldsEverySegment_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("scrollsOnPage"); // at that size, unfitted
+        QTest::newRow("snapshot.pickle 1200x600")
+            << QStringLiteral("snapshot.pickle") << QSize(1200, 600) << true;
+        QTest::newRow("snapshot.pickle 640x360")
+            << QStringLiteral("snapshot.pickle") << QSize(640, 360) << true;
+        QTest::newRow("snapshot.pickle 400x2400")
+            << QStringLiteral("snapshot.pickle") << QSize(400, 2400) << false;
+        QTest::newRow("pair 1200x600")
+            << QStringLiteral("pair/snapshot.pickle.gz") << QSize(1200, 600) << true;
+        QTest::newRow("two devices 500x300")
+            << QStringLiteral("layouts/two-devices.pickle") << QSize(500, 300) << false;
+    }
+
+    void exportPictureHoldsEverySegment()
+    {
+        QFETCH(QString, name);
+        QFETCH(QSize, size);
+        QFETCH(bool, scrollsOnPage);
+        const auto data = loaded(name).snapshot;
+        QVERIFY(data);
+        const auto map = createExportSegmentMap(data, size);
+        QCOMPARE(map->size(), size);
+        QCOMPARE(map->verticalScrollBar()->maximum(), 0);
+        QSet<uint32_t> segments;
+        for (int y = 0; y < size.height(); ++y)
+            for (int x = 0; x < size.width(); x += 2)
+                if (const auto block = map->blockAt(QPoint(x, y)))
+                    segments.insert(data->blocks[*block].segment);
+        QCOMPARE(qsizetype(segments.size()), qsizetype(data->segments.size()));
+        // the same map on the page scrolls instead
+        map->setFitToSize(false);
+        QCOMPARE(map->verticalScrollBar()->maximum() > 0, scrollsOnPage);
     }
 
     // What the page does not take: another kind of document, or none.

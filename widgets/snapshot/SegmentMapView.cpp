@@ -103,7 +103,8 @@ void SegmentMapView::relayout()
         const int maxColumns = std::max(1, viewport()->width() / kFitColumnWidth);
         while (m_columns > maxColumns && m_barHeight > 1) {
             --m_barHeight;
-            m_rowGap = std::min(kRowGap, std::max(0, m_barHeight / 4));
+            // a pixel between bars as long as they have two: touching bars read as one block
+            m_rowGap = m_barHeight >= 8 ? std::min(kRowGap, m_barHeight / 4) : m_barHeight >= 2 ? 1 : 0;
             m_columns = layOutLines(m_barHeight, m_rowGap);
         }
         m_rowLabels = m_barHeight >= metrics.height() - 2;

@@ -36,7 +36,7 @@ public:
     // labels are left out of bars too thin for their text.
     void setFitToSize(bool fit);
     bool fitsToSize() const { return m_fit; }
-    static constexpr int kFitColumnWidth = 380;
+    static constexpr int kFitColumnWidth = 300;
 
     QSize sizeHint() const override;
 
