@@ -39,6 +39,17 @@ SnapshotPage* snapshotPage(const MainWindow& window)
     return window.currentTab()->page<SnapshotPage>();
 }
 
+// The window shown at 1200x800 with the snapshot opened as File > Open does, analysed.
+bool openShown(MainWindow& window, const QString& name)
+{
+    window.resize(1200, 800);
+    window.show();
+    window.openPath(snapshotPath(name));
+    return QTest::qWaitFor(
+        [&] { return !window.isBusy() && snapshotPage(window) && snapshotPage(window)->hasResult(); },
+        kLoadTimeoutMs);
+}
+
 } // namespace
 
 class TestMainWindowSnapshot : public QObject
@@ -62,12 +73,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(int, segments);
         MainWindow window;
-        window.resize(1200, 800);
-        window.show();
-        window.openPath(snapshotPath(name));
-        QVERIFY(QTest::qWaitFor(
-            [&] { return !window.isBusy() && snapshotPage(window) && snapshotPage(window)->hasResult(); },
-            kLoadTimeoutMs));
+        QVERIFY(openShown(window, name));
         QVERIFY(window.loadFailureText().isEmpty());
         SnapshotPage* page = snapshotPage(window);
         QCOMPARE(front(window).documentPage(), static_cast<DocumentPage*>(page));
@@ -122,12 +128,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(int, findings);
         MainWindow window;
-        window.resize(1200, 800);
-        window.show();
-        window.openPath(snapshotPath(name));
-        QVERIFY(QTest::qWaitFor(
-            [&] { return !window.isBusy() && snapshotPage(window) && snapshotPage(window)->hasResult(); },
-            kLoadTimeoutMs));
+        QVERIFY(openShown(window, name));
         ExportActions* actions = window.exportActions();
         actions->updateEnabled();
         QVERIFY(actions->exportReportAction()->isEnabled());
