@@ -209,7 +209,8 @@ QString usageLine(const QString& command)
     if (command == QLatin1String("export"))
         return QStringLiteral(
             "usage: gapscope export PATH... --format FORMAT --output FILE|- [options]\n"
-            "Writes the analysis of a trace, job or memory-budget log as a report or chart.\n");
+            "Writes the analysis of a trace, job or memory-budget log as a report or chart; of a\n"
+            "PyTorch memory snapshot (.pickle, .pickle.gz) its report, segments CSV or segment map.\n");
     return QStringLiteral("usage: gapscope analyze PATH... [options]\n"
                           "Analyses a trace, job or memory-budget log and prints the report; of a PyTorch\n"
                           "memory snapshot (.pickle, .pickle.gz) it prints the totals.\n");
