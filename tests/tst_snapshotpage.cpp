@@ -303,6 +303,20 @@ private slots:
         QCOMPARE(map->verticalScrollBar()->maximum() > 0, scrollsOnPage);
     }
 
+    // A report's picture of a few segments is no higher than they need; one of many is the size asked.
+    void reportPictureShrinksToItsSegments()
+    {
+        const auto few = loaded(QStringLiteral("layouts/two-devices.pickle")).snapshot;
+        const auto fewMap = createExportSegmentMap(few, QSize(800, 600), true);
+        QCOMPARE(fewMap->width(), 800);
+        QVERIFY2(fewMap->height() >= 120 && fewMap->height() < 300,
+                 qPrintable(QString::number(fewMap->height())));
+        QCOMPARE(fewMap->height(), fewMap->drawnHeight());
+        const auto many = loaded(QStringLiteral("snapshot.pickle")).snapshot;
+        QCOMPARE(createExportSegmentMap(many, QSize(800, 600), true)->size(), QSize(800, 600));
+        QCOMPARE(createExportSegmentMap(few, QSize(800, 600))->size(), QSize(800, 600));
+    }
+
     // What the page does not take: another kind of document, or none.
     void refusesOtherDocuments()
     {

@@ -389,7 +389,10 @@ ExportOutcome renderSnapshotExport(const SnapshotReportInput& input, ExportForma
     }
     if (format == ExportFormat::Pdf)
         chartSize = pdfChartSize(chartSize);
-    const auto map = createExportSegmentMap(input.data, chartSize);
+    // PNG and SVG are the size asked; a report's picture no higher than its segments need
+    const auto map = createExportSegmentMap(input.data, chartSize,
+                                            format == ExportFormat::Html || format == ExportFormat::Pdf);
+    const QSize pictureSize = map->size();
     const QString title = QString::fromLatin1(kSegmentMapTitle);
     const QString caption = QString::fromLatin1(kSegmentMapCaption);
     switch (format) {
@@ -400,14 +403,14 @@ ExportOutcome renderSnapshotExport(const SnapshotReportInput& input, ExportForma
     case ExportFormat::Html:
         return {snapshotReportHtml(buildSnapshotReportContent(input),
                                    {{title, caption, QStringLiteral("image/svg+xml"),
-                                     chartSvg(map.get(), chartSize, title), chartSize}})
+                                     chartSvg(map.get(), pictureSize, title), pictureSize}})
                     .toUtf8(),
                 {}};
     case ExportFormat::Pdf: {
         QString error;
         QByteArray pdf = snapshotReportPdf(
             buildSnapshotReportContent(input),
-            {{title, caption, renderChartImage(map.get(), chartSize, kPdfChartScale)}}, &error);
+            {{title, caption, renderChartImage(map.get(), pictureSize, kPdfChartScale)}}, &error);
         return {pdf, error};
     }
     default:

@@ -2,10 +2,12 @@
 
 #include "widgets/chart/ChartImage.h"
 
+#include <algorithm>
+
 namespace gapscope {
 
 std::unique_ptr<SegmentMapView> createExportSegmentMap(std::shared_ptr<const SnapshotData> data, QSize size,
-                                                       SegmentOrder order)
+                                                       bool shrinkToContent, SegmentOrder order)
 {
     auto map = std::make_unique<SegmentMapView>();
     prepareForExport(map.get(), size);
@@ -15,6 +17,10 @@ std::unique_ptr<SegmentMapView> createExportSegmentMap(std::shared_ptr<const Sna
     map->setSnapshot(std::move(data));
     map->show(); // offscreen: the resize handling lays the columns out at the size
     layOutChart(map.get(), size);
+    if (shrinkToContent && map->drawnHeight() < size.height()) {
+        size.setHeight(std::max(map->drawnHeight(), std::min(size.height(), 120)));
+        layOutChart(map.get(), size); // everything fitted in one column: it still does
+    }
     return map;
 }
 

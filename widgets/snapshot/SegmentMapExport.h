@@ -12,7 +12,11 @@
 
 namespace gapscope {
 
+// shrinkToContent: a map that needs less than size's height is laid out only as high as it
+// needs (120 px at the least), as a report's picture; its size() is the picture's. Else (PNG, SVG)
+// it is exactly size.
 std::unique_ptr<SegmentMapView> createExportSegmentMap(std::shared_ptr<const SnapshotData> data, QSize size,
+                                                       bool shrinkToContent = false,
                                                        SegmentOrder order = SegmentOrder::Address);
 
 } // namespace gapscope

@@ -36,6 +36,8 @@ public:
     // labels are left out of bars too thin for their text.
     void setFitToSize(bool fit);
     bool fitsToSize() const { return m_fit; }
+    // The height its lines take (legend, headings, bars, margins) as laid out now.
+    int drawnHeight() const { return contentHeight(); }
     static constexpr int kFitColumnWidth = 300;
 
     QSize sizeHint() const override;
