@@ -18,6 +18,8 @@
 //                                              writes a big one): one line, seconds cpu entries
 //                                              peak-MB resident-B/entry held-B/entry
 //   gapscope_bench snapshot-phases PATH        the same, the pickle read and the build timed apart
+//   gapscope_bench snapshot-sites PATH         the allocation sites of a loaded snapshot, by stack
+//                                              and by function: medians of 5, seconds, sites
 //   gapscope_bench job RUNS PATH...            open a distributed job (a job folder or per-rank
 //                                              inputs; scripts/gen-job.py writes a big one): load
 //                                              and every rank's analysis, medians of RUNS
@@ -47,6 +49,7 @@
 #include "model/snapshot/PickleReader.h"
 #include "model/snapshot/SnapshotBuilder.h"
 #include "model/snapshot/SnapshotLoader.h"
+#include "model/snapshot/SnapshotSites.h"
 #include "model/store/Decimation.h"
 #include "model/trace/AnalysisRunner.h"
 #include "model/trace/TraceLoader.h"
@@ -505,6 +508,31 @@ int benchSnapshot(const QString& path, bool phases)
     return 0;
 }
 
+// The allocation sites (model/snapshot/SnapshotSites) of a loaded snapshot, on its timelines as
+// the page builds them: what the page pays on the GUI thread when it opens or regroups.
+int benchSnapshotSites(const QString& path)
+{
+    const SnapshotLoadOutcome outcome = loadSnapshotFile(path);
+    if (!outcome.data) {
+        std::fprintf(stderr, "%s\n", qPrintable(outcome.fatalError));
+        return 1;
+    }
+    for (const SiteGrouping grouping : {SiteGrouping::Stack, SiteGrouping::Function}) {
+        std::vector<double> seconds;
+        size_t sites = 0;
+        for (int run = 0; run < 5; ++run) {
+            const auto start = Clock::now();
+            sites = buildSnapshotSites(*outcome.data, grouping).sites.size();
+            seconds.push_back(secondsSince(start));
+        }
+        std::sort(seconds.begin(), seconds.end());
+        std::printf("%s: %.4f s, %zu sites, %zu entries\n",
+                    grouping == SiteGrouping::Stack ? "by stack" : "by function", seconds[2], sites,
+                    outcome.data->traceEntryCount());
+    }
+    return 0;
+}
+
 int benchCancel(const QString& path)
 {
     std::vector<double> latencies;
@@ -871,6 +899,8 @@ int main(int argc, char** argv)
         return benchSnapshot(args[2], false);
     if (args.size() >= 3 && args[1] == QLatin1String("snapshot-phases"))
         return benchSnapshot(args[2], true);
+    if (args.size() >= 3 && args[1] == QLatin1String("snapshot-sites"))
+        return benchSnapshotSites(args[2]);
     if (args.size() >= 3 && args[1] == QLatin1String("cancel"))
         return benchCancel(args[2]);
     if (args.size() >= 4 && args[1] == QLatin1String("job"))
@@ -888,7 +918,7 @@ int main(int argc, char** argv)
     std::fprintf(stderr,
                  "usage: gapscope_bench load FORM PATH [THREADS] | load-figures PATH THREADS | budget FORM "
                  "PATH [THREADS] | threads RUNS PATH... | chart PATH | reopen PATH [RUNS] | cancel PATH | "
-                 "job RUNS PATH... | snapshot PATH | snapshot-phases PATH | "
+                 "job RUNS PATH... | snapshot PATH | snapshot-phases PATH | snapshot-sites PATH | "
                  "job-open PATH... | "
                  "crossrank [RANKS] [SAMPLES] | crossrank-trace "
                  "PATH | heatmap [RANKS] [SAMPLES]\n");

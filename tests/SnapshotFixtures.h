@@ -1,6 +1,8 @@
 #pragma once
-// The snapshot tests' fixtures (tests/data/snapshot): their bytes, and bytes as the reader
-// takes them.
+// The snapshot tests' fixtures (tests/data/snapshot): their bytes, bytes as the reader takes
+// them, and a fixture loaded.
+
+#include "model/snapshot/SnapshotLoader.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -19,6 +21,15 @@ inline QByteArray readSnapshotData(const QString& relative)
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(file.fileName()));
     return file.readAll();
+}
+
+// A fixture loaded as the window loads it (timelines built); one that does not load ends the run.
+inline std::shared_ptr<const SnapshotData> loadSnapshotFixture(const QString& relative)
+{
+    SnapshotLoadOutcome outcome = loadSnapshotFile(kSnapshotData + relative);
+    if (!outcome.data)
+        qFatal("cannot load %s: %s", qPrintable(relative), qPrintable(outcome.fatalError));
+    return outcome.data;
 }
 
 inline std::string_view bytesView(const QByteArray& bytes)

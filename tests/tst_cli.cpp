@@ -635,12 +635,21 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QList<qint64>>("totals"); // segments, reserved, allocated, active, requested,
                                                    // trace entries, largest free block
+        // peak active bytes, sites; the top site's bytes at peak, at snapshot, allocations,
+        // largest, total (expected.py's `sites`)
+        QTest::addColumn<QList<qint64>>("sites");
+        QTest::addColumn<QString>("topSite");
         QTest::newRow("snapshot.pickle")
             << QStringLiteral("snapshot.pickle")
-            << QList<qint64>{74, 1715470336, 278691840, 278691840, 274432000, 20000, 75497472};
+            << QList<qint64>{74, 1715470336, 278691840, 278691840, 274432000, 20000, 75497472}
+            << QList<qint64>{990781720, 57, 149946368, 0, 76, 37486592, 1723858944}
+            << QStringLiteral(
+                   "relu (/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/functional.py:1723)");
         QTest::newRow("pair/snapshot.pickle.gz")
             << QStringLiteral("pair/snapshot.pickle.gz")
-            << QList<qint64>{78, 6643777536, 6467485696, 6467485696, 6460096512, 100000, 16171008};
+            << QList<qint64>{78, 6643777536, 6467485696, 6467485696, 6460096512, 100000, 16171008}
+            << QList<qint64>{6460096512, 71, 6174015488, 6174015488, 46, 134217728, 6174015488}
+            << QStringLiteral("scenario_pair (/home/trainer1/tools/gpu_capture/capture.py:300)");
     }
 
     void snapshotAnalyze()
@@ -662,16 +671,45 @@ private slots:
             got << snapshot.value(QLatin1StringView(name)).toInteger(-1);
         QCOMPARE(got, totals);
         QCOMPARE(snapshot.value(QStringLiteral("path")).toString(), file);
+        // where it came from: the 20 sites with the most bytes live at the peak
+        QFETCH(QList<qint64>, sites);
+        QFETCH(QString, topSite);
+        const QJsonArray siteArray = snapshot.value(QStringLiteral("sites")).toArray();
+        QCOMPARE(siteArray.size(), 20);
+        const QJsonObject top = siteArray.first().toObject();
+        got = {snapshot.value(QStringLiteral("peak_active_bytes")).toInteger(-1),
+               snapshot.value(QStringLiteral("site_count")).toInteger(-1)};
+        for (const char* name :
+             {"bytes_at_peak", "bytes_at_snapshot", "allocations", "largest_bytes", "total_bytes"})
+            got << top.value(QLatin1StringView(name)).toInteger(-1);
+        QCOMPARE(got, sites);
+        QCOMPARE(top.value(QStringLiteral("name")).toString(), topSite);
+        const QJsonArray frames = top.value(QStringLiteral("frames")).toArray();
+        QCOMPARE(frames.size(), 5);
+        QCOMPARE(frames.first().toString(), topSite);
+        for (int i = 1; i < siteArray.size(); ++i)
+            QVERIFY(siteArray[i - 1].toObject().value(QStringLiteral("bytes_at_peak")).toInteger() >=
+                    siteArray[i].toObject().value(QStringLiteral("bytes_at_peak")).toInteger());
 
         const Run text = run({QStringLiteral("analyze"), file});
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.startsWith("PyTorch memory snapshot: " + file.toUtf8()), text.out.constData());
         QVERIFY2(text.out.contains(QByteArray("(") + QByteArray::number(totals[1]) + " bytes)"),
                  text.out.constData());
+        const QByteArray sitesHeading = "Allocation sites: 10 of " + QByteArray::number(sites[1]) +
+                                        ", by bytes live at the active peak (";
+        QVERIFY2(text.out.contains("\n" + sitesHeading), text.out.constData());
+        QVERIFY2(text.out.contains(topSite.toUtf8() + "\n"), text.out.constData());
         const Run markdown =
             run({QStringLiteral("analyze"), file, QStringLiteral("--format"), QStringLiteral("markdown")});
         QCOMPARE(markdown.exitCode, 0);
         QVERIFY2(markdown.out.startsWith("# PyTorch memory snapshot"), markdown.out.constData());
+        // a heading, a table of the first 10
+        const qsizetype heading = markdown.out.indexOf("\n## " + sitesHeading);
+        QVERIFY2(heading > 0, markdown.out.constData());
+        const qsizetype next = markdown.out.indexOf("\n## ", heading + 1);
+        QVERIFY(next > heading);
+        QCOMPARE(markdown.out.mid(heading, next - heading).count("\n| "), 1 + 10);
     }
 
     // What cannot be read or does not apply: exit 2 with the reason.

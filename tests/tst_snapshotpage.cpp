@@ -6,6 +6,7 @@
 #include "app/pages/SnapshotPage.h"
 #include "model/document/Document.h"
 #include "model/items/FindingsModel.h"
+#include "model/items/SnapshotSitesModel.h"
 #include "model/snapshot/SnapshotData.h"
 #include "model/text/Text.h"
 #include "tests/DarkPalette.h"
@@ -16,8 +17,11 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QHelpEvent>
 #include <QImage>
+#include <QLabel>
+#include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
@@ -315,6 +319,109 @@ private slots:
         const auto many = loaded(QStringLiteral("snapshot.pickle")).snapshot;
         QCOMPARE(createExportSegmentMap(many, QSize(800, 600), true)->size(), QSize(800, 600));
         QCOMPARE(createExportSegmentMap(few, QSize(800, 600))->size(), QSize(800, 600));
+    }
+
+    // "Where it came from": the sites table under the map; selecting a site outlines its blocks in
+    // the map, dims the others, shows its stack and says so (siteSelected); clearing undoes it.
+    // GAPSCOPE_SNAPSHOT_SITES_PNG=file saves the page as it looks with a site selected.
+    void sitesHighlightTheirBlocks()
+    {
+        QAction resetZoom{QStringLiteral("Reset Zoom")};
+        SnapshotPage page{&resetZoom, nullptr};
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QAbstractItemModelTester tester(page.sitesModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QString error;
+        QVERIFY(page.open(loaded(QStringLiteral("snapshot.pickle")), &error));
+        QVERIFY(page.analyseOpened(OpenMode::Now, &error));
+        page.showChart();
+        SnapshotSitesModel* model = page.sitesModel();
+        QCOMPARE(model->rowCount(), 57); // tests/data/snapshot/expected.py
+        QVERIFY2(page.findChild<QLabel*>(QStringLiteral("sitesNote"))
+                     ->text()
+                     .contains(QStringLiteral("at the peak: 944.88 MiB active after entry 1443 of 20000")),
+                 qPrintable(page.findChild<QLabel*>(QStringLiteral("sitesNote"))->text()));
+        QCOMPARE(page.sitesView()->model()->rowCount(), 57);
+
+        // the site with the most bytes at the peak among those with blocks at the snapshot
+        int row = -1;
+        for (int r = 0; r < model->rowCount() && row < 0; ++r)
+            if (model->siteAt(r)->bytesAtSnapshot > 0)
+                row = r;
+        QVERIFY(row >= 0);
+        const SnapshotSite site = *model->siteAt(row);
+        QSignalSpy selected(&page, &SnapshotPage::siteSelected);
+        page.selectSite(row);
+        QCOMPARE(selected.size(), 1);
+        const QList<uint> stacks = selected.front().front().value<QList<uint>>();
+        QCOMPARE(stacks, QList<uint>(site.stacks.begin(), site.stacks.end()));
+        QCOMPARE(page.selectedSiteStacks(), stacks);
+        SegmentMapView* map = page.segmentMap();
+        QCOMPARE(map->highlightedFrames(), site.stacks);
+        QCOMPARE(int64_t(map->highlightedBlocks().size()), site.blocksAtSnapshot);
+        const SnapshotData& data = *page.snapshot();
+        int64_t highlightedBytes = 0;
+        for (const uint32_t block : map->highlightedBlocks())
+            highlightedBytes += data.blocks[block].size;
+        QCOMPARE(highlightedBytes, site.bytesAtSnapshot);
+        const QString stack = page.siteStackText()->toPlainText();
+        QVERIFY2(stack.startsWith(site.name + QLatin1Char('\n')), qPrintable(stack));
+        // Python frames first, as the map's tooltip lists a block's: the site's name is the first
+        QVERIFY2(stack.contains(QStringLiteral("allocated at:\n  ") + site.name + QLatin1Char('\n')),
+                 qPrintable(stack));
+
+        // the map: the first highlighted block in full colour (in view: the map scrolled to it),
+        // the other active blocks faded
+        QApplication::processEvents();
+        const QImage picture = map->viewport()->grab().toImage();
+        const QColor active = SegmentMapView::stateColor(BlockState::ActiveAllocated, map->palette());
+        int full = 0, faded = 0;
+        const QColor base = map->palette().color(QPalette::Base);
+        for (int y = 0; y < picture.height(); ++y)
+            for (int x = 0; x < picture.width(); ++x) {
+                const QColor c = picture.pixelColor(x, y);
+                full += c == active;
+                faded += c.lightness() > active.lightness() && c.lightness() < base.lightness() &&
+                         c.blue() > c.red() + 20;
+            }
+        QVERIFY2(full > 0, "no highlighted block in view");
+        QVERIFY2(faded > 0, "no faded block in view");
+        if (const QByteArray png = qgetenv("GAPSCOPE_SNAPSHOT_SITES_PNG"); !png.isEmpty()) {
+            QVERIFY(page.grab().save(QString::fromLocal8Bit(png)));
+            page.setPalette(test::darkPalette());
+            QVERIFY(page.grab().save(
+                QString::fromLocal8Bit(png).replace(QStringLiteral(".png"), QStringLiteral("-dark.png"))));
+            page.setPalette(QPalette());
+        }
+
+        // sorted by another column, the selection follows the site
+        page.sitesView()->sortByColumn(SnapshotSitesModel::AllocationsColumn, Qt::DescendingOrder);
+        QCOMPARE(page.selectedSiteStacks(), stacks);
+
+        // cleared: nothing outlined, nothing dimmed, said once
+        page.selectSite(-1);
+        QCOMPARE(selected.size(), 2);
+        QVERIFY(selected.back().front().value<QList<uint>>().isEmpty());
+        QVERIFY(map->highlightedFrames().empty());
+        QVERIFY(page.siteStackText()->toPlainText().isEmpty());
+
+        // by function: fewer sites, the selection gone with the old ones
+        page.selectSite(0);
+        QCOMPARE(selected.size(), 3);
+        page.setSiteGrouping(SiteGrouping::Function);
+        QCOMPARE(model->rowCount(), 17);
+        QCOMPARE(selected.size(), 4);
+        QVERIFY(map->highlightedFrames().empty());
+        QCOMPARE(page.siteGroupingBox()->currentText(), QStringLiteral("By function"));
+        page.selectSite(0);
+        QVERIFY(map->highlightedFrames().size() > 1); // dropout: several stacks
+
+        page.clear();
+        QCOMPARE(model->rowCount(), 0);
+        QVERIFY(page.selectedSiteStacks().isEmpty());
+        QCOMPARE(selected.size(), 6);
     }
 
     // What the page does not take: another kind of document, or none.

@@ -247,7 +247,10 @@ private slots:
 
         const QString markdown = snapshotReportMarkdown(content);
         QVERIFY(markdown.contains(QLatin1String("\\<script\\>alert(1)\\</script\\>")));
-        QVERIFY(!markdown.contains(QRegularExpression(QStringLiteral("(?<!\\\\)<"))));
+        // outside code spans (C++ frames of the sites: `c10::ArrayRef<long>`) every < is escaped
+        QString prose = markdown;
+        prose.remove(QRegularExpression(QStringLiteral("`[^`\n]*`")));
+        QVERIFY(!prose.contains(QRegularExpression(QStringLiteral("(?<!\\\\)<"))));
         const QString html = snapshotReportHtml(content, {});
         checkWellFormed(html);
         QVERIFY(!html.contains(QLatin1String("<script")));

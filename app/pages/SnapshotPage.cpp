@@ -3,21 +3,30 @@
 #include "app/NavigationActions.h"
 #include "app/pages/ViewState.h"
 #include "model/items/FindingsModel.h"
+#include "model/items/SnapshotSitesModel.h"
 #include "model/report/ReportContent.h"
 #include "model/snapshot/SnapshotData.h"
 #include "model/snapshot/SnapshotFragmentation.h"
+#include "model/snapshot/SnapshotTimeline.h"
 #include "model/text/Text.h"
+#include "widgets/common/PaneKeys.h"
 #include "widgets/common/SummaryView.h"
 #include "widgets/snapshot/SegmentMapView.h"
 #include "widgets/trace/FindingDetailView.h"
 
 #include <QActionGroup>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QToolBar>
@@ -178,8 +187,16 @@ SnapshotPage::SnapshotPage(QAction* resetZoomAction, QWidget* parent) : Document
         if (on)
             m_map->setOrder(SegmentOrder::Size);
     });
-    setUpLayout(m_map);
-    setChartStretch(4, 1); // the map is the page; a snapshot has a finding per pool at most
+    // the map above the allocation sites: a site selected outlines its blocks in the map
+    m_mapSplitter = new QSplitter(Qt::Vertical, this);
+    m_mapSplitter->setObjectName(QStringLiteral("snapshotMapSplitter"));
+    m_mapSplitter->addWidget(m_map);
+    m_mapSplitter->addWidget(createSitesPane());
+    m_mapSplitter->setStretchFactor(0, 3);
+    m_mapSplitter->setStretchFactor(1, 2);
+    m_mapSplitter->setChildrenCollapsible(false);
+    setUpLayout(m_mapSplitter);
+    setChartStretch(4, 1); // the map and the sites are the page; a snapshot has a finding per pool at most
 
     // a finding of a snapshot has no time or chart to show: its text and remediation instead
     m_detail->hide();
@@ -190,6 +207,167 @@ SnapshotPage::SnapshotPage(QAction* resetZoomAction, QWidget* parent) : Document
 }
 
 SnapshotPage::~SnapshotPage() = default;
+
+QWidget* SnapshotPage::createSitesPane()
+{
+    m_sitesModel = new SnapshotSitesModel(this);
+    m_sitesProxy = new QSortFilterProxyModel(this);
+    m_sitesProxy->setSourceModel(m_sitesModel);
+    m_sitesProxy->setSortRole(SnapshotSitesModel::SortRole);
+    m_sitesProxy->setFilterKeyColumn(SnapshotSitesModel::SiteColumn);
+    m_sitesProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_sitesView = new QTableView(this);
+    m_sitesView->setObjectName(QStringLiteral("snapshotSitesView"));
+    m_sitesView->setModel(m_sitesProxy);
+    m_sitesView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_sitesView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_sitesView->setAlternatingRowColors(true);
+    m_sitesView->setShowGrid(false);
+    m_sitesView->setWordWrap(false);
+    m_sitesView->setTextElideMode(Qt::ElideMiddle); // a frame's file and line are at its end
+    m_sitesView->verticalHeader()->hide();
+    m_sitesView->verticalHeader()->setDefaultSectionSize(m_sitesView->fontMetrics().height() + 8);
+    QHeaderView* header = m_sitesView->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(SnapshotSitesModel::SiteColumn, QHeaderView::Stretch);
+    header->setMinimumSectionSize(70);
+    tabLeavesItemView(m_sitesView);
+    showFocusFrame(m_sitesView);
+    sortByHeaderClick(m_sitesView, header);
+    connect(m_sitesView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const QModelIndexList rows = m_sitesView->selectionModel()->selectedRows();
+        onSiteCurrentChanged(rows.isEmpty() ? QModelIndex() : rows.front());
+    });
+    // Escape lets go of the site (a Ctrl+click on it does too)
+    auto* deselect = new QAction(trMain("Clear Site Selection"), m_sitesView);
+    deselect->setShortcut(Qt::Key_Escape);
+    deselect->setShortcutContext(Qt::WidgetShortcut);
+    connect(deselect, &QAction::triggered, this, [this] { selectSite(-1); });
+    m_sitesView->addAction(deselect);
+
+    auto* title = new QLabel(trMain("<b>Allocation sites</b>"), this);
+    m_siteGrouping = new QComboBox(this);
+    m_siteGrouping->setObjectName(QStringLiteral("siteGrouping"));
+    m_siteGrouping->addItem(trMain("By stack"), int(SiteGrouping::Stack));
+    m_siteGrouping->addItem(trMain("By function"), int(SiteGrouping::Function));
+    m_siteGrouping->setToolTip(
+        trMain("One site per stack of frames, or per function of the stack's top "
+               "frame (its Python frame, else its first frame outside the allocator)"));
+    connect(m_siteGrouping, &QComboBox::currentIndexChanged, this, [this] { rebuildSites(); });
+    auto* filter = new QLineEdit(this);
+    filter->setObjectName(QStringLiteral("sitesFilter"));
+    filter->setPlaceholderText(trMain("Filter sites"));
+    filter->setClearButtonEnabled(true);
+    connect(filter, &QLineEdit::textChanged, m_sitesProxy, &QSortFilterProxyModel::setFilterFixedString);
+    m_sitesNote = new QLabel(this);
+    m_sitesNote->setObjectName(QStringLiteral("sitesNote"));
+    m_sitesNote->setForegroundRole(QPalette::PlaceholderText);
+    m_sitesNote->setContentsMargins(6, 0, 6, 2);
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 2);
+    bar->addWidget(title);
+    bar->addWidget(m_siteGrouping);
+    bar->addWidget(filter, 1);
+    auto* tablePane = new QWidget(this);
+    auto* tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->setSpacing(2);
+    tableLayout->addLayout(bar);
+    tableLayout->addWidget(m_sitesNote);
+    tableLayout->addWidget(m_sitesView, 1);
+
+    m_siteStack = new QPlainTextEdit(this);
+    m_siteStack->setObjectName(QStringLiteral("snapshotSiteStack"));
+    m_siteStack->setReadOnly(true);
+    m_siteStack->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_siteStack->setPlaceholderText(
+        trMain("Select a site to see its stack and outline its blocks in the map."));
+
+    auto* pane = new QSplitter(Qt::Horizontal, this);
+    pane->setObjectName(QStringLiteral("snapshotSitesSplitter"));
+    pane->addWidget(tablePane);
+    pane->addWidget(m_siteStack);
+    pane->setStretchFactor(0, 3);
+    pane->setStretchFactor(1, 2);
+    pane->setChildrenCollapsible(false);
+    return pane;
+}
+
+void SnapshotPage::setSiteGrouping(SiteGrouping grouping)
+{
+    m_siteGrouping->setCurrentIndex(m_siteGrouping->findData(int(grouping)));
+}
+
+void SnapshotPage::rebuildSites()
+{
+    if (!m_data || !m_analysed) {
+        m_sitesModel->setSites(nullptr, nullptr);
+        m_sitesNote->clear();
+        onSiteCurrentChanged({});
+        return;
+    }
+    const auto grouping = SiteGrouping(m_siteGrouping->currentData().toInt());
+    // linear in the timelines' allocations (a million entries: tens of milliseconds)
+    auto sites = std::make_shared<const SnapshotSites>(buildSnapshotSites(*m_data, grouping));
+    QString note = englishPlural(
+        (grouping == SiteGrouping::Stack ? trMain("%1 site(s) by stack") : trMain("%1 function(s)"))
+            .arg(countText(int64_t(sites->sites.size()))),
+        int64_t(sites->sites.size()));
+    if (m_data->timelines && m_data->timelines->size() == 1) {
+        const SnapshotTimeline& timeline = m_data->timelines->front();
+        note += timeline.peakEntry == SnapshotAllocation::kBeforeTrace
+                    ? trMain(" · at the peak: %1 active before the trace's first entry")
+                          .arg(bytesText(timeline.peakActiveBytes))
+                    : trMain(" · at the peak: %1 active after entry %2 of %3")
+                          .arg(bytesText(timeline.peakActiveBytes), countText(timeline.peakEntry),
+                               countText(timeline.entryCount));
+    } else {
+        note +=
+            trMain(" · at the peak: %1 active (each device's peak)").arg(bytesText(sites->peakActiveBytes));
+    }
+    m_sitesNote->setText(note);
+    m_sitesModel->setSites(m_data, std::move(sites));
+    // a reset selects nothing and says nothing: the highlight goes with it
+    onSiteCurrentChanged({});
+}
+
+void SnapshotPage::selectSite(int row)
+{
+    QItemSelectionModel* selection = m_sitesView->selectionModel();
+    const QModelIndex source = m_sitesModel->index(row, 0);
+    const QModelIndex proxy = m_sitesProxy->mapFromSource(source);
+    if (!proxy.isValid()) {
+        selection->clear();
+        return;
+    }
+    selection->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_sitesView->scrollTo(proxy);
+}
+
+QList<uint> SnapshotPage::selectedSiteStacks() const
+{
+    return m_selectedStacks;
+}
+
+void SnapshotPage::onSiteCurrentChanged(const QModelIndex& current)
+{
+    const QModelIndex source = m_sitesProxy->mapToSource(current);
+    const SnapshotSite* site = source.isValid() ? m_sitesModel->siteAt(source.row()) : nullptr;
+    QList<uint> stacks;
+    if (site) {
+        stacks = QList<uint>(site->stacks.begin(), site->stacks.end());
+        m_map->setHighlightedFrames(site->stacks);
+        m_siteStack->setPlainText(siteDescription(*m_data, *m_sitesModel->sites(), *site, 512));
+    } else {
+        m_map->clearHighlight();
+        m_siteStack->clear();
+    }
+    if (stacks == m_selectedStacks)
+        return;
+    m_selectedStacks = stacks;
+    emit siteSelected(m_selectedStacks);
+}
 
 QWidget* SnapshotPage::chartWidget() const
 {
@@ -245,6 +423,7 @@ bool SnapshotPage::analyseOpened(OpenMode mode, QString* /*error*/)
     m_selectedFinding = -1;
     m_analysed = true;
     m_map->setSnapshot(m_data);
+    rebuildSites();
     m_findingsFilter->clear();
     m_findingsModel->setUntimedFindings(m_findings);
     m_findingText->setHtml(
@@ -303,6 +482,7 @@ void SnapshotPage::clear()
     m_selectedFinding = -1;
     m_analysed = false;
     m_map->setSnapshot(nullptr);
+    rebuildSites();
     if (m_findingsModel->untimedFindings())
         m_findingsModel->setUntimedFindings(nullptr);
     m_findingText->clear();
@@ -327,6 +507,10 @@ void SnapshotPage::restorePageSettings(const QSettings& settings, bool choices)
     restoreSettings(settings, QStringLiteral("snapshotPage"));
     if (choices && settings.value(QStringLiteral("snapshotPage/order")).toString() == QLatin1String("size"))
         m_bySize->setChecked(true);
+    if (choices &&
+        settings.value(QStringLiteral("snapshotPage/siteGrouping")).toString() == QLatin1String("function"))
+        setSiteGrouping(SiteGrouping::Function);
+    m_mapSplitter->restoreState(settings.value(QStringLiteral("snapshotPage/mapSplitter")).toByteArray());
 }
 
 void SnapshotPage::savePageSettings(QSettings& settings) const
@@ -334,6 +518,11 @@ void SnapshotPage::savePageSettings(QSettings& settings) const
     saveSettings(settings, QStringLiteral("snapshotPage"));
     settings.setValue(QStringLiteral("snapshotPage/order"),
                       m_bySize->isChecked() ? QStringLiteral("size") : QStringLiteral("address"));
+    settings.setValue(QStringLiteral("snapshotPage/siteGrouping"),
+                      SiteGrouping(m_siteGrouping->currentData().toInt()) == SiteGrouping::Function
+                          ? QStringLiteral("function")
+                          : QStringLiteral("stack"));
+    settings.setValue(QStringLiteral("snapshotPage/mapSplitter"), m_mapSplitter->saveState());
 }
 
 } // namespace gapscope

@@ -1,23 +1,33 @@
 #pragma once
 // The page of a PyTorch memory snapshot (model/snapshot): a summary of its totals as the
 // allocator's own counters name them, the segment map (widgets/snapshot/SegmentMapView: every
-// segment as a bar of its blocks, grouped by stream and pool, by address or by size) and the
-// fragmentation findings (model/snapshot/SnapshotFragmentation) with their remediation. A
+// segment as a bar of its blocks, grouped by stream and pool, by address or by size), the
+// allocation sites under it ("where it came from", model/snapshot/SnapshotSites: a sortable table
+// beside the selected site's stack; selecting one highlights its blocks in the map and emits
+// siteSelected) and the fragmentation findings (model/snapshot/SnapshotFragmentation) with their
+// remediation. A
 // snapshot is one moment: no time axis, no window analysis, no cursor; its sums are linear in
 // the blocks and run on the calling thread.
 
 #include "app/pages/DocumentPage.h"
+#include "model/snapshot/SnapshotSites.h"
 #include "model/snapshot/SnapshotSummary.h"
 
 #include <memory>
 #include <vector>
 
 class QActionGroup;
+class QComboBox;
+class QPlainTextEdit;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
 class QTextBrowser;
 
 namespace gapscope {
 
 class SegmentMapView;
+class SnapshotSitesModel;
 struct SnapshotData;
 
 class SnapshotPage : public DocumentPage
@@ -35,6 +45,18 @@ public:
     QAction* bySizeAction() const { return m_bySize; }
     // The selected finding's text and remediation.
     QTextBrowser* findingText() const { return m_findingText; }
+    // The allocation sites: the table (over a sorting proxy of sitesModel), how they are grouped
+    // (by stack or by the function of their top frame) and the selected site's stack.
+    QTableView* sitesView() const { return m_sitesView; }
+    SnapshotSitesModel* sitesModel() const { return m_sitesModel; }
+    QComboBox* siteGroupingBox() const { return m_siteGrouping; }
+    QPlainTextEdit* siteStackText() const { return m_siteStack; }
+    void setSiteGrouping(SiteGrouping grouping);
+    // Selects the site of row (in SnapshotSitesModel's order, bytes at the peak descending) in the
+    // table, as a click does; -1 clears the selection.
+    void selectSite(int row);
+    // The selected site's stacks (FrameStackId), empty when none is selected.
+    QList<uint> selectedSiteStacks() const;
 
     QWidget* chartWidget() const override;
     bool hasDocument() const override { return m_data != nullptr; }
@@ -61,11 +83,20 @@ public:
     void restorePageSettings(const QSettings& settings, bool choices) override;
     void savePageSettings(QSettings& settings) const override;
 
+signals:
+    // A site was selected (its FrameStackIds: the blocks and allocations it covers) or, with an
+    // empty list, the selection cleared: for the views that highlight a site (the segment map here;
+    // the active memory timeline connects to it).
+    void siteSelected(const QList<uint>& stacks);
+
 protected:
     void onFindingCurrentChanged(const QModelIndex& current) override;
 
 private:
     void updateInfoLabel();
+    QWidget* createSitesPane();
+    void rebuildSites();
+    void onSiteCurrentChanged(const QModelIndex& current);
 
     std::shared_ptr<const SnapshotData> m_data;
     SnapshotSummary m_summary;
@@ -78,6 +109,14 @@ private:
     QAction* m_byAddress = nullptr;
     QAction* m_bySize = nullptr;
     QTextBrowser* m_findingText = nullptr;
+    QSplitter* m_mapSplitter = nullptr; // the map above the sites
+    SnapshotSitesModel* m_sitesModel = nullptr;
+    QSortFilterProxyModel* m_sitesProxy = nullptr;
+    QTableView* m_sitesView = nullptr;
+    QComboBox* m_siteGrouping = nullptr;
+    QLabel* m_sitesNote = nullptr;
+    QPlainTextEdit* m_siteStack = nullptr;
+    QList<uint> m_selectedStacks;
 };
 
 } // namespace gapscope

@@ -2,6 +2,8 @@
 
 #include "model/report/JsonWriter.h"
 #include "model/snapshot/SnapshotFragmentation.h"
+#include "model/snapshot/SnapshotSegmentMap.h"
+#include "model/snapshot/SnapshotSites.h"
 #include "model/text/Text.h"
 
 #include <QStringList>
@@ -242,6 +244,103 @@ SnapshotReportSection settingsSection(const SnapshotData& data)
     return section;
 }
 
+// The allocation sites the reports list: by stack, the most bytes at the peak first.
+constexpr size_t kJsonSites = 20;
+constexpr size_t kTextSites = 10;
+constexpr int kJsonSiteFrames = 5;
+
+// "peak_active_bytes", "site_count" and "sites": the first kJsonSites sites.
+void writeSitesJson(JsonWriter& json, const SnapshotData& data)
+{
+    const SnapshotSites sites = buildSnapshotSites(data, SiteGrouping::Stack);
+    json.field("peak_active_bytes", sites.peakActiveBytes);
+    json.field("site_count", int64_t(sites.sites.size()));
+    json.key("sites").beginArray();
+    for (size_t i = 0; i < std::min(kJsonSites, sites.sites.size()); ++i) {
+        const SnapshotSite& site = sites.sites[i];
+        json.beginObject();
+        json.field("name", site.name);
+        json.key("frames").beginArray();
+        for (const QString& frame : stackTopFrames(data, site.frames, kJsonSiteFrames))
+            json.value(frame);
+        json.endArray();
+        json.field("bytes_at_peak", site.bytesAtPeak);
+        json.field("bytes_at_snapshot", site.bytesAtSnapshot);
+        json.field("allocations", site.allocations);
+        json.field("largest_bytes", site.largestBytes);
+        json.field("total_bytes", site.totalBytes);
+        json.endObject();
+    }
+    json.endArray();
+}
+
+// The first kTextSites sites, a heading and a line each ({} when none: no stack was recorded).
+std::vector<QStringList> siteRows(const SnapshotData& data, int64_t* siteCount, int64_t* peakBytes)
+{
+    const SnapshotSites sites = buildSnapshotSites(data, SiteGrouping::Stack);
+    *siteCount = int64_t(sites.sites.size());
+    *peakBytes = sites.peakActiveBytes;
+    std::vector<QStringList> rows;
+    for (size_t i = 0; i < std::min(kTextSites, sites.sites.size()); ++i) {
+        const SnapshotSite& site = sites.sites[i];
+        rows.push_back({bytesText(site.bytesAtPeak), bytesText(site.bytesAtSnapshot),
+                        countText(site.allocations), bytesText(site.largestBytes), bytesText(site.totalBytes),
+                        site.name});
+    }
+    return rows;
+}
+
+QString sitesHeading(int64_t siteCount, int64_t peakBytes)
+{
+    return QStringLiteral("Allocation sites: %1 of %2, by bytes live at the active peak (%3)")
+        .arg(std::min<int64_t>(siteCount, int64_t(kTextSites)))
+        .arg(siteCount)
+        .arg(bytesText(peakBytes));
+}
+
+// The first sites as a section of the human reports; nullopt when no stack was recorded.
+std::optional<SnapshotReportSection> sitesSection(const SnapshotData& data)
+{
+    int64_t count = 0, peak = 0;
+    std::vector<QStringList> rows = siteRows(data, &count, &peak);
+    if (rows.empty())
+        return std::nullopt;
+    SnapshotReportSection section;
+    section.title = sitesHeading(count, peak);
+    section.intro = QStringLiteral("Allocations grouped by their stack of frames (Python and C++), the most "
+                                   "bytes live at the peak of active memory first.");
+    section.table.header = QStringList{QStringLiteral("At peak"),         QStringLiteral("At snapshot"),
+                                       QStringLiteral("Allocations"),     QStringLiteral("Largest"),
+                                       QStringLiteral("Total allocated"), QStringLiteral("Site")};
+    section.table.rows = std::move(rows);
+    return section;
+}
+
+QString sitesText(const SnapshotData& data)
+{
+    int64_t count = 0, peak = 0;
+    const std::vector<QStringList> rows = siteRows(data, &count, &peak);
+    if (rows.empty())
+        return {};
+    QString out = QStringLiteral("\n%1:\n%2 %3 %4 %5 %6  %7\n")
+                      .arg(sitesHeading(count, peak))
+                      .arg(QStringLiteral("At peak"), 11)
+                      .arg(QStringLiteral("At snapshot"), 11)
+                      .arg(QStringLiteral("Allocs"), 7)
+                      .arg(QStringLiteral("Largest"), 11)
+                      .arg(QStringLiteral("Total"), 11)
+                      .arg(QStringLiteral("Site"));
+    for (const QStringList& row : rows)
+        out += QStringLiteral("%1 %2 %3 %4 %5  %6\n")
+                   .arg(row[0], 11)
+                   .arg(row[1], 11)
+                   .arg(row[2], 7)
+                   .arg(row[3], 11)
+                   .arg(row[4], 11)
+                   .arg(row[5]);
+    return out;
+}
+
 QString largestFreeBlockText(const SnapshotData& data)
 {
     const SnapshotBlock* largest = nullptr;
@@ -286,8 +385,12 @@ SnapshotReportContent buildSnapshotReportContent(const SnapshotReportInput& inpu
     c.path = data.path;
     c.input = inputRows(data, summary);
     c.totals = totalsSection(summary.totals);
-    c.sections = {devicesSection(summary), poolsSection(data), actionsSection(summary),
-                  settingsSection(data)};
+    c.sections = {devicesSection(summary), poolsSection(data)};
+    // where the memory came from, after where it lies; the active-memory timeline goes here too
+    if (std::optional<SnapshotReportSection> sites = sitesSection(data))
+        c.sections.push_back(std::move(*sites));
+    c.sections.push_back(actionsSection(summary));
+    c.sections.push_back(settingsSection(data));
     c.largestFreeBlock = largestFreeBlockText(data);
     if (input.findings)
         for (const Finding& f : *input.findings)
@@ -400,6 +503,7 @@ QByteArray snapshotReportJson(const SnapshotReportInput& input)
     json.field("errors", int64_t(data.problems.errorCount()));
     json.field("warnings", int64_t(data.problems.warningCount()));
     json.endObject();
+    writeSitesJson(json, data);
     json.endObject().endObject();
     QByteArray out = json.take();
     out += '\n';
@@ -413,6 +517,8 @@ QString snapshotReportText(const SnapshotReportInput& input)
     QString out = QStringLiteral("PyTorch memory snapshot: %1\n").arg(input.data->path);
     for (const auto& [label, value] : textRows(*input.data, input.summary))
         out += QStringLiteral("%1 %2\n").arg(label + QLatin1Char(':'), -21).arg(value);
+    if (const QString sites = sitesText(*input.data); !sites.isEmpty())
+        out += sites + QLatin1Char('\n');
     const SnapshotTotals& t = input.summary.totals;
     if (!input.findings || input.findings->empty())
         out += noFragmentationFindingText(t.inactiveSplitBytes, t.reservedBytes) + QLatin1Char('\n');

@@ -47,10 +47,10 @@ struct SnapshotReportContent
     QString path;
     std::vector<std::pair<QString, QString>> input; // path, sizes, gzip, what the PyTorch layout holds
     SnapshotReportSection totals;                   // named as the allocator's counters
-    // Per device, segments by stream and pool, trace entries by action, allocator settings in
-    // force, in that order. The views issue 34 adds next (the allocation sites, the active-memory
-    // timeline) add their sections here, after the pools: buildSnapshotReportContent appends
-    // them, and every writer prints whatever is in this list.
+    // Per device, segments by stream and pool, the allocation sites (the first 10, when stacks
+    // were recorded), trace entries by action, allocator settings in force, in that order. A view
+    // added later (the active-memory timeline) adds its section here, after the sites:
+    // buildSnapshotReportContent appends it, and every writer prints whatever is in this list.
     std::vector<SnapshotReportSection> sections;
     QString largestFreeBlock; // the sentence on the largest inactive block and where it is
     // the fragmentation findings, worst first (times and phases do not apply: a snapshot is one moment)
@@ -69,7 +69,11 @@ SnapshotReportContent buildSnapshotReportContent(const SnapshotReportInput& inpu
 // "pools": [{"pool": [a, b], "segments", "reserved_bytes"}], "streams": [...],
 // "frame_stack_count", "allocator_settings": {name: text}, "findings": [{"classification",
 // "severity", "confidence", "evidence": {key: value}, "description", "remediation": [...]}],
-// "ignored_keys": [...], "problems": {"errors", "warnings"}}}
+// "ignored_keys": [...], "problems": {"errors", "warnings"}, "peak_active_bytes", "site_count",
+// "sites": [{"name", "frames": [...], "bytes_at_peak", "bytes_at_snapshot", "allocations",
+// "largest_bytes", "total_bytes"}] (model/snapshot/SnapshotSites by stack: the 20 with the most at
+// the peak)}}. Text ends with the first 10 sites and the findings; the human reports have them as
+// a section.
 QByteArray snapshotReportJson(const SnapshotReportInput& input);
 QString snapshotReportText(const SnapshotReportInput& input);
 // images: a "Segment map" section linking each picture's fileName (none: no section).

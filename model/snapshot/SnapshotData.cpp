@@ -1,5 +1,7 @@
 #include "model/snapshot/SnapshotData.h"
 
+#include "model/snapshot/SnapshotTimeline.h"
+
 #include <algorithm>
 
 namespace gapscope {
@@ -114,6 +116,10 @@ size_t SnapshotData::heldBytes() const
                    (frames.stackStarts.capacity() + frames.stackFrames.capacity()) * sizeof(uint32_t);
     for (const SnapshotTrace& trace : traces)
         bytes += sizeof(SnapshotTrace) + trace.heldBytes();
+    if (timelines) {
+        for (const SnapshotTimeline& timeline : *timelines)
+            bytes += sizeof(SnapshotTimeline) + timeline.heldBytes();
+    }
     return bytes;
 }
 

@@ -19,6 +19,7 @@
 #include <compare>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,6 +28,8 @@
 #include <vector>
 
 namespace gapscope {
+
+struct SnapshotTimeline; // model/snapshot/SnapshotTimeline.h
 
 // A string of SnapshotStrings; 0 is "".
 using SnapshotStringId = uint32_t;
@@ -232,6 +235,10 @@ struct SnapshotData
     // Records that could not be used (a segment without an address, a trace entry without an
     // action: index = its position; reason names the path, "device_traces[0][12]"), and the rest.
     ProblemLog problems;
+    // Each device trace's memory over time (index = as traces), built by the loader from the
+    // rest (buildSnapshotTimelines) so that the page and the chart never walk a million entries
+    // on the GUI thread. Null for data built without the loader (tests build it themselves).
+    std::shared_ptr<const std::vector<SnapshotTimeline>> timelines;
 
     std::span<const SnapshotBlock> blocksOf(const SnapshotSegment& segment) const
     {
@@ -240,7 +247,8 @@ struct SnapshotData
     // The devices that have a segment or a trace, ascending.
     std::vector<int64_t> devices() const;
     size_t traceEntryCount() const;
-    // Bytes held (columns, tables, text), for the benchmarks: what stays resident after a load.
+    // Bytes held (columns, tables, text, timelines), for the benchmarks: what stays resident after
+    // a load.
     size_t heldBytes() const;
 };
 

@@ -1,5 +1,7 @@
 #include "model/snapshot/SnapshotFragmentation.h"
 
+#include "analysis/Int64Math.h"
+
 #include "model/text/Text.h"
 
 #include <algorithm>
@@ -17,7 +19,7 @@ int64_t splitBytesOf(const SnapshotData& data, const SnapshotSegment& segment)
     int64_t bytes = 0;
     for (const SnapshotBlock& block : data.blocksOf(segment))
         if (block.state == BlockState::Inactive)
-            bytes += block.size;
+            bytes = saturatingAdd(bytes, block.size);
     return bytes;
 }
 
@@ -59,12 +61,12 @@ std::vector<PoolFragmentation> poolFragmentation(const SnapshotData& data)
         pool.stream = segment.stream;
         pool.pool = segment.pool;
         ++pool.segments;
-        pool.reservedBytes += segment.totalSize;
+        pool.reservedBytes = saturatingAdd(pool.reservedBytes, segment.totalSize);
         for (const SnapshotBlock& block : data.blocksOf(segment))
             if (block.state == BlockState::Inactive)
                 pool.largestFreeBlockBytes = std::max(pool.largestFreeBlockBytes, block.size);
         if (const int64_t bytes = splitBytesOf(data, segment); bytes > 0) {
-            pool.inactiveSplitBytes += bytes;
+            pool.inactiveSplitBytes = saturatingAdd(pool.inactiveSplitBytes, bytes);
             ++pool.splitSegments;
             split[key].emplace_back(bytes, i);
         }

@@ -1,6 +1,7 @@
 #include "model/snapshot/SnapshotLoader.h"
 
 #include "model/snapshot/SnapshotBuilder.h"
+#include "model/snapshot/SnapshotTimeline.h"
 
 #include <QFile>
 
@@ -200,6 +201,7 @@ SnapshotLoadOutcome loadSnapshotBytes(std::string_view bytes, const QString& nam
                                   QStringLiteral("%1 bytes after the pickle's STOP (byte %2) are not read")
                                       .arg(qint64(pickle.size()) - stopOffset)
                                       .arg(stopOffset - 1));
+    data->timelines = std::make_shared<const std::vector<SnapshotTimeline>>(buildSnapshotTimelines(*data));
     if (control.progress)
         control.progress(total, total);
     outcome.data = std::move(data);

@@ -1,5 +1,7 @@
 #include "model/snapshot/SnapshotSegmentMap.h"
 
+#include "analysis/Int64Math.h"
+
 #include "model/text/Text.h"
 
 #include <algorithm>
@@ -59,8 +61,8 @@ SegmentMapLayout layoutSegmentMap(const SnapshotData& data, SegmentOrder order)
         }
         SegmentMapGroup& group = layout.groups.back();
         ++group.rowCount;
-        group.reservedBytes += s.totalSize;
-        group.activeBytes += s.activeSize;
+        group.reservedBytes = saturatingAdd(group.reservedBytes, s.totalSize);
+        group.activeBytes = saturatingAdd(group.activeBytes, s.activeSize);
         layout.largestSegmentBytes = std::max(layout.largestSegmentBytes, s.totalSize);
         layout.blockCount += s.blockCount;
     }
@@ -85,28 +87,40 @@ std::optional<uint32_t> blockAtOffset(const SnapshotData& data, uint32_t segment
     return std::nullopt;
 }
 
-QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max)
+std::vector<uint32_t> meaningfulFrames(const SnapshotData& data, FrameStackId stack, size_t max)
 {
-    QStringList python;
-    QStringList other;
-    if (block.frames >= data.frames.stackCount())
+    std::vector<uint32_t> python;
+    std::vector<uint32_t> other;
+    if (stack >= data.frames.stackCount())
         return {};
-    for (const uint32_t index : data.frames.stack(block.frames)) {
+    for (const uint32_t index : data.frames.stack(stack)) {
         const SnapshotFrame& frame = data.frames.frame(index);
-        const std::string_view file = data.strings.view(frame.filename);
         if (isAllocatorFrame(data.strings.view(frame.name)))
             continue;
-        const QString text = frame.line > 0
-                                 ? QStringLiteral("%1 (%2:%3)")
-                                       .arg(shownText(data.strings.text(frame.name), kFrameChars),
-                                            shownText(data.strings.text(frame.filename), kFrameChars))
-                                       .arg(frame.line)
-                                 : shownText(data.strings.text(frame.name), kFrameChars);
-        (file.ends_with(".py") ? python : other) << text;
+        (data.strings.view(frame.filename).ends_with(".py") ? python : other).push_back(index);
     }
-    QStringList frames = python + other;
-    if (frames.size() > max)
-        frames.resize(std::max(max, 0));
+    python.insert(python.end(), other.begin(), other.end());
+    if (python.size() > max)
+        python.resize(max);
+    return python;
+}
+
+QString frameText(const SnapshotData& data, uint32_t index)
+{
+    const SnapshotFrame& frame = data.frames.frame(index);
+    const QString name = shownText(data.strings.text(frame.name), kFrameChars);
+    if (frame.line <= 0)
+        return name;
+    return QStringLiteral("%1 (%2:%3)")
+        .arg(name, shownText(data.strings.text(frame.filename), kFrameChars))
+        .arg(frame.line);
+}
+
+QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max)
+{
+    QStringList frames;
+    for (const uint32_t index : meaningfulFrames(data, stack, size_t(std::max(max, 0))))
+        frames << frameText(data, index);
     return frames;
 }
 

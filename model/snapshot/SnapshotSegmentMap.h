@@ -46,11 +46,20 @@ SegmentMapLayout layoutSegmentMap(const SnapshotData& data, SegmentOrder order);
 // as an index into SnapshotData::blocks; nullopt outside the segment or between blocks.
 std::optional<uint32_t> blockAtOffset(const SnapshotData& data, uint32_t segment, int64_t offset);
 
-// The names of the frames of a block's stack, at most max: the Python frames (filename ending in
-// ".py") first, innermost first, then the others; "name (file:line)"; the allocator's own frames
-// (torch::unwind, CapturedTraceback, CUDACachingAllocator) left out. Empty when no stack was
-// recorded (torch.cuda.memory._record_memory_history not on).
-QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max);
+// The frames of a stack that say where its memory was asked for, at most max, as indexes into
+// SnapshotFrames::frames: the Python frames (filename ending in ".py") first, innermost first, then
+// the others; the allocator's own frames (torch::unwind, CapturedTraceback, CUDACachingAllocator)
+// left out. Empty when no stack was recorded (torch.cuda.memory._record_memory_history not on) or
+// it holds only the allocator's frames. The first is what a stack is named after (its site).
+std::vector<uint32_t> meaningfulFrames(const SnapshotData& data, FrameStackId stack, size_t max);
+// "name (file:line)", the name alone for a frame with no line; each part shortened for display.
+QString frameText(const SnapshotData& data, uint32_t frame);
+// The texts of a stack's meaningfulFrames.
+QStringList stackTopFrames(const SnapshotData& data, FrameStackId stack, int max);
+inline QStringList blockTopFrames(const SnapshotData& data, const SnapshotBlock& block, int max)
+{
+    return stackTopFrames(data, block.frames, max);
+}
 
 // What the view's tooltip says of a block: size, requested size, state, its segment's stream
 // and pool, and its top frames (or that none were recorded).

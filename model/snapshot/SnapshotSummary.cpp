@@ -1,5 +1,7 @@
 #include "model/snapshot/SnapshotSummary.h"
 
+#include "analysis/Int64Math.h"
+
 #include <algorithm>
 #include <map>
 
@@ -10,7 +12,7 @@ namespace {
 void addSegment(SnapshotTotals& totals, const SnapshotData& data, const SnapshotSegment& segment)
 {
     ++totals.segmentCount;
-    totals.reservedBytes += segment.totalSize;
+    totals.reservedBytes = saturatingAdd(totals.reservedBytes, segment.totalSize);
     const std::span<const SnapshotBlock> blocks = data.blocksOf(segment);
     const bool split = blocks.size() > 1;
     for (const SnapshotBlock& block : blocks) {
@@ -18,18 +20,18 @@ void addSegment(SnapshotTotals& totals, const SnapshotData& data, const Snapshot
         ++totals.blocksByState[size_t(block.state)];
         switch (block.state) {
         case BlockState::ActiveAllocated:
-            totals.allocatedBytes += block.size;
-            totals.activeBytes += block.size;
-            totals.requestedBytes += block.requestedSize;
+            totals.allocatedBytes = saturatingAdd(totals.allocatedBytes, block.size);
+            totals.activeBytes = saturatingAdd(totals.activeBytes, block.size);
+            totals.requestedBytes = saturatingAdd(totals.requestedBytes, block.requestedSize);
             break;
         case BlockState::ActivePendingFree:
-            totals.activeBytes += block.size;
+            totals.activeBytes = saturatingAdd(totals.activeBytes, block.size);
             break;
         case BlockState::Inactive:
-            totals.inactiveBytes += block.size;
+            totals.inactiveBytes = saturatingAdd(totals.inactiveBytes, block.size);
             totals.largestFreeBlockBytes = std::max(totals.largestFreeBlockBytes, block.size);
             if (split)
-                totals.inactiveSplitBytes += block.size;
+                totals.inactiveSplitBytes = saturatingAdd(totals.inactiveSplitBytes, block.size);
             break;
         case BlockState::Unknown:
             break;
@@ -58,11 +60,11 @@ SnapshotSummary summarizeSnapshot(const SnapshotData& data)
         SnapshotPoolCount& pool = pools[segment.pool];
         pool.pool = segment.pool;
         ++pool.segments;
-        pool.reservedBytes += segment.totalSize;
+        pool.reservedBytes = saturatingAdd(pool.reservedBytes, segment.totalSize);
         SnapshotStreamCount& stream = streams[segment.stream];
         stream.stream = segment.stream;
         ++stream.segments;
-        stream.reservedBytes += segment.totalSize;
+        stream.reservedBytes = saturatingAdd(stream.reservedBytes, segment.totalSize);
     }
     for (const auto& [device, totals] : devices)
         summary.devices.push_back({device, totals});

@@ -5,6 +5,7 @@
 #include <QEvent>
 #include <QHelpEvent>
 #include <QPainter>
+#include <QPen>
 #include <QScrollBar>
 #include <QToolTip>
 
@@ -22,6 +23,12 @@ constexpr int kMinBarWidth = 3;
 bool isDark(const QPalette& palette)
 {
     return palette.color(QPalette::Base).lightness() < 128;
+}
+
+// The outline of the highlighted blocks: apart from the three block colours in either palette.
+QColor highlightColor(const QPalette& palette)
+{
+    return QColor(QLatin1String(isDark(palette) ? "#ffd166" : "#d6336c"));
 }
 
 int barHeight(const QFontMetrics& metrics)
@@ -68,6 +75,8 @@ QColor SegmentMapView::stateColor(BlockState state, const QPalette& palette)
 void SegmentMapView::setSnapshot(std::shared_ptr<const SnapshotData> data)
 {
     m_data = std::move(data);
+    m_highlighted.clear();
+    m_highlightedBlocks.clear();
     relayout();
 }
 
@@ -78,6 +87,50 @@ void SegmentMapView::setFitToSize(bool fit)
     m_fit = fit;
     setVerticalScrollBarPolicy(fit ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
     relayout();
+}
+
+bool SegmentMapView::isHighlighted(const SnapshotBlock& block) const
+{
+    return block.state != BlockState::Inactive &&
+           std::binary_search(m_highlighted.begin(), m_highlighted.end(), block.frames);
+}
+
+void SegmentMapView::setHighlightedFrames(std::vector<FrameStackId> stacks)
+{
+    std::sort(stacks.begin(), stacks.end());
+    stacks.erase(std::unique(stacks.begin(), stacks.end()), stacks.end());
+    m_highlighted = std::move(stacks);
+    m_highlightedBlocks.clear();
+    if (m_data && !m_highlighted.empty()) {
+        for (uint32_t i = 0; i < m_data->blocks.size(); ++i)
+            if (isHighlighted(m_data->blocks[i]))
+                m_highlightedBlocks.push_back(i);
+    }
+    // the first highlighted bar in layout order, unless one is in view already
+    int first = -1;
+    const int top = verticalScrollBar()->value();
+    const int bottom = top + viewport()->height() - m_barHeight;
+    bool inView = false;
+    for (const uint32_t block : m_highlightedBlocks) {
+        const int y = segmentTop(m_data->blocks[block].segment);
+        if (y < 0)
+            continue;
+        if (y >= top && y <= bottom)
+            inView = true;
+        if (first < 0 || y < first)
+            first = y;
+    }
+    if (!inView && first >= 0)
+        verticalScrollBar()->setValue(std::max(0, first - headingHeight(fontMetrics())));
+    viewport()->update();
+}
+
+int SegmentMapView::segmentTop(uint32_t segment) const
+{
+    for (const Line& line : m_lines)
+        if (line.row >= 0 && m_layout.rows[size_t(line.row)] == segment)
+            return line.y;
+    return -1;
 }
 
 void SegmentMapView::setOrder(SegmentOrder order)
@@ -267,6 +320,19 @@ void SegmentMapView::paintEvent(QPaintEvent* /*event*/)
     const QColor text = pal.color(QPalette::Text);
     const QColor muted = pal.color(QPalette::PlaceholderText);
     const QColor edge = pal.color(QPalette::Base);
+    const bool highlighting = !m_highlighted.empty();
+    const QColor outline = highlightColor(pal);
+    // what is not highlighted fades toward the background
+    const auto dimmed = [&](QColor color) {
+        if (!highlighting)
+            return color;
+        const QColor base = pal.color(QPalette::Base);
+        constexpr double kKept = 0.3;
+        return QColor::fromRgbF(float(color.redF() * kKept + base.redF() * (1 - kKept)),
+                                float(color.greenF() * kKept + base.greenF() * (1 - kKept)),
+                                float(color.blueF() * kKept + base.blueF() * (1 - kKept)));
+    };
+    std::vector<QRect> outlined;
     const Line* first = m_fit ? nullptr : lineAt(QPoint(0, top));
     const size_t start = first ? size_t(first - m_lines.data()) : 0;
     const int width = columnWidth();
@@ -292,9 +358,20 @@ void SegmentMapView::paintEvent(QPaintEvent* /*event*/)
                 x += metrics.horizontalAdvance(name) + 16;
             }
             painter.setPen(muted);
-            painter.drawText(QPoint(x, y + box - 1),
-                             tr("bars to one scale: the largest segment (%1) fills the width")
-                                 .arg(bytesText(m_layout.largestSegmentBytes)));
+            if (highlighting) {
+                painter.setPen(QPen(outline, 2));
+                painter.drawRect(QRect(x, y, box, box).adjusted(1, 1, -1, -1));
+                x += box + 5;
+                painter.setPen(text);
+                painter.drawText(
+                    QPoint(x, y + box - 1),
+                    englishPlural(tr("the selected site's %1 live block(s)").arg(m_highlightedBlocks.size()),
+                                  qint64(m_highlightedBlocks.size())));
+            } else {
+                painter.drawText(QPoint(x, y + box - 1),
+                                 tr("bars to one scale: the largest segment (%1) fills the width")
+                                     .arg(bytesText(m_layout.largestSegmentBytes)));
+            }
             continue;
         }
         if (line.group >= 0) {
@@ -327,7 +404,7 @@ void SegmentMapView::paintEvent(QPaintEvent* /*event*/)
                 Qt::AlignRight | Qt::AlignVCenter,
                 QStringLiteral("%1  %2").arg(bytesText(segment.totalSize),
                                              shownText(m_data->strings.text(segment.typeName), 5)));
-        painter.fillRect(bar, stateColor(BlockState::Inactive, pal));
+        painter.fillRect(bar, dimmed(stateColor(BlockState::Inactive, pal)));
         for (const SnapshotBlock& block : m_data->blocksOf(segment)) {
             if (segment.totalSize <= 0 || block.address < segment.address)
                 continue;
@@ -338,11 +415,20 @@ void SegmentMapView::paintEvent(QPaintEvent* /*event*/)
             if (x1 <= x0)
                 continue;
             const QRect r(x0, bar.top(), x1 - x0, bar.height());
-            painter.fillRect(r, stateColor(block.state, pal));
+            const bool lit = highlighting && isHighlighted(block);
+            painter.fillRect(r, lit ? stateColor(block.state, pal) : dimmed(stateColor(block.state, pal)));
             if (r.width() >= 4) // the boundary between blocks
                 painter.fillRect(QRect(r.right(), r.top(), 1, r.height()), edge);
+            if (lit)
+                outlined.push_back(r);
         }
     }
+    // the outlines last, over the neighbours' boundaries; a block too thin to see still shows one
+    painter.setClipping(false);
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(outline, 2));
+    for (const QRect& r : outlined)
+        painter.drawRect(QRect(r.left(), r.top(), std::max(r.width(), 3), r.height()).adjusted(1, 1, -1, -1));
 }
 
 } // namespace gapscope

@@ -4,6 +4,9 @@
 // model/snapshot/SnapshotSegmentMap lays out; active allocated, active pending free and inactive
 // blocks in three colours of the palette's lightness. Scrolls vertically; the tooltip of a block
 // is blockDescription's. Draws and forwards input only.
+//
+// A highlight (setHighlightedFrames: an allocation site's stacks, model/snapshot/SnapshotSites)
+// outlines the live blocks those stacks allocated and dims every other block.
 
 #include "model/snapshot/SnapshotSegmentMap.h"
 
@@ -11,6 +14,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace gapscope {
 
@@ -25,6 +29,18 @@ public:
     void setOrder(SegmentOrder order);
     SegmentOrder order() const { return m_order; }
     const SegmentMapLayout& layout() const { return m_layout; }
+
+    // Outlines the live (not inactive) blocks whose stack is one of stacks and dims the others,
+    // scrolling to the first when none is in view; empty clears the highlight.
+    void setHighlightedFrames(std::vector<FrameStackId> stacks);
+    void setHighlightedFrames(FrameStackId stack) { setHighlightedFrames(std::vector<FrameStackId>{stack}); }
+    void clearHighlight() { setHighlightedFrames(std::vector<FrameStackId>{}); }
+    const std::vector<FrameStackId>& highlightedFrames() const { return m_highlighted; }
+    // The blocks the highlight outlines (indexes into SnapshotData::blocks, ascending).
+    const std::vector<uint32_t>& highlightedBlocks() const { return m_highlightedBlocks; }
+    bool isHighlighted(const SnapshotBlock& block) const;
+    // The content y of the bar of a segment (index into SnapshotData::segments); -1 when not drawn.
+    int segmentTop(uint32_t segment) const;
 
     // The block under a point of the viewport (index into SnapshotData::blocks).
     std::optional<uint32_t> blockAt(QPoint viewportPos) const;
@@ -77,6 +93,8 @@ private:
     int m_rowGap = 0;
     int m_columns = 1;
     bool m_rowLabels = true; // the bars' size labels (fitted: left out of bars too thin for them)
+    std::vector<FrameStackId> m_highlighted; // ascending
+    std::vector<uint32_t> m_highlightedBlocks;
 };
 
 } // namespace gapscope
