@@ -36,7 +36,49 @@ void setApplicationIdentity()
 
 } // namespace
 
-int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& cache)
+GuiArguments parseGuiArguments(const QStringList& args)
+{
+    GuiArguments parsed;
+    for (qsizetype i = 0; i < args.size() && parsed.error.isEmpty(); ++i) {
+        const QString& arg = args[i];
+        if (arg == QLatin1String("--no-cache")) {
+            parsed.cache.enabled = false;
+        } else if (arg == QLatin1String("--cache-max-mb")) {
+            bool ok = false;
+            const qint64 megabytes = args.value(++i).toLongLong(&ok);
+            // 2^44 MB once wrapped to a cap of 0 bytes, which silently turned the cache off
+            if (!ok || !TraceCacheSettings::megabytesToBytes(megabytes))
+                parsed.error =
+                    QStringLiteral("--cache-max-mb needs a number of megabytes from 0 to %1, got '%2'")
+                        .arg(std::numeric_limits<qint64>::max() >> 20)
+                        .arg(args.value(i));
+            else
+                parsed.cache.maxMegabytes = megabytes;
+        } else if (arg == QLatin1String("--snapshot")) {
+            if (i + 1 >= args.size()) {
+                parsed.error = QStringLiteral("--snapshot needs a file name");
+                continue;
+            }
+            parsed.snapshot = args[++i];
+            const InputRecognition input = recognizeInput(parsed.snapshot);
+            if (input.kind != InputKind::PytorchSnapshot)
+                parsed.error =
+                    QStringLiteral("--snapshot %1: not a PyTorch memory snapshot (torch.cuda.memory."
+                                   "_dump_snapshot's pickle): %2")
+                        .arg(parsed.snapshot, input.reason.isEmpty() ? toString(input.kind) : input.reason);
+        } else if (arg.startsWith(QLatin1String("-"))) {
+            parsed.error = QStringLiteral("unknown option %1").arg(arg);
+            parsed.unknownOption = true;
+        } else {
+            parsed.files << arg;
+        }
+    }
+    if (parsed.error.isEmpty() && !parsed.snapshot.isEmpty() && parsed.files.isEmpty())
+        parsed.error = QStringLiteral("--snapshot %1: give the trace it is attached to").arg(parsed.snapshot);
+    return parsed;
+}
+
+int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& cache, const QString& snapshot)
 {
     setApplicationIdentity();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/gapscope/gapscope.svg")));
@@ -58,13 +100,15 @@ int runGui(QApplication& app, const QStringList& files, const GuiCacheOptions& c
         window->setTraceCache(std::make_shared<const TraceCache>(settings));
     }
     window->show();
+    // a snapshot given with the files is the trace's (OpenPlan: one snapshot with one run)
     if (!files.isEmpty())
-        window->openPaths(files);
+        window->openPaths(snapshot.isEmpty() ? files : files + QStringList{snapshot});
     return app.exec();
 }
 
 int renderScreenshot(const QString& file, const QString& outPng, QSize size, QString* error,
-                     const std::optional<DeviceLogRequest>& deviceLog, const ScreenshotView& view)
+                     const std::optional<DeviceLogRequest>& deviceLog, const ScreenshotView& view,
+                     const QString& snapshot)
 {
     setApplicationIdentity();
     if (!size.isValid() || size.width() < kMinScreenshotSize.width() ||
@@ -103,6 +147,13 @@ int renderScreenshot(const QString& file, const QString& outPng, QSize size, QSt
                 *error = job ? QStringLiteral("--device-log applies to one trace, not a job") : loadError;
             return 2;
         }
+    }
+    // read here, like the trace (the page reads a snapshot beside a run's sink as it opens it)
+    if (!snapshot.isEmpty() &&
+        (job || !window.currentTab()->tracePage()->attachSnapshot(snapshot, OpenMode::Now, &loadError))) {
+        if (error)
+            *error = job ? QStringLiteral("--snapshot applies to one trace, not a job") : loadError;
+        return 2;
     }
     if (view.stepAxis || view.cursorStep || view.measureSteps) {
         const std::shared_ptr<const StepIndex> steps =

@@ -106,6 +106,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_menus->action(WindowAction::Reload), &QAction::triggered, this, &MainWindow::reload);
     connect(m_menus->action(WindowAction::AttachDeviceLog), &QAction::triggered, this,
             &MainWindow::showAttachDeviceLogDialog);
+    connect(m_menus->action(WindowAction::AttachSnapshot), &QAction::triggered, this,
+            &MainWindow::showAttachSnapshotDialog);
     connect(m_menus->action(WindowAction::Close), &QAction::triggered, this, &MainWindow::closeTrace);
     connect(m_menus->action(WindowAction::Thresholds), &QAction::triggered, this,
             &MainWindow::showThresholdsDialog);
@@ -373,10 +375,10 @@ void MainWindow::openPath(const QString& path)
     openPaths({path});
 }
 
-void MainWindow::startDocument(const QString& path)
+void MainWindow::startDocument(const QString& path, const QString& snapshotBeside)
 {
     m_tabs->chooseLoadTab({path});
-    m_loadJob->start(path);
+    m_loadJob->start(path, snapshotBeside);
 }
 
 void MainWindow::openNextPending()
@@ -406,7 +408,7 @@ void MainWindow::openPaths(const QStringList& paths)
         statusBar()->showMessage(plan.notes.join(QLatin1Char(' ')), 15000);
     switch (plan.kind) {
     case OpenKind::Document:
-        startDocument(plan.paths.front());
+        startDocument(plan.paths.front(), plan.snapshot);
         return;
     case OpenKind::SeveralRuns:
         if (existing.size() == 1)
@@ -612,6 +614,26 @@ bool MainWindow::attachDeviceLog(const QString& path, const QString& timeZone)
     return true;
 }
 
+void MainWindow::showAttachSnapshotDialog()
+{
+    if (const QString path = askForSnapshot(this, m_recentFiles->lastFolder()); !path.isEmpty())
+        attachSnapshot(path);
+}
+
+bool MainWindow::attachSnapshot(const QString& path)
+{
+    if (!documentPage()->takesSnapshot()) {
+        showError(tr("Attach Snapshot: no trace is shown"));
+        return false;
+    }
+    QString error;
+    if (!documentPage()->attachSnapshot(path, OpenMode::Background, &error)) {
+        showError(error);
+        return false;
+    }
+    return true;
+}
+
 void MainWindow::showError(const QString& message)
 {
     if (isWelcomeShown())
@@ -676,6 +698,7 @@ void MainWindow::updateActions()
     const DocumentPage* page = documentPage();
     m_menus->action(WindowAction::Reload)->setEnabled(page->hasDocument());
     m_menus->action(WindowAction::AttachDeviceLog)->setEnabled(page->takesDeviceLog());
+    m_menus->action(WindowAction::AttachSnapshot)->setEnabled(page->takesSnapshot());
     m_menus->action(WindowAction::Close)->setEnabled(page->hasDocument() || isLoading());
     if (m_exportActions)
         m_exportActions->updateEnabled();

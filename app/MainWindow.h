@@ -120,6 +120,10 @@ public slots:
     // at path (timestamps in timeZone; empty: the system's) and is analysed again. False (and
     // the reason in the status bar) when no trace is shown or the log cannot be used.
     bool attachDeviceLog(const QString& path, const QString& timeZone = {});
+    // File > Attach Snapshot... without its dialog: the trace shown reads the PyTorch memory
+    // snapshot at path in the background and draws it on its time axis. False (and the reason in
+    // the status bar) when no trace is shown or path is no snapshot.
+    bool attachSnapshot(const QString& path);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -131,6 +135,7 @@ private:
     void showOpenDirectoryDialog();
     void showThresholdsDialog();
     void showAttachDeviceLogDialog();
+    void showAttachSnapshotDialog();
     void showAbout();
     void reload();
 
@@ -155,7 +160,7 @@ private:
     // A tab made for a document that could not be shown goes again.
     void dropTabIfEmpty(DocumentTab* tab);
     // Starts loading one document (a path OpenPlan resolved) into the tab chooseLoadTab picks.
-    void startDocument(const QString& path);
+    void startDocument(const QString& path, const QString& snapshotBeside = {});
     // The next of several documents opened together, once the one before has loaded or failed.
     void openNextPending();
 

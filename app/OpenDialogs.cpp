@@ -52,6 +52,13 @@ std::optional<DeviceLogRequest> askForDeviceLog(QWidget* parent)
     return DeviceLogRequest{path, zone};
 }
 
+QString askForSnapshot(QWidget* parent, const QString& folder)
+{
+    return QFileDialog::getOpenFileName(
+        parent, tr("Attach Snapshot"), folder,
+        tr("PyTorch memory snapshots (*.pickle *.pickle.gz *.pkl);;All files (*)"));
+}
+
 BundledSample::BundledSample() = default;
 BundledSample::~BundledSample() = default;
 

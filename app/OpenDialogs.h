@@ -23,6 +23,8 @@ QString askForSinkFolder(QWidget* parent, const QString& folder);
 // File > Attach Device Log...: the log, then the zone of the machine that wrote it (nvidia-smi
 // writes local time without an offset); none when either is cancelled.
 std::optional<DeviceLogRequest> askForDeviceLog(QWidget* parent);
+// File > Attach Snapshot...: a PyTorch memory snapshot pickle; empty when cancelled.
+QString askForSnapshot(QWidget* parent, const QString& folder);
 
 // The bundled sample, copied out of the resources once per window (again when its copy has
 // gone).

@@ -62,6 +62,11 @@ WindowMenus::WindowMenus(QMainWindow* window) : QObject(window), m_window(window
     attachDeviceLog->setStatusTip(
         tr("Take device used from nvidia-smi's CSV log, joined to the trace's samples by time"));
 
+    QAction* attachSnapshot = make(WindowAction::AttachSnapshot, tr("Attach &Snapshot..."));
+    attachSnapshot->setObjectName(QStringLiteral("attachSnapshotAction"));
+    attachSnapshot->setStatusTip(tr("Draw a PyTorch memory snapshot of the same process (torch.cuda.memory."
+                                    "_dump_snapshot) on the trace's time axis"));
+
     make(WindowAction::Close, tr("&Close Trace"))->setShortcut(QKeySequence::Close);
 
     QAction* quit = make(WindowAction::Quit, tr("&Quit"));
@@ -91,6 +96,7 @@ void WindowMenus::createMenus(const Parts& parts)
     file->addAction(parts.compare->action());
     file->addAction(parts.compare->folderAction());
     file->addAction(action(WindowAction::AttachDeviceLog));
+    file->addAction(action(WindowAction::AttachSnapshot));
     file->addSeparator();
     file->addAction(parts.exports->exportReportAction());
     file->addAction(parts.exports->saveChartAction());

@@ -29,6 +29,7 @@ enum class WindowAction
     Reload,
     Close,
     AttachDeviceLog,
+    AttachSnapshot,
     Quit,
     Thresholds,
 };

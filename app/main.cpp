@@ -48,15 +48,17 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     QSize size = kDefaultScreenshotSize;
     std::optional<DeviceLogRequest> deviceLog;
     QString zone;
+    QString snapshot;
     ScreenshotView view;
     for (qsizetype i = 1; i < args.size(); ++i) {
         const QString& arg = args[i];
         if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
             std::fputs(
                 "usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG [--device-log-tz ZONE]] "
-                "[--step-axis] [--cursor-step N] [--measure-steps A-B] FILE\n"
+                "[--snapshot PICKLE] [--step-axis] [--cursor-step N] [--measure-steps A-B] FILE\n"
                 "Renders the main window with FILE open to OUT.png, headless (default size 1400x900);\n"
-                "with nvidia-smi's LOG attached as File > Attach Device Log... does; where FILE's phases\n"
+                "with nvidia-smi's LOG attached as File > Attach Device Log... does, a PyTorch memory\n"
+                "snapshot PICKLE as File > Attach Snapshot... does; where FILE's phases\n"
                 "carry training steps, with the time axis in steps, the cursor at step N's start, or the\n"
                 "span from step A's start to step B's end measured.\n",
                 stdout);
@@ -68,6 +70,10 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
                 deviceLog = DeviceLogRequest{args[++i], QString()};
             else
                 zone = args[++i];
+            continue;
+        }
+        if (arg == QLatin1String("--snapshot") && i + 1 < args.size()) {
+            snapshot = args[++i];
             continue;
         }
         if (arg == QLatin1String("--step-axis")) {
@@ -119,7 +125,9 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     if (out.isEmpty() || file.isEmpty()) {
         std::fputs(
             "gapscope --screenshot: usage: gapscope --screenshot OUT.png [--size WxH] [--device-log LOG "
-            "[--device-log-tz ZONE]] [--step-axis] [--cursor-step N] [--measure-steps A-B] FILE\n",
+            "[--device-log-tz ZONE]] [--snapshot PICKLE] [--step-axis] [--cursor-step N] [--measure-steps "
+            "A-B] "
+            "FILE\n",
             stderr);
         return kExitUsage;
     }
@@ -133,7 +141,7 @@ int runScreenshotCommand(int argc, char** argv, const QStringList& args)
     QString error;
     if (deviceLog)
         deviceLog->timeZone = zone;
-    const int status = renderScreenshot(file, out, size, &error, deviceLog, view);
+    const int status = renderScreenshot(file, out, size, &error, deviceLog, view, snapshot);
     if (status != 0)
         std::fprintf(stderr, "gapscope --screenshot: %s\n", qPrintable(error));
     return status;
@@ -190,36 +198,14 @@ int main(int argc, char** argv)
     if (!args.isEmpty() && args.front() == QLatin1String("--screenshot"))
         return runScreenshotCommand(argc, argv, args);
 
+    const GuiArguments parsed = parseGuiArguments(args);
+    if (!parsed.error.isEmpty()) {
+        std::fprintf(stderr, "gapscope: %s\n%s", qPrintable(parsed.error),
+                     parsed.unknownOption ? qPrintable(cliUsage()) : "");
+        return kExitUsage;
+    }
     QApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("gapscope"));
     QCoreApplication::setOrganizationName(QStringLiteral("gapscope"));
-    QStringList files;
-    GuiCacheOptions cache;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& arg = args[i];
-        if (arg == QLatin1String("--no-cache")) {
-            cache.enabled = false;
-            continue;
-        }
-        if (arg == QLatin1String("--cache-max-mb")) {
-            bool ok = false;
-            const qint64 megabytes = args.value(++i).toLongLong(&ok);
-            // 2^44 MB once wrapped to a cap of 0 bytes, which silently turned the cache off
-            if (!ok || !TraceCacheSettings::megabytesToBytes(megabytes)) {
-                std::fprintf(
-                    stderr, "gapscope: --cache-max-mb needs a number of megabytes from 0 to %lld, got '%s'\n",
-                    static_cast<long long>(std::numeric_limits<qint64>::max() >> 20),
-                    qPrintable(args.value(i)));
-                return kExitUsage;
-            }
-            cache.maxMegabytes = megabytes;
-            continue;
-        }
-        if (arg.startsWith(QLatin1String("-"))) {
-            std::fprintf(stderr, "gapscope: unknown option %s\n%s", qPrintable(arg), qPrintable(cliUsage()));
-            return kExitUsage;
-        }
-        files << arg;
-    }
-    return runGui(app, files, cache);
+    return runGui(app, parsed.files, parsed.cache, parsed.snapshot);
 }

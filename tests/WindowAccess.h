@@ -57,6 +57,7 @@ public:
     // the window's actions the tests press
     QAction* jobOverviewAction() const { return action("jobOverviewAction"); }
     QAction* attachDeviceLogAction() const { return action("attachDeviceLogAction"); }
+    QAction* attachSnapshotAction() const { return action("attachSnapshotAction"); }
 
 private:
     QAction* action(const char* name) const

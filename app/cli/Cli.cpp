@@ -96,8 +96,9 @@ QString cliUsage()
 {
     return QStringLiteral(
         "usage:\n"
-        "  gapscope [--no-cache] [--cache-max-mb N] [FILE...]\n"
-        "                                            open the desktop app\n"
+        "  gapscope [--no-cache] [--cache-max-mb N] [--snapshot PICKLE] [FILE...]\n"
+        "                                            open the desktop app (PICKLE: a PyTorch memory\n"
+        "                                            snapshot drawn on the trace's time axis)\n"
         "  gapscope --version                        print the version\n"
         "  gapscope --help, -h                       print this text\n"
         "  gapscope COMMAND --help                   the options of analyze, export or compare\n"

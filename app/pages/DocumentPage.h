@@ -114,6 +114,15 @@ public:
     // (false with *error when the log or its zone cannot be used).
     virtual bool takesDeviceLog() const { return false; }
     virtual bool attachDeviceLog(const DeviceLogRequest& /*request*/, QString* /*error*/) { return false; }
+    // File > Attach Snapshot...: whether this page takes a PyTorch memory snapshot now, and
+    // taking it: read in the background (mode Now: before it returns), then drawn on the time
+    // axis; false with *error when path is no snapshot (or, Now, cannot be read). A read that
+    // fails later says why through errorOccurred.
+    virtual bool takesSnapshot() const { return false; }
+    virtual bool attachSnapshot(const QString& /*path*/, OpenMode /*mode*/, QString* /*error*/)
+    {
+        return false;
+    }
     // Forgets the document and its results: the views show nothing.
     virtual void clear() = 0;
     // What the export actions export while this page is in front (nothing by default).

@@ -5,12 +5,15 @@
 #include "app/pages/OverlayToggles.h"
 #include "app/pages/PageSummary.h"
 #include "app/pages/ViewState.h"
+#include "model/document/Recognition.h"
 #include "model/items/BookmarksModel.h"
 #include "model/items/FindingsModel.h"
 #include "model/items/PhasesModel.h"
 #include "model/report/ReportContent.h"
+#include "model/snapshot/SnapshotLoader.h"
 #include "model/text/Text.h"
 #include "model/trace/CounterCapture.h"
+#include "model/work/BackgroundWork.h"
 #include "model/work/LoadJob.h"
 #include "widgets/chart/ChartSupport.h"
 #include "widgets/common/ModelDecorations.h"
@@ -18,6 +21,7 @@
 #include "widgets/trace/FindingDetailView.h"
 #include "widgets/trace/GapChartView.h"
 #include "widgets/trace/SessionPicker.h"
+#include "widgets/trace/SnapshotOverlay.h"
 #include "widgets/trace/TimelineScrubber.h"
 
 #include <QAction>
@@ -72,6 +76,16 @@ const OverlayInfo kOverlays[] = {
                        "The tracker's own warning and critical events (\"High fragmentation\", \"Large "
                        "allocation detected\"): a lane along the bottom of the chart; hover for their text"),
      "tracker_warnings"},
+    // shown only while a snapshot is attached (TracePage::attachSnapshot)
+    {ChartOverlay::SnapshotAllocated, QT_TRANSLATE_NOOP("MainWindow", "Snapshot Allocated"),
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "The attached PyTorch snapshot's allocated bytes after each of its trace entries"),
+     "snapshot_allocated"},
+    {ChartOverlay::SnapshotReserved, QT_TRANSLATE_NOOP("MainWindow", "Snapshot Reserved"),
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "The attached PyTorch snapshot's reserved bytes (its segments) after each "
+                       "of its trace entries, and its segment allocations and frees as ticks"),
+     "snapshot_reserved"},
 };
 
 QString trMain(const char* text)
@@ -112,6 +126,7 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
             });
     connect(m_analysisJob, &AnalysisJob::failed, this,
             [this](quint64, const QString& error) { onAnalysisFailed(error); });
+    m_snapshotWork = new BackgroundWork(this);
 
     for (const OverlayInfo& info : kOverlays) {
         auto* action = new QAction(trMain(info.text), this);
@@ -125,6 +140,7 @@ TracePage::TracePage(QAction* resetZoomAction, const GapThresholds& thresholds, 
     toolBar()->addWidget(new QLabel(tr("  Show: "), toolBar()));
     for (const auto& [overlay, action] : m_overlayActions)
         toolBar()->addAction(action);
+    showSnapshotToggles();
     addZoomToToolBar();
     m_sessionPicker = new SessionPicker(toolBar());
     connect(m_sessionPicker, &SessionPicker::selectionChanged, this, &TracePage::selectSession);
@@ -453,7 +469,12 @@ QWidget* TracePage::chartWidget() const
 
 bool TracePage::isAnalysing() const
 {
-    return m_analysisJob->isRunning();
+    return m_analysisJob->isRunning() || isReadingSnapshot();
+}
+
+bool TracePage::isReadingSnapshot() const
+{
+    return m_snapshotWork->isRunning();
 }
 
 bool TracePage::hasFindings() const
@@ -506,6 +527,7 @@ bool TracePage::setTrace(std::shared_ptr<const TraceData> data, QString* error)
         restoreBookmarks();
         m_deviceLog.reset(); // attached to the trace that was shown (a reload keeps it)
         m_deviceLogRequest.reset();
+        dropSnapshot(); // likewise
     }
     m_sessionIndex = *sessionIndex;
     m_rank.reset();
@@ -559,14 +581,26 @@ void TracePage::showCollectiveIntervals()
 
 bool TracePage::open(const LoadedDocument& document, QString* error)
 {
-    return document.trace && setTrace(document.trace, error);
+    if (!document.trace || !setTrace(document.trace, error))
+        return false;
+    m_snapshotBeside = document.snapshotBeside;
+    return true;
 }
 
 bool TracePage::analyseOpened(OpenMode mode, QString* error)
 {
-    if (mode == OpenMode::Now)
-        return analyseNow(error);
-    analyseFresh();
+    if (mode == OpenMode::Now) {
+        if (!analyseNow(error))
+            return false;
+    } else {
+        analyseFresh();
+    }
+    // the snapshot recorded beside the run: a failure to read it is said, the trace stays shown
+    if (const QString snapshot = std::exchange(m_snapshotBeside, QString()); !snapshot.isEmpty()) {
+        QString why;
+        if (!attachSnapshot(snapshot, mode, &why))
+            emit errorOccurred(why);
+    }
     return true;
 }
 
@@ -597,6 +631,7 @@ PageExport TracePage::pageExport() const
 void TracePage::clear()
 {
     m_analysisJob->discard();
+    dropSnapshot();
     m_trace.reset();
     m_deviceLog.reset();
     m_deviceLogRequest.reset();
@@ -646,6 +681,96 @@ bool TracePage::attachDeviceLog(const DeviceLogRequest& request, QString* error)
     // analysis is redone whole (its rows' device used changed)
     startAnalysis(baseRequest());
     return true;
+}
+
+bool TracePage::attachSnapshot(const QString& path, OpenMode mode, QString* error)
+{
+    if (!m_trace)
+        return false;
+    // what the path is, from its head: a wrong file is said at once, not after a read
+    const InputRecognition input = recognizeInput(path);
+    if (input.kind != InputKind::PytorchSnapshot) {
+        *error = tr("%1: not a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot's pickle): %2")
+                     .arg(path, input.reason.isEmpty() ? toString(input.kind) : input.reason);
+        return false;
+    }
+    m_snapshotPath = path;
+    m_snapshotError.clear();
+    // ~0.3 s for the real pair's 100 000 entries (gunzip, pickle, timelines): off the GUI thread
+    m_snapshotWork->start(
+        [path](const BackgroundWork::Run& run) {
+            LoadControl control;
+            control.cancel = run.cancelFlag();
+            return loadSnapshotFile(path, control);
+        },
+        [this, path](const SnapshotLoadOutcome& outcome) { onSnapshotRead(path, outcome); });
+    emit statusMessage(tr("Reading the snapshot %1...").arg(QFileInfo(path).fileName()), 0);
+    emit stateChanged();
+    if (mode == OpenMode::Now) {
+        m_snapshotWork->waitForDone();
+        if (!m_snapshot) {
+            *error = m_snapshotError;
+            return false;
+        }
+    }
+    return true;
+}
+
+void TracePage::onSnapshotRead(const QString& path, const SnapshotLoadOutcome& outcome)
+{
+    if (outcome.cancelled || path != m_snapshotPath)
+        return;
+    emit stateChanged();
+    if (!outcome.data) {
+        m_snapshotError =
+            outcome.fatalError.isEmpty() ? tr("%1: could not be read").arg(path) : outcome.fatalError;
+        m_snapshotPath.clear();
+        emit errorOccurred(m_snapshotError);
+        return;
+    }
+    m_snapshot = outcome.data;
+    m_snapshotToShow = true;
+    if (m_result && m_result->loadedTrace == m_trace)
+        showSnapshot();
+}
+
+void TracePage::showSnapshot()
+{
+    m_snapshotToShow = false;
+    m_chart->setSnapshot(m_snapshot);
+    showSnapshotToggles();
+    updateCursorValues();
+    const SnapshotOverlay* overlay = m_chart->snapshotOverlay();
+    const QString note = m_chart->snapshotNote();
+    const QString name = QFileInfo(m_snapshotPath).fileName();
+    QString text = tr("Snapshot %1 attached").arg(name);
+    if (!note.isEmpty())
+        text = note;
+    else if (overlay && overlay->timeline())
+        text = tr("Snapshot %1 attached: device %2, %3 trace entries on the time axis")
+                   .arg(name)
+                   .arg(overlay->device())
+                   .arg(countText(overlay->timeline()->entryCount));
+    emit statusMessage(text, note.isEmpty() ? 8000 : 30000);
+}
+
+void TracePage::dropSnapshot()
+{
+    m_snapshotWork->discard();
+    m_snapshot.reset();
+    m_snapshotPath.clear();
+    m_snapshotError.clear();
+    m_snapshotToShow = false;
+    m_chart->setSnapshot(nullptr);
+    showSnapshotToggles();
+}
+
+void TracePage::showSnapshotToggles()
+{
+    // the two toggles mean nothing without a snapshot
+    for (const auto& [overlay, action] : m_overlayActions)
+        if (overlay == ChartOverlay::SnapshotAllocated || overlay == ChartOverlay::SnapshotReserved)
+            action->setVisible(m_snapshot != nullptr);
 }
 
 void TracePage::startAnalysis(const AnalysisRequest& request)
@@ -741,6 +866,8 @@ void TracePage::applyResult(std::shared_ptr<const AnalysisResult> result, bool f
                            15000);
     else
         emit statusMessage(found, 4000);
+    if (m_snapshotToShow) // read while this result was on its way: said after it
+        showSnapshot();
 }
 
 bool TracePage::showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest)
@@ -991,7 +1118,16 @@ void TracePage::updateCursorValues()
     parts << trMain("reserved %1").arg(bytesText(reserved));
     parts << trMain("used %1").arg(bytesText(used));
     parts << phaseReadout(*m_result, m_result->steps.get(), cursorNs);
+    if (const QString snapshot = snapshotValuesText(cursorNs); !snapshot.isEmpty())
+        parts << snapshot;
     emit cursorValuesChanged(parts.join(QStringLiteral("   ·   ")));
+}
+
+QString TracePage::snapshotValuesText(qint64 cursorNs) const
+{
+    const SnapshotOverlay* overlay = m_chart->snapshotOverlay();
+    const auto moment = overlay ? overlay->momentAt(cursorNs) : std::nullopt;
+    return moment ? trMain("snapshot: %1").arg(overlay->momentText(*moment)) : QString();
 }
 
 QString TracePage::counterValuesText(qint64 cursorNs) const
@@ -1011,6 +1147,8 @@ QString TracePage::counterValuesText(qint64 cursorNs) const
     }
     parts << trMain("no gap: no device total");
     parts << phaseReadout(*m_result, m_result->steps.get(), cursorNs);
+    if (const QString snapshot = snapshotValuesText(cursorNs); !snapshot.isEmpty())
+        parts << snapshot;
     return parts.join(QStringLiteral("   ·   "));
 }
 

@@ -23,6 +23,9 @@ class QTreeView;
 namespace gapscope {
 
 class AnalysisJob;
+class BackgroundWork;
+struct SnapshotData;
+struct SnapshotLoadOutcome;
 class BookmarksModel;
 class GapChartView;
 class OverlayToggles;
@@ -91,6 +94,17 @@ public:
     bool attachDeviceLog(const DeviceLogRequest& request, QString* error) override;
     bool takesDeviceLog() const override { return hasDocument(); }
     std::optional<DeviceLogRequest> attachedDeviceLog() const { return m_deviceLogRequest; }
+    // File > Attach Snapshot..., --snapshot, a snapshot beside the run opened (LoadedDocument::
+    // snapshotBeside): read on the page's own background work (model/work/BackgroundWork), then
+    // drawn on the gap chart (GapChartView::setSnapshot) and read out at the cursor, until
+    // another trace is shown (a reload keeps it). The chart's note, and the status bar, say when
+    // it does not overlap the trace.
+    bool attachSnapshot(const QString& path, OpenMode mode, QString* error) override;
+    bool takesSnapshot() const override { return hasDocument(); }
+    // The snapshot attached (null while it is read or without one) and its path.
+    std::shared_ptr<const SnapshotData> attachedSnapshot() const { return m_snapshot; }
+    QString attachedSnapshotPath() const { return m_snapshotPath; }
+    bool isReadingSnapshot() const;
     // A newer snapshot of the trace (File > Follow); false when it is not of this trace.
     bool showLiveSnapshot(std::shared_ptr<const AnalysisResult> result, bool pinToLatest);
     void selectSession(int sessionIndex, qint64 rank);
@@ -155,6 +169,14 @@ private:
     void updateWindowBanner();
     void updateCursorValues();
     QString counterValuesText(qint64 cursorNs) const;
+    // The attached snapshot's allocator at the cursor, empty outside its entries.
+    QString snapshotValuesText(qint64 cursorNs) const;
+    void onSnapshotRead(const QString& path, const SnapshotLoadOutcome& outcome);
+    // The snapshot read to the chart and the status bar, once the trace's own result is shown
+    // (its note depends on the trace's time).
+    void showSnapshot();
+    void dropSnapshot();
+    void showSnapshotToggles();
     QString relativeTime(qint64 ns) const;
     // The span the phase navigation starts from: the phases view's current row, else none.
     std::optional<size_t> currentPhaseSpan() const;
@@ -171,8 +193,14 @@ private:
     GapThresholds m_thresholds;
     std::shared_ptr<const DeviceLog> m_deviceLog; // attached: every analysis of m_trace takes it
     std::optional<DeviceLogRequest> m_deviceLogRequest;
-    bool m_freshTrace = false;  // the next analysis result is the first of a new trace
-    bool m_summaryFirst = true; // a new trace opens on its summary (not for screenshots)
+    BackgroundWork* m_snapshotWork = nullptr;       // reads the snapshot attached
+    std::shared_ptr<const SnapshotData> m_snapshot; // attached, read
+    QString m_snapshotPath;                         // attached (being read, or read)
+    QString m_snapshotError;                        // why the last read failed
+    QString m_snapshotBeside;                       // of the document opened, attached once analysed
+    bool m_snapshotToShow = false;                  // read before the trace's result was shown
+    bool m_freshTrace = false;                      // the next analysis result is the first of a new trace
+    bool m_summaryFirst = true;                     // a new trace opens on its summary (not for screenshots)
     // setCollectiveIntervals: whose they are, and the intervals
     std::shared_ptr<const TraceData> m_collectiveTrace;
     std::vector<JobCollectiveInterval> m_collective;

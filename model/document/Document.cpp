@@ -124,6 +124,8 @@ LoadedDocument DocumentOutcome::loaded() const
     document.trace = trace;
     document.budget = budget;
     document.snapshot = snapshot;
+    if (trace)
+        document.snapshotBeside = snapshotBeside;
     return document;
 }
 
@@ -139,6 +141,7 @@ DocumentOutcome loadDocument(const QString& given, const LoadControl& control, c
     if (input.plan.kind == OpenKind::Document && !input.plan.paths.isEmpty()) {
         outcome.path = input.plan.paths.front();
         outcome.notes = input.plan.notes;
+        outcome.snapshotBeside = input.plan.snapshot;
     }
     const QString& path = outcome.path;
     // An OOM flight-recorder bundle (or the folder holding one): its events with its OOM facts.

@@ -53,6 +53,9 @@ struct DocumentOutcome
     DocumentKind kind = DocumentKind::StormlogTrace;
     QString path;      // what was read: the sink of a manifest.json given, the run of a folder
     QStringList notes; // what was read instead of the path given, and why (OpenPlan::notes)
+    // A trace's: the PyTorch memory snapshot recorded beside it (OpenPlan::snapshot), not read
+    // here: the trace page attaches it.
+    QString snapshotBeside;
     std::shared_ptr<const TraceData> trace;
     std::shared_ptr<const BudgetData> budget;
     std::shared_ptr<const SnapshotData> snapshot; // a PyTorch memory snapshot (no analysis: its page sums it)

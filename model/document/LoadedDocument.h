@@ -24,6 +24,9 @@ struct LoadedDocument
     std::shared_ptr<const JobData> job;
     // a default, so that LoadedDocument{trace, budget, job} names every member it needs
     std::shared_ptr<const SnapshotData> snapshot = nullptr;
+    // With a trace: a PyTorch memory snapshot file recorded beside it (OpenPlan::snapshot), which
+    // the trace page attaches and reads itself (File > Attach Snapshot...).
+    QString snapshotBeside = {};
 
     // What was read (a job: its first input; empty without a document).
     QString path() const;

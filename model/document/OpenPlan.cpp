@@ -188,6 +188,28 @@ bool notOneJob(const std::vector<FoundRun>& runs)
     return false;
 }
 
+// Whether path is a file that the recognition takes for a PyTorch memory snapshot.
+bool isSnapshotFile(const QString& path)
+{
+    return QFileInfo(path).isFile() && recognizeInput(path).kind == InputKind::PytorchSnapshot;
+}
+
+// The PyTorch snapshot recorded beside the run of a folder: `snapshot.pickle` (or `.gz`) first,
+// else the first `*.pickle` or `*.pickle.gz` by name that is one; empty when none is.
+QString snapshotInFolder(const QString& folder)
+{
+    const QDir dir(folder);
+    QStringList names = dir.entryList({QStringLiteral("*.pickle"), QStringLiteral("*.pickle.gz")},
+                                      QDir::Files | QDir::Readable, QDir::Name);
+    std::stable_partition(names.begin(), names.end(), [](const QString& name) {
+        return name.startsWith(QStringLiteral("snapshot.pickle"));
+    });
+    for (const QString& name : names)
+        if (isSnapshotFile(dir.filePath(name)))
+            return dir.filePath(name);
+    return {};
+}
+
 QString copiesNote(const FoundRun& run)
 {
     if (run.paths.size() < 2)
@@ -221,7 +243,9 @@ QString OpenPlan::severalRunsText(const QString& given) const
     return lines.join(QLatin1Char('\n'));
 }
 
-OpenPlan planOpen(const QStringList& given)
+namespace {
+
+OpenPlan planPaths(const QStringList& given)
 {
     OpenPlan plan;
     // A sink's manifest or segment stands for its sink: one segment alone is part of a run.
@@ -265,9 +289,14 @@ OpenPlan planOpen(const QStringList& given)
         plan.paths << plan.runs.front().paths.front();
         if (const QString note = copiesNote(plan.runs.front()); !note.isEmpty())
             plan.notes << note;
-        if (paths.size() == 1 && QFileInfo(paths.front()).isDir() && !isSinkFolder(paths.front()))
+        if (paths.size() == 1 && QFileInfo(paths.front()).isDir() && !isSinkFolder(paths.front())) {
             plan.notes.prepend(QStringLiteral("%1 holds one run; opened it: %2")
                                    .arg(paths.front(), plan.runs.front().paths.front()));
+            plan.snapshot = snapshotInFolder(paths.front());
+            if (!plan.snapshot.isEmpty())
+                plan.notes
+                    << QStringLiteral("with the PyTorch memory snapshot beside it: %1").arg(plan.snapshot);
+        }
         return plan;
     }
     if (notOneJob(plan.runs)) {
@@ -279,6 +308,34 @@ OpenPlan planOpen(const QStringList& given)
     plan.kind = OpenKind::Job;
     plan.paths = paths;
     return plan;
+}
+
+} // namespace
+
+OpenPlan planOpen(const QStringList& given)
+{
+    // one PyTorch snapshot given with the inputs of one trace is that trace's snapshot
+    if (given.size() > 1) {
+        QStringList snapshots;
+        for (const QString& path : given)
+            if (isSnapshotFile(path))
+                snapshots << path;
+        if (snapshots.size() == 1) {
+            QStringList rest = given;
+            rest.removeAll(snapshots.front());
+            OpenPlan plan = planPaths(rest);
+            const InputKind kind = plan.kind == OpenKind::Document && !plan.paths.isEmpty()
+                                       ? recognizeInput(plan.paths.front()).kind
+                                       : InputKind::Unknown;
+            if (kind == InputKind::StormlogTrace || kind == InputKind::OomBundle) {
+                if (!plan.snapshot.isEmpty()) // the one given, not the folder's (its note is the last)
+                    plan.notes.removeLast();
+                plan.snapshot = snapshots.front();
+                return plan;
+            }
+        }
+    }
+    return planPaths(given);
 }
 
 QString documentName(const QString& path, const TraceData* trace, std::optional<size_t> sessionIndex)

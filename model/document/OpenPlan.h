@@ -45,6 +45,11 @@ struct OpenPlan
                                 // SeveralRuns: one path per run, in runs' order
     std::vector<FoundRun> runs; // every run found (for a Job, one per input identified)
     QStringList notes;          // what was opened instead of what was given, and why, naming both
+    // Document of a trace: a PyTorch memory snapshot recorded beside it (torch.cuda.memory.
+    // _dump_snapshot's pickle), which the trace page attaches (its curves on the trace's time
+    // axis): the one in the folder of one run given (`snapshot.pickle`, else another `*.pickle`
+    // or `*.pickle.gz`, first by name), or the one snapshot given with the run. Empty when none.
+    QString snapshot;
     // SeveralRuns: the runs and how to open one, for a message ("FOLDER holds 2 runs ...").
     QString severalRunsText(const QString& given) const;
 };

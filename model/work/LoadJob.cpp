@@ -46,16 +46,18 @@ template <typename Load> quint64 LoadJob::startLoad(const QString& label, Load&&
     return generation;
 }
 
-quint64 LoadJob::start(const QString& path)
+quint64 LoadJob::start(const QString& path, const QString& snapshotBeside)
 {
-    return startLoad(
-        path, [this, path, cache = m_traceCache](const BackgroundWork::Run& run, const LoadControl& control) {
-            DocumentOutcome outcome = loadDocument(path, control, cache.get());
-            run.finish([this, generation = run.generation(), outcome] { deliver(generation, outcome); });
-            // after the delivery: the trace is shown while it is written
-            if (cache && !run.isCancelled())
-                keepInCache(outcome, *cache, run.closingFlag());
-        });
+    return startLoad(path, [this, path, snapshotBeside, cache = m_traceCache](const BackgroundWork::Run& run,
+                                                                              const LoadControl& control) {
+        DocumentOutcome outcome = loadDocument(path, control, cache.get());
+        if (!snapshotBeside.isEmpty())
+            outcome.snapshotBeside = snapshotBeside;
+        run.finish([this, generation = run.generation(), outcome] { deliver(generation, outcome); });
+        // after the delivery: the trace is shown while it is written
+        if (cache && !run.isCancelled())
+            keepInCache(outcome, *cache, run.closingFlag());
+    });
 }
 
 quint64 LoadJob::startJob(const QStringList& paths)

@@ -28,8 +28,10 @@ public:
     // Starts loading path in the background; returns the new generation. A load still
     // running is cancelled and its result will be dropped. With a trace cache (setTraceCache)
     // a valid entry is read instead of the input, and a large trace read from the input is
-    // written into the cache after it has been delivered, on the same worker.
-    quint64 start(const QString& path);
+    // written into the cache after it has been delivered, on the same worker. snapshotBeside:
+    // a PyTorch snapshot opened with the trace (OpenPlan::snapshot), handed on with it
+    // (LoadedDocument::snapshotBeside) in place of the one loadDocument finds.
+    quint64 start(const QString& path, const QString& snapshotBeside = {});
     // The reopen cache start() uses; nullptr (the default): none.
     void setTraceCache(std::shared_ptr<const TraceCache> cache) { m_traceCache = std::move(cache); }
     const std::shared_ptr<const TraceCache>& traceCache() const { return m_traceCache; }

@@ -8,6 +8,7 @@
 #include "widgets/chart/StepAxis.h"
 #include "widgets/chart/TimeAxis.h"
 #include "widgets/job/JobViewStyle.h"
+#include "widgets/trace/SnapshotOverlay.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -47,12 +48,12 @@ namespace gapscope {
 
 namespace {
 
-constexpr int kOverlayCount = 9;
+constexpr int kOverlayCount = 11;
 constexpr int64_t kMinVisibleSpanNs = 1000; // 1 us: below that no trace has two samples
 constexpr double kDragThresholdPx = 4;
 constexpr int kMaxPhaseLanes = 3;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kLineCount = 7;
+constexpr int kLineCount = 9;
 constexpr std::array<CollectiveClass, 3> kCollectiveClasses{
     CollectiveClass::Confident, CollectiveClass::Likely, CollectiveClass::Suspect};
 
@@ -80,6 +81,8 @@ bool defaultOverlayVisible(ChartOverlay overlay)
     case ChartOverlay::Regression:
     case ChartOverlay::Spikes:
     case ChartOverlay::TrackerWarnings:
+    case ChartOverlay::SnapshotAllocated: // drawn only with a snapshot attached
+    case ChartOverlay::SnapshotReserved:
         break;
     }
     return true;
@@ -183,6 +186,8 @@ public:
     void drawEventMarkers(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
     // The tooltip lines (HTML) on the markers within a few pixels of mouseNs.
     QString eventMarkerToolTip(int64_t mouseNs) const;
+    // the attached snapshot's segment entries, just above the tracker's warnings lane
+    void drawSnapshotTicks(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
     // the tracker's warnings lane (ChartOverlay::TrackerWarnings)
     void drawTrackerWarnings(QPainter* painter, const QRectF& plot, const TimeAxis& axis) const;
     QString trackerWarningToolTip(int64_t mouseNs) const;
@@ -215,6 +220,20 @@ public:
     QLineSeries* deviceTotal = nullptr;
     QLineSeries* regression = nullptr;
     QLineSeries* comparison = nullptr; // setComparisonLine
+    // setSnapshot: the data, and what is drawn of it for the trace shown (its device)
+    std::shared_ptr<const SnapshotData> snapshotData;
+    std::unique_ptr<SnapshotOverlay> snapshot;
+    int64_t snapshotForDevice = 0; // the trace's device the overlay was made for
+    QLineSeries* snapshotAllocated = nullptr;
+    QLineSeries* snapshotReserved = nullptr;
+    // The overlay of snapshotData for the trace shown (none without either), built again when
+    // the data or the trace's device changes.
+    void updateSnapshot();
+    bool snapshotDrawn() const
+    {
+        return hasData() && snapshot && snapshot->overlaps(range.beginNs, range.endNs);
+    }
+    QString snapshotNote() const;
     QLineSeries* bandUpper = nullptr;
     QLineSeries* bandLower = nullptr;
     QAreaSeries* band = nullptr;
@@ -499,6 +518,8 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
     gap = addLine(GapChartView::tr("Gap (used − reserved)"));
     regression = addLine(GapChartView::tr("Drift fit"));
     comparison = addLine(QString());
+    snapshotAllocated = addLine(GapChartView::tr("Snapshot allocated"));
+    snapshotReserved = addLine(GapChartView::tr("Snapshot reserved"));
 
     auto addScatter = [&](const QString& name, qreal size) {
         auto* series = new QScatterSeries;
@@ -542,6 +563,8 @@ GapChartView::Private::Private(GapChartView* owner) : q(owner)
         {spikes, ChartOverlay::Spikes},
         {maxSpike, ChartOverlay::Spikes},
         {warningsLegend, ChartOverlay::TrackerWarnings},
+        {snapshotAllocated, ChartOverlay::SnapshotAllocated},
+        {snapshotReserved, ChartOverlay::SnapshotReserved},
     };
     for (const auto& [series, overlay] : toggled) {
         const ChartOverlay o = overlay;
@@ -598,6 +621,10 @@ QLineSeries* GapChartView::Private::seriesOf(ChartLine line) const
         return deviceUsed;
     case ChartLine::Comparison:
         return comparison;
+    case ChartLine::SnapshotAllocated:
+        return snapshotAllocated;
+    case ChartLine::SnapshotReserved:
+        return snapshotReserved;
     case ChartLine::DeviceTotal:
         break;
     }
@@ -655,15 +682,42 @@ QString GapChartView::Private::noteText() const
 {
     if (!hasData())
         return {};
-    if (result->usableRows.empty())
-        return result->counterRows.empty() ? QString() : noDeviceTotalNote();
-    if (!gapObservable()) {
+    QStringList notes;
+    if (result->usableRows.empty()) {
+        if (!result->counterRows.empty())
+            notes << noDeviceTotalNote();
+    } else if (!gapObservable()) {
         if (const Notice* n = findNotice(result->notices, notice_code::kGapNotObservable))
-            return qs(n->title) +
-                   GapChartView::tr(". The gap line is 0 by construction, not by measurement; allocated "
-                                    "and reserved are still what the allocator held.");
+            notes << qs(n->title) + GapChartView::tr(
+                                        ". The gap line is 0 by construction, not by measurement; allocated "
+                                        "and reserved are still what the allocator held.");
     }
-    return {};
+    if (const QString note = snapshotNote(); !note.isEmpty())
+        notes << note;
+    return notes.join(QLatin1Char('\n'));
+}
+
+QString GapChartView::Private::snapshotNote() const
+{
+    return hasData() && snapshot ? snapshot->noteFor(range.beginNs, range.endNs) : QString();
+}
+
+void GapChartView::Private::updateSnapshot()
+{
+    if (!snapshotData || !hasData()) {
+        snapshot.reset();
+        return;
+    }
+    // the snapshot's trace of the device the trace recorded (its partition's first row)
+    const EventStore& s = store();
+    const Partition& partition = result->partition;
+    int64_t device = 0;
+    if (partition.size() > 0 && partition.begin < s.size() && s.source[partition.begin] < s.sources.size())
+        device = s.sources[s.source[partition.begin]].deviceId;
+    if (snapshot && snapshot->data() == snapshotData && snapshotForDevice == device)
+        return;
+    snapshot = std::make_unique<SnapshotOverlay>(snapshotData, device);
+    snapshotForDevice = device;
 }
 
 QRectF GapChartView::Private::noteRect(const QFontMetrics& metrics) const
@@ -776,6 +830,16 @@ void GapChartView::Private::applyColors()
     deviceUsed->setPen(linePen(colors.deviceUsed, 1.3));
     deviceTotal->setPen(linePen(colors.deviceTotal, 1.3, Qt::DashLine));
     comparison->setPen(linePen(colors.comparison, 1.4));
+    // the allocator's own counters as the snapshot walked them: the hues of the trace's, broad and
+    // paler (mixed with the background, not translucent: the segments of a dense line would
+    // darken where they overlap), under the trace's thin lines where the two lie on each other
+    const auto pale = [&](const QColor& color) {
+        const QColor& b = colors.background;
+        const auto mix = [](int c, int background) { return (c * 11 + background * 9) / 20; };
+        return QColor(mix(color.red(), b.red()), mix(color.green(), b.green()), mix(color.blue(), b.blue()));
+    };
+    snapshotAllocated->setPen(linePen(pale(colors.allocated), 3.2));
+    snapshotReserved->setPen(linePen(pale(colors.reserved), 3.2));
 
     QColor bandFill = colors.gap;
     bandFill.setAlpha(colors.dark ? 40 : 28);
@@ -871,6 +935,8 @@ void GapChartView::Private::updateLegendVisibility()
     maxSpike->setVisible(data && maxSpikeRow.has_value() && visible(ChartOverlay::Spikes));
     emphasis->setVisible(data && emphasis->count() > 0);
     comparison->setVisible(data && !comparisonTimes.empty());
+    snapshotAllocated->setVisible(snapshotDrawn() && visible(ChartOverlay::SnapshotAllocated));
+    snapshotReserved->setVisible(snapshotDrawn() && visible(ChartOverlay::SnapshotReserved));
     warningsLegend->setVisible(
         data && visible(ChartOverlay::TrackerWarnings) &&
         std::any_of(result->trackerWarnings.begin(), result->trackerWarnings.end(),
@@ -1096,6 +1162,24 @@ void GapChartView::Private::redrawSeries(int columns)
         }
     }
     setDrawnPoints(ChartLine::Comparison, std::move(comparisonPoints));
+    for (const auto& [line, level] :
+         {std::pair{ChartLine::SnapshotAllocated, SnapshotOverlay::Level::Allocated},
+          std::pair{ChartLine::SnapshotReserved, SnapshotOverlay::Level::Reserved}}) {
+        QList<QPointF> points;
+        if (seriesOf(line)->isVisible()) {
+            const auto steps = snapshot->stepLine(level, begin, end, columns);
+            for (size_t k = 0; k < steps.size(); ++k) {
+                const auto [t, v] = steps[k];
+                points.append(QPointF(xOf(t), v));
+                // a level counts where it is held in view: from a point inside, or from one
+                // before the view until a point after its start
+                if ((t >= begin && t <= end) ||
+                    (t < begin && k + 1 < steps.size() && steps[k + 1].first > begin))
+                    extent.add(v);
+            }
+        }
+        setDrawnPoints(line, std::move(points));
+    }
     // one or two markers per pixel column are all a screen can show
     const QList<QPointF> spikePoints = toPlot(decimated(spikes, spikeRows, gapValue));
     if (spikePoints != spikes->points())
@@ -1303,6 +1387,14 @@ QString GapChartView::Private::hoverText(size_t samplePos, int64_t mouseNs) cons
                      bytesText(stats.intercept + stats.slopePerNs * double(t - stats.fitOriginNs)));
     }
     html += QStringLiteral("</table>");
+    // the attached snapshot's allocator at the sample's moment
+    if (snapshotDrawn()) {
+        if (const auto moment = snapshot->momentAt(t))
+            html += QStringLiteral("<span style='color:%1'>■</span> %2<br/>")
+                        .arg(colors.reserved.name(), htmlEscape(GapChartView::tr("Snapshot (device %1): %2")
+                                                                    .arg(snapshot->device())
+                                                                    .arg(snapshot->momentText(*moment))));
+    }
     // the deepest phase containing the sample
     const PhaseSpan* phase = nullptr;
     for (const PhaseSpan& span : result->phases) {
@@ -1319,6 +1411,10 @@ QString GapChartView::Private::hoverText(size_t samplePos, int64_t mouseNs) cons
     html += q->collectiveToolTip(mouseNs);
     html += eventMarkerToolTip(mouseNs);
     html += trackerWarningToolTip(mouseNs);
+    if (snapshotDrawn() && snapshotReserved->isVisible())
+        if (const QString segments = snapshot->segmentToolTip(mouseNs, pixelAxis()); !segments.isEmpty())
+            html += QStringLiteral("<p>%1</p>")
+                        .arg(htmlEscape(segments).replace(QLatin1Char('\n'), QStringLiteral("<br/>")));
     return html;
 }
 
@@ -1468,8 +1564,9 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
         const QRectF note = d->noteRect(QFontMetrics(font()));
         QColor fill = colors.background;
         fill.setAlpha(235);
-        QColor frame = d->gapObservable() ? colors.text : severityTint(Severity::Warning, palette());
-        frame.setAlpha(d->gapObservable() ? 60 : 200);
+        const bool warning = !d->gapObservable() || !d->snapshotNote().isEmpty();
+        QColor frame = warning ? severityTint(Severity::Warning, palette()) : colors.text;
+        frame.setAlpha(warning ? 200 : 60);
         painter->setPen(frame);
         painter->setBrush(fill);
         painter->drawRoundedRect(note, 3, 3);
@@ -1567,6 +1664,7 @@ void GapChartView::Private::Canvas::drawForeground(QPainter* painter, const QRec
     d->drawBookmarks(painter, plot, axis);
     d->drawEventMarkers(painter, plot, axis);
     d->drawTrackerWarnings(painter, plot, axis);
+    d->drawSnapshotTicks(painter, plot, axis);
     d->drawMeasurement(painter, plot, axis);
 
     // hover line and the cursor
@@ -1678,6 +1776,16 @@ void GapChartView::Private::collectEventMarkers()
         marker.toolTip = lines.join(QLatin1Char('\n'));
         eventMarkers.push_back(std::move(marker));
     }
+    if (snapshotDrawn()) {
+        for (const uint32_t entry : snapshot->oomEntries()) {
+            GapChartView::EventMarker marker;
+            marker.timeNs = snapshot->entryNs(entry);
+            marker.oom = true;
+            marker.label = snapshot->oomLabel(entry);
+            marker.toolTip = snapshot->oomToolTip(entry);
+            eventMarkers.push_back(std::move(marker));
+        }
+    }
     const EventStore& events = trace.store;
     size_t errors = 0;
     for (uint32_t row = result->partition.begin; row < result->partition.end && errors < kMaxErrorMarkers;
@@ -1776,6 +1884,17 @@ bool isCriticalWarning(const TrackerWarning& w)
 }
 
 } // namespace
+
+void GapChartView::Private::drawSnapshotTicks(QPainter* painter, const QRectF& plot,
+                                              const TimeAxis& axis) const
+{
+    if (!snapshotDrawn() || !snapshotReserved->isVisible())
+        return;
+    const bool lane = !result->trackerWarnings.empty() &&
+                      overlayVisible[size_t(overlayIndex(ChartOverlay::TrackerWarnings))];
+    snapshot->drawSegmentTicks(painter, plot, axis, plot.bottom() - (lane ? kWarningLaneHeight + 2 : 1),
+                               colors.reserved);
+}
 
 void GapChartView::Private::drawTrackerWarnings(QPainter* painter, const QRectF& plot,
                                                 const TimeAxis& axis) const
@@ -2138,6 +2257,7 @@ void GapChartView::setAnalysis(std::shared_ptr<const AnalysisResult> result,
     if (d->cursorNs && (!d->range.valid || *d->cursorNs < d->range.beginNs || *d->cursorNs > d->range.endNs))
         d->cursorNs.reset();
     d->phaseBaseDepth = d->result ? shallowestPhaseDepth(d->result->phases) : 0;
+    d->updateSnapshot();
     d->collectEventMarkers();
     d->rebuildStaticSeries();
     d->applyColors(); // the gap's pen and name follow whether it can be observed
@@ -2186,6 +2306,32 @@ void GapChartView::setStepAxis(bool on)
 QStringList GapChartView::xAxisLabels() const
 {
     return d->xLabels;
+}
+
+void GapChartView::setSnapshot(std::shared_ptr<const SnapshotData> snapshot)
+{
+    if (d->snapshotData == snapshot)
+        return;
+    d->snapshotData = std::move(snapshot);
+    d->snapshot.reset();
+    d->updateSnapshot();
+    d->collectEventMarkers();
+    d->redraw();
+}
+
+std::shared_ptr<const SnapshotData> GapChartView::snapshot() const
+{
+    return d->snapshotData;
+}
+
+const SnapshotOverlay* GapChartView::snapshotOverlay() const
+{
+    return d->snapshot.get();
+}
+
+QString GapChartView::snapshotNote() const
+{
+    return d->snapshotNote();
 }
 
 void GapChartView::setComparisonLine(const QString& name, std::vector<int64_t> timesNs,

@@ -43,6 +43,9 @@ enum class ChartOverlay
     // the tracker's own warning and critical events (AnalysisResult::trackerWarnings): a lane of
     // ticks along the bottom of the plot, clustered per few pixels
     TrackerWarnings,
+    // an attached PyTorch memory snapshot's allocator counters (setSnapshot)
+    SnapshotAllocated,
+    SnapshotReserved,
 };
 
 // The dense lines, decimated to the plot width and painted as one polyline each.
@@ -55,7 +58,13 @@ enum class ChartLine
     DeviceUsed,
     DeviceTotal,
     Comparison, // setComparisonLine
+    // setSnapshot: step lines (a level holds until the next entry), over the snapshot's entries
+    SnapshotAllocated,
+    SnapshotReserved,
 };
+
+class SnapshotOverlay;
+struct SnapshotData;
 
 class GapChartView : public QWidget
 {
@@ -85,6 +94,22 @@ public:
     // times on this chart's clock, ascending; drawn under the gap, decimated like it, in the
     // legend under name and in the tooltip. Empty times remove it.
     void setComparisonLine(const QString& name, std::vector<int64_t> timesNs, std::vector<double> values);
+
+    // A PyTorch memory snapshot of the process the trace recorded (File > Attach Snapshot...): the
+    // allocator's allocated and reserved bytes after each entry of the snapshot's trace of the
+    // trace's device (else device 0) drawn as step lines over the span of its entries ("Snapshot
+    // allocated", "Snapshot reserved": in the legend, toggled by ChartOverlay::SnapshotAllocated
+    // and SnapshotReserved), its oom entries as OOM markers, its segment allocations and frees
+    // as ticks along the bottom of the plot, and its allocator state in the tooltip. Kept when
+    // the analysis changes; null removes it.
+    void setSnapshot(std::shared_ptr<const SnapshotData> snapshot);
+    std::shared_ptr<const SnapshotData> snapshot() const;
+    // What is drawn of it (the device chosen, the span, the allocator's state at a moment);
+    // null without a snapshot or without a trace shown.
+    const SnapshotOverlay* snapshotOverlay() const;
+    // Why none of the snapshot is drawn (no timed entries, or none within the trace's time):
+    // shown as the chart's note; empty when it is drawn or there is none.
+    QString snapshotNote() const;
 
     void setOverlayVisible(ChartOverlay overlay, bool visible);
     bool isOverlayVisible(ChartOverlay overlay) const;
