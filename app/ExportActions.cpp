@@ -36,6 +36,7 @@ ExportActions* ExportActions::forDocumentTabs(QWidget* window, const DocumentTab
     actions->setJobProvider([shown] { return shown().job; });
     actions->setDocumentsProvider([shown] { return shown().documents; },
                                   [tabs] { return tabs->current()->documentPage()->documentPath(); });
+    actions->setSnapshotProvider([shown] { return shown().snapshot; });
     return actions;
 }
 
@@ -93,6 +94,12 @@ bool ExportActions::writePageDocument(const QString& file, const PageDocumentExp
     return error->isEmpty();
 }
 
+void ExportActions::setSnapshotProvider(SnapshotProvider snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    updateEnabled();
+}
+
 QString ExportActions::documentPath() const
 {
     if (!hasAnalysis() && m_shownPath)
@@ -101,6 +108,8 @@ QString ExportActions::documentPath() const
         return shown.path;
     if (const auto b = budget())
         return b->data->path;
+    if (const SnapshotExport shown = snapshot(); shown.report.data)
+        return shown.report.data->path;
     const auto result = m_result ? m_result() : nullptr;
     return result && result->trace ? result->trace->path : QString();
 }
@@ -135,7 +144,7 @@ void ExportActions::updateEnabled()
     const bool hasResult = hasDocument();
     m_exportReport->setEnabled(hasResult);
     m_saveChart->setEnabled(hasResult);
-    m_copyFinding->setEnabled(hasResult && m_finding && !selectedFindingMarkdown().isEmpty());
+    m_copyFinding->setEnabled(hasResult && !selectedFindingMarkdown().isEmpty());
 }
 
 QString ExportActions::nameFilter(ExportFormat format)
@@ -215,6 +224,8 @@ bool ExportActions::writeReport(const QString& file, ExportFormat format, QSize 
                                 : ExportOutcome{{}, analysis.error};
     } else if (budget()) {
         outcome = renderBudgetExport(budgetInput(), format, chartSize);
+    } else if (const SnapshotExport shown = snapshot(); shown.report.data) {
+        outcome = renderSnapshotExport(shown.report, format, chartSize);
     } else {
         outcome = renderExport(m_result ? m_result() : nullptr, format, chartSize,
                                m_bookmarks ? m_bookmarks() : std::vector<ReportBookmark>{});
@@ -236,9 +247,10 @@ bool ExportActions::writeChart(const QString& file, ExportFormat format, bool re
         *error = tr("no analysis to export");
         return false;
     }
-    if (!chart || format == ExportFormat::Csv || format == ExportFormat::FindingsCsv ||
-        format == ExportFormat::Json || format == ExportFormat::Markdown || format == ExportFormat::Html ||
-        format == ExportFormat::Pdf)
+    // a snapshot's segment map scrolls: its picture is the whole map at the size shown
+    if (!chart || snapshot().report.data || format == ExportFormat::Csv ||
+        format == ExportFormat::FindingsCsv || format == ExportFormat::Json ||
+        format == ExportFormat::Markdown || format == ExportFormat::Html || format == ExportFormat::Pdf)
         return writeReport(file, format, chart ? chart->size() : kDefaultChartSize, replace, error);
     if (*error = inputConflict(file); !error->isEmpty())
         return false;
@@ -268,6 +280,12 @@ QString ExportActions::selectedFindingMarkdown() const
             return {};
         return reportFindingMarkdown(buildBudgetReportContent(*b->data, b->findings, b->thresholds),
                                      size_t(index));
+    }
+    if (const SnapshotExport shown = snapshot(); shown.report.data) {
+        const int index = shown.selectedFinding;
+        if (!shown.report.findings || index < 0 || size_t(index) >= shown.report.findings->size())
+            return {};
+        return snapshotFindingMarkdown(buildSnapshotReportContent(shown.report), size_t(index));
     }
     const auto result = m_result ? m_result() : nullptr;
     const int index = m_finding ? m_finding() : -1;
@@ -368,8 +386,9 @@ void ExportActions::saveChartInteractively()
     QString selected = filters.front();
     QString file = QFileDialog::getSaveFileName(
         m_parent, tr("Save Chart As"),
-        QFileInfo(documentPath()).completeBaseName() +
-            (budget() ? QStringLiteral("-breakdown") : QStringLiteral("-gap")),
+        QFileInfo(documentPath()).completeBaseName() + (budget() ? QStringLiteral("-breakdown")
+                                                        : snapshot().report.data ? QStringLiteral("-segments")
+                                                                                 : QStringLiteral("-gap")),
         filters.join(QStringLiteral(";;")), &selected, QFileDialog::DontConfirmOverwrite);
     if (file.isEmpty())
         return;

@@ -2,8 +2,9 @@
 // The app's export actions: "Export Report..." (Ctrl+E; JSON, Markdown, HTML, PDF, CSV, PNG,
 // SVG chosen by the file dialog's name filter), "Save Chart As..." (for the chart's context
 // menu) and "Copy Finding as Markdown". The reports are the bytes `gapscope export` writes for
-// the same analysis: of the trace, the memory-budget log or the distributed job shown (a job's
-// report is the one `gapscope export` writes for its inputs, ranks, heatmap and all). Existing
+// the same analysis: of the trace, the memory-budget log, the distributed job or the PyTorch memory
+// snapshot shown (a job's report is the one `gapscope export` writes for its inputs, ranks,
+// heatmap and all; a snapshot's chart is its segment map). Existing
 // files are replaced only after confirmation; errors are shown in a message box; writes are
 // atomic.
 
@@ -39,6 +40,9 @@ public:
     // (FindingProvider: an index into findings->findings).
     using JobSource = JobExport;
     using JobProvider = std::function<JobSource()>;
+    // The PyTorch memory snapshot shown; while it returns one (report.data set), the actions
+    // export it and Copy Finding copies its selected finding (SnapshotExport::selectedFinding).
+    using SnapshotProvider = std::function<SnapshotExport()>;
 
     // The actions are added to parent (so their shortcuts work in its window) and owned by
     // this object, a child of parent.
@@ -61,6 +65,7 @@ public:
     // The non-interactive part of exporting one of those documents (as writeReport).
     bool writePageDocument(const QString& file, const PageDocumentExport& document, bool replace,
                            QString* error) const;
+    void setSnapshotProvider(SnapshotProvider snapshot);
 
     QAction* exportReportAction() const { return m_exportReport; }
     QAction* saveChartAction() const { return m_saveChart; }
@@ -93,7 +98,9 @@ public:
     bool writeReport(const QString& file, ExportFormat format, QSize chartSize, bool replace,
                      QString* error) const;
     // The non-interactive part of "Save Chart As...": PNG/SVG of the chart on screen at its
-    // current size (what the user sees, zoom included), CSV of its series.
+    // current size (what the user sees, zoom included), CSV of its series. A snapshot's segment
+    // map is drawn whole at that size (every segment, nothing scrolled out), as the report draws
+    // it; its CSV is the segments'.
     bool writeChart(const QString& file, ExportFormat format, bool replace, QString* error) const;
     // The Markdown "Copy Finding as Markdown" puts on the clipboard (empty without one).
     QString selectedFindingMarkdown() const;
@@ -111,7 +118,11 @@ private:
     bool confirmRename(const QString& title, const QString& typed, const Target& target) const;
     std::shared_ptr<const BudgetAnalysisResult> budget() const { return m_budget ? m_budget() : nullptr; }
     JobSource job() const { return m_job ? m_job() : JobSource{}; }
-    bool hasAnalysis() const { return job().job || budget() || (m_result && m_result()); }
+    SnapshotExport snapshot() const { return m_snapshot ? m_snapshot() : SnapshotExport{}; }
+    bool hasAnalysis() const
+    {
+        return job().job || budget() || snapshot().report.data || (m_result && m_result());
+    }
     std::vector<PageDocumentExport> pageDocuments() const
     {
         return m_documents ? m_documents() : std::vector<PageDocumentExport>{};
@@ -135,6 +146,7 @@ private:
     JobProvider m_job;
     DocumentsProvider m_documents;
     std::function<QString()> m_shownPath;
+    SnapshotProvider m_snapshot;
     QAction* m_exportReport;
     QAction* m_saveChart;
     QAction* m_copyFinding;

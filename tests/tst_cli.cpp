@@ -707,7 +707,9 @@ private slots:
         // a heading, a table of the first 10
         const qsizetype heading = markdown.out.indexOf("\n## " + sitesHeading);
         QVERIFY2(heading > 0, markdown.out.constData());
-        QCOMPARE(markdown.out.mid(heading).count("\n| "), 1 + 10);
+        const qsizetype next = markdown.out.indexOf("\n## ", heading + 1);
+        QVERIFY(next > heading);
+        QCOMPARE(markdown.out.mid(heading, next - heading).count("\n| "), 1 + 10);
     }
 
     // What cannot be read or does not apply: exit 2 with the reason.

@@ -223,6 +223,14 @@ private slots:
         QTest::newRow("budget log") << QStringList{drift, budget}
                                     << QStringLiteral("B: ") + budget +
                                            QStringLiteral(": a memory-budget log");
+        // a PyTorch memory snapshot has totals and findings, no gap series to compare
+        const QString snapshot = QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/snapshot.pickle");
+        QTest::newRow("snapshot") << QStringList{drift, snapshot}
+                                  << QStringLiteral("B: ") + snapshot +
+                                         QStringLiteral(
+                                             ": a PyTorch memory snapshot has no gap analysis to compare; "
+                                             "`gapscope analyze` and `gapscope export` report its totals "
+                                             "and findings");
         QTest::newRow("bad threshold")
             << QStringList{drift, drift, QStringLiteral("--set"), QStringLiteral("nope=1")}
             << QStringLiteral("unknown threshold 'nope'");

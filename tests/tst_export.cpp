@@ -1,14 +1,16 @@
 // Export end to end: every format of a trace whose strings are hostile, image sizes, PDF
 // pages, the `gapscope export` command (--force, atomic writes, no display) and the app's
-// export actions writing the same bytes.
+// export actions writing the same bytes; the same for a PyTorch memory snapshot.
 #include "app/ExportActions.h"
 #include "app/cli/ExportCommand.h"
 #include "model/budget/BudgetLoader.h"
 #include "model/report/AnalysisReport.h"
 #include "model/report/SeriesCsv.h"
+#include "model/snapshot/SnapshotLoader.h"
 #include "model/trace/TraceLoader.h"
 #include "widgets/common/PdfReport.h"
 #include "widgets/export/ChartExport.h"
+#include "widgets/snapshot/SegmentMapExport.h"
 #include "widgets/trace/GapChartView.h"
 
 #include "tests/GapscopeProcess.h"
@@ -77,6 +79,29 @@ qsizetype pdfPageCount(const QByteArray& pdf)
     for (qsizetype at = pdf.indexOf("/Type /Page"); at >= 0; at = pdf.indexOf("/Type /Page", at + 1))
         if (at + 11 >= pdf.size() || pdf[at + 11] != 's')
             ++count;
+    return count;
+}
+
+QString snapshotFile(const QString& name)
+{
+    return QStringLiteral(GAPSCOPE_TEST_DATA_DIR "/snapshot/") + name;
+}
+
+SnapshotReportInput snapshotInput(const QString& name)
+{
+    const SnapshotLoadOutcome loaded = loadSnapshotFile(snapshotFile(name));
+    return snapshotReportInput(loaded.data);
+}
+
+// Pixels of the colour the segment map draws active allocated blocks in (light palette).
+qsizetype activeBlockPixels(const QImage& image)
+{
+    const QRgb active = QColor(QStringLiteral("#3874cb")).rgb();
+    qsizetype count = 0;
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    for (int y = 0; y < rgb.height(); ++y)
+        for (int x = 0; x < rgb.width(); ++x)
+            count += rgb.pixel(x, y) == active ? 1 : 0;
     return count;
 }
 
@@ -801,6 +826,188 @@ private slots:
         QVERIFY2(named > 0, "no row names the long phase");
         QVERIFY2(longest < 512, qPrintable(QStringLiteral("a row of %1 bytes").arg(longest)));
         QVERIFY(csv.size() < text.size());
+    }
+
+    // `gapscope export` of a PyTorch memory snapshot (issue 34): every format, headless, the bytes
+    // renderSnapshotExport gives (what the app's Export Report writes), pictures of the size asked.
+    void snapshotEveryFormat_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("format");
+        for (const char* name : {"snapshot.pickle", "pair/snapshot.pickle.gz"})
+            for (ExportFormat format : allExportFormats())
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(name), exportFormatName(format))))
+                    << QString::fromLatin1(name) << exportFormatName(format);
+    }
+
+    void snapshotEveryFormat()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, format);
+        const ExportFormat f = *exportFormatFromString(format);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("out.") + format);
+        const Run r = runBinary({QStringLiteral("export"), snapshotFile(name), QStringLiteral("--format"),
+                                 format, QStringLiteral("--output"), file, QStringLiteral("--size"),
+                                 QStringLiteral("640x360")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(errorLines(r.err).isEmpty(), r.err.constData());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("out.") + format});
+        const QByteArray data = readFile(file);
+        QVERIFY(!data.isEmpty());
+        const SnapshotReportInput input = snapshotInput(name);
+        const ExportOutcome rendered = renderSnapshotExport(input, f, QSize(640, 360));
+        QVERIFY2(rendered.error.isEmpty(), qPrintable(rendered.error));
+        if (f != ExportFormat::Pdf) // a PDF carries its creation date
+            QCOMPARE(data, rendered.data);
+        const QString text = QString::fromUtf8(data);
+        const SnapshotTotals& totals = input.summary.totals;
+        switch (f) {
+        case ExportFormat::Json: {
+            const Run analysed = runBinary({QStringLiteral("analyze"), snapshotFile(name),
+                                            QStringLiteral("--format"), QStringLiteral("json")});
+            QCOMPARE(analysed.exitCode, 0);
+            QCOMPARE(data, analysed.out); // the analyze object
+            break;
+        }
+        case ExportFormat::Markdown: {
+            const Run analysed = runBinary({QStringLiteral("analyze"), snapshotFile(name),
+                                            QStringLiteral("--format"), QStringLiteral("markdown")});
+            QCOMPARE(data, analysed.out);
+            QVERIFY(text.contains(QString::number(totals.reservedBytes)));
+            break;
+        }
+        case ExportFormat::Html: {
+            QXmlStreamReader xml(text);
+            while (!xml.atEnd())
+                xml.readNext();
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+            QVERIFY(text.contains(QLatin1String("<img src=\"data:image/svg+xml;base64,")));
+            // as wide as asked, no higher (a report's picture ends below its last bar)
+            static const QRegularExpression picture(
+                QStringLiteral("width=\"640\" height=\"(\\d+)\" alt=\"Segment map\""));
+            const QRegularExpressionMatch m = picture.match(text);
+            QVERIFY(m.hasMatch());
+            QVERIFY(m.captured(1).toInt() > 300 && m.captured(1).toInt() <= 360);
+            break;
+        }
+        case ExportFormat::Pdf:
+            QVERIFY(data.startsWith("%PDF-"));
+            QVERIFY(pdfPageCount(data) >= 2);
+            break;
+        case ExportFormat::Csv:
+            QCOMPARE(data.count("\r\n") - 1, totals.segmentCount);
+            break;
+        case ExportFormat::FindingsCsv:
+            QCOMPARE(data,
+                     QByteArray("severity,classification,confidence,description,evidence,remediation\r\n"));
+            break;
+        case ExportFormat::Png: {
+            const QImage image = QImage::fromData(data, "PNG");
+            QCOMPARE(image.size(), QSize(640, 360));
+            QVERIFY(activeBlockPixels(image) > 1000); // the bars are drawn, not an empty frame
+            break;
+        }
+        case ExportFormat::Svg: {
+            QString error;
+            QCOMPARE(svgSize(data, &error), QSize(640, 360));
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            break;
+        }
+        }
+    }
+
+    // The PDF's rich text of a snapshot: the totals, the finding's remediation, the segment map.
+    void snapshotPdfText()
+    {
+        const SnapshotReportInput input = snapshotInput(QStringLiteral("layouts/fragmented.pickle"));
+        const SnapshotReportContent content = buildSnapshotReportContent(input);
+        QTextDocument document;
+        document.setHtml(snapshotReportPdfHtml(
+            content, {{QStringLiteral("Segment map"), QStringLiteral("c"), QImage()}}, 600));
+        const QString text = document.toPlainText();
+        QVERIFY(text.contains(QLatin1String("PyTorch memory snapshot report")));
+        QVERIFY(text.contains(QString::number(input.summary.totals.reservedBytes)));
+        QVERIFY(text.contains(QLatin1String("What to try")));
+        QVERIFY(text.contains(QLatin1String("expandable_segments:True")));
+        QVERIFY(text.contains(QLatin1String("Segment map.")));
+        QVERIFY(snapshotReportPdf(content, {}).startsWith("%PDF-"));
+    }
+
+    // Options of a trace's analysis do not apply to a snapshot: exit 2, nothing written.
+    void snapshotRefusesTraceOptions()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("r.json"));
+        const Run r =
+            runBinary({QStringLiteral("export"), snapshotFile(QStringLiteral("snapshot.pickle")),
+                       QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--output"), file,
+                       QStringLiteral("--from"), QStringLiteral("1")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(errorLines(r.err).contains(
+                     QLatin1String("--from/--to does not apply to a PyTorch memory snapshot")),
+                 r.err.constData());
+        QVERIFY(!QFile::exists(file));
+    }
+
+    // The app's actions on a snapshot page (what SnapshotPage::pageExport gives): Export Report
+    // writes the bytes `gapscope export` writes, Save Chart As the whole segment map at the size
+    // shown, Copy Finding the selected finding.
+    void snapshotAppActionsWriteTheSameBytes()
+    {
+        const QString name = QStringLiteral("layouts/fragmented.pickle");
+        const SnapshotReportInput input = snapshotInput(name);
+        QVERIFY(input.data);
+        QWidget window;
+        auto shown = createExportSegmentMap(input.data, QSize(700, 300));
+        shown->setFitToSize(false); // as on the page: it scrolls
+        int selected = -1;
+        ExportActions actions(
+            &window, [] { return std::shared_ptr<const AnalysisResult>(); },
+            [&]() -> QWidget* { return shown.get(); }, [] { return -1; });
+        actions.setSnapshotProvider([&] { return SnapshotExport{input, selected}; });
+        actions.updateEnabled();
+        QVERIFY(actions.exportReportAction()->isEnabled());
+        QVERIFY(actions.saveChartAction()->isEnabled());
+        QVERIFY(!actions.copyFindingAction()->isEnabled());
+        selected = 0;
+        actions.updateEnabled();
+        QVERIFY(actions.copyFindingAction()->isEnabled());
+        QCOMPARE(actions.selectedFindingMarkdown(),
+                 snapshotFindingMarkdown(buildSnapshotReportContent(input), 0));
+        QVERIFY(
+            actions.selectedFindingMarkdown().startsWith(QLatin1String("### 1. Allocator fragmentation")));
+
+        QTemporaryDir dir;
+        for (ExportFormat format : allExportFormats()) {
+            if (format == ExportFormat::Pdf)
+                continue; // its creation date differs
+            const QString cli = dir.filePath(QStringLiteral("cli.") + exportFormatName(format));
+            const Run r = runBinary({QStringLiteral("export"), snapshotFile(name), QStringLiteral("--format"),
+                                     exportFormatName(format), QStringLiteral("--output"), cli});
+            QCOMPARE(r.exitCode, 0);
+            const QString app = dir.filePath(QStringLiteral("app.") + exportFormatName(format));
+            QString error;
+            QVERIFY2(actions.writeReport(app, format, kDefaultChartSize, false, &error), qPrintable(error));
+            QVERIFY(!readFile(app).isEmpty());
+            QVERIFY2(readFile(app) == readFile(cli), qPrintable(exportFormatName(format)));
+        }
+        // Save Chart As: every segment at the size on screen, the picture `gapscope export --size` draws
+        const QString png = dir.filePath(QStringLiteral("map.png"));
+        QString error;
+        QVERIFY2(actions.writeChart(png, ExportFormat::Png, false, &error), qPrintable(error));
+        QCOMPARE(QImage(png).size(), QSize(700, 300));
+        QCOMPARE(readFile(png), renderSnapshotExport(input, ExportFormat::Png, QSize(700, 300)).data);
+        const QString csv = dir.filePath(QStringLiteral("map.csv"));
+        QVERIFY(actions.writeChart(csv, ExportFormat::Csv, false, &error));
+        QCOMPARE(readFile(csv), snapshotSegmentsCsv(*input.data));
+        // never over the snapshot shown
+        QVERIFY(
+            !actions.writeReport(snapshotFile(name), ExportFormat::Json, kDefaultChartSize, true, &error));
+        QVERIFY2(error.contains(QLatin1String("is an input")), qPrintable(error));
     }
 
     void noAnalysisNoExport()

@@ -14,6 +14,7 @@
 #include "tests/SnapshotFixtures.h"
 #include "widgets/common/SummaryView.h"
 #include "widgets/snapshot/ActiveMemoryView.h"
+#include "widgets/snapshot/SegmentMapExport.h"
 #include "widgets/snapshot/SegmentMapView.h"
 
 #include <QAbstractItemModelTester>
@@ -389,6 +390,61 @@ private slots:
         QCOMPARE(timeline->timelineIndex(), size_t(2));
         QCOMPARE(timeline->timeline()->device, int64_t(2));
         QCOMPARE(timeline->drawnLayout().maxBytes, int64_t(640));
+    }
+
+    // The segment map's picture (SegmentMapExport, fitted to its size): nothing to scroll, and every
+    // segment in it, found by the tooltip's hit test somewhere in the picture; wide pictures flow
+    // into columns, and bars too thin for their labels drop them.
+    void exportPictureHoldsEverySegment_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("scrollsOnPage"); // at that size, unfitted
+        QTest::newRow("snapshot.pickle 1200x600")
+            << QStringLiteral("snapshot.pickle") << QSize(1200, 600) << true;
+        QTest::newRow("snapshot.pickle 640x360")
+            << QStringLiteral("snapshot.pickle") << QSize(640, 360) << true;
+        QTest::newRow("snapshot.pickle 400x2400")
+            << QStringLiteral("snapshot.pickle") << QSize(400, 2400) << false;
+        QTest::newRow("pair 1200x600")
+            << QStringLiteral("pair/snapshot.pickle.gz") << QSize(1200, 600) << true;
+        QTest::newRow("two devices 500x300")
+            << QStringLiteral("layouts/two-devices.pickle") << QSize(500, 300) << false;
+    }
+
+    void exportPictureHoldsEverySegment()
+    {
+        QFETCH(QString, name);
+        QFETCH(QSize, size);
+        QFETCH(bool, scrollsOnPage);
+        const auto data = loaded(name).snapshot;
+        QVERIFY(data);
+        const auto map = createExportSegmentMap(data, size);
+        QCOMPARE(map->size(), size);
+        QCOMPARE(map->verticalScrollBar()->maximum(), 0);
+        QSet<uint32_t> segments;
+        for (int y = 0; y < size.height(); ++y)
+            for (int x = 0; x < size.width(); x += 2)
+                if (const auto block = map->blockAt(QPoint(x, y)))
+                    segments.insert(data->blocks[*block].segment);
+        QCOMPARE(qsizetype(segments.size()), qsizetype(data->segments.size()));
+        // the same map on the page scrolls instead
+        map->setFitToSize(false);
+        QCOMPARE(map->verticalScrollBar()->maximum() > 0, scrollsOnPage);
+    }
+
+    // A report's picture of a few segments is no higher than they need; one of many is the size asked.
+    void reportPictureShrinksToItsSegments()
+    {
+        const auto few = loaded(QStringLiteral("layouts/two-devices.pickle")).snapshot;
+        const auto fewMap = createExportSegmentMap(few, QSize(800, 600), true);
+        QCOMPARE(fewMap->width(), 800);
+        QVERIFY2(fewMap->height() >= 120 && fewMap->height() < 300,
+                 qPrintable(QString::number(fewMap->height())));
+        QCOMPARE(fewMap->height(), fewMap->drawnHeight());
+        const auto many = loaded(QStringLiteral("snapshot.pickle")).snapshot;
+        QCOMPARE(createExportSegmentMap(many, QSize(800, 600), true)->size(), QSize(800, 600));
+        QCOMPARE(createExportSegmentMap(few, QSize(800, 600))->size(), QSize(800, 600));
     }
 
     // "Where it came from": the sites table under the map; selecting a site outlines its blocks in

@@ -9,59 +9,36 @@
 #include "model/report/AnalysisReport.h"
 #include "model/report/ReportWriters.h"
 #include "model/report/SnapshotReport.h"
-#include "model/snapshot/SnapshotLoader.h"
-#include "model/snapshot/SnapshotSummary.h"
 
 namespace gapscope {
 
 namespace {
 
-// `analyze` of a PyTorch memory snapshot: its totals (model/snapshot), in the format asked for.
-// The options of a trace's analysis (a session, a rank, a window, a device log) do not apply.
+// `analyze` of a PyTorch memory snapshot: its totals and findings (model/snapshot), in the format
+// asked for. The options of a trace's analysis (a session, a rank, a window, a device log) do not apply.
 int analyzeSnapshot(const CommonOptions& options, const QString& path, ReportFormat format, FILE* out,
                     FILE* err, const QString& prefix)
 {
-    const DocumentRequest& request = options.request;
-    QStringList unusable;
-    if (request.session)
-        unusable << QStringLiteral("--session");
-    if (request.rank)
-        unusable << QStringLiteral("--rank");
-    if (request.window)
-        unusable << QStringLiteral("--from/--to");
-    if (request.deviceLog)
-        unusable << QStringLiteral("--device-log");
-    if (!unusable.isEmpty()) {
-        printLine(err, prefix + QStringLiteral("%1: %2 does not apply to a PyTorch memory snapshot")
-                                    .arg(path, unusable.join(QStringLiteral(", "))));
-        return kExitUsage;
-    }
-    const SnapshotLoadOutcome loaded = loadSnapshotFile(path);
-    if (!loaded.data) {
-        printLine(err, prefix + loaded.fatalError);
-        return kExitUsage;
-    }
-    const SnapshotSummary summary = summarizeSnapshot(*loaded.data);
+    int exitCode = kExitOk;
+    const std::optional<SnapshotReportInput> input =
+        loadSnapshotForReport(options, path, err, prefix, &exitCode);
+    if (!input)
+        return exitCode;
     QByteArray report;
     switch (format) {
     case ReportFormat::Json:
-        report = snapshotReportJson(*loaded.data, summary);
+        report = snapshotReportJson(*input);
         break;
     case ReportFormat::Markdown:
-        report = snapshotReportMarkdown(*loaded.data, summary).toUtf8();
+        report = snapshotReportMarkdown(buildSnapshotReportContent(*input)).toUtf8();
         break;
     case ReportFormat::Text:
-        report = snapshotReportText(*loaded.data, summary).toUtf8();
+        report = snapshotReportText(*input).toUtf8();
         break;
     }
-    if (const int exitCode = emitReport(options.output, report, true, out, err, prefix); exitCode != kExitOk)
+    if (exitCode = emitReport(options.output, report, true, out, err, prefix); exitCode != kExitOk)
         return exitCode;
-    const ProblemLog& problems = loaded.data->problems;
-    if (problems.errorCount() > 0)
-        printLine(
-            err, prefix + QStringLiteral("%1 record(s) left out; first: %2")
-                              .arg(problems.errorCount())
-                              .arg(problems.kept().empty() ? QString() : problems.kept().front().toString()));
+    reportSnapshotProblems(*input->data, err, prefix);
     return kExitOk;
 }
 
@@ -87,11 +64,8 @@ int runAnalyze(const QStringList& args, FILE* out, FILE* err)
     if (int exitCode = kExitOk; !outputPathUsable(options, true, err, prefix, &exitCode))
         return exitCode;
     // a PyTorch memory snapshot has totals of its own, not a trace's analysis
-    if (options.paths.size() == 1) {
-        const InputRecognition input = recognizeInput(options.paths.front());
-        if (input.kind == InputKind::PytorchSnapshot)
-            return analyzeSnapshot(options, input.path, *format, out, err, prefix);
-    }
+    if (const QString snapshot = snapshotPathOf(options); !snapshot.isEmpty())
+        return analyzeSnapshot(options, snapshot, *format, out, err, prefix);
     int exitCode = kExitOk;
     const auto inputs = analyzeForReport(options, err, prefix, &exitCode);
     if (!inputs)
@@ -158,7 +132,8 @@ QString cliUsage()
         "  are one distributed job: every rank is analysed and listed (--rank picks the one shown\n"
         "  in full, else the lowest); so is one trace whose session holds several ranks.\n"
         "analyze of a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot's .pickle or .pickle.gz)\n"
-        "  prints its totals (--format json: an object \"snapshot\")\n"
+        "  prints its totals and findings (--format json: an object \"snapshot\"); export writes its\n"
+        "  reports (csv: one row per segment; png, svg: the segment map)\n"
         "PATH may also be a memory-budget log (detected from its content); for those --set also\n"
         "takes min_trend_ticks, growth_r_squared, growth_p_value, min_growth_bytes,\n"
         "  flat_tolerance_bytes, flat_tolerance_share, retention_share_of_growth,\n"

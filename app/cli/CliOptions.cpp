@@ -6,6 +6,9 @@
 
 #include "app/cli/CliOptions.h"
 
+#include "model/document/Recognition.h"
+#include "model/snapshot/SnapshotLoader.h"
+
 #include <QCommandLineParser>
 
 namespace gapscope {
@@ -206,7 +209,8 @@ QString usageLine(const QString& command)
     if (command == QLatin1String("export"))
         return QStringLiteral(
             "usage: gapscope export PATH... --format FORMAT --output FILE|- [options]\n"
-            "Writes the analysis of a trace, job or memory-budget log as a report or chart.\n");
+            "Writes the analysis of a trace, job or memory-budget log as a report or chart; of a\n"
+            "PyTorch memory snapshot (.pickle, .pickle.gz) its report, segments CSV or segment map.\n");
     return QStringLiteral("usage: gapscope analyze PATH... [options]\n"
                           "Analyses a trace, job or memory-budget log and prints the report; of a PyTorch\n"
                           "memory snapshot (.pickle, .pickle.gz) it prints the totals.\n");
@@ -454,6 +458,52 @@ QString parseOptions(const QString& command, const QStringList& args, CommonOpti
             .arg(request.window->beginNs)
             .arg(request.window->endNs);
     return {};
+}
+
+QString snapshotPathOf(const CommonOptions& options)
+{
+    if (options.paths.size() != 1)
+        return {};
+    const InputRecognition input = recognizeInput(options.paths.front());
+    return input.kind == InputKind::PytorchSnapshot ? input.path : QString();
+}
+
+std::optional<SnapshotReportInput> loadSnapshotForReport(const CommonOptions& options, const QString& path,
+                                                         FILE* err, const QString& prefix, int* exitCode)
+{
+    const DocumentRequest& request = options.request;
+    QStringList unusable;
+    if (request.session)
+        unusable << QStringLiteral("--session");
+    if (request.rank)
+        unusable << QStringLiteral("--rank");
+    if (request.window)
+        unusable << QStringLiteral("--from/--to");
+    if (request.deviceLog)
+        unusable << QStringLiteral("--device-log");
+    if (!unusable.isEmpty()) {
+        printLine(err, prefix + QStringLiteral("%1: %2 does not apply to a PyTorch memory snapshot")
+                                    .arg(path, unusable.join(QStringLiteral(", "))));
+        *exitCode = kExitUsage;
+        return std::nullopt;
+    }
+    const SnapshotLoadOutcome loaded = loadSnapshotFile(path);
+    if (!loaded.data) {
+        printLine(err, prefix + loaded.fatalError);
+        *exitCode = kExitUsage;
+        return std::nullopt;
+    }
+    return snapshotReportInput(loaded.data);
+}
+
+void reportSnapshotProblems(const SnapshotData& data, FILE* err, const QString& prefix)
+{
+    const ProblemLog& problems = data.problems;
+    if (problems.errorCount() > 0)
+        printLine(
+            err, prefix + QStringLiteral("%1 record(s) left out; first: %2")
+                              .arg(problems.errorCount())
+                              .arg(problems.kept().empty() ? QString() : problems.kept().front().toString()));
 }
 
 } // namespace gapscope

@@ -7,6 +7,7 @@
 #include "app/cli/OutputFile.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/document/Document.h"
+#include "model/report/SnapshotReport.h"
 #include "model/trace/TraceComparison.h"
 
 #include <QSize>
@@ -181,5 +182,15 @@ inline std::optional<InputsAnalysis> analyzeForReport(const CommonOptions& optio
     *exitCode = kExitUsage;
     return std::nullopt;
 }
+
+// analyze and export of a PyTorch memory snapshot (its totals and findings, not a trace's analysis):
+// the path of the one PATH given when it is a snapshot, else empty.
+QString snapshotPathOf(const CommonOptions& options);
+// The snapshot's report input, or nullopt with the exit code and its line on err: an option of a
+// trace's analysis (a session, a rank, a window, a device log) or a file that cannot be read is 2.
+std::optional<SnapshotReportInput> loadSnapshotForReport(const CommonOptions& options, const QString& path,
+                                                         FILE* err, const QString& prefix, int* exitCode);
+// The records the snapshot's loader left out: one line on err, none when there are none.
+void reportSnapshotProblems(const SnapshotData& data, FILE* err, const QString& prefix);
 
 } // namespace gapscope

@@ -10,6 +10,7 @@
 #include "widgets/common/PdfReport.h"
 #include "widgets/export/ChartExport.h"
 #include "widgets/job/JobHeatmapView.h"
+#include "widgets/snapshot/SegmentMapExport.h"
 #include "widgets/trace/GapChartView.h"
 
 #include <QApplication>
@@ -37,6 +38,12 @@ const char* const kHeatmapCaption =
     "|gap|; missing ranks hatched, the first-cause suspect marked, the cluster "
     "onset dashed, collective intervals outlined by class.";
 const char* const kHeatmapPicture = "heatmap.png";
+
+const char* const kSegmentMapTitle = "Segment map";
+const char* const kSegmentMapCaption =
+    "Every segment the caching allocator reserved, as a bar of its blocks to one scale (the largest "
+    "segment fills a column), grouped by device, stream and pool in address order: active allocated, "
+    "active pending free and inactive blocks.";
 
 const char* const kBudgetChartTitle = "Memory breakdown";
 const char* const kBudgetChartCaption = "rss per tick split into caches, leases, reporters, unattributed "
@@ -136,6 +143,18 @@ QByteArray pngOf(const QImage& image)
     return bytes;
 }
 
+// A page is about 7 inches wide: a chart laid out wider than 900 px would print its labels too
+// small to read, so the PDF lays it out at 900 px (drawn sharper: kPdfChartScale).
+QSize pdfChartSize(QSize chartSize)
+{
+    constexpr int kPdfChartWidth = 900;
+    return chartSize.width() > kPdfChartWidth
+               ? QSize(kPdfChartWidth, chartSize.height() * kPdfChartWidth / chartSize.width())
+               : chartSize;
+}
+// 2250 px across about 7 inches: over 300 dpi
+constexpr qreal kPdfChartScale = 2.5;
+
 ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format, QSize chartSize)
 {
     const bool markdownPicture =
@@ -179,11 +198,8 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
         break;
     }
 
-    // A page is about 7 inches wide: a chart laid out wider than 900 px would print its
-    // labels too small to read, so the PDF lays it out at 900 px and draws it sharper.
-    constexpr int kPdfChartWidth = 900;
-    if (format == ExportFormat::Pdf && chartSize.width() > kPdfChartWidth)
-        chartSize = QSize(kPdfChartWidth, chartSize.height() * kPdfChartWidth / chartSize.width());
+    if (format == ExportFormat::Pdf)
+        chartSize = pdfChartSize(chartSize);
     const auto chart = source.makeChart(chartSize);
     const QString& title = source.chartTitle;
     switch (format) {
@@ -204,13 +220,12 @@ ExportOutcome renderExportSource(const ExportSource& source, ExportFormat format
         return {reportHtml(source.content, images).toUtf8(), {}};
     }
     case ExportFormat::Pdf: {
-        // 2250 px across about 7 inches: over 300 dpi
         std::vector<PdfChart> charts{
-            {title, source.chartCaption, renderChartImage(chart.get(), chartSize, 2.5)}};
+            {title, source.chartCaption, renderChartImage(chart.get(), chartSize, kPdfChartScale)}};
         if (source.makeHeatmap)
             charts.push_back({QString::fromLatin1(kHeatmapTitle), QString::fromLatin1(kHeatmapCaption), [&] {
                                   const auto heatmap = source.makeHeatmap(chartSize);
-                                  return renderChartImage(heatmap.get(), heatmap->size(), 2.5);
+                                  return renderChartImage(heatmap.get(), heatmap->size(), kPdfChartScale);
                               }()});
         QString error;
         QByteArray pdf = reportPdf(source.content, charts, &error);
@@ -347,6 +362,63 @@ ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat fo
     return renderExportSource(source, format, chartSize);
 }
 
+ExportOutcome renderSnapshotExport(const SnapshotReportInput& input, ExportFormat format, QSize chartSize)
+{
+    if (!input.data)
+        return {{}, QStringLiteral("no snapshot to export")};
+    if (exportFormatNeedsWidgets(format) && !hasWidgets())
+        return {
+            {},
+            QStringLiteral("%1 export draws charts and needs a QApplication").arg(exportFormatName(format))};
+    if (!chartSize.isValid() || chartSize.isEmpty())
+        chartSize = kDefaultChartSize;
+    switch (format) {
+    case ExportFormat::Json:
+        return {snapshotReportJson(input), {}};
+    case ExportFormat::Markdown:
+        return {snapshotReportMarkdown(buildSnapshotReportContent(input)).toUtf8(), {}};
+    case ExportFormat::Csv:
+        return {snapshotSegmentsCsv(*input.data), {}};
+    case ExportFormat::FindingsCsv:
+        return {snapshotFindingsCsv(buildSnapshotReportContent(input)), {}};
+    case ExportFormat::Png:
+    case ExportFormat::Svg:
+    case ExportFormat::Html:
+    case ExportFormat::Pdf:
+        break;
+    }
+    if (format == ExportFormat::Pdf)
+        chartSize = pdfChartSize(chartSize);
+    // PNG and SVG are the size asked; a report's picture no higher than its segments need
+    const auto map = createExportSegmentMap(input.data, chartSize,
+                                            format == ExportFormat::Html || format == ExportFormat::Pdf);
+    const QSize pictureSize = map->size();
+    const QString title = QString::fromLatin1(kSegmentMapTitle);
+    const QString caption = QString::fromLatin1(kSegmentMapCaption);
+    switch (format) {
+    case ExportFormat::Png:
+        return {chartPng(map.get(), chartSize), {}};
+    case ExportFormat::Svg:
+        return {chartSvg(map.get(), chartSize, title), {}};
+    case ExportFormat::Html:
+        return {snapshotReportHtml(buildSnapshotReportContent(input),
+                                   {{title, caption, QStringLiteral("image/svg+xml"),
+                                     chartSvg(map.get(), pictureSize, title), pictureSize}})
+                    .toUtf8(),
+                {}};
+    case ExportFormat::Pdf: {
+        QString error;
+        QByteArray pdf = snapshotReportPdf(
+            buildSnapshotReportContent(input),
+            {{title, caption, renderChartImage(map.get(), pictureSize, kPdfChartScale)}}, &error);
+        return {pdf, error};
+    }
+    default:
+        break;
+    }
+    return {{}, QStringLiteral("unsupported format")};
+}
+
 int runExportCommand(const QStringList& args, FILE* out, FILE* err)
 {
     const QString prefix = QStringLiteral("gapscope export: ");
@@ -378,12 +450,29 @@ int runExportCommand(const QStringList& args, FILE* out, FILE* err)
     // file without --force, even one created meanwhile.
     if (int exitCode = kExitOk; !outputPathUsable(options, options.force, err, prefix, &exitCode))
         return exitCode;
+    const QSize chartSize = options.size.value_or(kDefaultChartSize);
     int exitCode = kExitOk;
+    // a PyTorch memory snapshot has totals and findings of its own, not a trace's analysis
+    if (const QString path = snapshotPathOf(options); !path.isEmpty()) {
+        const std::optional<SnapshotReportInput> snapshot =
+            loadSnapshotForReport(options, path, err, prefix, &exitCode);
+        if (!snapshot)
+            return exitCode;
+        const ExportOutcome exported = renderSnapshotExport(*snapshot, *format, chartSize);
+        if (!exported.error.isEmpty()) {
+            printLine(err, prefix + exported.error);
+            return kExitFailure;
+        }
+        if (exitCode = emitReport(options.output, exported.data, options.force, out, err, prefix);
+            exitCode != kExitOk)
+            return exitCode;
+        reportSnapshotProblems(*snapshot->data, err, prefix);
+        return kExitOk;
+    }
     const auto inputs = analyzeForReport(options, err, prefix, &exitCode);
     if (!inputs)
         return exitCode;
     const DocumentAnalysis& analysis = inputs->analysis;
-    const QSize chartSize = options.size.value_or(kDefaultChartSize);
     const ExportOutcome exported =
         analysis.budget ? renderBudgetExport(budgetExportInput(*analysis.budget), *format, chartSize)
                         : renderExport(analysis, *format, chartSize, options.output);

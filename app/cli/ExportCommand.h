@@ -7,6 +7,7 @@
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/document/Document.h"
 #include "model/report/ReportContent.h"
+#include "model/report/SnapshotReport.h"
 #include "model/store/BudgetData.h"
 #include "model/trace/AnalysisRunner.h"
 
@@ -97,8 +98,16 @@ bool budgetExportSupports(ExportFormat format);
 ExportOutcome renderBudgetExport(const BudgetExportInput& input, ExportFormat format,
                                  QSize chartSize = QSize(1200, 600));
 
+// A PyTorch memory snapshot (model/report/SnapshotReport): JSON is analyze's `snapshot` object,
+// Markdown, HTML and PDF its report (HTML and PDF with the segment map drawn at chartSize), CSV
+// one row per segment (snapshotSegmentsCsv), findings-csv the fragmentation findings, PNG and SVG
+// the segment map (widgets/snapshot/SegmentMapExport: every segment inside chartSize).
+ExportOutcome renderSnapshotExport(const SnapshotReportInput& input, ExportFormat format,
+                                   QSize chartSize = QSize(1200, 600));
+
 // args: {"export", PATH..., options...}. Exit codes as Cli.h. PATH may be a stormlog trace or
-// a memory-budget log (detected from content); several PATHs or a job folder are a job.
+// a memory-budget log (detected from content) or a PyTorch memory snapshot; several PATHs or a
+// job folder are a job.
 int runExportCommand(const QStringList& args, FILE* out, FILE* err);
 
 } // namespace gapscope

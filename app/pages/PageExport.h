@@ -1,12 +1,13 @@
 #pragma once
 // What File > Export Report..., Save Chart As... and Copy Finding as Markdown export while a
 // page is in front (app/ExportActions asks the page, DocumentPage::pageExport): the page says
-// what it shows, the actions know how to write it. One of job, budget or trace is set.
+// what it shows, the actions know how to write it. One of job, budget, snapshot or trace is set.
 
 #include "analysis/Thresholds.h"
 #include "model/budget/BudgetAnalysisRunner.h"
 #include "model/job/JobFindings.h"
 #include "model/report/ReportContent.h"
+#include "model/report/SnapshotReport.h"
 #include "model/trace/AnalysisRunner.h"
 
 #include <QByteArray>
@@ -37,10 +38,19 @@ struct PageDocumentExport
     std::function<QByteArray()> bytes;
 };
 
+// A PyTorch memory snapshot: the actions export its report (`gapscope export`'s for the file) and
+// its segment map, and Copy Finding copies the selected fragmentation finding.
+struct SnapshotExport
+{
+    SnapshotReportInput report; // data, totals and findings as the page shows them; data null: none
+    int selectedFinding = -1;   // into report.findings; -1 for none
+};
+
 struct PageExport
 {
     JobExport job;
     std::shared_ptr<const BudgetAnalysisResult> budget;
+    SnapshotExport snapshot;
     std::shared_ptr<const AnalysisResult> trace;
     std::vector<ReportBookmark> bookmarks;     // the trace's, listed by the Markdown and HTML reports
     std::vector<PageDocumentExport> documents; // what the page writes itself (PageDocumentExport)

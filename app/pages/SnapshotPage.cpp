@@ -98,12 +98,7 @@ SummaryContent snapshotSummary(const SnapshotData& data, const SnapshotSummary& 
         content.findings.push_back(item);
     }
     content.findingCount = findings.size();
-    const SnapshotFragmentationRule rule;
-    content.noFindings =
-        trMain("No fragmentation finding: inactive split bytes are %1 (%2 of reserved); a pool "
-               "is fragmented from %3 and %4 of what it reserves.")
-            .arg(bytesText(t.inactiveSplitBytes), shareText(t.inactiveSplitBytes, t.reservedBytes),
-                 bytesText(rule.minSplitBytes), percentText(rule.minSplitShare, 0));
+    content.noFindings = noFragmentationFindingText(t.inactiveSplitBytes, t.reservedBytes);
 
     SummaryTable actions;
     actions.title = trMain("Trace entries by action");
@@ -498,9 +493,19 @@ bool SnapshotPage::open(const LoadedDocument& document, QString* error)
     m_analysed = false;
     m_summary = {};
     m_findings.reset();
+    m_selectedFinding = -1;
     updateInfoLabel();
     emit stateChanged();
     return true;
+}
+
+PageExport SnapshotPage::pageExport() const
+{
+    PageExport shown;
+    if (m_data && m_analysed)
+        shown.snapshot =
+            SnapshotExport{SnapshotReportInput{m_data, m_summary, m_findings}, m_selectedFinding};
+    return shown;
 }
 
 bool SnapshotPage::analyseOpened(OpenMode mode, QString* /*error*/)
@@ -510,6 +515,7 @@ bool SnapshotPage::analyseOpened(OpenMode mode, QString* /*error*/)
     // linear in the blocks (tens of thousands at most): on this thread in either mode
     m_summary = summarizeSnapshot(*m_data);
     m_findings = std::make_shared<const std::vector<Finding>>(snapshotFragmentationFindings(*m_data));
+    m_selectedFinding = -1;
     m_analysed = true;
     m_map->setSnapshot(m_data);
     showTimelines();
@@ -570,6 +576,7 @@ void SnapshotPage::clear()
     m_data.reset();
     m_summary = {};
     m_findings.reset();
+    m_selectedFinding = -1;
     m_analysed = false;
     m_map->setSnapshot(nullptr);
     showTimelines();
@@ -585,9 +592,11 @@ void SnapshotPage::clear()
 
 void SnapshotPage::onFindingCurrentChanged(const QModelIndex& current)
 {
-    emit stateChanged();
     const int index = current.isValid() ? current.data(FindingsModel::FindingIndexRole).toInt() : -1;
-    if (const Finding* finding = m_findingsModel->finding(index))
+    const Finding* finding = m_findingsModel->finding(index);
+    m_selectedFinding = finding ? index : -1;
+    emit stateChanged(); // the export actions read the selection
+    if (finding)
         m_findingText->setHtml(findingHtml(*finding));
 }
 

@@ -74,6 +74,8 @@ public:
     bool hasResult() const override { return m_analysed; }
     bool hasFindings() const override { return m_findings && !m_findings->empty(); }
     bool isWindowAnalysis() const override { return false; }
+    // the report of the snapshot shown, its segment map and the selected finding
+    PageExport pageExport() const override;
     QString documentPath() const override;
     const ProblemLog* problems() const override;
     // a snapshot is one moment: nothing to window, step or zoom
@@ -116,6 +118,7 @@ private:
     std::shared_ptr<const SnapshotData> m_data;
     SnapshotSummary m_summary;
     std::shared_ptr<const std::vector<Finding>> m_findings;
+    int m_selectedFinding = -1; // into m_findings, for Copy Finding as Markdown
     bool m_analysed = false;
 
     QLabel* m_infoLabel = nullptr;

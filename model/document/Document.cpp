@@ -236,8 +236,9 @@ DocumentAnalysis analyzeDocument(const DocumentOutcome& document, const Document
     DocumentAnalysis analysis;
     analysis.error =
         document.snapshot
-            ? QStringLiteral("%1: a PyTorch memory snapshot has no gap analysis; `gapscope analyze` "
-                             "prints its totals and the window shows it")
+            ? QStringLiteral("%1: a PyTorch memory snapshot has no gap analysis to compare; `gapscope "
+                             "analyze` and `gapscope export` report its totals and findings, and the window "
+                             "shows it")
                   .arg(document.path)
         : document.fleet
             ? QStringLiteral("%1: a fleet index has no gap analysis of its own; the window shows it "

@@ -15,10 +15,7 @@
 
 namespace gapscope {
 
-namespace {
-
-// resolutionNs: what the report's relative times are read at (timeResolutionNs of its span)
-ReportFinding toReportFinding(const Finding& f, int64_t originNs, int64_t resolutionNs = kMillisecondNs)
+ReportFinding toReportFinding(const Finding& f, int64_t originNs, int64_t resolutionNs)
 {
     ReportFinding rf;
     rf.severity = f.severity;
@@ -43,6 +40,8 @@ ReportFinding toReportFinding(const Finding& f, int64_t originNs, int64_t resolu
     rf.shapeLines = findingShapeLines(f, originNs, resolutionNs, &rf.shapeTitle);
     return rf;
 }
+
+namespace {
 
 ReportProblem toReportProblem(const LoadProblem& p)
 {

@@ -280,6 +280,10 @@ struct BudgetThresholds;
 ReportContent buildBudgetReportContent(const BudgetData& data, const std::vector<Finding>& findings,
                                        const BudgetThresholds& thresholds);
 
+// A finding as the reports write it, its time relative to originNs read at resolutionNs
+// (timeResolutionNs of the report's span).
+ReportFinding toReportFinding(const Finding& f, int64_t originNs, int64_t resolutionNs = kMillisecondNs);
+
 // One evidence value with its unit in words ("1.50 GiB", "0.9992 (99.9 %)", "214.6 MB/s").
 QString formatEvidenceValue(const EvidenceValue& value);
 // The name of a finding's class wherever a person reads it (the findings table, the detail,

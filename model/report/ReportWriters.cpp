@@ -1350,6 +1350,27 @@ QString reportHtml(const ReportContent& c, const std::vector<ReportImage>& image
     return out;
 }
 
+QString reportTableMarkdown(const ReportTable& table)
+{
+    QString out;
+    TextOut s(out);
+    markdownTable(s, table);
+    return out;
+}
+
+QString reportTableHtml(const ReportTable& table, bool lastIsPath)
+{
+    QString out;
+    TextOut s(out);
+    htmlTable(s, table, lastIsPath);
+    return out;
+}
+
+QLatin1StringView reportHtmlStyle()
+{
+    return QLatin1StringView(kHtmlStyle);
+}
+
 // ----------------------------------------------------------------------------------- CSV
 
 QByteArray reportFindingsCsv(const ReportContent& c)

@@ -62,6 +62,13 @@ struct ReportTable
     QStringList header;
     std::vector<QStringList> rows;
 };
+// A table as the Markdown and the HTML reports write one, cells escaped (the HTML's last column
+// in <code> when lastIsPath), for the other reports of model/report.
+QString reportTableMarkdown(const ReportTable& table);
+QString reportTableHtml(const ReportTable& table, bool lastIsPath = false);
+// The style sheet of every HTML report (light and dark, print).
+QLatin1StringView reportHtmlStyle();
+
 // The rank table of a job's report (rank, host, present, samples, latest gap, peak |gap|,
 // findings, with the cross-rank analyses collective spikes and first-cause confidence, input),
 // empty without a job.

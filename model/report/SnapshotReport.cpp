@@ -1,11 +1,17 @@
 #include "model/report/SnapshotReport.h"
 
 #include "model/report/JsonWriter.h"
+#include "model/snapshot/SnapshotFragmentation.h"
 #include "model/snapshot/SnapshotSegmentMap.h"
 #include "model/snapshot/SnapshotSites.h"
 #include "model/text/Text.h"
 
 #include <QStringList>
+#include <QUrl>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
 
 namespace gapscope {
 
@@ -16,11 +22,15 @@ QString poolText(const SegmentPoolId& pool)
     return QStringLiteral("(%1, %2)").arg(pool.first).arg(pool.second);
 }
 
-// The rows every text form prints: label, value.
-std::vector<std::pair<QString, QString>> rows(const SnapshotData& data, const SnapshotSummary& summary)
+QString bytesAndCount(int64_t n)
+{
+    return QStringLiteral("%1 (%2 bytes)").arg(bytesText(n)).arg(n);
+}
+
+// The rows `analyze --format text` prints: label, value.
+std::vector<std::pair<QString, QString>> textRows(const SnapshotData& data, const SnapshotSummary& summary)
 {
     const SnapshotTotals& t = summary.totals;
-    const auto bytes = [](int64_t n) { return QStringLiteral("%1 (%2 bytes)").arg(bytesText(n)).arg(n); };
     QStringList actions;
     for (size_t i = 0; i < kTraceActionCount; ++i)
         if (summary.traceEntriesByAction[i] > 0)
@@ -46,12 +56,12 @@ std::vector<std::pair<QString, QString>> rows(const SnapshotData& data, const Sn
         {QStringLiteral("Segments"),
          englishPlural(QStringLiteral("%1 (%2 block(s))").arg(t.segmentCount).arg(t.blockCount),
                        t.blockCount)},
-        {QStringLiteral("Reserved"), bytes(t.reservedBytes)},
-        {QStringLiteral("Allocated"), bytes(t.allocatedBytes)},
-        {QStringLiteral("Active"), bytes(t.activeBytes)},
-        {QStringLiteral("Requested"), bytes(t.requestedBytes)},
-        {QStringLiteral("Inactive split"), bytes(t.inactiveSplitBytes)},
-        {QStringLiteral("Largest free block"), bytes(t.largestFreeBlockBytes)},
+        {QStringLiteral("Reserved"), bytesAndCount(t.reservedBytes)},
+        {QStringLiteral("Allocated"), bytesAndCount(t.allocatedBytes)},
+        {QStringLiteral("Active"), bytesAndCount(t.activeBytes)},
+        {QStringLiteral("Requested"), bytesAndCount(t.requestedBytes)},
+        {QStringLiteral("Inactive split"), bytesAndCount(t.inactiveSplitBytes)},
+        {QStringLiteral("Largest free block"), bytesAndCount(t.largestFreeBlockBytes)},
         {QStringLiteral("Trace entries"), actions.isEmpty() ? QString::number(summary.traceEntryCount)
                                                             : QStringLiteral("%1 (%2)")
                                                                   .arg(summary.traceEntryCount)
@@ -71,6 +81,167 @@ std::vector<std::pair<QString, QString>> rows(const SnapshotData& data, const Sn
                 .arg(data.problems.errorCount())
                 .arg(data.problems.kept().empty() ? QString() : data.problems.kept().front().reason));
     return out;
+}
+
+// What the file holds of PyTorch's layout: its traces and their clock, stacks, settings, annotations.
+std::vector<std::pair<QString, QString>> inputRows(const SnapshotData& data, const SnapshotSummary& summary)
+{
+    std::vector<std::pair<QString, QString>> rows{{QStringLiteral("Path"), data.path}};
+    rows.emplace_back(QStringLiteral("File"),
+                      data.compressed
+                          ? QStringLiteral("%1, gzip-compressed").arg(bytesAndCount(data.inputBytes))
+                          : bytesAndCount(data.inputBytes));
+    rows.emplace_back(QStringLiteral("Pickle"), bytesAndCount(data.pickleBytes));
+    const std::vector<int64_t> devices = data.devices();
+    QStringList deviceNames;
+    for (const int64_t device : devices)
+        deviceNames << QString::number(device);
+    rows.emplace_back(QStringLiteral("Devices"), deviceNames.isEmpty()
+                                                     ? QStringLiteral("none")
+                                                     : deviceNames.join(QStringLiteral(", ")));
+    // the trace's clock: time_us since the epoch (PyTorch 2.2 and later)
+    std::optional<int64_t> first, last;
+    for (const SnapshotTrace& trace : data.traces)
+        for (const int64_t us : trace.timesUs)
+            if (us != SnapshotTrace::kNoTime) {
+                first = std::min(first.value_or(us), us);
+                last = std::max(last.value_or(us), us);
+            }
+    QString trace;
+    if (summary.traceEntryCount == 0) {
+        trace = QStringLiteral("none (torch.cuda.memory._record_memory_history was off)");
+    } else {
+        int64_t tracedDevices = 0;
+        for (const SnapshotTrace& t : data.traces)
+            tracedDevices += t.count() > 0 ? 1 : 0;
+        trace = englishPlural(QStringLiteral("%1 entries on %2 device(s)")
+                                  .arg(countText(summary.traceEntryCount))
+                                  .arg(tracedDevices),
+                              tracedDevices);
+        constexpr int64_t kLastMicrosecondAsNs = std::numeric_limits<int64_t>::max() / 1000;
+        trace += first && last && *first >= -kLastMicrosecondAsNs && *last <= kLastMicrosecondAsNs
+                     ? QStringLiteral(", time_us from %1 to %2")
+                           .arg(formatUtcTime(*first * 1000), formatUtcTime(*last * 1000))
+                     : QStringLiteral(", without time_us (PyTorch before 2.2)");
+    }
+    rows.emplace_back(QStringLiteral("Trace"), trace);
+    rows.emplace_back(
+        QStringLiteral("Stacks"),
+        summary.frameStackCount == 0
+            ? QStringLiteral("none recorded")
+            : englishPlural(QStringLiteral("%1 distinct stack(s)").arg(countText(summary.frameStackCount)),
+                            summary.frameStackCount) +
+                  englishPlural(QStringLiteral(" of %1 frame(s)").arg(countText(data.frames.frames.size())),
+                                qint64(data.frames.frames.size())));
+    const auto expandable = std::count_if(data.segments.begin(), data.segments.end(),
+                                          [](const SnapshotSegment& s) { return s.isExpandable; });
+    rows.emplace_back(QStringLiteral("Expandable segments"),
+                      expandable == 0 ? QStringLiteral("none")
+                                      : QStringLiteral("%1 of %2").arg(expandable).arg(data.segments.size()));
+    rows.emplace_back(QStringLiteral("Allocator settings"),
+                      data.allocatorSettings.empty()
+                          ? QStringLiteral("none recorded (PyTorch before 2.5)")
+                          : englishPlural(QStringLiteral("%1 recorded").arg(data.allocatorSettings.size()),
+                                          qint64(data.allocatorSettings.size())));
+    if (!data.annotations.empty())
+        rows.emplace_back(QStringLiteral("Annotations"),
+                          QStringLiteral("%1 external_annotations %2 (record_function ranges)")
+                              .arg(countText(data.annotations.size()), data.annotations.size() == 1
+                                                                           ? QStringLiteral("entry")
+                                                                           : QStringLiteral("entries")));
+    return rows;
+}
+
+SnapshotReportSection totalsSection(const SnapshotTotals& t)
+{
+    SnapshotReportSection section;
+    section.title = QStringLiteral("Totals");
+    section.intro = QStringLiteral("Named as the allocator's own counters are (torch.cuda.memory_stats(): "
+                                   "<counter>.all.current), each summed from the snapshot's segments and "
+                                   "blocks.");
+    section.table.header = QStringList{QStringLiteral("Total"), QStringLiteral("Counter"),
+                                       QStringLiteral("Value"), QStringLiteral("Bytes")};
+    section.table.rows = {
+        {QStringLiteral("Segments"), QStringLiteral("segment"), countText(t.segmentCount), QString()},
+        {QStringLiteral("Reserved"), QStringLiteral("reserved_bytes"), bytesText(t.reservedBytes),
+         QString::number(t.reservedBytes)},
+        {QStringLiteral("Allocated"), QStringLiteral("allocated_bytes"), bytesText(t.allocatedBytes),
+         QString::number(t.allocatedBytes)},
+        {QStringLiteral("Active"), QStringLiteral("active_bytes"), bytesText(t.activeBytes),
+         QString::number(t.activeBytes)},
+        {QStringLiteral("Requested"), QStringLiteral("requested_bytes"), bytesText(t.requestedBytes),
+         QString::number(t.requestedBytes)},
+        {QStringLiteral("Inactive split"), QStringLiteral("inactive_split_bytes"),
+         bytesText(t.inactiveSplitBytes), QString::number(t.inactiveSplitBytes)},
+    };
+    return section;
+}
+
+SnapshotReportSection devicesSection(const SnapshotSummary& summary)
+{
+    SnapshotReportSection section;
+    section.title = QStringLiteral("Per device");
+    section.table.header =
+        QStringList{QStringLiteral("Device"),        QStringLiteral("Segments"), QStringLiteral("Reserved"),
+                    QStringLiteral("Allocated"),     QStringLiteral("Active"),   QStringLiteral("Requested"),
+                    QStringLiteral("Inactive split")};
+    for (const SnapshotDeviceTotals& device : summary.devices) {
+        const SnapshotTotals& t = device.totals;
+        section.table.rows.push_back({QString::number(device.device), countText(t.segmentCount),
+                                      bytesText(t.reservedBytes), bytesText(t.allocatedBytes),
+                                      bytesText(t.activeBytes), bytesText(t.requestedBytes),
+                                      bytesText(t.inactiveSplitBytes)});
+    }
+    section.empty = QStringLiteral("The snapshot holds no segment.");
+    return section;
+}
+
+SnapshotReportSection poolsSection(const SnapshotData& data)
+{
+    SnapshotReportSection section;
+    section.title = QStringLiteral("Segments by stream and pool");
+    section.intro = QStringLiteral("Pool (0, 0) is the default pool; others are CUDA graphs' private pools "
+                                   "(segment_pool_id).");
+    section.table.header = QStringList{QStringLiteral("Device"),
+                                       QStringLiteral("Stream"),
+                                       QStringLiteral("Pool"),
+                                       QStringLiteral("Segments"),
+                                       QStringLiteral("Reserved"),
+                                       QStringLiteral("Inactive split"),
+                                       QStringLiteral("Largest free block")};
+    for (const PoolFragmentation& pool : poolFragmentation(data))
+        section.table.rows.push_back({QString::number(pool.device), QString::number(pool.stream),
+                                      poolText(pool.pool), countText(pool.segments),
+                                      bytesText(pool.reservedBytes), bytesText(pool.inactiveSplitBytes),
+                                      bytesText(pool.largestFreeBlockBytes)});
+    section.empty = QStringLiteral("The snapshot holds no segment.");
+    return section;
+}
+
+SnapshotReportSection actionsSection(const SnapshotSummary& summary)
+{
+    SnapshotReportSection section;
+    section.title = QStringLiteral("Trace entries by action");
+    section.table.header = QStringList{QStringLiteral("Action"), QStringLiteral("Entries")};
+    for (size_t a = 0; a < kTraceActionCount; ++a)
+        if (summary.traceEntriesByAction[a] > 0)
+            section.table.rows.push_back(
+                {QString::fromLatin1(toString(TraceAction(a))), countText(summary.traceEntriesByAction[a])});
+    section.empty =
+        QStringLiteral("The snapshot holds no trace (torch.cuda.memory._record_memory_history was off).");
+    return section;
+}
+
+SnapshotReportSection settingsSection(const SnapshotData& data)
+{
+    SnapshotReportSection section;
+    section.title = QStringLiteral("Allocator settings in force");
+    section.table.header = QStringList{QStringLiteral("Setting"), QStringLiteral("Value")};
+    for (const SnapshotSetting& setting : data.allocatorSettings)
+        section.table.rows.push_back(
+            {setting.name, setting.value.isEmpty() ? QStringLiteral("(empty)") : setting.value});
+    section.empty = QStringLiteral("The snapshot records no allocator_settings (PyTorch before 2.5).");
+    return section;
 }
 
 // The allocation sites the reports list: by stack, the most bytes at the peak first.
@@ -127,22 +298,22 @@ QString sitesHeading(int64_t siteCount, int64_t peakBytes)
         .arg(bytesText(peakBytes));
 }
 
-QString sitesMarkdown(const SnapshotData& data)
+// The first sites as a section of the human reports; nullopt when no stack was recorded.
+std::optional<SnapshotReportSection> sitesSection(const SnapshotData& data)
 {
     int64_t count = 0, peak = 0;
-    const std::vector<QStringList> rows = siteRows(data, &count, &peak);
+    std::vector<QStringList> rows = siteRows(data, &count, &peak);
     if (rows.empty())
-        return {};
-    QString out = QStringLiteral("\n## %1\n\n| At peak | At snapshot | Allocations | Largest | Total "
-                                 "allocated | Site |\n|--:|--:|--:|--:|--:|---|\n")
-                      .arg(sitesHeading(count, peak));
-    for (const QStringList& row : rows) {
-        QStringList cells;
-        for (const QString& cell : row)
-            cells << markdownEscape(cell);
-        out += QStringLiteral("| %1 |\n").arg(cells.join(QStringLiteral(" | ")));
-    }
-    return out;
+        return std::nullopt;
+    SnapshotReportSection section;
+    section.title = sitesHeading(count, peak);
+    section.intro = QStringLiteral("Allocations grouped by their stack of frames (Python and C++), the most "
+                                   "bytes live at the peak of active memory first.");
+    section.table.header = QStringList{QStringLiteral("At peak"),         QStringLiteral("At snapshot"),
+                                       QStringLiteral("Allocations"),     QStringLiteral("Largest"),
+                                       QStringLiteral("Total allocated"), QStringLiteral("Site")};
+    section.table.rows = std::move(rows);
+    return section;
 }
 
 QString sitesText(const SnapshotData& data)
@@ -170,10 +341,85 @@ QString sitesText(const SnapshotData& data)
     return out;
 }
 
+QString largestFreeBlockText(const SnapshotData& data)
+{
+    const SnapshotBlock* largest = nullptr;
+    for (const SnapshotBlock& block : data.blocks)
+        if (block.state == BlockState::Inactive && (!largest || block.size > largest->size))
+            largest = &block;
+    if (!largest)
+        return QStringLiteral("No block is free: every segment is in use to its end.");
+    const SnapshotSegment& segment = data.segments[largest->segment];
+    return QStringLiteral("The largest free block is %1, %2 at 0x%3 (%4, device %5, stream %6, "
+                          "pool %7): a request larger than it cannot be served from the blocks the "
+                          "allocator holds, so it reserves a new segment (or frees its cached ones first).")
+        .arg(bytesAndCount(largest->size),
+             segment.blockCount == 1 ? QStringLiteral("the whole of the segment")
+                                     : QStringLiteral("in the segment"),
+             QString::number(segment.address, 16), bytesText(segment.totalSize))
+        .arg(segment.device)
+        .arg(segment.stream)
+        .arg(poolText(segment.pool));
+}
+
 } // namespace
 
-QByteArray snapshotReportJson(const SnapshotData& data, const SnapshotSummary& summary)
+SnapshotReportInput snapshotReportInput(std::shared_ptr<const SnapshotData> data)
 {
+    SnapshotReportInput input;
+    if (!data)
+        return input;
+    input.summary = summarizeSnapshot(*data);
+    input.findings = std::make_shared<const std::vector<Finding>>(snapshotFragmentationFindings(*data));
+    input.data = std::move(data);
+    return input;
+}
+
+SnapshotReportContent buildSnapshotReportContent(const SnapshotReportInput& input)
+{
+    SnapshotReportContent c;
+    if (!input.data)
+        return c;
+    const SnapshotData& data = *input.data;
+    const SnapshotSummary& summary = input.summary;
+    c.path = data.path;
+    c.input = inputRows(data, summary);
+    c.totals = totalsSection(summary.totals);
+    c.sections = {devicesSection(summary), poolsSection(data)};
+    // where the memory came from, after where it lies; the active-memory timeline goes here too
+    if (std::optional<SnapshotReportSection> sites = sitesSection(data))
+        c.sections.push_back(std::move(*sites));
+    c.sections.push_back(actionsSection(summary));
+    c.sections.push_back(settingsSection(data));
+    c.largestFreeBlock = largestFreeBlockText(data);
+    if (input.findings)
+        for (const Finding& f : *input.findings)
+            c.findings.push_back(toReportFinding(f, 0));
+    c.noFindings =
+        noFragmentationFindingText(summary.totals.inactiveSplitBytes, summary.totals.reservedBytes);
+    c.ignoredKeys = data.ignoredKeys;
+    c.problems.title = QStringLiteral("Records left out");
+    c.problems.intro = englishPlural(QStringLiteral("%1 error(s)").arg(data.problems.errorCount()),
+                                     data.problems.errorCount()) +
+                       englishPlural(QStringLiteral(", %1 warning(s).").arg(data.problems.warningCount()),
+                                     data.problems.warningCount());
+    c.problems.table.header = QStringList{QStringLiteral("Level"), QStringLiteral("Reason")};
+    const std::vector<LoadProblem>& kept = data.problems.kept();
+    for (size_t i = 0; i < std::min(kReportedProblems, kept.size()); ++i)
+        c.problems.table.rows.push_back(
+            {kept[i].level == LoadProblem::Level::Error ? QStringLiteral("error") : QStringLiteral("warning"),
+             kept[i].reason});
+    c.problemsNotListed =
+        data.problems.errorCount() + data.problems.warningCount() - qint64(c.problems.table.rows.size());
+    return c;
+}
+
+QByteArray snapshotReportJson(const SnapshotReportInput& input)
+{
+    if (!input.data)
+        return {};
+    const SnapshotData& data = *input.data;
+    const SnapshotSummary& summary = input.summary;
     const SnapshotTotals& t = summary.totals;
     JsonWriter json;
     json.beginObject().key("snapshot").beginObject();
@@ -225,6 +471,30 @@ QByteArray snapshotReportJson(const SnapshotData& data, const SnapshotSummary& s
     for (const SnapshotSetting& setting : data.allocatorSettings)
         json.key(setting.name.toStdString()).value(setting.value);
     json.endObject();
+    json.key("findings").beginArray();
+    if (input.findings)
+        for (const Finding& f : *input.findings) {
+            json.beginObject();
+            json.field("classification", toString(f.classification));
+            json.field("severity", toString(f.severity));
+            json.field("confidence", f.confidence);
+            json.key("evidence").beginObject();
+            for (const EvidenceValue& e : f.evidence) {
+                json.key(e.key);
+                if (e.isInteger)
+                    json.value(int64_t(e.value));
+                else
+                    json.value(e.value);
+            }
+            json.endObject();
+            json.field("description", f.description);
+            json.key("remediation").beginArray();
+            for (const std::string& step : f.remediation)
+                json.value(step);
+            json.endArray();
+            json.endObject();
+        }
+    json.endArray();
     json.key("ignored_keys").beginArray();
     for (const QString& key : data.ignoredKeys)
         json.value(key);
@@ -240,20 +510,231 @@ QByteArray snapshotReportJson(const SnapshotData& data, const SnapshotSummary& s
     return out;
 }
 
-QString snapshotReportMarkdown(const SnapshotData& data, const SnapshotSummary& summary)
+QString snapshotReportText(const SnapshotReportInput& input)
 {
-    QString out = QStringLiteral("# PyTorch memory snapshot\n\n`%1`\n\n| | |\n|---|---|\n").arg(data.path);
-    for (const auto& [label, value] : rows(data, summary))
-        out += QStringLiteral("| %1 | %2 |\n").arg(label, markdownEscape(value));
-    return out + sitesMarkdown(data);
+    if (!input.data)
+        return {};
+    QString out = QStringLiteral("PyTorch memory snapshot: %1\n").arg(input.data->path);
+    for (const auto& [label, value] : textRows(*input.data, input.summary))
+        out += QStringLiteral("%1 %2\n").arg(label + QLatin1Char(':'), -21).arg(value);
+    if (const QString sites = sitesText(*input.data); !sites.isEmpty())
+        out += sites + QLatin1Char('\n');
+    const SnapshotTotals& t = input.summary.totals;
+    if (!input.findings || input.findings->empty())
+        out += noFragmentationFindingText(t.inactiveSplitBytes, t.reservedBytes) + QLatin1Char('\n');
+    else
+        for (const Finding& f : *input.findings)
+            out +=
+                QStringLiteral("%1 (%2): %3\n")
+                    .arg(classificationTitle(f.classification), qs(toString(f.severity)), qs(f.description));
+    return out;
 }
 
-QString snapshotReportText(const SnapshotData& data, const SnapshotSummary& summary)
+namespace {
+
+void markdownSection(QString& out, const SnapshotReportSection& section)
 {
-    QString out = QStringLiteral("PyTorch memory snapshot: %1\n").arg(data.path);
-    for (const auto& [label, value] : rows(data, summary))
-        out += QStringLiteral("%1 %2\n").arg(label + QLatin1Char(':'), -21).arg(value);
-    return out + sitesText(data);
+    out += QStringLiteral("\n## %1\n\n").arg(markdownEscape(section.title));
+    if (!section.intro.isEmpty())
+        out += markdownEscape(section.intro) + QStringLiteral("\n\n");
+    out += section.table.rows.empty() ? markdownEscape(section.empty) + QLatin1Char('\n')
+                                      : reportTableMarkdown(section.table);
+}
+
+void htmlSection(QString& out, const SnapshotReportSection& section)
+{
+    out += QStringLiteral("<h2>%1</h2>\n").arg(htmlEscape(section.title));
+    if (!section.intro.isEmpty())
+        out += QStringLiteral("<p>%1</p>\n").arg(htmlEscape(section.intro));
+    out += section.table.rows.empty()
+               ? QStringLiteral("<p class=\"none\">%1</p>\n").arg(htmlEscape(section.empty))
+               : reportTableHtml(section.table);
+}
+
+} // namespace
+
+QString snapshotFindingMarkdown(const SnapshotReportContent& c, size_t index, bool standalone)
+{
+    if (index >= c.findings.size())
+        return {};
+    const ReportFinding& f = c.findings[index];
+    QString out = QStringLiteral("### %1. %2 (%3, confidence %4)\n\n%5\n\n- Classification: %6\n")
+                      .arg(index + 1)
+                      .arg(classificationTitle(f.classification), qs(toString(f.severity)),
+                           confidenceText(f.confidence), markdownEscape(f.description),
+                           markdownEscape(qs(toString(f.classification))));
+    if (standalone)
+        out += QStringLiteral("- Input: %1 (PyTorch memory snapshot)\n").arg(markdownEscape(c.path));
+    out += QLatin1Char('\n');
+    if (!f.evidence.empty()) {
+        ReportTable evidence{QStringList{QStringLiteral("Evidence"), QStringLiteral("Value")}, {}};
+        for (const ReportEvidence& e : f.evidence)
+            evidence.rows.push_back({qs(e.key), e.text});
+        out += reportTableMarkdown(evidence) + QLatin1Char('\n');
+    }
+    if (!f.remediation.isEmpty()) {
+        out += QStringLiteral("**What to try**\n\n");
+        for (qsizetype i = 0; i < f.remediation.size(); ++i)
+            out += QStringLiteral("%1. %2\n").arg(i + 1).arg(markdownEscape(f.remediation[i]));
+        out += QLatin1Char('\n');
+    }
+    return out;
+}
+
+QString snapshotReportMarkdown(const SnapshotReportContent& c, const std::vector<ReportImage>& images)
+{
+    QString out = QStringLiteral("# PyTorch memory snapshot report\n\n| | |\n|---|---|\n");
+    for (const auto& [label, value] : c.input)
+        out += QStringLiteral("| %1 | %2 |\n").arg(markdownEscape(label), markdownEscape(value));
+    markdownSection(out, c.totals);
+    for (const SnapshotReportSection& section : c.sections)
+        markdownSection(out, section);
+    out += QStringLiteral("\n## Largest free block\n\n%1\n").arg(markdownEscape(c.largestFreeBlock));
+    if (!images.empty()) {
+        out += QStringLiteral("\n## Segment map\n");
+        for (const ReportImage& image : images)
+            out += image.fileName.isEmpty()
+                       ? QStringLiteral("\n*%1*: a picture written beside the report when the report is "
+                                        "written to a file.\n")
+                             .arg(markdownEscape(image.title))
+                       : QStringLiteral("\n![%1](%2)\n\n**%1.** %3\n")
+                             .arg(markdownEscape(image.title),
+                                  QString::fromLatin1(QUrl::toPercentEncoding(image.fileName)),
+                                  markdownEscape(image.caption));
+    }
+    out += QStringLiteral("\n## Findings\n\n");
+    if (c.findings.empty())
+        out += markdownEscape(c.noFindings) + QStringLiteral("\n\n");
+    for (size_t i = 0; i < c.findings.size(); ++i)
+        out += snapshotFindingMarkdown(c, i, false);
+    if (!c.ignoredKeys.isEmpty())
+        out +=
+            QStringLiteral("## Keys not read\n\nRead past, not an error (what a newer PyTorch adds): %1\n\n")
+                .arg(markdownEscape(c.ignoredKeys.join(QStringLiteral(", "))));
+    if (!c.problems.table.rows.empty()) {
+        markdownSection(out, c.problems);
+        if (c.problemsNotListed > 0)
+            out += QStringLiteral("\n%1 more not listed.\n").arg(c.problemsNotListed);
+    }
+    return out;
+}
+
+QString snapshotReportHtml(const SnapshotReportContent& c, const std::vector<ReportImage>& images)
+{
+    QString out =
+        QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n"
+                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n"
+                       "<meta name=\"color-scheme\" content=\"light dark\" />\n");
+    out += QStringLiteral("<title>gapscope snapshot report: %1</title>\n")
+               .arg(htmlEscape(c.path.section(QLatin1Char('/'), -1)));
+    out +=
+        QStringLiteral("<style>") + reportHtmlStyle() + QStringLiteral("</style>\n</head>\n<body>\n<main>\n");
+    out += QStringLiteral(
+               "<header>\n<div class=\"brand\">gapscope</div>\n<h1>PyTorch memory snapshot report</h1>\n"
+               "<div class=\"subtitle\"><code>%1</code></div>\n</header>\n")
+               .arg(htmlEscape(c.path));
+    out += QStringLiteral("<h2>Input</h2>\n<table>\n");
+    for (const auto& [label, value] : c.input)
+        out += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>\n").arg(htmlEscape(label), htmlEscape(value));
+    out += QStringLiteral("</table>\n");
+    htmlSection(out, c.totals);
+    for (const SnapshotReportSection& section : c.sections)
+        htmlSection(out, section);
+    out += QStringLiteral("<h2>Largest free block</h2>\n<p>%1</p>\n").arg(htmlEscape(c.largestFreeBlock));
+    if (!images.empty()) {
+        out += QStringLiteral("<h2>Segment map</h2>\n");
+        for (const ReportImage& image : images)
+            out +=
+                QStringLiteral("<figure>\n<div class=\"frame\"><img src=\"data:%1;base64,%2\" width=\"%3\" "
+                               "height=\"%4\" alt=\"%5\" /></div>\n<figcaption><strong>%5.</strong> "
+                               "%6</figcaption>\n</figure>\n")
+                    .arg(htmlEscape(image.mimeType), QString::fromLatin1(image.data.toBase64()))
+                    .arg(image.size.width())
+                    .arg(image.size.height())
+                    .arg(htmlEscape(image.title), htmlEscape(image.caption));
+    }
+    out += QStringLiteral("<h2>Findings</h2>\n");
+    if (c.findings.empty())
+        out += QStringLiteral("<p class=\"none\">%1</p>\n").arg(htmlEscape(c.noFindings));
+    for (size_t i = 0; i < c.findings.size(); ++i) {
+        const ReportFinding& f = c.findings[i];
+        const QString severity = qs(toString(f.severity));
+        out += QStringLiteral(
+                   "<article class=\"finding %1\">\n<div class=\"head\"><span class=\"badge\">%1</span>"
+                   "<h3>%2. %3</h3><code>%4</code></div>\n<div class=\"meta\"><span>Confidence "
+                   "<strong>%5</strong></span></div>\n<p>%6</p>\n")
+                   .arg(htmlEscape(severity))
+                   .arg(i + 1)
+                   .arg(htmlEscape(classificationTitle(f.classification)),
+                        htmlEscape(qs(toString(f.classification))), htmlEscape(confidenceText(f.confidence)),
+                        htmlEscape(f.description));
+        if (!f.evidence.empty()) {
+            ReportTable evidence{QStringList{QStringLiteral("Evidence"), QStringLiteral("Value")}, {}};
+            for (const ReportEvidence& e : f.evidence)
+                evidence.rows.push_back({qs(e.key), e.text});
+            out += reportTableHtml(evidence);
+        }
+        if (!f.remediation.isEmpty()) {
+            out += QStringLiteral("<h4>What to try</h4>\n<ol>\n");
+            for (const QString& step : f.remediation)
+                out += QStringLiteral("<li>%1</li>\n").arg(htmlEscape(step));
+            out += QStringLiteral("</ol>\n");
+        }
+        out += QStringLiteral("</article>\n");
+    }
+    if (!c.ignoredKeys.isEmpty())
+        out +=
+            QStringLiteral("<h2>Keys not read</h2>\n<p>Read past, not an error (what a newer PyTorch adds): "
+                           "<code>%1</code></p>\n")
+                .arg(htmlEscape(c.ignoredKeys.join(QStringLiteral(", "))));
+    if (!c.problems.table.rows.empty()) {
+        htmlSection(out, c.problems);
+        if (c.problemsNotListed > 0)
+            out += QStringLiteral("<p class=\"none\">%1 more not listed.</p>\n").arg(c.problemsNotListed);
+    }
+    out += QStringLiteral("<footer>Written by gapscope. Byte sizes in IEC units (1 GiB = 1024<sup>3</sup> "
+                          "bytes).</footer>\n</main>\n</body>\n</html>\n");
+    return out;
+}
+
+QByteArray snapshotFindingsCsv(const SnapshotReportContent& c)
+{
+    QString out = QStringLiteral("severity,classification,confidence,description,evidence,remediation\r\n");
+    for (const ReportFinding& f : c.findings) {
+        QStringList evidence;
+        for (const ReportEvidence& e : f.evidence)
+            evidence << QStringLiteral("%1=%2").arg(qs(e.key), e.text);
+        out +=
+            csvField(qs(toString(f.severity))) + QLatin1Char(',') + csvField(qs(toString(f.classification))) +
+            QLatin1Char(',') + QString::fromLatin1(pythonFloatRepr(f.confidence)) + QLatin1Char(',') +
+            csvField(f.description) + QLatin1Char(',') + csvField(evidence.join(QStringLiteral("; "))) +
+            QLatin1Char(',') + csvField(f.remediation.join(QStringLiteral(" | "))) + QStringLiteral("\r\n");
+    }
+    return out.toUtf8();
+}
+
+QByteArray snapshotSegmentsCsv(const SnapshotData& data)
+{
+    QString out = QStringLiteral("device,address,stream,pool,type,total_bytes,allocated_bytes,active_bytes,"
+                                 "requested_bytes,blocks,inactive_split_bytes,is_expandable\r\n");
+    for (const SnapshotSegment& segment : data.segments) {
+        const SnapshotTotals t = segmentTotals(data, segment);
+        // joined, not .arg()ed: a type name from the file may hold "%1"
+        const QStringList row{QString::number(segment.device),
+                              QString::number(segment.address),
+                              QString::number(segment.stream),
+                              csvField(poolText(segment.pool)),
+                              csvField(data.strings.text(segment.typeName)),
+                              QString::number(segment.totalSize),
+                              QString::number(t.allocatedBytes),
+                              QString::number(t.activeBytes),
+                              QString::number(t.requestedBytes),
+                              QString::number(t.blockCount),
+                              QString::number(t.inactiveSplitBytes),
+                              segment.isExpandable ? QStringLiteral("true") : QStringLiteral("false")};
+        out += row.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+    }
+    return out.toUtf8();
 }
 
 } // namespace gapscope

@@ -60,6 +60,7 @@ std::vector<PoolFragmentation> poolFragmentation(const SnapshotData& data)
         pool.device = segment.device;
         pool.stream = segment.stream;
         pool.pool = segment.pool;
+        ++pool.segments;
         pool.reservedBytes = saturatingAdd(pool.reservedBytes, segment.totalSize);
         for (const SnapshotBlock& block : data.blocksOf(segment))
             if (block.state == BlockState::Inactive)
@@ -137,6 +138,15 @@ std::vector<Finding> snapshotFragmentationFindings(const SnapshotData& data,
         return a.evidence[0].value > b.evidence[0].value;
     });
     return findings;
+}
+
+QString noFragmentationFindingText(int64_t inactiveSplitBytes, int64_t reservedBytes,
+                                   const SnapshotFragmentationRule& rule)
+{
+    return QStringLiteral("No fragmentation finding: inactive split bytes are %1 (%2 of reserved); a pool "
+                          "is fragmented from %3 and %4 of what it reserves.")
+        .arg(bytesText(inactiveSplitBytes), shareText(inactiveSplitBytes, reservedBytes),
+             bytesText(rule.minSplitBytes), percentText(rule.minSplitShare, 0));
 }
 
 } // namespace gapscope

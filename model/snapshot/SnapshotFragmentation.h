@@ -16,6 +16,8 @@
 #include "analysis/Finding.h"
 #include "model/snapshot/SnapshotData.h"
 
+#include <QString>
+
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +35,7 @@ struct PoolFragmentation
     int64_t device = 0;
     int64_t stream = 0;
     SegmentPoolId pool;
+    int64_t segments = 0;
     int64_t reservedBytes = 0;
     int64_t inactiveSplitBytes = 0;
     int64_t largestFreeBlockBytes = 0;
@@ -48,5 +51,10 @@ std::vector<PoolFragmentation> poolFragmentation(const SnapshotData& data);
 // garbage_collection_threshold.
 std::vector<Finding> snapshotFragmentationFindings(const SnapshotData& data,
                                                    const SnapshotFragmentationRule& rule = {});
+
+// What the page and the reports say when there is no finding: the inactive split bytes, their
+// share of reserved and the rule's floor.
+QString noFragmentationFindingText(int64_t inactiveSplitBytes, int64_t reservedBytes,
+                                   const SnapshotFragmentationRule& rule = {});
 
 } // namespace gapscope

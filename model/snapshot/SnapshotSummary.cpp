@@ -41,6 +41,13 @@ void addSegment(SnapshotTotals& totals, const SnapshotData& data, const Snapshot
 
 } // namespace
 
+SnapshotTotals segmentTotals(const SnapshotData& data, const SnapshotSegment& segment)
+{
+    SnapshotTotals totals;
+    addSegment(totals, data, segment);
+    return totals;
+}
+
 SnapshotSummary summarizeSnapshot(const SnapshotData& data)
 {
     SnapshotSummary summary;

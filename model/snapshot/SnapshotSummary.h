@@ -68,5 +68,7 @@ struct SnapshotSummary
 };
 
 SnapshotSummary summarizeSnapshot(const SnapshotData& data);
+// The totals of one segment (segmentCount 1): its row of the segments CSV, summing to the whole's.
+SnapshotTotals segmentTotals(const SnapshotData& data, const SnapshotSegment& segment);
 
 } // namespace gapscope

@@ -17,6 +17,7 @@
 #include <QUrl>
 
 #include <cmath>
+#include <functional>
 
 namespace gapscope {
 
@@ -70,20 +71,134 @@ Severity findingSeverityOf(NoticeSeverity s)
     return Severity::Info;
 }
 
-QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts, int contentWidthPx)
+// The page is rich text laid out by QTextDocument: every text from the report is clipped (a 1 MB
+// phase name made the export take 86 s). The JSON report keeps the full text.
+QString shown(const QString& text)
 {
-    // The page is rich text laid out by QTextDocument: every text from the report is clipped
-    // (a 1 MB phase name made the export take 86 s). The JSON report keeps the full text.
-    const auto h = [](const QString& text) { return htmlEscape(shownText(text, kShownProseChars)); };
-    QString out;
-    QTextStream s(&out);
+    return htmlEscape(shownText(text, kShownProseChars));
+}
+
+// The brand, the title and the input's path at the top of the first page.
+void writeTitle(QTextStream& s, const char* title, const QString& path)
+{
     s << "<html><body style=\"font-size: 9.5pt; color: " << kFg << ";\">";
     s << "<p style=\"color: " << kAccent
       << "; font-size: 8pt; font-weight: 700; letter-spacing: 1px; margin: 0;\">GAPSCOPE</p>";
-    s << "<h1 style=\"font-size: 18pt; font-weight: 600; margin-top: 2px; margin-bottom: 2px;\">"
-      << (c.kind == ReportKind::BudgetLog ? "Memory budget report" : "Hidden-memory report") << "</h1>";
+    s << "<h1 style=\"font-size: 18pt; font-weight: 600; margin-top: 2px; margin-bottom: 2px;\">" << title
+      << "</h1>";
     s << "<p style=\"color: " << kMuted << "; font-family: monospace; font-size: 8.5pt; margin-top: 0;\">"
-      << h(c.path) << "</p>";
+      << shown(path) << "</p>";
+}
+
+void writeHeading(QTextStream& s, const QString& title)
+{
+    s << "<h2 style=\"font-size: 12pt; font-weight: 600; margin-top: 14px; margin-bottom: 4px;\">"
+      << shown(title) << "</h2>";
+}
+
+void writeTableStart(QTextStream& s)
+{
+    s << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"border-collapse: collapse; "
+         "border-color: "
+      << kBorder << "; border-style: solid;\" border=\"0.5\">";
+}
+
+// A table with its header row.
+void writeTable(QTextStream& s, const ReportTable& table)
+{
+    writeTableStart(s);
+    s << "<tr>";
+    for (const QString& title : table.header)
+        s << "<td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << "; font-weight: 600;\">"
+          << shown(title) << "</td>";
+    s << "</tr>";
+    for (const QStringList& row : table.rows) {
+        s << "<tr>";
+        for (const QString& cell : row)
+            s << "<td>" << shown(cell) << "</td>";
+        s << "</tr>";
+    }
+    s << "</table>";
+}
+
+// The "Input" table: a label column and its values.
+void writeInputTable(QTextStream& s, const std::vector<std::pair<QString, QString>>& rows)
+{
+    writeHeading(s, QStringLiteral("Input"));
+    writeTableStart(s);
+    for (const auto& [label, value] : rows)
+        s << "<tr><td width=\"22%\" bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << ";\">"
+          << shown(label) << "</td><td>" << shown(value) << "</td></tr>";
+    s << "</table>";
+}
+
+// The charts (as "chart:<index>" image resources) under heading, each contentWidthPx wide.
+void writeCharts(QTextStream& s, const QString& heading, const std::vector<PdfChart>& charts,
+                 int contentWidthPx)
+{
+    if (charts.empty())
+        return;
+    writeHeading(s, heading);
+    for (size_t i = 0; i < charts.size(); ++i) {
+        const QImage& image = charts[i].image;
+        const int height = image.isNull() ? 0 : contentWidthPx * image.height() / std::max(1, image.width());
+        s << "<p style=\"margin-bottom: 2px;\"><img src=\"chart:" << i << "\" width=\"" << contentWidthPx
+          << "\" height=\"" << height << "\" /></p>";
+        s << "<p style=\"color: " << kMuted << "; font-size: 8pt; margin-top: 0;\"><b>"
+          << shown(charts[i].title) << ".</b> " << shown(charts[i].caption) << "</p>";
+    }
+}
+
+// A finding's box up to its first line (severity, number, title, classification); the caller
+// writes the rest and closes it with writeFindingEnd.
+void writeFindingStart(QTextStream& s, const ReportFinding& f, int number)
+{
+    const QString color = severityColor(f.severity);
+    s << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"8\" style=\"margin-top: 8px;\"><tr>"
+      << "<td width=\"4\" bgcolor=\"" << color << "\"></td><td bgcolor=\"#fbfcfd\">";
+    s << "<p style=\"margin: 0;\"><span style=\"background-color: " << severityBackground(f.severity)
+      << "; color: " << color << "; font-size: 7.5pt; font-weight: 700;\">&#160;"
+      << shown(qs(toString(f.severity)).toUpper())
+      << "&#160;</span>&#160;&#160;<span style=\"font-size: 11pt; "
+      << "font-weight: 600;\">" << number << ". " << shown(classificationTitle(f.classification))
+      << "</span>&#160;&#160;<span style=\"font-family: monospace; color: " << kMuted << ";\">"
+      << shown(qs(toString(f.classification))) << "</span></p>";
+}
+
+// A finding's evidence: key (monospace) and value.
+void writeEvidence(QTextStream& s, const std::vector<ReportEvidence>& evidence)
+{
+    if (evidence.empty())
+        return;
+    writeTableStart(s);
+    s << "<tr><td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted
+      << "; font-weight: 600;\">Evidence</td><td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted
+      << "; font-weight: 600;\">Value</td></tr>";
+    for (const auto& e : evidence)
+        s << "<tr><td width=\"40%\" style=\"font-family: monospace;\">" << shown(qs(e.key)) << "</td><td>"
+          << shown(e.text) << "</td></tr>";
+    s << "</table>";
+}
+
+// A finding's remediation under title, as a numbered list; and the end of its box.
+void writeFindingEnd(QTextStream& s, const QStringList& remediation, const char* title)
+{
+    if (!remediation.isEmpty()) {
+        s << "<p style=\"font-weight: 600; margin-top: 8px; margin-bottom: 0;\">" << title
+          << "</p><ol style=\"margin-top: 2px;\">";
+        for (const auto& step : remediation)
+            s << "<li>" << shown(step) << "</li>";
+        s << "</ol>";
+    }
+    s << "</td></tr></table>";
+}
+
+QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts, int contentWidthPx)
+{
+    const auto h = shown;
+    QString out;
+    QTextStream s(&out);
+    writeTitle(s, c.kind == ReportKind::BudgetLog ? "Memory budget report" : "Hidden-memory report", c.path);
 
     // what the input cannot show, before any figure of it
     for (const Notice& n : reportNotices(c)) {
@@ -109,38 +224,10 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
     }
     s << "</tr></table>";
 
-    auto heading = [&](const char* title) {
-        s << "<h2 style=\"font-size: 12pt; font-weight: 600; margin-top: 14px; margin-bottom: 4px;\">"
-          << title << "</h2>";
-    };
-    auto tableStart = [&]() {
-        s << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"border-collapse: collapse; "
-             "border-color: "
-          << kBorder << "; border-style: solid;\" border=\"0.5\">";
-    };
-
-    heading("Input");
-    tableStart();
-    for (const auto& [label, value] : reportInputRows(c))
-        s << "<tr><td width=\"22%\" bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << ";\">"
-          << h(label) << "</td><td>" << h(value) << "</td></tr>";
-    s << "</table>";
-
-    const auto reportTable = [&](const ReportTable& table) {
-        tableStart();
-        s << "<tr>";
-        for (const QString& title : table.header)
-            s << "<td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted << "; font-weight: 600;\">"
-              << h(title) << "</td>";
-        s << "</tr>";
-        for (const QStringList& row : table.rows) {
-            s << "<tr>";
-            for (const QString& cell : row)
-                s << "<td>" << h(cell) << "</td>";
-            s << "</tr>";
-        }
-        s << "</table>";
-    };
+    const auto heading = [&](const char* title) { writeHeading(s, QString::fromLatin1(title)); };
+    const auto tableStart = [&]() { writeTableStart(s); };
+    writeInputTable(s, reportInputRows(c));
+    const auto reportTable = [&](const ReportTable& table) { writeTable(s, table); };
     if (c.job) {
         heading("Ranks");
         s << "<p style=\"margin-top: 0;\">" << h(reportJobSummary(*c.job)) << ".</p>";
@@ -161,18 +248,7 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
         }
     }
 
-    if (!charts.empty()) {
-        heading("Charts");
-        for (size_t i = 0; i < charts.size(); ++i) {
-            const QImage& image = charts[i].image;
-            const int height =
-                image.isNull() ? 0 : contentWidthPx * image.height() / std::max(1, image.width());
-            s << "<p style=\"margin-bottom: 2px;\"><img src=\"chart:" << i << "\" width=\"" << contentWidthPx
-              << "\" height=\"" << height << "\" /></p>";
-            s << "<p style=\"color: " << kMuted << "; font-size: 8pt; margin-top: 0;\"><b>"
-              << h(charts[i].title) << ".</b> " << h(charts[i].caption) << "</p>";
-        }
-    }
+    writeCharts(s, QStringLiteral("Charts"), charts, contentWidthPx);
 
     if (c.job)
         heading(qPrintable(QStringLiteral("Findings of rank %1").arg(c.rank)));
@@ -182,16 +258,7 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
         s << "<p style=\"color: " << kMuted << ";\">" << h(reportNoFindingsText(c)) << "</p>";
     int index = 1;
     for (const ReportFinding& f : c.findings) {
-        const QString color = severityColor(f.severity);
-        s << "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"8\" style=\"margin-top: 8px;\"><tr>"
-          << "<td width=\"4\" bgcolor=\"" << color << "\"></td><td bgcolor=\"#fbfcfd\">";
-        s << "<p style=\"margin: 0;\"><span style=\"background-color: " << severityBackground(f.severity)
-          << "; color: " << color << "; font-size: 7.5pt; font-weight: 700;\">&#160;"
-          << h(qs(toString(f.severity)).toUpper())
-          << "&#160;</span>&#160;&#160;<span style=\"font-size: 11pt; "
-          << "font-weight: 600;\">" << index++ << ". " << h(classificationTitle(f.classification))
-          << "</span>&#160;&#160;<span style=\"font-family: monospace; color: " << kMuted << ";\">"
-          << h(qs(toString(f.classification))) << "</span></p>";
+        writeFindingStart(s, f, index++);
         s << "<p style=\"color: " << kMuted << "; font-size: 8.5pt; margin-top: 3px;\">Confidence <b>"
           << h(confidenceText(f.confidence)) << "</b>&#160;&#160;&#160; At <b>" << h(f.relativeTime)
           << "</b> (" << f.timestampNs << " ns)";
@@ -208,24 +275,8 @@ QString documentHtml(const ReportContent& c, const std::vector<PdfChart>& charts
                 s << "<li>" << h(line) << "</li>";
             s << "</ul>";
         }
-        if (!f.evidence.empty()) {
-            tableStart();
-            s << "<tr><td bgcolor=\"" << kStripe << "\" style=\"color: " << kMuted
-              << "; font-weight: 600;\">Evidence</td><td bgcolor=\"" << kStripe
-              << "\" style=\"color: " << kMuted << "; font-weight: 600;\">Value</td></tr>";
-            for (const auto& e : f.evidence)
-                s << "<tr><td width=\"40%\" style=\"font-family: monospace;\">" << h(qs(e.key)) << "</td><td>"
-                  << h(e.text) << "</td></tr>";
-            s << "</table>";
-        }
-        if (!f.remediation.isEmpty()) {
-            s << "<p style=\"font-weight: 600; margin-top: 8px; margin-bottom: 0;\">What to do</p><ol "
-                 "style=\"margin-top: 2px;\">";
-            for (const auto& step : f.remediation)
-                s << "<li>" << h(step) << "</li>";
-            s << "</ol>";
-        }
-        s << "</td></tr></table>";
+        writeEvidence(s, f.evidence);
+        writeFindingEnd(s, f.remediation, "What to do");
     }
 
     // the same list as the Markdown and HTML reports
@@ -295,9 +346,10 @@ void keepChartsOnOnePage(QTextDocument& document, qreal pageHeight)
     }
 }
 
-} // namespace
-
-QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& charts, QString* error)
+// The rich text html(contentWidthPx) printed on A4 pages with the charts as its "chart:<index>"
+// images, a footer naming the input and page numbers.
+QByteArray printPdf(const std::function<QString(int)>& html, const std::vector<PdfChart>& charts,
+                    const QString& path, QString* error)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -331,7 +383,7 @@ QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& 
         for (size_t i = 0; i < charts.size(); ++i)
             document.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart:%1").arg(i)),
                                  charts[i].image);
-        document.setHtml(reportPdfHtml(content, charts, contentWidthPx));
+        document.setHtml(html(contentWidthPx));
         const QSizeF pageSize(paintRect.width(), paintRect.height() - footerHeight);
         document.setPageSize(pageSize);
         keepChartsOnOnePage(document, pageSize.height());
@@ -340,7 +392,7 @@ QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& 
         QFont footerFont(QStringLiteral("DejaVu Sans"));
         footerFont.setPointSizeF(7.5);
         const QString footerLeft =
-            QStringLiteral("gapscope report: %1").arg(content.path.section(QLatin1Char('/'), -1));
+            QStringLiteral("gapscope report: %1").arg(path.section(QLatin1Char('/'), -1));
         for (int page = 0; page < pages; ++page) {
             if (page > 0)
                 writer.newPage();
@@ -368,6 +420,73 @@ QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& 
         painter.end();
     }
     return bytes;
+}
+
+} // namespace
+
+QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& charts, QString* error)
+{
+    return printPdf([&](int contentWidthPx) { return reportPdfHtml(content, charts, contentWidthPx); },
+                    charts, content.path, error);
+}
+
+QString snapshotReportPdfHtml(const SnapshotReportContent& c, const std::vector<PdfChart>& charts,
+                              int contentWidthPx)
+{
+    QString out;
+    QTextStream s(&out);
+    writeTitle(s, "PyTorch memory snapshot report", c.path);
+    const auto section = [&](const SnapshotReportSection& part) {
+        writeHeading(s, part.title);
+        if (!part.intro.isEmpty())
+            s << "<p style=\"margin-top: 0;\">" << shown(part.intro) << "</p>";
+        if (part.table.rows.empty())
+            s << "<p style=\"color: " << kMuted << ";\">" << shown(part.empty) << "</p>";
+        else
+            writeTable(s, part.table);
+    };
+    writeInputTable(s, c.input);
+    section(c.totals);
+    for (const SnapshotReportSection& part : c.sections)
+        section(part);
+    writeHeading(s, QStringLiteral("Largest free block"));
+    s << "<p style=\"margin-top: 0;\">" << shown(c.largestFreeBlock) << "</p>";
+    writeCharts(s, QStringLiteral("Segment map"), charts, contentWidthPx);
+
+    writeHeading(s, QStringLiteral("Findings"));
+    if (c.findings.empty())
+        s << "<p style=\"color: " << kMuted << ";\">" << shown(c.noFindings) << "</p>";
+    for (size_t i = 0; i < c.findings.size(); ++i) {
+        const ReportFinding& f = c.findings[i];
+        writeFindingStart(s, f, int(i + 1));
+        s << "<p style=\"color: " << kMuted << "; font-size: 8.5pt; margin-top: 3px;\">Confidence <b>"
+          << shown(confidenceText(f.confidence)) << "</b></p>";
+        s << "<p>" << shown(f.description) << "</p>";
+        writeEvidence(s, f.evidence);
+        writeFindingEnd(s, f.remediation, "What to try"); // the snapshot page's words
+    }
+    if (!c.ignoredKeys.isEmpty()) {
+        writeHeading(s, QStringLiteral("Keys not read"));
+        s << "<p style=\"margin-top: 0;\">Read past, not an error (what a newer PyTorch adds): "
+          << shown(c.ignoredKeys.join(QStringLiteral(", "))) << "</p>";
+    }
+    if (!c.problems.table.rows.empty()) {
+        section(c.problems);
+        if (c.problemsNotListed > 0)
+            s << "<p>" << c.problemsNotListed << " more not listed.</p>";
+    }
+    s << "<p style=\"color: " << kMuted
+      << "; font-size: 7.5pt; margin-top: 14px;\">Byte sizes in IEC units (1 GiB = 1024&#179; bytes).</p>";
+    s << "</body></html>";
+    return out;
+}
+
+QByteArray snapshotReportPdf(const SnapshotReportContent& content, const std::vector<PdfChart>& charts,
+                             QString* error)
+{
+    return printPdf(
+        [&](int contentWidthPx) { return snapshotReportPdfHtml(content, charts, contentWidthPx); }, charts,
+        content.path, error);
 }
 
 } // namespace gapscope

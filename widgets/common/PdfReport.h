@@ -3,6 +3,7 @@
 // input, charts, findings, bookmarks and thresholds, a running footer and page numbers.
 
 #include "model/report/ReportContent.h"
+#include "model/report/SnapshotReport.h"
 
 #include <QByteArray>
 #include <QImage>
@@ -26,5 +27,12 @@ QString reportPdfHtml(const ReportContent& content, const std::vector<PdfChart>&
 
 QByteArray reportPdf(const ReportContent& content, const std::vector<PdfChart>& charts,
                      QString* error = nullptr);
+
+// A PyTorch memory snapshot's report (model/report/SnapshotReport) on the same pages: its input,
+// totals, sections, the segment map picture(s), findings, keys not read and records left out.
+QString snapshotReportPdfHtml(const SnapshotReportContent& content, const std::vector<PdfChart>& charts,
+                              int contentWidthPx);
+QByteArray snapshotReportPdf(const SnapshotReportContent& content, const std::vector<PdfChart>& charts,
+                             QString* error = nullptr);
 
 } // namespace gapscope

@@ -80,6 +80,15 @@ void SegmentMapView::setSnapshot(std::shared_ptr<const SnapshotData> data)
     relayout();
 }
 
+void SegmentMapView::setFitToSize(bool fit)
+{
+    if (fit == m_fit)
+        return;
+    m_fit = fit;
+    setVerticalScrollBarPolicy(fit ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
+    relayout();
+}
+
 bool SegmentMapView::isHighlighted(const SnapshotBlock& block) const
 {
     return block.state != BlockState::Inactive &&
@@ -100,7 +109,7 @@ void SegmentMapView::setHighlightedFrames(std::vector<FrameStackId> stacks)
     // the first highlighted bar in layout order, unless one is in view already
     int first = -1;
     const int top = verticalScrollBar()->value();
-    const int bottom = top + viewport()->height() - barHeight(fontMetrics());
+    const int bottom = top + viewport()->height() - m_barHeight;
     bool inView = false;
     for (const uint32_t block : m_highlightedBlocks) {
         const int y = segmentTop(m_data->blocks[block].segment);
@@ -135,26 +144,77 @@ void SegmentMapView::setOrder(SegmentOrder order)
 void SegmentMapView::relayout()
 {
     m_layout = m_data ? layoutSegmentMap(*m_data, m_order) : SegmentMapLayout{};
-    m_lines.clear();
     const QFontMetrics metrics = fontMetrics();
     m_labelWidth = metrics.horizontalAdvance(QStringLiteral("000.00 MiB  small")) + 12;
+    m_barHeight = barHeight(metrics);
+    m_rowGap = kRowGap;
+    m_rowLabels = true;
+    m_columns = layOutLines(m_barHeight, m_rowGap);
+    if (m_fit) {
+        // thinner bars until the columns the width holds take every segment (a bar of 1 px at
+        // the least: past that the last columns are cut)
+        const int maxColumns = std::max(1, viewport()->width() / kFitColumnWidth);
+        while (m_columns > maxColumns && m_barHeight > 1) {
+            --m_barHeight;
+            // a pixel between bars as long as they have two: touching bars read as one block
+            m_rowGap = m_barHeight >= 8 ? std::min(kRowGap, m_barHeight / 4) : m_barHeight >= 2 ? 1 : 0;
+            m_columns = layOutLines(m_barHeight, m_rowGap);
+        }
+        m_rowLabels = m_barHeight >= metrics.height() - 2;
+        if (!m_rowLabels)
+            m_labelWidth = 0;
+    }
+    verticalScrollBar()->setSingleStep(m_barHeight + m_rowGap);
+    updateScrollRange();
+    viewport()->update();
+}
+
+int SegmentMapView::layOutLines(int bar, int rowGap)
+{
+    m_lines.clear();
+    const QFontMetrics metrics = fontMetrics();
+    const int heading = headingHeight(metrics);
     int y = kMargin;
-    // the legend
-    m_lines.push_back(Line{y, -2, -1});
-    y += headingHeight(metrics);
+    // the legend, across every column
+    m_lines.push_back(Line{y, -2, -1, 0});
+    y += heading;
+    const int top = y;
+    const int bottom = viewport()->height() - kMargin;
+    int column = 0;
+    int deepest = y;
+    // the next line of height needs a new column when it would pass the bottom (fitted only; a
+    // column takes one line at least)
+    const auto place = [&](int height) {
+        if (m_fit && y > top && y + height > bottom) {
+            ++column;
+            y = top;
+        }
+    };
     for (int g = 0; g < int(m_layout.groups.size()); ++g) {
         const SegmentMapGroup& group = m_layout.groups[size_t(g)];
-        m_lines.push_back(Line{y, g, -1});
-        y += headingHeight(metrics);
+        place(heading + bar); // a heading stays with its first bar
+        m_lines.push_back(Line{y, g, -1, column});
+        y += heading;
         for (uint32_t r = group.firstRow; r < group.firstRow + group.rowCount; ++r) {
-            m_lines.push_back(Line{y, -1, int(r)});
-            y += barHeight(metrics) + kRowGap;
+            place(bar);
+            m_lines.push_back(Line{y, -1, int(r), column});
+            y += bar + rowGap;
+            deepest = std::max(deepest, y);
         }
+        deepest = std::max(deepest, y);
     }
-    m_lines.push_back(Line{y + kMargin, -1, -1}); // the end
-    verticalScrollBar()->setSingleStep(barHeight(metrics) + kRowGap);
-    resizeEvent(nullptr);
-    viewport()->update();
+    m_lines.push_back(Line{deepest + kMargin, -1, -1, 0}); // the end
+    // columns to x: known once their count is
+    const int columns = column + 1;
+    const int width = std::max(1, viewport()->width() / columns);
+    for (Line& line : m_lines)
+        line.x *= width;
+    return columns;
+}
+
+int SegmentMapView::columnWidth() const
+{
+    return m_fit ? std::max(1, viewport()->width() / std::max(1, m_columns)) : viewport()->width();
 }
 
 int SegmentMapView::contentHeight() const
@@ -162,10 +222,18 @@ int SegmentMapView::contentHeight() const
     return m_lines.empty() ? 0 : m_lines.back().y;
 }
 
-void SegmentMapView::resizeEvent(QResizeEvent* /*event*/)
+void SegmentMapView::updateScrollRange()
 {
     verticalScrollBar()->setPageStep(viewport()->height());
-    verticalScrollBar()->setRange(0, std::max(0, contentHeight() - viewport()->height()));
+    verticalScrollBar()->setRange(0, m_fit ? 0 : std::max(0, contentHeight() - viewport()->height()));
+}
+
+void SegmentMapView::resizeEvent(QResizeEvent* /*event*/)
+{
+    if (m_fit)
+        relayout(); // the columns and the bars' height follow the size
+    else
+        updateScrollRange();
 }
 
 void SegmentMapView::changeEvent(QEvent* event)
@@ -175,21 +243,31 @@ void SegmentMapView::changeEvent(QEvent* event)
     QAbstractScrollArea::changeEvent(event);
 }
 
-QRect SegmentMapView::barRect(const SnapshotSegment& segment, int y) const
+QRect SegmentMapView::barRect(const SnapshotSegment& segment, const Line& line) const
 {
-    const int x0 = kMargin + m_labelWidth;
-    const int available = std::max(kMinBarWidth, viewport()->width() - x0 - kMargin);
+    const int x0 = line.x + kMargin + m_labelWidth;
+    const int available = std::max(kMinBarWidth, line.x + columnWidth() - x0 - kMargin);
     const double share = m_layout.largestSegmentBytes > 0
                              ? double(segment.totalSize) / double(m_layout.largestSegmentBytes)
                              : 0;
     const int width = std::max(kMinBarWidth, int(std::lround(available * share)));
-    return QRect(x0, y, width, barHeight(fontMetrics()));
+    return QRect(x0, line.y, width, m_barHeight);
 }
 
-const SegmentMapView::Line* SegmentMapView::lineAt(int contentY) const
+const SegmentMapView::Line* SegmentMapView::lineAt(QPoint contentPos) const
 {
+    if (m_fit) {
+        // columns: the last line of the point's column starting at or before it
+        const Line* found = nullptr;
+        const int width = columnWidth();
+        for (const Line& line : m_lines)
+            if (line.group != -2 && line.x <= contentPos.x() && contentPos.x() < line.x + width &&
+                line.y <= contentPos.y() && (!found || line.y >= found->y))
+                found = &line;
+        return found;
+    }
     // the last line starting at or before contentY
-    const auto after = std::upper_bound(m_lines.begin(), m_lines.end(), contentY,
+    const auto after = std::upper_bound(m_lines.begin(), m_lines.end(), contentPos.y(),
                                         [](int y, const Line& line) { return y < line.y; });
     if (after == m_lines.begin())
         return nullptr;
@@ -201,12 +279,12 @@ std::optional<uint32_t> SegmentMapView::blockAt(QPoint pos) const
     if (!m_data)
         return std::nullopt;
     const int contentY = pos.y() + verticalScrollBar()->value();
-    const Line* line = lineAt(contentY);
+    const Line* line = lineAt(QPoint(pos.x(), contentY));
     if (!line || line->row < 0)
         return std::nullopt;
     const uint32_t segmentIndex = m_layout.rows[size_t(line->row)];
     const SnapshotSegment& segment = m_data->segments[segmentIndex];
-    const QRect bar = barRect(segment, line->y);
+    const QRect bar = barRect(segment, *line);
     if (!bar.contains(pos.x(), contentY) || bar.width() <= 0)
         return std::nullopt;
     const int64_t offset = int64_t(double(pos.x() - bar.left()) / bar.width() * double(segment.totalSize));
@@ -255,12 +333,16 @@ void SegmentMapView::paintEvent(QPaintEvent* /*event*/)
                                 float(color.blueF() * kKept + base.blueF() * (1 - kKept)));
     };
     std::vector<QRect> outlined;
-    const Line* first = lineAt(top);
+    const Line* first = m_fit ? nullptr : lineAt(QPoint(0, top));
     const size_t start = first ? size_t(first - m_lines.data()) : 0;
+    const int width = columnWidth();
     const bool nameDevice =
         !m_layout.groups.empty() && m_layout.groups.front().device != m_layout.groups.back().device;
-    for (size_t i = start; i + 1 < m_lines.size() && m_lines[i].y < top + height; ++i) {
+    for (size_t i = start; i + 1 < m_lines.size() && (m_fit || m_lines[i].y < top + height); ++i) {
         const Line& line = m_lines[i];
+        // fitted: each line stays inside its column
+        painter.setClipRect(line.group == -2 ? QRect(0, top, viewport()->width(), height)
+                                             : QRect(line.x, top, width, height));
         if (line.group == -2) { // the legend
             int x = kMargin;
             const int box = metrics.height() - 4;
@@ -300,22 +382,28 @@ void SegmentMapView::paintEvent(QPaintEvent* /*event*/)
             painter.setPen(text);
             const int baseline = line.y + headingHeight(metrics) - metrics.descent() - 4;
             const QString title = segmentGroupTitle(group, nameDevice);
-            painter.drawText(QPoint(kMargin, baseline), title);
+            painter.drawText(QPoint(line.x + kMargin, baseline), title);
             painter.setFont(font());
             painter.setPen(muted);
-            painter.drawText(QPoint(kMargin + QFontMetrics(bold).horizontalAdvance(title) + 12, baseline),
-                             englishPlural(tr("%1 segment(s)").arg(group.rowCount), group.rowCount) +
-                                 tr(" · reserved %1 · active %2")
-                                     .arg(bytesText(group.reservedBytes), bytesText(group.activeBytes)));
+            const int detailX = line.x + kMargin + QFontMetrics(bold).horizontalAdvance(title) + 12;
+            // elided where a column of a fitted map ends before it
+            painter.drawText(
+                QPoint(detailX, baseline),
+                metrics.elidedText(englishPlural(tr("%1 segment(s)").arg(group.rowCount), group.rowCount) +
+                                       tr(" · reserved %1 · active %2")
+                                           .arg(bytesText(group.reservedBytes), bytesText(group.activeBytes)),
+                                   Qt::ElideRight, std::max(0, line.x + width - kMargin - detailX)));
             continue;
         }
         const SnapshotSegment& segment = m_data->segments[m_layout.rows[size_t(line.row)]];
-        const QRect bar = barRect(segment, line.y);
+        const QRect bar = barRect(segment, line);
         painter.setPen(muted);
-        painter.drawText(QRect(kMargin, line.y, m_labelWidth - 8, bar.height()),
-                         Qt::AlignRight | Qt::AlignVCenter,
-                         QStringLiteral("%1  %2").arg(bytesText(segment.totalSize),
-                                                      shownText(m_data->strings.text(segment.typeName), 5)));
+        if (m_rowLabels)
+            painter.drawText(
+                QRect(line.x + kMargin, line.y, m_labelWidth - 8, bar.height()),
+                Qt::AlignRight | Qt::AlignVCenter,
+                QStringLiteral("%1  %2").arg(bytesText(segment.totalSize),
+                                             shownText(m_data->strings.text(segment.typeName), 5)));
         painter.fillRect(bar, dimmed(stateColor(BlockState::Inactive, pal)));
         for (const SnapshotBlock& block : m_data->blocksOf(segment)) {
             if (segment.totalSize <= 0 || block.address < segment.address)
@@ -336,6 +424,7 @@ void SegmentMapView::paintEvent(QPaintEvent* /*event*/)
         }
     }
     // the outlines last, over the neighbours' boundaries; a block too thin to see still shows one
+    painter.setClipping(false);
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(outline, 2));
     for (const QRect& r : outlined)

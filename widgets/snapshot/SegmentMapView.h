@@ -46,6 +46,15 @@ public:
     std::optional<uint32_t> blockAt(QPoint viewportPos) const;
     // The colour a block of state is drawn in, for the palette.
     static QColor stateColor(BlockState state, const QPalette& palette);
+    // For a picture (widgets/snapshot/SegmentMapExport): every segment inside the widget's size,
+    // nothing scrolled out: the groups flow into columns (as many as the width holds at
+    // kFitColumnWidth) and the bars get thinner where even those cannot hold them; the size
+    // labels are left out of bars too thin for their text.
+    void setFitToSize(bool fit);
+    bool fitsToSize() const { return m_fit; }
+    // The height its lines take (legend, headings, bars, margins) as laid out now.
+    int drawnHeight() const { return contentHeight(); }
+    static constexpr int kFitColumnWidth = 300;
 
     QSize sizeHint() const override;
 
@@ -62,17 +71,28 @@ private:
         int y = 0;
         int group = -1; // a heading: its group
         int row = -1;   // a bar: its row in the layout
+        int x = 0;      // its column's left edge (fitted to size; else 0)
     };
     void relayout();
+    // The lines at bars barHeight high, columns from the viewport's height down when fitted;
+    // how many columns they take.
+    int layOutLines(int barHeight, int rowGap);
+    void updateScrollRange();
     int contentHeight() const;
-    QRect barRect(const SnapshotSegment& segment, int y) const;
-    const Line* lineAt(int contentY) const;
+    int columnWidth() const;
+    QRect barRect(const SnapshotSegment& segment, const Line& line) const;
+    const Line* lineAt(QPoint contentPos) const;
 
     std::shared_ptr<const SnapshotData> m_data;
     SegmentOrder m_order = SegmentOrder::Address;
     SegmentMapLayout m_layout;
     std::vector<Line> m_lines;
     int m_labelWidth = 0;
+    bool m_fit = false;
+    int m_barHeight = 0;
+    int m_rowGap = 0;
+    int m_columns = 1;
+    bool m_rowLabels = true; // the bars' size labels (fitted: left out of bars too thin for them)
     std::vector<FrameStackId> m_highlighted; // ascending
     std::vector<uint32_t> m_highlightedBlocks;
 };
