@@ -269,6 +269,10 @@ private slots:
                  QStringLiteral("Warning"));
         QCOMPARE(page.findingsModel()->index(0, FindingsModel::TimeColumn).data().toString(),
                  QStringLiteral("—"));
+        // the table shows no phase and no time for a moment's findings
+        QVERIFY(page.findingsView()->isColumnHidden(FindingsModel::PhaseColumn));
+        QVERIFY(page.findingsView()->isColumnHidden(FindingsModel::TimeColumn));
+        QVERIFY(!page.findingsView()->isColumnHidden(FindingsModel::ClassificationColumn));
         QCOMPARE(page.summaryView()->content().findingCount, size_t(1));
         // the first finding is selected: its text and remediation beside the table
         const QString text = page.findingText()->toPlainText();

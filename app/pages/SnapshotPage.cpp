@@ -208,6 +208,11 @@ SnapshotPage::SnapshotPage(QAction* resetZoomAction, QWidget* parent) : Document
     m_timelineSplitter->setStretchFactor(1, 2);
     m_timelineSplitter->setChildrenCollapsible(false);
     setUpLayout(m_timelineSplitter);
+    // a snapshot is one moment: its findings have no phase and no time to show
+    findingsView()->setColumnHidden(FindingsModel::PhaseColumn, true);
+    findingsView()->setColumnHidden(FindingsModel::TimeColumn, true);
+    findingsView()->horizontalHeader()->setSectionResizeMode(FindingsModel::ClassificationColumn,
+                                                             QHeaderView::Stretch);
     setChartStretch(4, 1); // the views are the page; a snapshot has a finding per pool at most
 
     // a finding of a snapshot has no time or chart to show: its text and remediation instead

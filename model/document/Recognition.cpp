@@ -38,8 +38,8 @@ std::optional<std::pair<InputKind, QString>> foreignHead(const QByteArray& head)
         return std::pair{
             InputKind::PytorchSnapshot,
             QStringLiteral("a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot, a Python "
-                           "pickle%1): `gapscope analyze` prints its totals; the app has no page "
-                           "for it yet, open the stormlog trace recorded beside it")
+                           "pickle%1): it opens on its own snapshot page, `gapscope analyze` and "
+                           "`export` report it, and File > Attach Snapshot puts it on a trace")
                 .arg(headIsGzip(bytes) ? QStringLiteral(", gzip-compressed") : QString())};
     // an SQLite database: a fleet index by its schema (model/fleet/FleetSchema.h), any other
     // named for what it is
